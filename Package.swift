@@ -1,0 +1,83 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+/// Absolute paths for linker flags: SwiftPM runs the linker from elsewhere.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+/// Exports only `apphost_entry` from a guest library, as sdk/README.md asks of every guest.
+let guestLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/sdk/apphost.map"])
+]
+
+let package = Package(
+    name: "apphost",
+    products: [
+        .executable(name: "apphost", targets: ["apphost"]),
+        .library(name: "ApphostHost", targets: ["ApphostHost"]),
+        .library(name: "ApphostSDK", targets: ["ApphostSDK"]),
+        .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
+        .library(name: "SwiftSampleGuest", type: .dynamic, targets: ["SwiftSampleGuest"]),
+        .executable(name: "apphost-benchmarks", targets: ["ApphostBenchmarks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        // The C ABI headers of sdk/include as a Clang module for Swift.
+        .target(
+            name: "CApphost",
+            path: "sdk",
+            exclude: ["README.md", "apphost.pc", "apphost.map"],
+            sources: ["swiftpm"],
+            publicHeadersPath: "include"
+        ),
+        // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
+        .target(
+            name: "ApphostCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        // Loading, the in-process channel, the control socket and the host service.
+        .target(
+            name: "ApphostHost",
+            dependencies: [
+                "ApphostCore", "CApphost",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "apphost",
+            dependencies: [
+                "ApphostHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The exported C entry symbol of every Swift guest; it calls into ApphostSDK.
+        .target(name: "ApphostGuestEntry", dependencies: ["CApphost"]),
+        .target(name: "ApphostSDK", dependencies: ["CApphost", "ApphostGuestEntry"]),
+        .target(
+            name: "CSampleGuest",
+            dependencies: ["CApphost"],
+            path: "Plugins/CSampleGuest",
+            linkerSettings: guestLinkerSettings
+        ),
+        .target(
+            name: "SwiftSampleGuest",
+            dependencies: ["ApphostSDK"],
+            path: "Plugins/SwiftSampleGuest",
+            linkerSettings: guestLinkerSettings
+        ),
+        .executableTarget(
+            name: "ApphostBenchmarks",
+            dependencies: ["ApphostHost"],
+            path: "Benchmarks/ApphostBenchmarks"
+        ),
+        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore"]),
+        .testTarget(name: "ApphostHostTests", dependencies: ["ApphostHost", "CApphost"]),
+        .testTarget(name: "ApphostCLITests", dependencies: ["ApphostHost"]),
+    ]
+)

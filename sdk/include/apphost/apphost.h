@@ -1,0 +1,26 @@
+/*
+ * apphost guest SDK, ABI version 1: the umbrella header.
+ *
+ * Guests include this one header. Each area has its own:
+ *   version.h     ABI version and the compatibility rule
+ *   status.h      status codes and apphost_status_name()
+ *   descriptor.h  the guest descriptor and capabilities
+ *   host.h        the host interface handed to init
+ *   app.h         app states and app callbacks
+ *   scene.h       scene handles, states and callbacks
+ *   entry.h       the exported entry symbol
+ *
+ * See sdk/README.md for the plugin author's guide.
+ */
+#ifndef APPHOST_H
+#define APPHOST_H
+
+#include "version.h"
+#include "status.h"
+#include "descriptor.h"
+#include "host.h"
+#include "app.h"
+#include "scene.h"
+#include "entry.h"
+
+#endif /* APPHOST_H */

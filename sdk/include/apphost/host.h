@@ -1,0 +1,95 @@
+/*
+ * The host interface: what the host offers a guest. The host hands it to the
+ * guest's init; the pointer and every function in it stay valid until deinit
+ * returns.
+ *
+ * Thread tags: [main-queue] functions may be called only from the guest's
+ * main queue, that is from inside a callback the host made; [thread-safe]
+ * functions may be called from any thread, including threads the guest
+ * started itself.
+ *
+ * Every function tolerates a NULL host, NULL pointers, unknown handles and
+ * out-of-range values: it returns an error code instead (CONTRACT X3).
+ */
+#ifndef APPHOST_HOST_H
+#define APPHOST_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scene.h"
+#include "status.h"
+#include "version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Log levels for apphost_host.log. */
+enum apphost_log_level {
+    APPHOST_LOG_TRACE = 0,
+    APPHOST_LOG_DEBUG = 1,
+    APPHOST_LOG_INFO = 2,
+    APPHOST_LOG_WARNING = 3,
+    APPHOST_LOG_ERROR = 4
+};
+
+/* The longest log message the host keeps, in bytes; longer ones are cut. */
+enum { APPHOST_LOG_MESSAGE_MAX_BYTES = 4096 };
+
+typedef struct apphost_host apphost_host_t;
+
+struct apphost_host {
+    /* sizeof(apphost_host_t) as the host built it. Later minor versions only
+     * append members: check struct_size before using a member your headers
+     * call newer than 1.0. */
+    uint32_t struct_size;
+    /* The ABI version the host implements. */
+    apphost_version_t abi_version;
+    /* The host's own pointer; guests never read or change it. */
+    void *host_data;
+    /* The host program's name and version, UTF-8, owned by the host. */
+    const char *name;
+    const char *version;
+
+    /* [thread-safe] Writes `message` (UTF-8, NUL-terminated) to the host's
+     * event stream at `level` (enum apphost_log_level). The host copies the
+     * message before returning; the caller keeps ownership. */
+    apphost_status_t (*log)(const apphost_host_t *host, int32_t level, const char *message);
+
+    /* [thread-safe] The absolute path of this guest's own data directory,
+     * which exists and which only this guest uses. The string is owned by the
+     * host and valid until deinit returns. NULL only for a NULL host. */
+    const char *(*data_directory)(const apphost_host_t *host);
+
+    /* [main-queue] The guest's app state (enum apphost_app_state) as of the
+     * callback being delivered. */
+    int32_t (*app_state)(const apphost_host_t *host);
+
+    /* [main-queue] Writes the state (enum apphost_scene_state) of `scene` as
+     * of the callback being delivered to *out_state. Returns
+     * APPHOST_ERROR_INVALID_HANDLE for a scene that is not connected. */
+    apphost_status_t (*scene_state)(const apphost_host_t *host, apphost_scene_t scene,
+                                    int32_t *out_state);
+
+    /* [thread-safe] Hands the host the state of `scene` to give back in
+     * apphost_scene_connection.restoration_data when the scene's session
+     * reconnects (CONTRACT S12). The host copies `length` bytes from `bytes`
+     * before returning; the caller keeps ownership. `bytes` may be NULL only
+     * when `length` is 0, which saves an empty state. Larger than
+     * APPHOST_SCENE_STATE_MAX_BYTES: APPHOST_ERROR_TOO_LARGE. */
+    apphost_status_t (*save_scene_state)(const apphost_host_t *host, apphost_scene_t scene,
+                                         const void *bytes, size_t length);
+
+    /* [thread-safe] Looks up a host extension by its id, "apphost.<area>/<revision>",
+     * such as "apphost.background/1". Returns NULL when the host does not
+     * offer it. The returned struct is owned by the host and valid until
+     * deinit returns. */
+    const void *(*get_extension)(const apphost_host_t *host, const char *extension_id);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APPHOST_HOST_H */

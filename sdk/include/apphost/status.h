@@ -1,0 +1,63 @@
+/*
+ * Status codes returned by host and guest functions.
+ *
+ * APPHOST_OK is zero; every error is positive. New codes may be added in a
+ * minor version, so treat unknown codes as errors and name them with
+ * apphost_status_name().
+ */
+#ifndef APPHOST_STATUS_H
+#define APPHOST_STATUS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One of enum apphost_status, as a fixed-width integer for the ABI. */
+typedef int32_t apphost_status_t;
+
+enum apphost_status {
+    APPHOST_OK = 0,
+    /* A NULL pointer, an empty string or a value out of range. */
+    APPHOST_ERROR_INVALID_ARGUMENT = 1,
+    /* A scene (or other) handle the host does not know, or no longer knows. */
+    APPHOST_ERROR_INVALID_HANDLE = 2,
+    /* The call is not allowed in the current app or scene state. */
+    APPHOST_ERROR_INVALID_STATE = 3,
+    /* The host does not offer this function or value. */
+    APPHOST_ERROR_UNSUPPORTED = 4,
+    /* The host could not allocate what the call needs. */
+    APPHOST_ERROR_OUT_OF_MEMORY = 5,
+    /* The data is larger than the host accepts (see each function). */
+    APPHOST_ERROR_TOO_LARGE = 6,
+    /* The guest failed; returned by a guest from init or launch. */
+    APPHOST_ERROR_GUEST_FAILED = 7,
+    /* The host failed for a reason of its own. */
+    APPHOST_ERROR_INTERNAL = 8
+};
+
+/* [thread-safe] A short, stable, lower-case name for `status`, such as
+ * "invalid_argument", or "unknown" for a code these headers do not know.
+ * The string is static: never free it. */
+static inline const char *apphost_status_name(apphost_status_t status)
+{
+    switch (status) {
+    case APPHOST_OK: return "ok";
+    case APPHOST_ERROR_INVALID_ARGUMENT: return "invalid_argument";
+    case APPHOST_ERROR_INVALID_HANDLE: return "invalid_handle";
+    case APPHOST_ERROR_INVALID_STATE: return "invalid_state";
+    case APPHOST_ERROR_UNSUPPORTED: return "unsupported";
+    case APPHOST_ERROR_OUT_OF_MEMORY: return "out_of_memory";
+    case APPHOST_ERROR_TOO_LARGE: return "too_large";
+    case APPHOST_ERROR_GUEST_FAILED: return "guest_failed";
+    case APPHOST_ERROR_INTERNAL: return "internal";
+    default: return "unknown";
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APPHOST_STATUS_H */
