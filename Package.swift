@@ -36,7 +36,7 @@ let package = Package(
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["CApphost", .product(name: "Logging", package: "swift-log")]
         ),
         // Loading, the in-process channel, the control socket and the host service.
         .target(

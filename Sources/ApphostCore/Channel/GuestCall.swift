@@ -1,0 +1,93 @@
+import Foundation
+
+/// A scene handle as the C ABI's `apphost_scene_t`: opaque, never zero.
+public typealias SceneHandle = UInt64
+
+/// What the host tells a guest about a scene it connects (`apphost_scene_connection_t`).
+public struct SceneConnection: Sendable, Codable, Equatable {
+    public var scene: SceneHandle
+    public var sessionID: String
+    public var role: SceneRole
+    /// foregroundInactive for a scene the user asked for, background for background work (S2).
+    public var initialState: SceneState
+    /// The bytes the session last saved, or nil when it saved none (S12).
+    public var restorationData: Data?
+
+    public init(scene: SceneHandle, sessionID: String, role: SceneRole, initialState: SceneState, restorationData: Data?) {
+        self.scene = scene
+        self.sessionID = sessionID
+        self.role = role
+        self.initialState = initialState
+        self.restorationData = restorationData
+    }
+}
+
+/// Scene callbacks other than will-connect, named as in the C ABI.
+public enum SceneCallback: String, Sendable, Codable, CaseIterable {
+    case willEnterForeground = "will_enter_foreground"
+    case didBecomeActive = "did_become_active"
+    case willResignActive = "will_resign_active"
+    case didEnterBackground = "did_enter_background"
+    case didDisconnect = "did_disconnect"
+}
+
+/// One host-to-guest call. Every case is plain data so that it can cross a process boundary.
+public enum GuestCall: Sendable, Codable, Equatable {
+    case didFinishLaunching
+    case willTerminate
+    case didReceiveMemoryWarning
+    case sceneWillConnect(SceneConnection)
+    case scene(SceneHandle, SceneCallback)
+
+    /// The C callback's name, as events and logs show it.
+    public var callbackName: String {
+        switch self {
+        case .didFinishLaunching: "did_finish_launching"
+        case .willTerminate: "will_terminate"
+        case .didReceiveMemoryWarning: "did_receive_memory_warning"
+        case .sceneWillConnect: "will_connect"
+        case .scene(_, let callback): callback.rawValue
+        }
+    }
+
+    public var scene: SceneHandle? {
+        switch self {
+        case .sceneWillConnect(let connection): connection.scene
+        case .scene(let handle, _): handle
+        default: nil
+        }
+    }
+}
+
+/// A call with the states the guest sees while it runs (`app_state` and `scene_state` in host.h).
+public struct GuestMessage: Sendable, Codable, Equatable {
+    public var call: GuestCall
+    /// The app state the host has put the guest in with this transition.
+    public var appState: AppState
+    /// The state of `call.scene` after this transition; nil for app callbacks.
+    public var sceneState: SceneState?
+
+    public init(call: GuestCall, appState: AppState, sceneState: SceneState? = nil) {
+        self.call = call
+        self.appState = appState
+        self.sceneState = sceneState
+    }
+}
+
+/// Why a call got no answer from the guest.
+public enum ChannelFailure: Error, Sendable, Codable, Equatable, CustomStringConvertible {
+    /// The channel was closed before the guest answered.
+    case closed
+    /// The guest's process died; the text names the signal or exit status.
+    case crashed(String)
+
+    public var description: String {
+        switch self {
+        case .closed: "channel closed"
+        case .crashed(let cause): "crashed: \(cause)"
+        }
+    }
+}
+
+/// The guest's answer to a call: a C status code (`apphost_status_t`), or why there was none.
+public typealias GuestReply = Result<Int32, ChannelFailure>

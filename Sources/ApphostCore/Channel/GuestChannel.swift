@@ -1,0 +1,41 @@
+import Dispatch
+
+/// The only way the host core reaches a guest. Every call is a message that could cross a
+/// process boundary; the in-process channel and the worker-process channel implement it, and
+/// the core cannot tell them apart.
+public protocol GuestChannel: AnyObject, Sendable {
+    /// Sends `message` to the guest. The guest handles messages one at a time, on its main
+    /// queue, in the order they were sent. `reply` runs exactly once, on the host queue the
+    /// channel was opened with. Never blocks the caller.
+    func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void)
+
+    /// Calls the guest's deinit after every message sent so far, then unloads it. `completion`
+    /// runs once, on the host queue, when the guest is gone. Messages sent later fail with
+    /// `.closed`.
+    func close(completion: @escaping @Sendable () -> Void)
+}
+
+/// A guest that has been loaded, validated and initialised.
+public struct OpenedGuest: Sendable {
+    public var descriptor: GuestDescriptor
+    public var channel: any GuestChannel
+
+    public init(descriptor: GuestDescriptor, channel: any GuestChannel) {
+        self.descriptor = descriptor
+        self.channel = channel
+    }
+}
+
+/// Loads guests and opens channels to them: in-process, or (later) in a worker process.
+public protocol GuestOpener: Sendable {
+    /// Loads the guest at `path`, validates it, gives it its data directory under
+    /// `guestsDirectory/<guest id>` and calls its init. `onEvent` receives what the guest sends
+    /// the host (logs, saved state), on `hostQueue`. `completion` runs once, on `hostQueue`.
+    func open(
+        path: String,
+        guestsDirectory: String,
+        hostQueue: DispatchQueue,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
+    )
+}

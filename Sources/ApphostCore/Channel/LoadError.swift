@@ -1,0 +1,56 @@
+/// Why a file could not be loaded as a guest (CONTRACT X1). `description` is the one-line error
+/// the CLI prints: the file, then the cause.
+public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConvertible {
+    public enum Cause: Sendable, Codable, Equatable {
+        case missingFile
+        case isDirectory
+        case unreadable(String)
+        case notELF
+        case truncated
+        case notSharedObject(String)
+        case wrongArchitecture(found: String, expected: String)
+        case wrongELFClass(String)
+        case missingEntrySymbol
+        case unresolvedDependency(String)
+        case unresolvedSymbol(String)
+        case dlopenFailed(String)
+        case unsupportedABIVersion(guest: ABIVersion, host: ABIVersion)
+        case invalidDescriptor(String)
+        case initFailed(status: Int32, name: String)
+        case alreadyLoaded(String)
+        case guestCrashed(String)
+    }
+
+    public var path: String
+    public var cause: Cause
+
+    public init(path: String, cause: Cause) {
+        self.path = path
+        self.cause = cause
+    }
+
+    public var reason: String {
+        switch cause {
+        case .missingFile: "no such file"
+        case .isDirectory: "is a directory, not a shared library"
+        case .unreadable(let why): "cannot read the file: \(why)"
+        case .notELF: "not an ELF file"
+        case .truncated: "truncated ELF file"
+        case .notSharedObject(let kind): "not a shared library but \(kind)"
+        case .wrongArchitecture(let found, let expected): "built for \(found), this host runs \(expected)"
+        case .wrongELFClass(let found): "built as \(found), this host loads 64-bit libraries"
+        case .missingEntrySymbol: "no apphost_entry symbol: not an apphost guest (export apphost_entry)"
+        case .unresolvedDependency(let what): "missing dependency: \(what)"
+        case .unresolvedSymbol(let what): "unresolved symbol: \(what)"
+        case .dlopenFailed(let what): "cannot load: \(what)"
+        case .unsupportedABIVersion(let guest, let host):
+            "unsupported ABI version \(guest) (this host loads \(host.major).x up to \(host.major).\(host.minor))"
+        case .invalidDescriptor(let what): "invalid descriptor: \(what)"
+        case .initFailed(let status, let name): "init failed with status \(status) (\(name))"
+        case .alreadyLoaded(let id): "a guest with id \(id) is already loaded"
+        case .guestCrashed(let what): "the guest crashed while loading: \(what)"
+        }
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

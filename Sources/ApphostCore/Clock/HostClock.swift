@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+
+/// Time as the host core sees it. Production uses `DispatchHostClock`; tests use `ManualClock`
+/// so that policy runs with exact, repeatable timing.
+public protocol HostClock: AnyObject, Sendable {
+    /// Wall-clock time, for event timestamps.
+    func now() -> Date
+    /// Runs `action` once after `delay` on the host's queue, unless cancelled first.
+    @discardableResult
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction
+}
+
+/// A scheduled action that can be cancelled before it runs.
+public protocol ScheduledAction: AnyObject, Sendable {
+    func cancel()
+}
+
+/// The production clock: Dispatch timers on the host queue.
+public final class DispatchHostClock: HostClock {
+    private let queue: DispatchQueue
+
+    public init(queue: DispatchQueue) { self.queue = queue }
+
+    public func now() -> Date { Date() }
+
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .nanoseconds(0))
+        let scheduled = DispatchScheduledAction(timer: timer)
+        timer.setEventHandler {
+            scheduled.cancel()
+            action()
+        }
+        timer.activate()
+        return scheduled
+    }
+}
+
+final class DispatchScheduledAction: ScheduledAction, @unchecked Sendable {
+    // A DispatchSource is thread-safe to cancel; the class only wraps it.
+    private let timer: DispatchSourceTimer
+    init(timer: DispatchSourceTimer) { self.timer = timer }
+    func cancel() { timer.cancel() }
+}
+
+/// A clock that moves only when told to; for tests of policy with exact timing.
+public final class ManualClock: HostClock, @unchecked Sendable {
+    // Confined to the thread that drives the test, like the host core it serves.
+    private var current: Date
+    private var elapsed: Duration = .zero
+    private var pending: [(deadline: Duration, order: Int, action: ManualScheduledAction)] = []
+    private var nextOrder = 0
+
+    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
+
+    public func now() -> Date { current }
+
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        let scheduled = ManualScheduledAction(action: action)
+        pending.append((elapsed + delay, nextOrder, scheduled))
+        nextOrder += 1
+        return scheduled
+    }
+
+    /// Moves time forward by `delay`, running every action that falls due, in deadline order.
+    public func advance(by delay: Duration) {
+        let target = elapsed + delay
+        while let index = pending.indices.filter({ pending[$0].deadline <= target })
+            .min(by: { (pending[$0].deadline, pending[$0].order) < (pending[$1].deadline, pending[$1].order) })
+        {
+            let due = pending.remove(at: index)
+            current += Self.seconds(due.deadline - elapsed)
+            elapsed = due.deadline
+            due.action.fire()
+        }
+        current += Self.seconds(target - elapsed)
+        elapsed = target
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+final class ManualScheduledAction: ScheduledAction, @unchecked Sendable {
+    // Confined to the test's thread, as ManualClock is.
+    private var action: (@Sendable () -> Void)?
+    init(action: @escaping @Sendable () -> Void) { self.action = action }
+    func cancel() { action = nil }
+    func fire() {
+        let run = action
+        action = nil
+        run?()
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// One entry of the host's event stream (CONTRACT A5: every transition carries its reason).
+/// Flat, so that `--json` prints one object a line that tools like jq read directly.
+public struct HostEvent: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        case guestLoaded = "guest-loaded"
+        case launchFailed = "launch-failed"
+        case appState = "app-state"
+        case sceneState = "scene-state"
+        case callback
+        case log
+        case stateSaved = "state-saved"
+        case alert
+        case terminated
+        case error
+    }
+
+    public var time: Date
+    public var kind: Kind
+    public var guest: String?
+    public var scene: SceneHandle?
+    public var session: String?
+    public var from: String?
+    public var to: String?
+    public var reason: TransitionReason?
+    /// The callback's C name (callback events), the log level (log events), or alert "shown"/"dismissed".
+    public var name: String?
+    public var message: String?
+
+    public init(
+        time: Date, kind: Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
+        from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
+        message: String? = nil
+    ) {
+        self.time = time
+        self.kind = kind
+        self.guest = guest
+        self.scene = scene
+        self.session = session
+        self.from = from
+        self.to = to
+        self.reason = reason
+        self.name = name
+        self.message = message
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case time, kind = "event", guest, scene, session, from, to, reason, name, message
+    }
+
+    /// One human-readable line, as `apphost launch` and `apphost ctl events` print it.
+    public var humanLine: String {
+        var parts = [Self.timeFormat(time), kind.rawValue]
+        if let guest { parts.append(guest) }
+        if let scene { parts.append("scene=\(scene)") }
+        switch kind {
+        case .appState, .sceneState:
+            parts.append("\(from ?? "?") -> \(to ?? "?")")
+        case .callback, .alert:
+            if let name { parts.append(name) }
+        case .log:
+            if let name { parts.append("[\(name)]") }
+        default:
+            break
+        }
+        if let reason { parts.append("(\(reason.rawValue))") }
+        if let message { parts.append(message) }
+        return parts.joined(separator: " ")
+    }
+
+    static func timeFormat(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        var whole = time_t(seconds)
+        var parts = tm()
+        localtime_r(&whole, &parts)
+        let millis = Int((seconds - Double(whole)) * 1000)
+        return String(format: "%02d:%02d:%02d.%03d", parts.tm_hour, parts.tm_min, parts.tm_sec, max(0, min(999, millis)))
+    }
+
+    /// The event as one line of JSON.
+    public func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601withFractionalSeconds
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension JSONEncoder.DateEncodingStrategy {
+    /// ISO 8601 with milliseconds, so that events within one second keep their order when read.
+    public static let iso8601withFractionalSeconds = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(ISO8601Timestamps.string(from: date))
+    }
+}
+
+extension JSONDecoder.DateDecodingStrategy {
+    public static let iso8601withFractionalSeconds = JSONDecoder.DateDecodingStrategy.custom { decoder in
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = ISO8601Timestamps.date(from: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad date \(text)"))
+        }
+        return date
+    }
+}
+
+/// ISO 8601 timestamps with fractional seconds, in UTC.
+enum ISO8601Timestamps {
+    static func string(from date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
+    static func date(from text: String) -> Date? {
+        try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where a guest is in its life, beside the app state the contract defines.
+public enum GuestPhase: String, Sendable, Codable {
+    case notRunning
+    case launching
+    case running
+    case terminating
+}
+
+/// One scene session of a guest and its current connection.
+struct SceneRecord {
+    var sessionID: String
+    var role: SceneRole
+    /// The handle of the current connection; nil while unattached.
+    var handle: SceneHandle?
+    var state: SceneState = .unattached
+    /// What the session last saved (S12); survives disconnects and relaunches.
+    var savedState: Data?
+}
+
+/// What the host core knows of one guest.
+final class GuestRecord: @unchecked Sendable {
+    // Confined to the host queue, like HostCore, which alone touches it.
+    let id: String
+    var path: String
+    var descriptor: GuestDescriptor
+    var channel: (any GuestChannel)?
+    var phase: GuestPhase = .notRunning
+    var scenes: [SceneRecord] = []
+    var lastReason: TransitionReason = .requested
+    var lastTransition: Date
+
+    init(descriptor: GuestDescriptor, path: String, now: Date) {
+        id = descriptor.id
+        self.descriptor = descriptor
+        self.path = path
+        lastTransition = now
+    }
+
+    /// CONTRACT A1: derived from the scenes while the guest runs.
+    var appState: AppState {
+        switch phase {
+        case .notRunning, .launching: return .notRunning
+        case .running, .terminating:
+            if scenes.contains(where: { $0.state == .foregroundActive }) { return .active }
+            if scenes.contains(where: { $0.state == .foregroundInactive }) { return .inactive }
+            return .background
+        }
+    }
+
+    func sceneIndex(handle: SceneHandle) -> Int? {
+        scenes.firstIndex { $0.handle == handle }
+    }
+}

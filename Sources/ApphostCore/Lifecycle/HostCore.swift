@@ -1,0 +1,419 @@
+import CApphost
+import Dispatch
+import Foundation
+
+/// The host's lifecycle policy: app states (A1 to A3, A5), scene states and callback orders (S1 to
+/// S5), which guest is in the foreground, and host alerts. It reaches guests only through
+/// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
+///
+/// Confined to `hostQueue`: call every method there. Completions run there too.
+public final class HostCore: @unchecked Sendable {
+    private let opener: any GuestOpener
+    private let clock: any HostClock
+    private let hostQueue: DispatchQueue
+    private let guestsDirectory: String
+    private let emit: @Sendable (HostEvent) -> Void
+
+    /// Guests in the order they were first loaded.
+    private var guests: [GuestRecord] = []
+    private var foregroundID: String?
+    private var alertShown = false
+    private var nextHandle: SceneHandle = 1
+
+    public init(
+        opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
+        emit: @escaping @Sendable (HostEvent) -> Void
+    ) {
+        self.opener = opener
+        self.clock = clock
+        self.hostQueue = hostQueue
+        self.guestsDirectory = guestsDirectory
+        self.emit = emit
+    }
+
+    // MARK: Commands
+
+    /// Loads the guest at `path` and launches it (A2); with `foreground` its primary scene
+    /// becomes foregroundActive (S2) and the previous foreground guest goes to background (S3),
+    /// otherwise its scene connects straight into background.
+    public func launch(
+        path: String, foreground: Bool,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        let sink = GuestEventSink(path: path)
+        opener.open(
+            path: path, guestsDirectory: guestsDirectory, hostQueue: hostQueue,
+            onEvent: { [weak self] event in self?.handle(event, from: sink) },
+            completion: { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let error):
+                    self.record(.launchFailed, message: error.description)
+                    completion(.failure(HostCommandError(error.description)))
+                case .success(let opened):
+                    self.launchOpened(opened, path: path, sink: sink, foreground: foreground, completion: completion)
+                }
+            })
+    }
+
+    /// Brings `id` to the foreground (S3 on the old, S5 or S2 on the new), relaunching it if it
+    /// is not running.
+    public func switchTo(
+        _ id: String, completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
+        switch guest.phase {
+        case .launching, .terminating:
+            completion(.failure(HostCommandError("\(id) is \(guest.phase.rawValue); try again when it settles")))
+        case .notRunning:
+            launch(path: guest.path, foreground: true) { result in completion(result.map { _ in () }) }
+        case .running:
+            bringToForeground(guest, reason: .requested)
+            completion(.success(()))
+        }
+    }
+
+    /// Sends every foreground scene to background (S3): the "home screen".
+    public func home() {
+        assertOnHostQueue()
+        if let current = foregroundID.flatMap(guest) { sendToBackground(current, reason: .requested) }
+        foregroundID = nil
+    }
+
+    /// Shows a host alert over the foreground: foregroundActive scenes resign active only (S4).
+    public func showAlert() throws(HostCommandError) {
+        assertOnHostQueue()
+        guard !alertShown else { throw HostCommandError("an alert is already shown") }
+        alertShown = true
+        record(.alert, name: "shown")
+        for guest in guests where guest.phase == .running {
+            for index in guest.scenes.indices where guest.scenes[index].state == .foregroundActive {
+                move(guest, scene: index, to: .foregroundInactive, reason: .requested)
+            }
+        }
+    }
+
+    /// Dismisses the alert: the covered scenes become active again, with no background trip (S4).
+    public func dismissAlert() throws(HostCommandError) {
+        assertOnHostQueue()
+        guard alertShown else { throw HostCommandError("no alert is shown") }
+        alertShown = false
+        record(.alert, name: "dismissed")
+        for guest in guests where guest.phase == .running {
+            for index in guest.scenes.indices where guest.scenes[index].state == .foregroundInactive {
+                move(guest, scene: index, to: .foregroundActive, reason: .requested)
+            }
+        }
+    }
+
+    /// Terminates a running guest: its foreground scenes go to background first (S3, so they
+    /// save), then will-terminate (A3), then it is unloaded. Saved state survives.
+    public func terminate(
+        _ id: String, reason: TransitionReason = .requested,
+        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
+        guard guest.phase == .running, let channel = guest.channel else {
+            return completion(.failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))")))
+        }
+        if foregroundID == id { foregroundID = nil }
+        sendToBackground(guest, reason: reason)
+        guest.phase = .terminating
+        deliver(guest, .willTerminate, sceneState: nil)
+        channel.close { [weak self] in
+            self?.unloaded(guest, channel: channel, reason: reason)
+            completion(.success(()))
+        }
+    }
+
+    /// Terminates every running guest gracefully (A3) with reason shutdown.
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
+        assertOnHostQueue()
+        let running = guests.filter { $0.phase == .running }
+        guard !running.isEmpty else { return completion() }
+        let remaining = Countdown(running.count, then: completion)
+        for guest in running {
+            terminate(guest.id, reason: .shutdown) { _ in remaining.tick() }
+        }
+    }
+
+    /// The state of every guest and scene, for operators.
+    public func status() -> HostStatus {
+        assertOnHostQueue()
+        return HostStatus(
+            foreground: foregroundID, alert: alertShown,
+            guests: guests.map { guest in
+                GuestStatus(
+                    id: guest.id, name: guest.descriptor.name, version: guest.descriptor.version, path: guest.path,
+                    appState: guest.appState, phase: guest.phase, lastReason: guest.lastReason,
+                    since: guest.lastTransition,
+                    scenes: guest.scenes.map {
+                        SceneStatus(
+                            handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
+                            savedBytes: $0.savedState?.count)
+                    })
+            })
+    }
+
+    // MARK: Launch
+
+    private func launchOpened(
+        _ opened: OpenedGuest, path: String, sink: GuestEventSink, foreground: Bool,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
+    ) {
+        let descriptor = opened.descriptor
+        let guest: GuestRecord
+        if let known = self.guest(descriptor.id) {
+            guard known.phase == .notRunning else {
+                let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
+                opened.channel.close {}
+                record(.launchFailed, guest: descriptor.id, message: error.description)
+                return completion(.failure(HostCommandError(error.description)))
+            }
+            guest = known
+            guest.path = path
+            guest.descriptor = descriptor
+        } else {
+            guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
+            guests.append(guest)
+        }
+        sink.id = descriptor.id
+        guest.channel = opened.channel
+        guest.phase = .launching
+        record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
+
+        let launchState: AppState = foreground ? .inactive : .background
+        deliver(guest, .didFinishLaunching, sceneState: nil, appState: launchState) { [weak self] reply in
+            guard let self else { return }
+            switch reply {
+            case .success(0):
+                self.launched(guest, foreground: foreground)
+                completion(.success(descriptor))
+            case .success(let status):
+                self.launchFailed(guest, cause: "did_finish_launching returned \(status) (\(StatusName.of(status)))", completion: completion)
+            case .failure(let failure):
+                self.launchFailed(guest, cause: "did_finish_launching: \(failure)", completion: completion)
+            }
+        }
+    }
+
+    /// A2: the launch callback succeeded; now the scenes connect.
+    private func launched(_ guest: GuestRecord, foreground: Bool) {
+        guard guest.phase == .launching else { return }
+        guest.phase = .running
+        let before = AppState.notRunning
+        if guest.scenes.isEmpty {
+            guest.scenes.append(SceneRecord(sessionID: UUID().uuidString.lowercased(), role: .primary))
+        }
+        noteAppState(guest, from: before, reason: .requested)
+        if foreground {
+            bringToForeground(guest, reason: .requested)
+        }
+        for index in guest.scenes.indices where guest.scenes[index].state == .unattached {
+            move(guest, scene: index, to: .background, reason: .automatic)
+        }
+    }
+
+    private func launchFailed(
+        _ guest: GuestRecord, cause: String,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
+    ) {
+        let message = "\(guest.path): launch failed: \(cause)"
+        record(.launchFailed, guest: guest.id, message: message)
+        guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
+        guest.phase = .terminating
+        channel.close { [weak self] in
+            self?.unloaded(guest, channel: channel, reason: .requested)
+            completion(.failure(HostCommandError(message)))
+        }
+    }
+
+    /// The guest's channel is closed: it no longer runs and its scenes are unattached (A3).
+    private func unloaded(_ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason) {
+        guard guest.channel === channel else { return }
+        let before = guest.appState
+        guest.channel = nil
+        for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
+            setSceneState(guest, scene: index, to: .unattached, reason: reason)
+            guest.scenes[index].handle = nil
+        }
+        guest.phase = .notRunning
+        if foregroundID == guest.id { foregroundID = nil }
+        noteAppState(guest, from: before, reason: reason)
+        record(.terminated, guest: guest.id, reason: reason)
+    }
+
+    // MARK: Foreground
+
+    private func bringToForeground(_ guest: GuestRecord, reason: TransitionReason) {
+        if let current = foregroundID.flatMap(self.guest), current !== guest {
+            sendToBackground(current, reason: reason)
+        }
+        foregroundID = guest.id
+        guard let index = guest.scenes.firstIndex(where: { $0.role == .primary }) ?? guest.scenes.indices.first else { return }
+        move(guest, scene: index, to: alertShown ? .foregroundInactive : .foregroundActive, reason: reason)
+    }
+
+    private func sendToBackground(_ guest: GuestRecord, reason: TransitionReason) {
+        for index in guest.scenes.indices where guest.scenes[index].state.isForeground {
+            move(guest, scene: index, to: .background, reason: reason)
+        }
+    }
+
+    // MARK: Scene transitions
+
+    /// Moves one scene to `target` through the callbacks the contract orders (S2 to S5).
+    private func move(_ guest: GuestRecord, scene index: Int, to target: SceneState, reason: TransitionReason) {
+        while guest.scenes[index].state != target {
+            let current = guest.scenes[index].state
+            let before = guest.appState
+            switch (current, target) {
+            case (.unattached, _):
+                connect(guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason)
+            case (.background, _):
+                step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
+            case (.foregroundInactive, .foregroundActive):
+                step(guest, scene: index, to: .foregroundActive, callback: .didBecomeActive, reason: reason)
+            case (.foregroundInactive, _):
+                step(guest, scene: index, to: .background, callback: .didEnterBackground, reason: reason)
+            case (.foregroundActive, _):
+                step(guest, scene: index, to: .foregroundInactive, callback: .willResignActive, reason: reason)
+            }
+            noteAppState(guest, from: before, reason: reason)
+        }
+    }
+
+    /// S2: will-connect with the session's saved state. A foreground connection then goes on
+    /// through will-enter-foreground; a background one is done.
+    private func connect(_ guest: GuestRecord, scene index: Int, into initial: SceneState, reason: TransitionReason) {
+        let handle = nextHandle
+        nextHandle += 1
+        guest.scenes[index].handle = handle
+        let session = guest.scenes[index]
+        let connection = SceneConnection(
+            scene: handle, sessionID: session.sessionID, role: session.role, initialState: initial,
+            restorationData: session.savedState)
+        if initial == .background {
+            setSceneState(guest, scene: index, to: .background, reason: reason)
+            deliver(guest, .sceneWillConnect(connection), sceneState: .background)
+        } else {
+            deliver(guest, .sceneWillConnect(connection), sceneState: .unattached)
+            step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
+        }
+    }
+
+    private func step(_ guest: GuestRecord, scene index: Int, to state: SceneState, callback: SceneCallback, reason: TransitionReason) {
+        setSceneState(guest, scene: index, to: state, reason: reason)
+        guard let handle = guest.scenes[index].handle else { return }
+        deliver(guest, .scene(handle, callback), sceneState: state)
+    }
+
+    private func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
+        let from = guest.scenes[index].state
+        guest.scenes[index].state = state
+        record(
+            .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
+            from: from.description, to: state.description, reason: reason)
+    }
+
+    private func noteAppState(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
+        let after = guest.appState
+        guard after != before else { return }
+        guest.lastReason = reason
+        guest.lastTransition = clock.now()
+        record(.appState, guest: guest.id, from: before.description, to: after.description, reason: reason)
+    }
+
+    // MARK: Channel
+
+    private func deliver(
+        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState?, appState: AppState? = nil,
+        reply: (@Sendable (GuestReply) -> Void)? = nil
+    ) {
+        guard let channel = guest.channel else {
+            reply?(.failure(.closed))
+            return
+        }
+        record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName)
+        let message = GuestMessage(call: call, appState: appState ?? guest.appState, sceneState: sceneState)
+        channel.send(message) { [weak self] result in
+            if case .failure(.crashed(let cause)) = result {
+                self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
+            }
+            reply?(result)
+        }
+    }
+
+    /// X2: a guest that died is reported with its cause; its scenes keep their saved state.
+    private func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String) {
+        guard guest.channel === channel else { return }
+        record(.error, guest: guest.id, reason: .crash, message: "crashed in \(callback): \(cause)")
+        unloaded(guest, channel: channel, reason: .crash)
+    }
+
+    private func handle(_ event: GuestEvent, from sink: GuestEventSink) {
+        let name = sink.id ?? sink.path
+        switch event {
+        case .log(let level, let message):
+            record(.log, guest: name, name: level.description, message: message)
+        case .saveSceneState(let handle, let data):
+            guard let guest = sink.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
+            guest.scenes[index].savedState = data
+            record(.stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID, message: "\(data.count) bytes")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func guest(_ id: String) -> GuestRecord? { guests.first { $0.id == id } }
+
+    private func unknownGuest(_ id: String) -> HostCommandError {
+        let known = guests.map(\.id).joined(separator: ", ")
+        return HostCommandError("no guest \(id)" + (known.isEmpty ? "" : " (loaded: \(known))"))
+    }
+
+    private func record(
+        _ kind: HostEvent.Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
+        from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
+        message: String? = nil
+    ) {
+        emit(
+            HostEvent(
+                time: clock.now(), kind: kind, guest: guest, scene: scene, session: session, from: from, to: to,
+                reason: reason, name: name, message: message))
+    }
+
+    private func assertOnHostQueue() {
+        dispatchPrecondition(condition: .onQueue(hostQueue))
+    }
+}
+
+/// Routes what a guest sends to its record; the guest's id is known only once it has loaded.
+private final class GuestEventSink: @unchecked Sendable {
+    // Written and read on the host queue only.
+    let path: String
+    var id: String?
+    init(path: String) { self.path = path }
+}
+
+/// Runs `then` after `tick` has been called `count` times. Host queue only.
+private final class Countdown: @unchecked Sendable {
+    private var remaining: Int
+    private let then: @Sendable () -> Void
+    init(_ count: Int, then: @escaping @Sendable () -> Void) {
+        remaining = count
+        self.then = then
+    }
+    func tick() {
+        remaining -= 1
+        if remaining == 0 { then() }
+    }
+}
+
+/// Names of C status codes, as `apphost_status_name` gives them, for messages about guests.
+public enum StatusName {
+    public static func of(_ status: Int32) -> String { String(cString: apphost_status_name(status)) }
+}

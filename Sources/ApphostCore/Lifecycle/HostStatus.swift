@@ -1,0 +1,32 @@
+import Foundation
+
+/// A snapshot of the host for operators (`apphost ctl ps`).
+public struct HostStatus: Sendable, Codable, Equatable {
+    /// The guest in the foreground, if any.
+    public var foreground: String?
+    /// Whether a host alert is shown (S4).
+    public var alert: Bool
+    public var guests: [GuestStatus]
+}
+
+public struct GuestStatus: Sendable, Codable, Equatable {
+    public var id: String
+    public var name: String
+    public var version: String
+    public var path: String
+    public var appState: AppState
+    public var phase: GuestPhase
+    /// The reason of the last transition (A5) and when it happened.
+    public var lastReason: TransitionReason
+    public var since: Date
+    public var scenes: [SceneStatus]
+}
+
+public struct SceneStatus: Sendable, Codable, Equatable {
+    public var handle: SceneHandle?
+    public var session: String
+    public var role: SceneRole
+    public var state: SceneState
+    /// Size of the last saved state in bytes; nil when the session saved none.
+    public var savedBytes: Int?
+}

@@ -1,0 +1,76 @@
+/// What a guest declares about itself: the C ABI's `apphost_guest_descriptor_t`, validated.
+public struct GuestDescriptor: Sendable, Codable, Equatable {
+    public var id: String
+    public var name: String
+    public var version: String
+    public var vendor: String?
+    public var summary: String?
+    public var capabilities: Capabilities
+    /// The ABI version the guest was built for.
+    public var abiVersion: ABIVersion
+
+    public init(
+        id: String, name: String, version: String, vendor: String? = nil, summary: String? = nil,
+        capabilities: Capabilities = [], abiVersion: ABIVersion = .current
+    ) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.vendor = vendor
+        self.summary = summary
+        self.capabilities = capabilities
+        self.abiVersion = abiVersion
+    }
+
+    /// Declared capabilities; raw values are the C ABI's `enum apphost_capability` bits.
+    public struct Capabilities: OptionSet, Sendable, Codable, Equatable {
+        public let rawValue: UInt64
+        public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+        public static let backgroundAudio = Capabilities(rawValue: 1 << 0)
+        public static let multipleScenes = Capabilities(rawValue: 1 << 1)
+        public static let backgroundTasks = Capabilities(rawValue: 1 << 2)
+        /// Every bit this host knows; a descriptor with another bit is invalid.
+        public static let known: Capabilities = [.backgroundAudio, .multipleScenes, .backgroundTasks]
+
+        public var names: [String] {
+            var names: [String] = []
+            if contains(.backgroundAudio) { names.append("background-audio") }
+            if contains(.multipleScenes) { names.append("multiple-scenes") }
+            if contains(.backgroundTasks) { names.append("background-tasks") }
+            return names
+        }
+    }
+
+    /// Whether `id` is a reverse-DNS identifier as the descriptor header defines it.
+    public static func isValidID(_ id: String) -> Bool {
+        guard !id.isEmpty, id.utf8.count <= 255 else { return false }
+        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return false }
+        return labels.allSatisfy { label in
+            !label.isEmpty && label.first != "-" && label.last != "-"
+                && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+        }
+    }
+}
+
+/// An ABI version and the compatibility rule of `sdk/include/apphost/version.h`.
+public struct ABIVersion: Sendable, Codable, Equatable, CustomStringConvertible {
+    public var major: UInt32
+    public var minor: UInt32
+    public var revision: UInt32
+
+    public init(major: UInt32, minor: UInt32, revision: UInt32) {
+        self.major = major
+        self.minor = minor
+        self.revision = revision
+    }
+
+    /// The version this host implements.
+    public static let current = ABIVersion(major: 1, minor: 0, revision: 0)
+
+    /// Same major, and the guest's minor is not newer than the host's.
+    public func canLoad(guest: ABIVersion) -> Bool { guest.major == major && guest.minor <= minor }
+
+    public var description: String { "\(major).\(minor).\(revision)" }
+}

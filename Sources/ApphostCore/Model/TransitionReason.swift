@@ -1,0 +1,12 @@
+/// Why the host made a transition (CONTRACT A5).
+public enum TransitionReason: String, Sendable, Codable, CaseIterable {
+    /// An operator or user asked for it (launch, switch, home, alert, terminate).
+    case requested
+    /// The host's own policy decided it (for example a scene connected for background work).
+    case automatic
+    case budgetExpired
+    case watchdog
+    case crash
+    case memory
+    case shutdown
+}
