@@ -1,0 +1,149 @@
+import ApphostCore
+import Dispatch
+import Foundation
+
+/// One call a fake guest received, in the global order all fake guests share.
+struct ReceivedCall: Equatable, CustomStringConvertible {
+    var guest: String
+    var message: GuestMessage
+    var description: String {
+        "\(guest):\(message.call.callbackName)" + (message.call.scene.map { "@\($0)" } ?? "")
+    }
+}
+
+/// A scripted guest behind a fake channel: it records every call and answers on the host queue,
+/// as a real channel does, with the status its script gives.
+final class FakeGuest: @unchecked Sendable {
+    // Touched only on the host queue (through the channel) or by the test while the queue is idle.
+    let descriptor: GuestDescriptor
+    var launchStatus: Int32 = 0
+    /// A callback name whose delivery "crashes" the guest, as a dead worker would.
+    var crashOn: String?
+    var opens = 0
+    var closes = 0
+    var onEvent: (@Sendable (GuestEvent) -> Void)?
+
+    init(id: String) {
+        descriptor = GuestDescriptor(id: id, name: id.components(separatedBy: ".").last ?? id, version: "1.0")
+    }
+
+    /// Sends a guest-to-host event as the guest's runtime would.
+    func emit(_ event: GuestEvent) { onEvent?(event) }
+}
+
+/// The shared log of calls, in the order the guests received them.
+final class CallLog: @unchecked Sendable {
+    // Appended to on the host queue; read by the test after `settle`.
+    var calls: [ReceivedCall] = []
+    func names(_ guest: String? = nil) -> [String] {
+        calls.filter { guest == nil || $0.guest == guest }.map(\.description)
+    }
+}
+
+final class FakeChannel: GuestChannel, @unchecked Sendable {
+    // Confined to the host queue.
+    let guest: FakeGuest
+    let log: CallLog
+    let queue: DispatchQueue
+    var closed = false
+
+    init(guest: FakeGuest, log: CallLog, queue: DispatchQueue) {
+        self.guest = guest
+        self.log = log
+        self.queue = queue
+    }
+
+    func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
+        guard !closed else { return queue.async { reply(.failure(.closed)) } }
+        log.calls.append(ReceivedCall(guest: guest.descriptor.id, message: message))
+        let result: GuestReply
+        if guest.crashOn == message.call.callbackName {
+            closed = true
+            result = .failure(.crashed("SIGSEGV"))
+        } else if message.call == .didFinishLaunching {
+            result = .success(guest.launchStatus)
+        } else {
+            result = .success(0)
+        }
+        queue.async { reply(result) }
+    }
+
+    func close(completion: @escaping @Sendable () -> Void) {
+        closed = true
+        guest.closes += 1
+        queue.async { completion() }
+    }
+}
+
+/// Opens fake guests by "path" (the guest id), or fails with a given load error.
+final class FakeOpener: GuestOpener, @unchecked Sendable {
+    // Configured by the test before use; read on the host queue.
+    var guests: [String: FakeGuest] = [:]
+    let log = CallLog()
+
+    func add(_ id: String) -> FakeGuest {
+        let guest = FakeGuest(id: id)
+        guests[id] = guest
+        return guest
+    }
+
+    func open(
+        path: String, guestsDirectory: String, hostQueue: DispatchQueue,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
+    ) {
+        guard let guest = guests[path] else {
+            return hostQueue.async { completion(.failure(LoadError(path: path, cause: .notELF))) }
+        }
+        guest.opens += 1
+        guest.onEvent = onEvent
+        let channel = FakeChannel(guest: guest, log: log, queue: hostQueue)
+        hostQueue.async { completion(.success(OpenedGuest(descriptor: guest.descriptor, channel: channel))) }
+    }
+}
+
+/// A host core on a private queue, with fake guests, a manual clock and a recorded event stream.
+final class CoreHarness: @unchecked Sendable {
+    // The core and the clock are driven only inside `queue.sync`.
+    let queue = DispatchQueue(label: "test.host")
+    let opener = FakeOpener()
+    let clock = ManualClock()
+    let events = EventRecorder()
+    private(set) var core: HostCore!
+
+    init() {
+        let events = events
+        core = HostCore(
+            opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
+            emit: { events.append($0) })
+    }
+
+    /// Runs `body` on the host queue, then lets every queued reply and completion run.
+    @discardableResult
+    func run<T>(_ body: (HostCore) throws -> T) rethrows -> T {
+        let result = try queue.sync { try body(core) }
+        settle()
+        return result
+    }
+
+    /// Drains the host queue until it stays empty: replies may queue further work.
+    func settle() {
+        for _ in 0..<50 { queue.sync {} }
+    }
+
+    func status() -> HostStatus { queue.sync { core.status() } }
+
+    func guest(_ id: String) -> GuestStatus? { status().guests.first { $0.id == id } }
+
+    var calls: CallLog { opener.log }
+}
+
+final class EventRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [HostEvent] = []
+    func append(_ event: HostEvent) { lock.withLock { stored.append(event) } }
+    var all: [HostEvent] { lock.withLock { stored } }
+    func of(_ kind: HostEvent.Kind, guest: String? = nil) -> [HostEvent] {
+        all.filter { $0.kind == kind && (guest == nil || $0.guest == guest) }
+    }
+}
