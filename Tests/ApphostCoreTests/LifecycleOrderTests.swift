@@ -117,6 +117,17 @@ final class LifecycleOrderTests: XCTestCase {
             ])
     }
 
+    // CONTRACT A5: transitions and their events are stamped with the host's clock.
+    func testTransitionTimesComeFromTheHostClock() throws {
+        _ = host.opener.add("org.test.a")
+        _ = try launch("org.test.a", foreground: true)?.get()
+        let launchedAt = try XCTUnwrap(host.guest("org.test.a")?.since)
+        host.run { _ in host.clock.advance(by: .seconds(90)) }
+        host.run { $0.home() }
+        XCTAssertEqual(host.guest("org.test.a")?.since.timeIntervalSince(launchedAt), 90)
+        XCTAssertEqual(host.events.of(.appState).last?.time, host.guest("org.test.a")?.since)
+    }
+
     private final class ResultBox<T>: @unchecked Sendable {
         // Written on the host queue inside `run`, read after it returns.
         var value: T?
