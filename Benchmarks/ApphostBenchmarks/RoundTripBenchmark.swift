@@ -44,7 +44,9 @@ struct RoundTripBenchmark {
 
     /// Runs `hop` `count` times back to back on `queue`, each starting when the previous one
     /// called `done`, and returns each hop's duration.
-    private func chain(count: Int, on queue: DispatchQueue, hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> [Double] {
+    private func chain(
+        count: Int, on queue: DispatchQueue, hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) -> [Double] {
         let finished = DispatchSemaphore(value: 0)
         let recorder = DurationRecorder()
         @Sendable func next(_ remaining: Int) {

@@ -10,11 +10,13 @@ import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 let iterations = arguments.first.flatMap(Int.init) ?? 2_000
-let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    .deletingLastPathComponent()
 let sampleGuest = buildDirectory.appendingPathComponent("libCSampleGuest.so").path
 
 guard FileManager.default.fileExists(atPath: sampleGuest) else {
-    FileHandle.standardError.write(Data("apphost-benchmarks: \(sampleGuest) is missing; run `swift build -c release` first\n".utf8))
+    FileHandle.standardError.write(
+        Data("apphost-benchmarks: \(sampleGuest) is missing; run `swift build -c release` first\n".utf8))
     exit(1)
 }
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apphost-bench-\(getpid())")

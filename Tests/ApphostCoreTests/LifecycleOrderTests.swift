@@ -23,7 +23,10 @@ final class LifecycleOrderTests: XCTestCase {
         XCTAssertNotNil(try launch("org.test.a", foreground: true)?.get())
         XCTAssertEqual(
             host.calls.names(),
-            ["org.test.a:did_finish_launching", "org.test.a:will_connect@1", "org.test.a:will_enter_foreground@1", "org.test.a:did_become_active@1"])
+            [
+                "org.test.a:did_finish_launching", "org.test.a:will_connect@1", "org.test.a:will_enter_foreground@1",
+                "org.test.a:did_become_active@1",
+            ])
         let connect = try XCTUnwrap(host.calls.calls[1].message.call)
         guard case .sceneWillConnect(let connection) = connect else { return XCTFail("expected will_connect") }
         XCTAssertEqual(connection.initialState, .foregroundInactive)
@@ -39,7 +42,8 @@ final class LifecycleOrderTests: XCTestCase {
         _ = host.opener.add("org.test.b")
         _ = try launch("org.test.a", foreground: true)?.get()
         _ = try launch("org.test.b", foreground: false)?.get()
-        XCTAssertEqual(host.calls.names("org.test.b"), ["org.test.b:did_finish_launching", "org.test.b:will_connect@2"])
+        XCTAssertEqual(
+            host.calls.names("org.test.b"), ["org.test.b:did_finish_launching", "org.test.b:will_connect@2"])
         guard case .sceneWillConnect(let connection) = host.calls.calls.last?.message.call else { return XCTFail() }
         XCTAssertEqual(connection.initialState, .background)
         XCTAssertEqual(host.guest("org.test.b")?.appState, .background)
@@ -57,7 +61,10 @@ final class LifecycleOrderTests: XCTestCase {
         host.run { $0.switchTo("org.test.b") }
         XCTAssertEqual(
             Array(host.calls.names().dropFirst(before)),
-            ["org.test.a:will_resign_active@1", "org.test.a:did_enter_background@1", "org.test.b:will_enter_foreground@2", "org.test.b:did_become_active@2"])
+            [
+                "org.test.a:will_resign_active@1", "org.test.a:did_enter_background@1",
+                "org.test.b:will_enter_foreground@2", "org.test.b:did_become_active@2",
+            ])
         XCTAssertEqual(host.guest("org.test.a")?.appState, .background)
         XCTAssertEqual(host.guest("org.test.b")?.appState, .active)
         XCTAssertEqual(host.status().foreground, "org.test.b")
@@ -73,7 +80,9 @@ final class LifecycleOrderTests: XCTestCase {
         XCTAssertEqual(host.guest("org.test.a")?.appState, .inactive)
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.state, .foregroundInactive)
         try host.run { try $0.dismissAlert() }
-        XCTAssertEqual(Array(host.calls.names().dropFirst(before)), ["org.test.a:will_resign_active@1", "org.test.a:did_become_active@1"])
+        XCTAssertEqual(
+            Array(host.calls.names().dropFirst(before)),
+            ["org.test.a:will_resign_active@1", "org.test.a:did_become_active@1"])
         XCTAssertEqual(host.guest("org.test.a")?.appState, .active)
         XCTAssertThrowsError(try host.run { try $0.dismissAlert() }, "dismissing twice is refused")
     }
@@ -97,7 +106,8 @@ final class LifecycleOrderTests: XCTestCase {
         _ = host.opener.add("org.test.a")
         _ = try launch("org.test.a", foreground: true)?.get()
         host.run { $0.home() }
-        XCTAssertEqual(host.calls.names().suffix(2), ["org.test.a:will_resign_active@1", "org.test.a:did_enter_background@1"])
+        XCTAssertEqual(
+            host.calls.names().suffix(2), ["org.test.a:will_resign_active@1", "org.test.a:did_enter_background@1"])
         XCTAssertEqual(host.guest("org.test.a")?.appState, .background)
         XCTAssertNil(host.status().foreground)
     }
@@ -107,7 +117,9 @@ final class LifecycleOrderTests: XCTestCase {
         _ = host.opener.add("org.test.a")
         _ = try launch("org.test.a", foreground: true)?.get()
         host.run { $0.home() }
-        let seen = host.calls.calls.map { "\($0.message.call.callbackName) \($0.message.appState) \($0.message.sceneState.map(\.description) ?? "-")" }
+        let seen = host.calls.calls.map {
+            "\($0.message.call.callbackName) \($0.message.appState) \($0.message.sceneState.map(\.description) ?? "-")"
+        }
         XCTAssertEqual(
             seen,
             [

@@ -33,10 +33,11 @@ final class TerminationTests: XCTestCase {
 
         host.run { $0.switchTo("org.test.a") }
         XCTAssertEqual(guest.opens, 2, "switching to a terminated guest relaunches it")
-        guard case .sceneWillConnect(let connection) = host.calls.calls.first(where: {
-            if case .sceneWillConnect(let c) = $0.message.call { return c.scene != 1 }
-            return false
-        })?.message.call
+        guard
+            case .sceneWillConnect(let connection) = host.calls.calls.first(where: {
+                if case .sceneWillConnect(let c) = $0.message.call { return c.scene != 1 }
+                return false
+            })?.message.call
         else { return XCTFail("no reconnection") }
         XCTAssertEqual(connection.restorationData, Data("7".utf8))
         XCTAssertEqual(connection.sessionID, status.scenes.first?.session, "the session survives (S8)")
@@ -94,7 +95,9 @@ final class TerminationTests: XCTestCase {
         XCTAssertGreaterThan(transitions.count, 8)
         XCTAssertTrue(transitions.allSatisfy { $0.reason != nil })
         XCTAssertEqual(host.guest("org.test.a")?.lastReason, .requested)
-        XCTAssertEqual(host.events.of(.sceneState, guest: "org.test.b").first?.reason, .automatic, "background connect is automatic")
+        XCTAssertEqual(
+            host.events.of(.sceneState, guest: "org.test.b").first?.reason, .automatic,
+            "background connect is automatic")
     }
 
     // CONTRACT X2: a guest that dies in a callback is reported with the callback and cause; its
@@ -140,7 +143,8 @@ final class TerminationTests: XCTestCase {
         launch("org.test.a")
         launch("org.test.a")
         XCTAssertEqual(guest.closes, 1, "the second copy is closed at once")
-        XCTAssertEqual(host.events.of(.launchFailed).first?.message, "org.test.a: a guest with id org.test.a is already loaded")
+        XCTAssertEqual(
+            host.events.of(.launchFailed).first?.message, "org.test.a: a guest with id org.test.a is already loaded")
         XCTAssertEqual(host.guest("org.test.a")?.appState, .active)
     }
 

@@ -13,7 +13,9 @@ public struct SceneConnection: Sendable, Codable, Equatable {
     /// The bytes the session last saved, or nil when it saved none (S12).
     public var restorationData: Data?
 
-    public init(scene: SceneHandle, sessionID: String, role: SceneRole, initialState: SceneState, restorationData: Data?) {
+    public init(
+        scene: SceneHandle, sessionID: String, role: SceneRole, initialState: SceneState, restorationData: Data?
+    ) {
         self.scene = scene
         self.sessionID = sessionID
         self.role = role

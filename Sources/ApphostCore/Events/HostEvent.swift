@@ -46,7 +46,9 @@ public struct HostEvent: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case time, kind = "event", guest, scene, session, from, to, reason, name, message
+        case time
+        case kind = "event"
+        case guest, scene, session, from, to, reason, name, message
     }
 
     /// One human-readable line, as `apphost launch` and `apphost ctl events` print it.
@@ -75,7 +77,8 @@ public struct HostEvent: Sendable, Codable, Equatable {
         var parts = tm()
         localtime_r(&whole, &parts)
         let millis = Int((seconds - Double(whole)) * 1000)
-        return String(format: "%02d:%02d:%02d.%03d", parts.tm_hour, parts.tm_min, parts.tm_sec, max(0, min(999, millis)))
+        return String(
+            format: "%02d:%02d:%02d.%03d", parts.tm_hour, parts.tm_min, parts.tm_sec, max(0, min(999, millis)))
     }
 
     /// The event as one line of JSON.
@@ -100,7 +103,8 @@ extension JSONDecoder.DateDecodingStrategy {
     public static let iso8601withFractionalSeconds = JSONDecoder.DateDecodingStrategy.custom { decoder in
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = ISO8601Timestamps.date(from: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad date \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "bad date \(text)"))
         }
         return date
     }
@@ -109,10 +113,14 @@ extension JSONDecoder.DateDecodingStrategy {
 /// ISO 8601 timestamps with fractional seconds, in UTC.
 enum ISO8601Timestamps {
     static func string(from date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 
     static func date(from text: String) -> Date? {
-        try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        try? Date(
+            text,
+            strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
+        )
     }
 }

@@ -193,7 +193,9 @@ public final class HostCore: @unchecked Sendable {
                 self.launched(guest, foreground: foreground)
                 completion(.success(descriptor))
             case .success(let status):
-                self.launchFailed(guest, cause: "did_finish_launching returned \(status) (\(StatusName.of(status)))", completion: completion)
+                self.launchFailed(
+                    guest, cause: "did_finish_launching returned \(status) (\(StatusName.of(status)))",
+                    completion: completion)
             case .failure(let failure):
                 self.launchFailed(guest, cause: "did_finish_launching: \(failure)", completion: completion)
             }
@@ -253,7 +255,9 @@ public final class HostCore: @unchecked Sendable {
             sendToBackground(current, reason: reason)
         }
         foregroundID = guest.id
-        guard let index = guest.scenes.firstIndex(where: { $0.role == .primary }) ?? guest.scenes.indices.first else { return }
+        guard let index = guest.scenes.firstIndex(where: { $0.role == .primary }) ?? guest.scenes.indices.first else {
+            return
+        }
         move(guest, scene: index, to: alertShown ? .foregroundInactive : .foregroundActive, reason: reason)
     }
 
@@ -272,7 +276,9 @@ public final class HostCore: @unchecked Sendable {
             let before = guest.appState
             switch (current, target) {
             case (.unattached, _):
-                connect(guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason)
+                connect(
+                    guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason
+                )
             case (.background, _):
                 step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
             case (.foregroundInactive, .foregroundActive):
@@ -305,7 +311,9 @@ public final class HostCore: @unchecked Sendable {
         }
     }
 
-    private func step(_ guest: GuestRecord, scene index: Int, to state: SceneState, callback: SceneCallback, reason: TransitionReason) {
+    private func step(
+        _ guest: GuestRecord, scene index: Int, to state: SceneState, callback: SceneCallback, reason: TransitionReason
+    ) {
         setSceneState(guest, scene: index, to: state, reason: reason)
         guard let handle = guest.scenes[index].handle else { return }
         deliver(guest, .scene(handle, callback), sceneState: state)
@@ -362,7 +370,9 @@ public final class HostCore: @unchecked Sendable {
         case .saveSceneState(let handle, let data):
             guard let guest = sink.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
             guest.scenes[index].savedState = data
-            record(.stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID, message: "\(data.count) bytes")
+            record(
+                .stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
+                message: "\(data.count) bytes")
         }
     }
 

@@ -19,7 +19,8 @@ public enum AppState: Int32, Sendable, Codable, CaseIterable, CustomStringConver
     public init(from decoder: Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let state = Self.allCases.first(where: { $0.description == name }) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown app state \(name)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "unknown app state \(name)"))
         }
         self = state
     }

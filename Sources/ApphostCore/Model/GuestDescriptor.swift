@@ -49,7 +49,9 @@ public struct GuestDescriptor: Sendable, Codable, Equatable {
         guard labels.count >= 2 else { return false }
         return labels.allSatisfy { label in
             !label.isEmpty && label.first != "-" && label.last != "-"
-                && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+                && label.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-")
+                }
         }
     }
 }
