@@ -1,0 +1,340 @@
+/*
+ * C Sample: a complete apphost guest in plain C, meant as a template.
+ *
+ * What it shows:
+ *   - the one exported symbol, apphost_entry, with a static descriptor;
+ *   - app and scene callbacks handed out through query();
+ *   - per-scene state that survives disconnects and relaunches: a counter,
+ *     restored in will_connect, bumped in did_become_active and saved with
+ *     host->save_scene_state when the scene enters background (CONTRACT S12)
+ *     and when the app terminates (CONTRACT A3);
+ *   - defensive handling of NULL pointers and unknown handles (CONTRACT X3).
+ *
+ * Every callback logs one INFO line, "callback <name>" for app callbacks and
+ * "callback <name> scene=<handle>" for scene callbacks; the end-to-end tests
+ * grep for them, so keep the format if you copy this file.
+ *
+ * Threading: the host calls every callback on this guest's main queue, one at
+ * a time, so the globals below need no locks. A guest that starts threads of
+ * its own must lock whatever those threads share with the callbacks.
+ *
+ * Build it like any guest (see sdk/README.md):
+ *   cc -std=c99 -shared -fPIC -fvisibility=hidden $(pkg-config --cflags sdk/apphost.pc) \
+ *      -Wl,--version-script=sdk/apphost.map sample.c -o libCSampleGuest.so
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apphost/apphost.h>
+
+/* ---- Host access -------------------------------------------------------- */
+
+/* The host interface from init; valid until deinit returns. */
+static const apphost_host_t *g_host;
+
+/* True when the host offers `member`. init() already checked that the host's
+ * struct is large enough to have every member this file uses. */
+#define HOST_HAS(member) (g_host != NULL && g_host->member != NULL)
+
+/* printf-style logging through the host. Messages longer than the buffer are
+ * cut, as the host would cut them at APPHOST_LOG_MESSAGE_MAX_BYTES anyway. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+log_message(int32_t level, const char *format, ...)
+{
+    char message[512];
+    va_list args;
+
+    if (!HOST_HAS(log)) {
+        return;
+    }
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    g_host->log(g_host, level, message);
+}
+
+/* ---- Scene table -------------------------------------------------------- */
+
+/* A small fixed table instead of a hash map: a template should not need one.
+ * The descriptor declares APPHOST_CAPABILITY_MULTIPLE_SCENES, so the host may
+ * connect several scenes at once; past MAX_SCENES new scenes are still
+ * accepted but keep no counter. */
+enum { MAX_SCENES = 16 };
+
+struct scene_slot {
+    apphost_scene_t scene; /* APPHOST_SCENE_INVALID when the slot is free */
+    uint64_t counter;      /* times the scene became active, across launches */
+};
+
+static struct scene_slot g_scenes[MAX_SCENES];
+
+static struct scene_slot *find_scene(apphost_scene_t scene)
+{
+    size_t i;
+
+    if (scene == APPHOST_SCENE_INVALID) {
+        return NULL;
+    }
+    for (i = 0; i < MAX_SCENES; i++) {
+        if (g_scenes[i].scene == scene) {
+            return &g_scenes[i];
+        }
+    }
+    return NULL;
+}
+
+static struct scene_slot *add_scene(apphost_scene_t scene)
+{
+    struct scene_slot *slot = find_scene(scene);
+    size_t i;
+
+    if (slot != NULL || scene == APPHOST_SCENE_INVALID) {
+        return slot; /* a repeated will_connect reuses the slot */
+    }
+    for (i = 0; i < MAX_SCENES; i++) {
+        if (g_scenes[i].scene == APPHOST_SCENE_INVALID) {
+            g_scenes[i].scene = scene;
+            g_scenes[i].counter = 0;
+            return &g_scenes[i];
+        }
+    }
+    return NULL;
+}
+
+/* ---- Saved state: the counter as decimal text, such as "3" ---------------- */
+
+/* Parses restoration data. The bytes are not NUL-terminated, and they come
+ * from disk, so anything but 1 to 19 ASCII digits is treated as no state. */
+static int parse_counter(const void *bytes, size_t length, uint64_t *out)
+{
+    const unsigned char *digits = bytes;
+    uint64_t value = 0;
+    size_t i;
+
+    if (bytes == NULL || length == 0 || length > 19) {
+        return 0;
+    }
+    for (i = 0; i < length; i++) {
+        if (digits[i] < '0' || digits[i] > '9') {
+            return 0;
+        }
+        value = value * 10 + (uint64_t)(digits[i] - '0');
+    }
+    *out = value;
+    return 1;
+}
+
+/* Hands the counter to the host, which keeps it for the scene's session. The
+ * host copies the bytes, so a stack buffer is fine. */
+static void save_counter(const struct scene_slot *slot)
+{
+    char text[24];
+    int length;
+    apphost_status_t status;
+
+    if (slot == NULL || !HOST_HAS(save_scene_state)) {
+        return;
+    }
+    length = snprintf(text, sizeof text, "%" PRIu64, slot->counter);
+    if (length < 0) {
+        return;
+    }
+    status = g_host->save_scene_state(g_host, slot->scene, text, (size_t)length);
+    if (status != APPHOST_OK) {
+        log_message(APPHOST_LOG_WARNING, "save_scene_state failed: %s scene=%" PRIu64,
+                    apphost_status_name(status), slot->scene);
+    }
+}
+
+/* ---- App callbacks (CONTRACT A2 to A4) ----------------------------------- */
+
+static apphost_status_t did_finish_launching(void)
+{
+    const char *fail = getenv("APPHOST_SAMPLE_FAIL_LAUNCH");
+
+    log_message(APPHOST_LOG_INFO, "callback did_finish_launching");
+    /* Lets tests check that a failed launch is reported and leaves nothing
+     * half-running (CONTRACT A2). A real guest fails when it cannot run,
+     * for example when its data directory is unusable. */
+    if (fail != NULL && strcmp(fail, "1") == 0) {
+        log_message(APPHOST_LOG_ERROR, "launch failed on purpose: APPHOST_SAMPLE_FAIL_LAUNCH=1");
+        return APPHOST_ERROR_GUEST_FAILED;
+    }
+    return APPHOST_OK;
+}
+
+static void will_terminate(void)
+{
+    size_t i;
+
+    log_message(APPHOST_LOG_INFO, "callback will_terminate");
+    /* Last chance to save (CONTRACT A3). Scene handles are invalid after
+     * this callback, so the table is emptied too. */
+    for (i = 0; i < MAX_SCENES; i++) {
+        if (g_scenes[i].scene != APPHOST_SCENE_INVALID) {
+            save_counter(&g_scenes[i]);
+            g_scenes[i].scene = APPHOST_SCENE_INVALID;
+        }
+    }
+}
+
+static void did_receive_memory_warning(void)
+{
+    /* Nothing cached to free here; a real guest drops caches (CONTRACT A4). */
+    log_message(APPHOST_LOG_INFO, "callback did_receive_memory_warning");
+}
+
+/* ---- Scene callbacks (CONTRACT S2 to S6, S12) ---------------------------- */
+
+static void will_connect(const apphost_scene_connection_t *connection)
+{
+    struct scene_slot *slot;
+    uint64_t counter = 0;
+
+    /* The connection is the host's and valid only during this call: read
+     * what is needed now and copy nothing else. */
+    if (connection == NULL) {
+        log_message(APPHOST_LOG_WARNING, "will_connect without a connection ignored");
+        return;
+    }
+    log_message(APPHOST_LOG_INFO, "callback will_connect scene=%" PRIu64, connection->scene);
+    if (connection->restoration_data != NULL &&
+        !parse_counter(connection->restoration_data, connection->restoration_length, &counter)) {
+        log_message(APPHOST_LOG_WARNING, "unreadable saved state ignored scene=%" PRIu64,
+                    connection->scene);
+        counter = 0;
+    }
+    slot = add_scene(connection->scene);
+    if (slot == NULL) {
+        log_message(APPHOST_LOG_WARNING, "scene table full, counter not kept scene=%" PRIu64,
+                    connection->scene);
+    } else {
+        slot->counter = counter;
+    }
+    log_message(APPHOST_LOG_INFO, "restored counter=%" PRIu64 " scene=%" PRIu64, counter,
+                connection->scene);
+}
+
+static void will_enter_foreground(apphost_scene_t scene)
+{
+    log_message(APPHOST_LOG_INFO, "callback will_enter_foreground scene=%" PRIu64, scene);
+}
+
+static void did_become_active(apphost_scene_t scene)
+{
+    struct scene_slot *slot = find_scene(scene);
+
+    log_message(APPHOST_LOG_INFO, "callback did_become_active scene=%" PRIu64, scene);
+    if (slot != NULL) {
+        slot->counter++;
+    }
+}
+
+static void will_resign_active(apphost_scene_t scene)
+{
+    log_message(APPHOST_LOG_INFO, "callback will_resign_active scene=%" PRIu64, scene);
+}
+
+static void did_enter_background(apphost_scene_t scene)
+{
+    log_message(APPHOST_LOG_INFO, "callback did_enter_background scene=%" PRIu64, scene);
+    /* The host may disconnect a background scene at any time without asking
+     * (CONTRACT S6): save now. */
+    save_counter(find_scene(scene));
+}
+
+static void did_disconnect(apphost_scene_t scene)
+{
+    struct scene_slot *slot = find_scene(scene);
+
+    log_message(APPHOST_LOG_INFO, "callback did_disconnect scene=%" PRIu64, scene);
+    /* The handle is already invalid, so saving would fail; the host keeps
+     * what did_enter_background saved. Just free the slot. */
+    if (slot != NULL) {
+        slot->scene = APPHOST_SCENE_INVALID;
+    }
+}
+
+/* ---- Entry point --------------------------------------------------------- */
+
+/* The callback tables are constant and live as long as the library, as
+ * query() requires. */
+static const apphost_app_callbacks_t app_callbacks = {
+    sizeof(apphost_app_callbacks_t),
+    did_finish_launching,
+    will_terminate,
+    did_receive_memory_warning,
+};
+
+static const apphost_scene_callbacks_t scene_callbacks = {
+    sizeof(apphost_scene_callbacks_t),
+    will_connect,
+    will_enter_foreground,
+    did_become_active,
+    will_resign_active,
+    did_enter_background,
+    did_disconnect,
+};
+
+static apphost_status_t init(const apphost_host_t *host)
+{
+    /* Refuse a host without the members this guest uses rather than crash
+     * later. offsetof + sizeof of the last member used = the size needed. */
+    if (host == NULL || host->struct_size < offsetof(apphost_host_t, save_scene_state) +
+                                                sizeof(host->save_scene_state)) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    g_host = host;
+    memset(g_scenes, 0, sizeof g_scenes);
+    return APPHOST_OK;
+}
+
+static void deinit(void)
+{
+    /* The host pointer dies when deinit returns: forget it. */
+    memset(g_scenes, 0, sizeof g_scenes);
+    g_host = NULL;
+}
+
+/* [thread-safe]: it only compares strings and returns constant data. */
+static const void *query(const char *interface_id)
+{
+    if (interface_id == NULL) {
+        return NULL;
+    }
+    if (strcmp(interface_id, APPHOST_GUEST_APP_CALLBACKS_ID) == 0) {
+        return &app_callbacks;
+    }
+    if (strcmp(interface_id, APPHOST_GUEST_SCENE_CALLBACKS_ID) == 0) {
+        return &scene_callbacks;
+    }
+    return NULL; /* an interface this guest does not offer */
+}
+
+/* Static data: the host reads it right after loading, before init. */
+static const apphost_guest_descriptor_t descriptor = {
+    sizeof(apphost_guest_descriptor_t),
+    "org.apphost.samples.c",
+    "C Sample",
+    "1.0.0",
+    "apphost",
+    "Counts how often each scene becomes active and restores the count.",
+    APPHOST_CAPABILITY_MULTIPLE_SCENES,
+};
+
+/* The only exported symbol (sdk/apphost.map hides the rest). */
+APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+    APPHOST_ABI_VERSION_INIT,
+    &descriptor,
+    init,
+    deinit,
+    query,
+};
