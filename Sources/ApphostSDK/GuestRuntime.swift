@@ -1,0 +1,172 @@
+import CApphost
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The SDK's state for the guest library it is linked into: the registered
+/// app type, and while the guest runs its host, app and connected scenes.
+///
+/// Every access happens either while the library loads (the C constructor
+/// that runs `main`, under the dynamic loader's lock, before dlopen returns)
+/// or on the guest's main queue, where the host makes one call at a time
+/// (sdk/include/apphost/entry.h, app.h, scene.h). Those rules serialise all
+/// access, which is why the statics are `nonisolated(unsafe)`.
+final class GuestRuntime {
+    /// Set by `GuestApp.main()` while the library loads.
+    nonisolated(unsafe) static var appType: (any GuestApp.Type)?
+    /// Set by init, cleared by deinit.
+    nonisolated(unsafe) static var current: GuestRuntime?
+
+    static func register(_ type: any GuestApp.Type) {
+        appType = type
+    }
+
+    let host: Host
+    let app: any GuestApp
+    /// The connected scenes by handle, with the delegate the app made for each.
+    var scenes: [UInt64: (scene: Scene, delegate: any SceneDelegate)] = [:]
+
+    init(host: Host, app: any GuestApp) {
+        self.host = host
+        self.app = app
+    }
+
+    /// Runs `body` for a connected scene; logs and ignores an unknown handle
+    /// (CONTRACT X3 asks the same tolerance of the host).
+    func withScene(_ handle: UInt64, _ callback: String, _ body: (Scene, any SceneDelegate) -> Void) {
+        guard let entry = scenes[handle] else {
+            host.log(level: .warning, "ApphostSDK: \(callback) for unknown scene=\(handle) ignored")
+            return
+        }
+        body(entry.scene, entry.delegate)
+    }
+}
+
+// MARK: - The C bridge
+//
+// ApphostGuestEntry's entry.c forwards apphost_entry and the callback tables
+// to these functions (their C declarations are in ApphostGuestEntry.h). They
+// are public only so that the compiler keeps their symbols; the guest
+// library's version script hides them, and guests must not call them.
+
+/// Fills the C descriptor from the registered type. The strings are
+/// malloc'd; entry.c frees them when the library unloads.
+@_cdecl("apphost_sdk_fill_descriptor")
+public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_descriptor_t>?) -> Bool {
+    guard let out, let type = GuestRuntime.appType else { return false }
+    let descriptor = type.descriptor
+    func copy(_ string: String?) -> UnsafePointer<CChar>? {
+        guard let string else { return nil }
+        return UnsafePointer(strdup(string))
+    }
+    out.pointee = apphost_guest_descriptor_t(
+        struct_size: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
+        id: copy(descriptor.id),
+        name: copy(descriptor.name),
+        version: copy(descriptor.version),
+        vendor: copy(descriptor.vendor),
+        description: copy(descriptor.summary),
+        capabilities: descriptor.capabilities.rawValue)
+    return true
+}
+
+@_cdecl("apphost_sdk_init")
+public func _apphostSDKInit(_ host: UnsafePointer<apphost_host_t>?) -> Int32 {
+    guard let host, let wrapped = Host(host) else { return ApphostError.invalidArgument.status }
+    guard let type = GuestRuntime.appType else {
+        wrapped.log(level: .error, "ApphostSDK: no @main GuestApp type registered itself")
+        return ApphostError.guestFailed.status
+    }
+    // A second init without deinit would be a host bug; start afresh anyway.
+    GuestRuntime.current = GuestRuntime(host: wrapped, app: type.init())
+    return 0
+}
+
+@_cdecl("apphost_sdk_deinit")
+public func _apphostSDKDeinit() {
+    GuestRuntime.current = nil
+}
+
+@_cdecl("apphost_sdk_did_finish_launching")
+public func _apphostSDKDidFinishLaunching() -> Int32 {
+    guard let runtime = GuestRuntime.current else { return ApphostError.invalidState.status }
+    do {
+        try runtime.app.didFinishLaunching(host: runtime.host)
+        return 0
+    } catch let error as ApphostError {
+        runtime.host.log(level: .error, "didFinishLaunching failed: \(error)")
+        return error.status
+    } catch {
+        // The host reports the reason of a failed launch (CONTRACT A2): log
+        // the author's error, since the status code cannot carry it.
+        runtime.host.log(level: .error, "didFinishLaunching failed: \(error)")
+        return ApphostError.guestFailed.status
+    }
+}
+
+@_cdecl("apphost_sdk_will_terminate")
+public func _apphostSDKWillTerminate() {
+    guard let runtime = GuestRuntime.current else { return }
+    runtime.app.willTerminate()
+    // Scene handles are invalid after will_terminate (scene.h).
+    runtime.scenes.removeAll()
+}
+
+@_cdecl("apphost_sdk_did_receive_memory_warning")
+public func _apphostSDKDidReceiveMemoryWarning() {
+    GuestRuntime.current?.app.didReceiveMemoryWarning()
+}
+
+@_cdecl("apphost_sdk_scene_will_connect")
+public func _apphostSDKSceneWillConnect(_ connection: UnsafePointer<apphost_scene_connection_t>?) {
+    guard let runtime = GuestRuntime.current else { return }
+    guard let connection, connection.pointee.scene != 0 else {
+        runtime.host.log(level: .warning, "ApphostSDK: will_connect without a valid connection ignored")
+        return
+    }
+    // The connection is valid only during this call: copy what is kept.
+    let info = connection.pointee
+    let session = SceneSession(
+        id: info.session_id.map { String(cString: $0) } ?? "",
+        role: SceneRole(rawValue: info.role))
+    let scene = Scene(
+        handle: info.scene, session: session, initialState: SceneState(rawValue: info.initial_state),
+        host: runtime.host)
+    var restorationData: [UInt8]? = nil
+    if let bytes = info.restoration_data {
+        restorationData = Array(UnsafeRawBufferPointer(start: bytes, count: info.restoration_length))
+    }
+    let delegate = runtime.app.makeSceneDelegate(for: session)
+    runtime.scenes[info.scene] = (scene, delegate)
+    delegate.sceneWillConnect(scene, restorationData: restorationData)
+}
+
+@_cdecl("apphost_sdk_scene_will_enter_foreground")
+public func _apphostSDKSceneWillEnterForeground(_ handle: UInt64) {
+    GuestRuntime.current?.withScene(handle, "will_enter_foreground") { $1.sceneWillEnterForeground($0) }
+}
+
+@_cdecl("apphost_sdk_scene_did_become_active")
+public func _apphostSDKSceneDidBecomeActive(_ handle: UInt64) {
+    GuestRuntime.current?.withScene(handle, "did_become_active") { $1.sceneDidBecomeActive($0) }
+}
+
+@_cdecl("apphost_sdk_scene_will_resign_active")
+public func _apphostSDKSceneWillResignActive(_ handle: UInt64) {
+    GuestRuntime.current?.withScene(handle, "will_resign_active") { $1.sceneWillResignActive($0) }
+}
+
+@_cdecl("apphost_sdk_scene_did_enter_background")
+public func _apphostSDKSceneDidEnterBackground(_ handle: UInt64) {
+    GuestRuntime.current?.withScene(handle, "did_enter_background") { $1.sceneDidEnterBackground($0) }
+}
+
+@_cdecl("apphost_sdk_scene_did_disconnect")
+public func _apphostSDKSceneDidDisconnect(_ handle: UInt64) {
+    guard let runtime = GuestRuntime.current else { return }
+    runtime.withScene(handle, "did_disconnect") { $1.sceneDidDisconnect($0) }
+    runtime.scenes[handle] = nil
+}

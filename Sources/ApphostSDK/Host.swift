@@ -1,0 +1,152 @@
+import CApphost
+
+/// The host, as the guest sees it: the C ABI's `apphost_host_t`.
+///
+/// Valid from launch until the guest is unloaded. Members marked
+/// thread-safe may be called from any thread, including threads the guest
+/// started; the others only from a callback (the guest's main queue).
+///
+/// If the same file imports Foundation, which has a `Host` class of its own,
+/// write `ApphostSDK.Host`.
+///
+/// `@unchecked Sendable`: the wrapped C struct is constant and owned by the
+/// host until deinit, and the host's header makes its log, data directory and
+/// save functions thread-safe; the main-queue members say so.
+public final class Host: @unchecked Sendable {
+    private let raw: UnsafePointer<apphost_host_t>
+
+    /// The host program's name, such as "apphost".
+    public let name: String
+    /// The host program's version.
+    public let version: String
+    /// The ABI version the host implements.
+    public let abiVersion: ABIVersion
+
+    /// Wraps `raw`, or returns nil when the host's struct is smaller than
+    /// these headers' `apphost_host_t`. Every member of the struct is in ABI
+    /// 1.0, and a host never loads a guest of a newer minor version than its
+    /// own, so a smaller struct is a broken host.
+    init?(_ raw: UnsafePointer<apphost_host_t>) {
+        guard Int(raw.pointee.struct_size) >= MemoryLayout<apphost_host_t>.size else { return nil }
+        self.raw = raw
+        let host = raw.pointee
+        name = host.name.map { String(cString: $0) } ?? ""
+        version = host.version.map { String(cString: $0) } ?? ""
+        abiVersion = ABIVersion(
+            major: host.abi_version.major, minor: host.abi_version.minor,
+            revision: host.abi_version.revision)
+    }
+
+    /// Writes `message` to the host's event stream. Thread-safe. The host
+    /// keeps at most 4096 bytes of it; a NUL byte ends it early.
+    public func log(level: LogLevel = .info, _ message: String) {
+        guard let log = raw.pointee.log else { return }
+        _ = log(raw, level.rawValue, message)
+    }
+
+    /// The absolute path of this guest's own data directory, which exists and
+    /// which only this guest uses. Thread-safe.
+    public var dataDirectory: String {
+        guard let function = raw.pointee.data_directory,
+            let path = function(raw)
+        else { return "" }
+        return String(cString: path)
+    }
+
+    /// The guest's app state as of the callback being delivered. Call it only
+    /// from a callback.
+    public var appState: AppState {
+        guard let function = raw.pointee.app_state else { return .notRunning }
+        return AppState(rawValue: function(raw))
+    }
+
+    /// The state of `scene` as of the callback being delivered. Call it only
+    /// from a callback. Throws ``ApphostError/invalidHandle`` for a scene
+    /// that is no longer connected.
+    public func sceneState(for scene: Scene) throws -> SceneState {
+        guard let function = raw.pointee.scene_state else {
+            throw ApphostError.unsupported
+        }
+        var state: Int32 = 0
+        try ApphostError.check(function(raw, scene.handle, &state))
+        return SceneState(rawValue: state)
+    }
+
+    /// Hands the host the state of `scene` to give back when its session
+    /// reconnects (CONTRACT S12). The host copies the bytes. Thread-safe.
+    /// Throws ``ApphostError/tooLarge`` past 1 MiB and
+    /// ``ApphostError/invalidHandle`` for a scene that is no longer connected.
+    public func saveState(_ bytes: [UInt8], for scene: Scene) throws {
+        guard let function = raw.pointee.save_scene_state else {
+            throw ApphostError.unsupported
+        }
+        let status = bytes.withUnsafeBytes { buffer in
+            function(raw, scene.handle, buffer.baseAddress, buffer.count)
+        }
+        try ApphostError.check(status)
+    }
+
+    /// The host extension with id `id` ("apphost.<area>/<revision>"), as a
+    /// pointer to the C struct its header declares, or nil when the host does
+    /// not offer it. Thread-safe. The struct stays valid until the guest is
+    /// unloaded.
+    public func extensionInterface(_ id: String) -> UnsafeRawPointer? {
+        guard let function = raw.pointee.get_extension else { return nil }
+        return function(raw, id)
+    }
+}
+
+/// Log levels: the C ABI's `enum apphost_log_level`.
+public enum LogLevel: Int32, Sendable, CaseIterable {
+    case trace = 0
+    case debug = 1
+    case info = 2
+    case warning = 3
+    case error = 4
+}
+
+/// App states (CONTRACT A1): the C ABI's `enum apphost_app_state`. A struct
+/// rather than an enum because a later minor version of the ABI may add
+/// values: switch over it with a `default`.
+public struct AppState: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let notRunning = AppState(rawValue: 0)
+    public static let inactive = AppState(rawValue: 1)
+    public static let active = AppState(rawValue: 2)
+    public static let background = AppState(rawValue: 3)
+    public static let suspended = AppState(rawValue: 4)
+
+    public var description: String {
+        switch self {
+        case .notRunning: "notRunning"
+        case .inactive: "inactive"
+        case .active: "active"
+        case .background: "background"
+        case .suspended: "suspended"
+        default: "appState(\(rawValue))"
+        }
+    }
+}
+
+/// An ABI version, as in `apphost_version_t`.
+public struct ABIVersion: Sendable, Hashable, CustomStringConvertible {
+    public let major: UInt32
+    public let minor: UInt32
+    public let revision: UInt32
+
+    public init(major: UInt32, minor: UInt32, revision: UInt32) {
+        self.major = major
+        self.minor = minor
+        self.revision = revision
+    }
+
+    /// The version this SDK was built for.
+    public static let sdk = ABIVersion(
+        major: UInt32(APPHOST_ABI_VERSION_MAJOR),
+        minor: UInt32(APPHOST_ABI_VERSION_MINOR),
+        revision: UInt32(APPHOST_ABI_VERSION_REVISION))
+
+    public var description: String { "\(major).\(minor).\(revision)" }
+}
