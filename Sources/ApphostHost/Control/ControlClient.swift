@@ -1,0 +1,144 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// The client side of the control socket, for `apphost ctl`: blocking calls, one connection each.
+public struct ControlClient: Sendable {
+    /// Event lines carry guest log messages; this bounds what the host can make a client buffer.
+    static let maximumLineLength = 1024 * 1024
+
+    public let socketPath: String
+    /// How long to wait for a reply; a relaunch runs the guest's launch callbacks first.
+    public var timeout: TimeAmount = .seconds(30)
+
+    public init(socketPath: String) { self.socketPath = socketPath }
+
+    /// Sends `request` and returns the reply line.
+    public func send(_ request: ControlRequest) throws(ControlClientError) -> String {
+        try send(line: request.line)
+    }
+
+    /// Sends one raw line (a request, or anything else) and returns the reply line.
+    public func send(line: String) throws(ControlClientError) -> String {
+        try withConnection { channel, firstLine, _ throws(ControlClientError) in
+            write(line, to: channel)
+            return try waitForReply(firstLine, on: channel)
+        }
+    }
+
+    /// Sends an `events` request and calls `onEvent` with every event line, in order, until the
+    /// host closes the connection. Throws if the host refuses.
+    public func follow(onEvent: @escaping @Sendable (String) -> Void) throws(ControlClientError) {
+        try withConnection(onLaterLine: onEvent) { channel, firstLine, _ throws(ControlClientError) in
+            write(ControlRequest.events.line, to: channel)
+            let reply = try waitForReply(firstLine, on: channel)
+            if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: reply), !refusal.ok {
+                throw ControlClientError.refused(refusal.error ?? "the host refused to stream events")
+            }
+            try? channel.closeFuture.wait()
+        }
+    }
+
+    private func withConnection<Value>(
+        onLaterLine: @escaping @Sendable (String) -> Void = { _ in },
+        _ body: (any Channel, EventLoopPromise<String>, MultiThreadedEventLoopGroup) throws(ControlClientError) -> Value
+    ) throws(ControlClientError) -> Value {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let firstLine = group.next().makePromise(of: String.self)
+        let channel: any Channel
+        do {
+            channel = try ClientBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandlers(
+                            ByteToMessageHandler(LineFrameDecoder(maximumLength: Self.maximumLineLength)),
+                            ControlLineReader(firstLine: firstLine, onLaterLine: onLaterLine))
+                    }
+                }
+                .connect(unixDomainSocketPath: socketPath).wait()
+        } catch let error as IOError where [ENOENT, ECONNREFUSED, ENOTDIR].contains(error.errnoCode) {
+            firstLine.fail(error)
+            throw .notListening(socketPath: socketPath)
+        } catch {
+            firstLine.fail(error)
+            throw .failed("cannot connect to \(socketPath): \(error)")
+        }
+        defer { try? channel.close().wait() }
+        return try body(channel, firstLine, group)
+    }
+
+    private func write(_ line: String, to channel: any Channel) {
+        channel.writeAndFlush(channel.allocator.buffer(string: line + "\n"), promise: nil)
+    }
+
+    private func waitForReply(_ reply: EventLoopPromise<String>, on channel: any Channel) throws(ControlClientError)
+        -> String
+    {
+        // A promise completes once; when the reply came first, this failure is ignored.
+        channel.eventLoop.scheduleTask(in: timeout) { reply.fail(ReplyTimedOut()) }
+        do {
+            return try reply.futureResult.wait()
+        } catch is ControlConnectionClosed {
+            throw .failed("the host closed the connection without answering")
+        } catch is ReplyTimedOut {
+            throw .failed("the host did not answer within \(timeout.nanoseconds / 1_000_000_000) s")
+        } catch {
+            throw .failed("control connection failed: \(error)")
+        }
+    }
+}
+
+/// Hands the first line to a promise (the reply) and later lines (events) to a closure.
+private final class ControlLineReader: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private var firstLine: EventLoopPromise<String>?
+    private let onLaterLine: @Sendable (String) -> Void
+
+    init(firstLine: EventLoopPromise<String>, onLaterLine: @escaping @Sendable (String) -> Void) {
+        self.firstLine = firstLine
+        self.onLaterLine = onLaterLine
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let line = String(buffer: unwrapInboundIn(data))
+        if let promise = firstLine {
+            firstLine = nil
+            promise.succeed(line)
+        } else {
+            onLaterLine(line)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        firstLine?.fail(ControlConnectionClosed())
+        firstLine = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        firstLine?.fail(error)
+        firstLine = nil
+        context.close(promise: nil)
+    }
+}
+
+private struct ControlConnectionClosed: Error {}
+private struct ReplyTimedOut: Error {}
+
+/// Why a control request failed on the client's side; `description` is one line.
+public enum ControlClientError: Error, Sendable, CustomStringConvertible {
+    /// No host listens on the socket.
+    case notListening(socketPath: String)
+    /// The host answered with an error.
+    case refused(String)
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .notListening(let path): "nothing listens on \(path)"
+        case .refused(let message), .failed(let message): message
+        }
+    }
+}

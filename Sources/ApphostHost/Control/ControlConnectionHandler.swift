@@ -1,0 +1,81 @@
+import NIOCore
+
+/// Serves one control connection: answers its requests one at a time, in the order they came,
+/// and turns it into an event stream after an `events` request.
+final class ControlConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let responder: any ControlResponder
+    /// Lines read while an earlier request is still being answered.
+    private var queued: [ByteBuffer] = []
+    private var answering = false
+    private var subscription: EventSubscription?
+
+    init(responder: any ControlResponder) { self.responder = responder }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Once the connection streams events, what the peer sends is ignored.
+        guard subscription == nil else { return }
+        queued.append(unwrapInboundIn(data))
+        answerNext(context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        subscription?.cancel()
+        subscription = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let message = error is LineTooLongError ? "malformed request: \(error)" : "connection error: \(error)"
+        write(ControlReply.failure(message).line, context: context)
+        context.close(promise: nil)
+    }
+
+    private func answerNext(context: ChannelHandlerContext) {
+        guard !answering, subscription == nil, !queued.isEmpty else { return }
+        let line = queued.removeFirst()
+        let request: ControlRequest
+        do {
+            request = try ControlRequest(line: line.readableBytesView)
+        } catch {
+            write(ControlReply.failure(error.message).line, context: context)
+            return answerNext(context: context)
+        }
+        if request == .events { return startStreaming(context: context) }
+
+        answering = true
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        responder.respond(to: request) { reply in
+            eventLoop.execute {
+                handler.value.answered(reply, context: boundContext.value)
+            }
+        }
+    }
+
+    private func answered(_ reply: String, context: ChannelHandlerContext) {
+        answering = false
+        guard context.channel.isActive else { return }
+        write(reply, context: context)
+        answerNext(context: context)
+    }
+
+    private func startStreaming(context: ChannelHandlerContext) {
+        queued.removeAll()
+        let channel = context.channel
+        subscription = responder.follow { event in
+            // Channel writes from other threads keep their order: the host emits events on one queue.
+            channel.writeAndFlush(channel.allocator.buffer(string: event.jsonLine() + "\n"), promise: nil)
+        }
+        // The acknowledgement goes out before any event: events reach the channel through its
+        // event loop, which is running this code.
+        write(ControlReply.message("following events").line, context: context)
+    }
+
+    private func write(_ line: String, context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line + "\n")), promise: nil)
+    }
+}

@@ -1,0 +1,24 @@
+/// One response line of the control protocol: `{"ok":true,"result":...}` or
+/// `{"ok":false,"error":"one line"}`. `Result` is `HostStatus` for `ps` and `ControlMessage` for the
+/// other commands.
+public struct ControlReply<Result: Codable & Sendable>: Codable, Sendable {
+    public var ok: Bool
+    public var result: Result?
+    public var error: String?
+
+    public static func success(_ result: Result) -> ControlReply { ControlReply(ok: true, result: result, error: nil) }
+
+    /// The reply as one line of JSON, without the newline.
+    public var line: String { ControlCoding.line(self) }
+}
+
+extension ControlReply where Result == ControlMessage {
+    public static func failure(_ error: String) -> ControlReply { ControlReply(ok: false, result: nil, error: error) }
+    public static func message(_ text: String) -> ControlReply { .success(ControlMessage(message: text)) }
+}
+
+/// The result of a command that only changes something: what the host did, in words.
+public struct ControlMessage: Codable, Sendable, Equatable {
+    public var message: String
+    public init(message: String) { self.message = message }
+}
