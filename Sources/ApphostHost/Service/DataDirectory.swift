@@ -1,0 +1,69 @@
+import Foundation
+
+/// Where a host keeps its state: the lock that makes it the only host on this directory, the
+/// control socket, and each guest's own directory.
+public struct DataDirectory: Sendable, Equatable {
+    /// The longest path a Unix socket address holds (sun_path is 108 bytes with the NUL).
+    public static let maximumSocketPathLength = 107
+
+    /// Absolute, so that the socket path means the same to every process.
+    public let path: String
+
+    public init(path: String) {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        self.path = URL(fileURLWithPath: absolute).standardizedFileURL.path
+    }
+
+    /// `--data-dir` if given, else $XDG_STATE_HOME/apphost, else ~/.local/state/apphost.
+    public static func resolve(
+        _ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(HostServiceError) -> DataDirectory {
+        if let option {
+            guard !option.isEmpty else { throw HostServiceError("--data-dir must not be empty") }
+            return DataDirectory(path: option)
+        }
+        // The XDG spec ignores relative values.
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return DataDirectory(path: state + "/apphost")
+        }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw HostServiceError("neither XDG_STATE_HOME nor HOME is set: pass --data-dir")
+        }
+        return DataDirectory(path: home + "/.local/state/apphost")
+    }
+
+    public var lockPath: String { path + "/host.lock" }
+    public var socketPath: String { path + "/control.sock" }
+    public var guestsPath: String { path + "/guests" }
+
+    /// Throws when the control socket's path does not fit in a socket address.
+    public func checkSocketPathLength() throws(HostServiceError) {
+        let length = socketPath.utf8.count
+        guard length <= Self.maximumSocketPathLength else {
+            throw HostServiceError(
+                "the control socket path \(socketPath) is \(length) bytes; Unix sockets allow at most "
+                    + "\(Self.maximumSocketPathLength): choose a shorter --data-dir")
+        }
+    }
+
+    /// Creates the directory and its guests directory, private to this user (0700). An existing
+    /// directory keeps its mode: the operator may have chosen it.
+    public func create() throws(HostServiceError) {
+        for directory in [path, guestsPath] {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw HostServiceError("cannot create \(directory): \(Self.reason(error))")
+            }
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,201 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// A running host: the lifecycle core on its serial queue, the data directory it owns, the
+/// control socket and the event fan-out. `apphost launch` is a thin shell around it.
+///
+/// Mutable state is confined to `hostQueue`, like the `HostCore` it drives.
+public final class HostService: @unchecked Sendable {
+    public let dataDirectory: DataDirectory
+    private let hostQueue = DispatchQueue(label: "apphost.host")
+    private let events = EventFanOut()
+    private let logger: Logger
+    private var core: HostCore!
+
+    private var lock: HostLock?
+    private var server: ControlServer?
+    private var shuttingDown = false
+    /// Launches, switches and terminations under way; shutdown waits for them so that no guest
+    /// comes up after it has terminated the others.
+    private var operationsInFlight = 0
+    private var whenIdle: [() -> Void] = []
+
+    public init(dataDirectory: DataDirectory, opener: any GuestOpener, logger: Logger) {
+        self.dataDirectory = dataDirectory
+        self.logger = logger
+        let events = self.events
+        core = HostCore(
+            opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+            guestsDirectory: dataDirectory.guestsPath, emit: { events.publish($0) })
+    }
+
+    /// Takes the data directory for this host (creating it and locking it) and opens the control
+    /// socket. Throws a one-line error when another host holds the directory.
+    public func start() throws(HostServiceError) {
+        try dataDirectory.checkSocketPathLength()
+        try dataDirectory.create()
+        let lock = try HostLock.acquire(path: dataDirectory.lockPath, dataDirectory: dataDirectory.path)
+        let server: ControlServer
+        do {
+            try removeStaleSocket()
+            server = try ControlServer.start(socketPath: dataDirectory.socketPath, responder: self)
+        } catch let error as HostServiceError {
+            lock.release()
+            throw error
+        } catch {
+            lock.release()
+            throw HostServiceError("\(error)")
+        }
+        logger.info("listening", metadata: ["socket": "\(server.socketPath)", "pid": "\(getpid())"])
+        hostQueue.sync {
+            self.lock = lock
+            self.server = server
+        }
+    }
+
+    /// Only the lock holder may call this: a socket file left here belongs to a host that died.
+    private func removeStaleSocket() throws(HostServiceError) {
+        let path = dataDirectory.socketPath
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw HostServiceError("\(path) exists and is not a socket; move it away")
+        }
+        logger.debug("removing stale socket", metadata: ["socket": "\(path)"])
+        unlink(path)
+    }
+
+    /// Calls `sink` with every host event from now on, on the host queue; it must not block.
+    public func subscribe(_ sink: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
+        events.subscribe(sink)
+    }
+
+    /// Loads and launches the guests one after another: the first that launches goes to the
+    /// foreground, the others connect into background (S2). A guest that fails is reported
+    /// through `onOutcome` and the others go on (X1). `completion` gets how many launched.
+    public func launch(
+        paths: [String],
+        onOutcome: @escaping @Sendable (_ path: String, Result<GuestDescriptor, HostCommandError>) -> Void,
+        completion: @escaping @Sendable (_ launched: Int) -> Void
+    ) {
+        hostQueue.async {
+            self.begin()
+            self.launchNext(paths[...], launched: 0, onOutcome: onOutcome) { launched in
+                completion(launched)
+                self.end()
+            }
+        }
+    }
+
+    private func launchNext(
+        _ paths: ArraySlice<String>, launched: Int,
+        onOutcome: @escaping @Sendable (String, Result<GuestDescriptor, HostCommandError>) -> Void,
+        completion: @escaping @Sendable (Int) -> Void
+    ) {
+        guard let path = paths.first, !shuttingDown else { return completion(launched) }
+        core.launch(path: path, foreground: launched == 0) { result in
+            onOutcome(path, result)
+            let succeeded = if case .success = result { 1 } else { 0 }
+            self.launchNext(
+                paths.dropFirst(), launched: launched + succeeded, onOutcome: onOutcome, completion: completion)
+        }
+    }
+
+    /// Terminates every guest gracefully (A3, reason shutdown) once the operations under way
+    /// have finished, then closes the control socket and releases the data directory.
+    /// `completion` runs on the host queue; later calls are ignored.
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
+        hostQueue.async {
+            guard !self.shuttingDown else { return }
+            self.shuttingDown = true
+            self.logger.info("shutting down")
+            self.afterOperations {
+                self.core.shutdown {
+                    self.stopServing()
+                    completion()
+                }
+            }
+        }
+    }
+
+    private func stopServing() {
+        // The socket goes while the lock is still held, so that no other host's socket is removed.
+        server?.stop(removingSocket: true)
+        server = nil
+        lock?.release()
+        lock = nil
+    }
+
+    // MARK: Operations under way
+
+    private func begin() { operationsInFlight += 1 }
+
+    private func end() {
+        operationsInFlight -= 1
+        guard operationsInFlight == 0 else { return }
+        let waiting = whenIdle
+        whenIdle = []
+        for action in waiting { action() }
+    }
+
+    private func afterOperations(_ action: @escaping () -> Void) {
+        if operationsInFlight == 0 { action() } else { whenIdle.append(action) }
+    }
+}
+
+extension HostService: ControlResponder {
+    public func respond(to request: ControlRequest, reply: @escaping @Sendable (String) -> Void) {
+        hostQueue.async {
+            self.logger.debug("control request", metadata: ["request": "\(request.line)"])
+            self.perform(request, reply: reply)
+        }
+    }
+
+    public func follow(_ sink: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
+        events.subscribe(sink)
+    }
+
+    private func perform(_ request: ControlRequest, reply: @escaping @Sendable (String) -> Void) {
+        let answer: @Sendable (Result<String, HostCommandError>) -> Void = { result in
+            switch result {
+            case .success(let message): reply(ControlReply.message(message).line)
+            case .failure(let error): reply(ControlReply.failure(error.message).line)
+            }
+        }
+        if request == .status { return reply(ControlReply.success(core.status()).line) }
+        guard !shuttingDown else { return answer(.failure(HostCommandError("the host is shutting down"))) }
+        do throws(HostCommandError) {
+            switch request {
+            case .status, .events:
+                // Answered above, and by the server (events streams instead of replying).
+                answer(.failure(HostCommandError("\(request.line) cannot be answered with one reply")))
+            case .switchTo(let name):
+                let id = try core.status().guestID(named: name)
+                begin()
+                core.switchTo(id) { result in
+                    answer(result.map { "\(id) is in the foreground" })
+                    self.end()
+                }
+            case .home:
+                core.home()
+                answer(.success("no guest is in the foreground"))
+            case .showAlert:
+                try core.showAlert()
+                answer(.success("alert shown"))
+            case .dismissAlert:
+                try core.dismissAlert()
+                answer(.success("alert dismissed"))
+            case .terminate(let name):
+                let id = try core.status().guestID(named: name)
+                begin()
+                core.terminate(id) { result in
+                    answer(result.map { "\(id) terminated" })
+                    self.end()
+                }
+            }
+        } catch {
+            answer(.failure(error))
+        }
+    }
+}
