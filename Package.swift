@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "CApphost",
             path: "sdk",
-            exclude: ["README.md", "apphost.pc", "apphost.map"],
+            exclude: ["README.md", "apphost.pc", "apphost.map", "examples"],
             sources: ["swiftpm"],
             publicHeadersPath: "include"
         ),
