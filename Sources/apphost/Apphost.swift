@@ -1,0 +1,7 @@
+import ArgumentParser
+
+struct Apphost: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Runs guest apps (shared libraries) with an app and scene lifecycle.",
+        subcommands: [Launch.self, Inspect.self, Ctl.self])
+}

@@ -1,0 +1,8 @@
+import ApphostHost
+
+/// How `ctl` commands that change something report what the host did.
+enum ActionOutput {
+    static func print(_ result: ControlMessage, json: Bool) {
+        Output.line(json ? ControlCoding.line(result) : result.message)
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+struct Ctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Control a running host through its control socket.",
+        subcommands: [Ps.self, Switch.self, Home.self, Alert.self, Terminate.self, Events.self])
+}
+
+/// The options every `ctl` subcommand takes.
+struct CtlOptions: ParsableArguments {
+    @OptionGroup var dataDirectory: DataDirectoryOption
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func connect() throws(CLIFailure) -> HostConnection {
+        try HostConnection(dataDirectory: dataDirectory.resolve())
+    }
+}

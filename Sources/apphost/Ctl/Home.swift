@@ -1,0 +1,12 @@
+import ApphostHost
+import ArgumentParser
+
+struct Home: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Send the foreground guest to background.")
+
+    @OptionGroup var options: CtlOptions
+
+    func run() throws {
+        try ActionOutput.print(options.connect().send(.home, expecting: ControlMessage.self), json: options.json)
+    }
+}

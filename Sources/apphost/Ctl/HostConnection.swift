@@ -1,0 +1,60 @@
+import ApphostHost
+
+/// The CLI's side of the control socket: sends a request and turns every failure into one line.
+struct HostConnection {
+    let dataDirectory: DataDirectory
+    private let client: ControlClient
+
+    init(dataDirectory: DataDirectory) throws(CLIFailure) {
+        do {
+            try dataDirectory.checkSocketPathLength()
+        } catch {
+            throw CLIFailure(error)
+        }
+        self.dataDirectory = dataDirectory
+        client = ControlClient(socketPath: dataDirectory.socketPath)
+    }
+
+    /// Sends `request` and returns its result, or throws the host's one-line error.
+    func send<Result: Codable & Sendable>(_ request: ControlRequest, expecting: Result.Type) throws(CLIFailure)
+        -> Result
+    {
+        let line: String
+        do {
+            line = try client.send(request)
+        } catch {
+            throw failure(error)
+        }
+        guard let reply = try? ControlCoding.decode(ControlReply<Result>.self, from: line) else {
+            // An error reply has no result, so it does not decode as a success of any type.
+            if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: line), !refusal.ok {
+                throw CLIFailure(refusal.error ?? "the host refused the request")
+            }
+            throw CLIFailure("the host sent a reply this apphost cannot read: \(line.prefix(200))")
+        }
+        guard reply.ok, let result = reply.result else {
+            throw CLIFailure(reply.error ?? "the host refused the request")
+        }
+        return result
+    }
+
+    /// Prints every event the host emits until it closes the connection.
+    func follow(with printer: EventPrinter) throws(CLIFailure) {
+        do {
+            try client.follow { printer.print(line: $0) }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func failure(_ error: ControlClientError) -> CLIFailure {
+        switch error {
+        case .notListening(let socketPath):
+            CLIFailure(
+                "no host is running with data dir \(dataDirectory.path) (nothing listens on \(socketPath); "
+                    + "start one with apphost launch)")
+        case .refused, .failed:
+            CLIFailure(error)
+        }
+    }
+}

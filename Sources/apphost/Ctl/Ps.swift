@@ -1,0 +1,18 @@
+import ApphostHost
+import ArgumentParser
+import Foundation
+
+struct Ps: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the guests, their states and their scenes.")
+
+    @OptionGroup var options: CtlOptions
+
+    func run() throws {
+        let status = try options.connect().send(.status, expecting: HostStatus.self)
+        if options.json {
+            Output.line(ControlCoding.line(status))
+        } else {
+            for line in StatusTable(status: status, now: Date()).lines { Output.line(line) }
+        }
+    }
+}

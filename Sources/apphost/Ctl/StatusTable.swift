@@ -1,0 +1,54 @@
+import ApphostHost
+import Foundation
+
+/// `ctl ps` for people: the foreground and alert, one row per guest, and under each guest one
+/// indented line per scene.
+struct StatusTable {
+    let status: HostStatus
+    /// To say how long ago each guest's last transition was.
+    let now: Date
+
+    var lines: [String] {
+        var lines = [
+            "foreground: \(status.foreground ?? "none")    alert: \(status.alert ? "shown" : "none")"
+        ]
+        guard !status.guests.isEmpty else { return lines + ["no guests"] }
+        let header = ["GUEST", "NAME", "STATE", "PHASE", "REASON", "SINCE"]
+        let rows = status.guests.map { guest in
+            [
+                guest.id, guest.name, guest.appState.description, guest.phase.rawValue, guest.lastReason.rawValue,
+                Self.age(now.timeIntervalSince(guest.since)) + " ago",
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func row(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingTrailingSpaces()
+        }
+        lines.append(row(header))
+        for (guest, cells) in zip(status.guests, rows) {
+            lines.append(row(cells))
+            for scene in guest.scenes {
+                let handle = scene.handle.map(String.init) ?? "-"
+                let saved = scene.savedBytes.map { "\($0) bytes" } ?? "nothing"
+                lines.append(
+                    "  scene \(handle)  session \(scene.session)  \(scene.role)  \(scene.state)  saved \(saved)")
+            }
+        }
+        return lines
+    }
+
+    /// "4s", "2m05s", "1h02m": short enough for a column.
+    static func age(_ interval: TimeInterval) -> String {
+        let seconds = max(0, Int(interval))
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return String(format: "%dm%02ds", seconds / 60, seconds % 60) }
+        return String(format: "%dh%02dm", seconds / 3600, seconds % 3600 / 60)
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        String(self.reversed().drop { $0 == " " }.reversed())
+    }
+}

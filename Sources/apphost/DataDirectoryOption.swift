@@ -1,0 +1,21 @@
+import ApphostHost
+import ArgumentParser
+
+/// `--data-dir`, shared by `launch` and `ctl` so that both find the same host.
+struct DataDirectoryOption: ParsableArguments {
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            "The host's state directory (lock, control socket, guest data).",
+            discussion: "Default: $XDG_STATE_HOME/apphost, else ~/.local/state/apphost.",
+            valueName: "dir"))
+    var path: String?
+
+    func resolve() throws(CLIFailure) -> DataDirectory {
+        do {
+            return try DataDirectory.resolve(path)
+        } catch {
+            throw CLIFailure(error)
+        }
+    }
+}

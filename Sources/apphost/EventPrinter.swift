@@ -1,0 +1,18 @@
+import ApphostHost
+
+/// Prints host events, one a line: `HostEvent.humanLine`, or `jsonLine` for `--json`. Shared by
+/// `launch` and `ctl events` so that both print the same format.
+struct EventPrinter: Sendable {
+    let json: Bool
+
+    func print(_ event: HostEvent) {
+        Output.line(json ? event.jsonLine() : event.humanLine)
+    }
+
+    /// Prints an event line from the control socket. A line this version cannot read (a newer
+    /// host's event) is passed through rather than lost.
+    func print(line: String) {
+        guard let event = try? ControlCoding.decode(HostEvent.self, from: line) else { return Output.line(line) }
+        print(event)
+    }
+}

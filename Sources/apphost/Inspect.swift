@@ -1,0 +1,59 @@
+import ApphostHost
+import ArgumentParser
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a guest library and print its descriptor, without running it.")
+
+    @Argument(help: ArgumentHelp("The guest library.", valueName: "guest.so"))
+    var guest: String
+
+    @Flag(help: "Print the descriptor as one JSON object.")
+    var json = false
+
+    func run() throws {
+        let descriptor: GuestDescriptor
+        do {
+            descriptor = try GuestLibrary.inspect(path: guest)
+        } catch {
+            throw CLIFailure(error)
+        }
+        let report = InspectReport(descriptor)
+        if json {
+            Output.line(ControlCoding.line(report))
+        } else {
+            for line in report.lines { Output.line(line) }
+        }
+    }
+}
+
+/// What `inspect` prints: the descriptor with names instead of bit masks.
+struct InspectReport: Encodable {
+    var id: String
+    var name: String
+    var version: String
+    var vendor: String?
+    var description: String?
+    var capabilities: [String]
+    var abiVersion: String
+
+    init(_ descriptor: GuestDescriptor) {
+        id = descriptor.id
+        name = descriptor.name
+        version = descriptor.version
+        vendor = descriptor.vendor
+        description = descriptor.summary
+        capabilities = descriptor.capabilities.names
+        abiVersion = descriptor.abiVersion.description
+    }
+
+    var lines: [String] {
+        let fields = [
+            ("id", id), ("name", name), ("version", version), ("vendor", vendor ?? "-"),
+            ("description", description ?? "-"),
+            ("capabilities", capabilities.isEmpty ? "none" : capabilities.joined(separator: ", ")),
+            ("abi version", abiVersion),
+        ]
+        return fields.map { label, value in label.padding(toLength: 14, withPad: " ", startingAt: 0) + value }
+    }
+}
