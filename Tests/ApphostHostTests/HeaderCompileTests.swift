@@ -1,0 +1,170 @@
+import Foundation
+import XCTest
+
+/// The C ABI headers compile cleanly as C99 and C++17, on their own and together, and the
+/// minimal guest of sdk/README.md builds with the README's own command and exports only
+/// `apphost_entry`. These run the system's compilers: a missing one fails the test.
+final class HeaderCompileTests: XCTestCase {
+    /// The package root: this file is Tests/ApphostHostTests/HeaderCompileTests.swift.
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private var includeDirectory: URL { Self.packageRoot.appendingPathComponent("sdk/include") }
+
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("apphost-header-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
+
+    func testUmbrellaHeaderCompilesAsStrictC99() throws {
+        try compile(language: .c, source: Self.umbrellaUse)
+    }
+
+    func testUmbrellaHeaderCompilesAsStrictCxx17() throws {
+        try compile(language: .cxx, source: Self.umbrellaUse)
+    }
+
+    /// Every header includes what it needs, so a guest may include any one of them alone.
+    func testEachHeaderStandsAlone() throws {
+        let headers = try FileManager.default
+            .contentsOfDirectory(atPath: includeDirectory.appendingPathComponent("apphost").path)
+            .filter { $0.hasSuffix(".h") }.sorted()
+        XCTAssertTrue(headers.contains("apphost.h"), "no headers found under \(includeDirectory.path)")
+        for header in headers {
+            for language in [Language.c, .cxx] {
+                try compile(language: language, source: "#include <apphost/\(header)>\nint apphost_test_unused;\n")
+            }
+        }
+    }
+
+    /// sdk/README.md's build command, run as written from the package root (only the output
+    /// goes to a temporary directory), gives a library whose one exported symbol is
+    /// `apphost_entry`.
+    func testMinimalExampleBuildsWithReadmeCommandAndExportsOnlyTheEntry() throws {
+        let readme = try String(
+            contentsOf: Self.packageRoot.appendingPathComponent("sdk/README.md"), encoding: .utf8)
+        let commands = readme.split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("cc ") && $0.contains("sdk/examples/minimal.c") && $0.hasSuffix("-o minimal.so") }
+        XCTAssertEqual(commands.count, 1, "sdk/README.md should give one build command for minimal.c")
+        guard let command = commands.first else { return }
+        // The command needs these; name the one missing rather than let the shell fail.
+        _ = try tool("cc", package: "build-essential")
+        _ = try tool("pkg-config", package: "pkg-config")
+
+        let library = scratch.appendingPathComponent("minimal.so")
+        let build = String(command.dropLast("minimal.so".count)) + shellQuoted(library.path)
+        try run("/bin/sh", ["-c", build], in: Self.packageRoot)
+
+        let symbols = try run(try tool("nm", package: "binutils"), ["-D", "--defined-only", library.path])
+        let names = symbols.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        XCTAssertEqual(names, ["apphost_entry"], "exported symbols:\n\(symbols)")
+    }
+
+    // MARK: - Helpers
+
+    /// Uses every kind of declaration, so that unused-parameter and similar warnings would show.
+    private static let umbrellaUse = """
+        #include <apphost/apphost.h>
+
+        static apphost_status_t test_init(const apphost_host_t *host) { return host ? APPHOST_OK : APPHOST_ERROR_INVALID_ARGUMENT; }
+        static void test_deinit(void) {}
+        static const void *test_query(const char *id) { (void)id; return (const void *)0; }
+        static const apphost_guest_descriptor_t test_descriptor = {
+            sizeof(apphost_guest_descriptor_t), "org.example.test", "Test", "1.0.0", 0, 0,
+            APPHOST_CAPABILITY_MULTIPLE_SCENES };
+        const apphost_entry_t apphost_test_entry = {
+            APPHOST_ABI_VERSION_INIT, &test_descriptor, test_init, test_deinit, test_query };
+
+        int apphost_test_names(void);
+        int apphost_test_names(void)
+        {
+            apphost_version_t host = APPHOST_ABI_VERSION_INIT;
+            const char *name = apphost_status_name(APPHOST_ERROR_TOO_LARGE);
+            apphost_scene_connection_t connection;
+            connection.scene = APPHOST_SCENE_INVALID;
+            (void)connection;
+            return apphost_version_is_compatible(host, apphost_test_entry.abi_version) && name[0] == 't'
+                && APPHOST_SCENE_STATE_MAX_BYTES > 0 && APPHOST_LOG_MESSAGE_MAX_BYTES > 0;
+        }
+        """
+
+    private enum Language {
+        case c, cxx
+
+        var compiler: String { self == .c ? "cc" : "c++" }
+        var fileExtension: String { self == .c ? "c" : "cpp" }
+        var standard: String { self == .c ? "-std=c99" : "-std=c++17" }
+    }
+
+    private func compile(language: Language, source: String, file: StaticString = #filePath, line: UInt = #line) throws
+    {
+        let input = scratch.appendingPathComponent("test-\(UUID().uuidString).\(language.fileExtension)")
+        try source.write(to: input, atomically: true, encoding: .utf8)
+        let compiler = try tool(language.compiler, package: "build-essential")
+        try run(
+            compiler,
+            [
+                language.standard, "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", includeDirectory.path, "-c",
+                input.path, "-o", input.path + ".o",
+            ], in: scratch, file: file, line: line)
+    }
+
+    /// The absolute path of `name` on PATH; a missing tool is a test failure, not a skip.
+    private func tool(_ name: String, package: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw ToolMissing(description: "\(name) is not on PATH (\(path)): install Debian's \(package)")
+    }
+
+    private struct ToolMissing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private struct CommandFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private func shellQuoted(_ string: String) -> String {
+        "'" + string.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Runs `executable`; returns its standard output, and throws with both outputs unless it exits 0.
+    @discardableResult
+    private func run(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let output = scratch.appendingPathComponent("out-\(UUID().uuidString)")
+        let errors = scratch.appendingPathComponent("err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        process.waitUntilExit()
+        let stdout = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let failure = CommandFailed(
+                description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus):\n"
+                    + stderr + stdout)
+            XCTFail(failure.description, file: file, line: line)
+            throw failure
+        }
+        return stdout
+    }
+}
