@@ -36,6 +36,7 @@ final class SampleApp: GuestApp {
         host.log(level: .info, "callback did_finish_launching")
         // Lets tests fail a launch on purpose (CONTRACT A2), as the C sample does.
         if let fail = getenv("APPHOST_SAMPLE_FAIL_LAUNCH"), String(cString: fail) == "1" {
+            host.log(level: .error, "launch failed on purpose: APPHOST_SAMPLE_FAIL_LAUNCH=1")
             throw ApphostError.guestFailed
         }
     }
