@@ -53,7 +53,8 @@ final class GuestRuntime {
 // library's version script hides them, and guests must not call them.
 
 /// Fills the C descriptor from the registered type. The strings are
-/// malloc'd; entry.c frees them when the library unloads.
+/// malloc'd and never freed: entry.c pins the library for the life of the
+/// process, and the descriptor must stay readable as long as the library is.
 @_cdecl("apphost_sdk_fill_descriptor")
 public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_descriptor_t>?) -> Bool {
     guard let out, let type = GuestRuntime.appType else { return false }
