@@ -9,10 +9,11 @@ struct EventPrinter: Sendable {
         Output.line(json ? event.jsonLine() : event.humanLine)
     }
 
-    /// Prints an event line from the control socket. A line this version cannot read (a newer
-    /// host's event) is passed through rather than lost.
+    /// Prints an event line from the control socket. JSON lines pass through as the host wrote
+    /// them (decoding and encoding again could move a timestamp by a millisecond); a line this
+    /// version cannot read (a newer host's event) is passed through rather than lost.
     func print(line: String) {
-        guard let event = try? ControlCoding.decode(HostEvent.self, from: line) else { return Output.line(line) }
+        guard !json, let event = try? ControlCoding.decode(HostEvent.self, from: line) else { return Output.line(line) }
         print(event)
     }
 }
