@@ -147,6 +147,8 @@ public final class HostService: @unchecked Sendable {
 extension HostService: ControlResponder {
     public func respond(to request: ControlRequest, reply: @escaping @Sendable (String) -> Void) {
         hostQueue.async {
+            // Once the server has stopped, its connections are closed and nobody waits for a reply.
+            guard self.server != nil else { return }
             self.logger.debug("control request", metadata: ["request": "\(request.line)"])
             self.perform(request, reply: reply)
         }
