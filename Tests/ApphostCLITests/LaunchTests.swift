@@ -1,0 +1,70 @@
+import ApphostHost
+import XCTest
+
+/// `apphost launch` on the two samples: launch order, background connection, states, reasons.
+final class LaunchTests: HostTestCase {
+    // CONTRACT A2, S2: the launch callback first, then will-connect, will-enter-foreground, did-become-active.
+    func testForegroundGuestLaunchesThenConnectsInContractOrder() throws {
+        let host = try startBothSamples()
+        XCTAssertEqual(
+            host.events.loggedCallbacks(of: Self.cID),
+            ["did_finish_launching", "will_connect", "will_enter_foreground", "did_become_active"])
+    }
+
+    // CONTRACT S2: the second guest's scene connects straight into background.
+    func testSecondGuestConnectsIntoBackground() throws {
+        let host = try startBothSamples()
+        // ps answers after every callback of the launch has been delivered.
+        let status = try status()
+        XCTAssertEqual(host.events.loggedCallbacks(of: Self.swiftID), ["did_finish_launching", "will_connect"])
+        let sceneStates = host.events.filter { $0.kind == .sceneState && $0.guest == Self.swiftID }
+        XCTAssertEqual(sceneStates.map { "\($0.from ?? "?") -> \($0.to ?? "?")" }, ["unattached -> background"])
+        XCTAssertEqual(status.guest(Self.swiftID)?.scenes.map(\.state), [.background])
+    }
+
+    // CONTRACT A1: ps reports each guest's app state and each scene's state.
+    func testPsShowsAppAndSceneStates() throws {
+        _ = try startBothSamples()
+        let status = try status()
+        XCTAssertEqual(status.foreground, Self.cID)
+        XCTAssertFalse(status.alert)
+        let c = try XCTUnwrap(status.guest(Self.cID))
+        XCTAssertEqual(c.appState, .active)
+        XCTAssertEqual(c.phase, .running)
+        XCTAssertEqual(c.name, "C Sample")
+        XCTAssertEqual(c.scenes.map(\.state), [.foregroundActive])
+        XCTAssertEqual(c.scenes.map(\.role), [.primary])
+        XCTAssertNotNil(c.scenes.first?.handle)
+        let swift = try XCTUnwrap(status.guest(Self.swiftID))
+        XCTAssertEqual(swift.appState, .background)
+        XCTAssertEqual(swift.scenes.map(\.state), [.background])
+
+        let table = try ctlSucceeds("ps").stdout
+        XCTAssertTrue(
+            table.contains { $0.hasPrefix(Self.cID) && $0.contains("active") && $0.contains("running") }, "\(table)")
+        XCTAssertTrue(table.contains { $0.contains("scene") && $0.contains("foregroundActive") }, "\(table)")
+        XCTAssertTrue(table.contains { $0.hasPrefix(Self.swiftID) && $0.contains("background") }, "\(table)")
+    }
+
+    // CONTRACT A5: every transition in the stream carries a reason; launch transitions are
+    // requested, the background connection automatic, the final terminations shutdown.
+    func testEveryTransitionCarriesAReason() throws {
+        let host = try startBothSamples()
+        _ = try status()
+        host.signal(SIGTERM)
+        XCTAssertEqual(try host.waitForExit(), 0)
+
+        let transitions = host.events.filter { [.appState, .sceneState, .terminated].contains($0.kind) }
+        XCTAssertFalse(transitions.isEmpty)
+        for event in transitions {
+            XCTAssertNotNil(event.reason, "a transition without a reason: \(event.humanLine)")
+        }
+        let cLaunch = transitions.filter { $0.guest == Self.cID && $0.kind == .sceneState && $0.from == "unattached" }
+        XCTAssertEqual(cLaunch.map(\.reason), [.requested])
+        let swiftConnect = transitions.first { $0.guest == Self.swiftID && $0.kind == .sceneState }
+        XCTAssertEqual(swiftConnect?.reason, .automatic)
+        let terminations = transitions.filter { $0.kind == .terminated }
+        XCTAssertEqual(Set(terminations.compactMap(\.guest)), [Self.cID, Self.swiftID])
+        XCTAssertTrue(terminations.allSatisfy { $0.reason == .shutdown }, "\(terminations.map(\.humanLine))")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+/// The built `apphost` binary and sample guests, found next to the test bundle: `swift build`
+/// puts every product of the package in one directory.
+enum BuildProducts {
+    static let cSample = "libCSampleGuest.so"
+    static let swiftSample = "libSwiftSampleGuest.so"
+
+    /// The directory holding `apphost`, or nil when the tests run without a build of it.
+    static let directory: URL? = {
+        let bundle = Bundle(for: BundleMarker.self).bundleURL
+        let candidates = [
+            bundle.deletingLastPathComponent(), bundle,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        return candidates.first {
+            FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("apphost").path)
+        }
+    }()
+
+    /// The path of a build product; fails the test with what to do when it is missing.
+    static func path(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        guard let directory else {
+            XCTFail(
+                "no apphost binary next to the test bundle: run `swift build` before `swift test`", file: file,
+                line: line)
+            throw MissingProduct()
+        }
+        let path = directory.appendingPathComponent(name).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            XCTFail(
+                "\(name) is missing in \(directory.path): run `swift build` before `swift test`", file: file, line: line
+            )
+            throw MissingProduct()
+        }
+        return path
+    }
+
+    static func apphost(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try path("apphost", file: file, line: line)
+    }
+
+    private final class BundleMarker {}
+    struct MissingProduct: Error {}
+}

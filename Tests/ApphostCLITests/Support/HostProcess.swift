@@ -1,0 +1,94 @@
+import ApphostHost
+import Foundation
+import XCTest
+
+/// A running `apphost launch --json`, whose events a test reads and waits for.
+final class HostProcess {
+    let dataDirectory: String
+    let process = Process()
+    let stdout = OutputCollector()
+    let stderr = OutputCollector()
+
+    init(guests: [String], dataDirectory: String, environment: [String: String] = [:]) throws {
+        self.dataDirectory = dataDirectory
+        process.executableURL = URL(fileURLWithPath: try BuildProducts.apphost())
+        // warning: the host's own info logs would mix with the error lines the tests count.
+        process.arguments = ["launch", "--json", "--log-level", "warning", "--data-dir", dataDirectory] + guests
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = stdout.pipe
+        process.standardError = stderr.pipe
+        stdout.start()
+        stderr.start()
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// The events printed so far. Every line of `--json` output must be one event.
+    var events: [HostEvent] { Self.decode(stdout.snapshot) }
+
+    /// Waits (10 s at most) for an event from index `after` on that matches `predicate`.
+    @discardableResult
+    func waitForEvent(
+        _ what: String, after: Int = 0, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
+        where predicate: @escaping (HostEvent) -> Bool
+    ) throws -> HostEvent {
+        let (lines, found) = stdout.wait(until: Date() + timeout) { lines in
+            Self.decode(lines).dropFirst(after).contains(where: predicate)
+        }
+        let events = Self.decode(lines)
+        guard found, let event = events.dropFirst(after).first(where: predicate) else {
+            let recent = events.suffix(15).map(\.humanLine).joined(separator: "\n")
+            let errors = stderr.snapshot.joined(separator: "\n")
+            XCTFail(
+                "no \(what) within \(timeout) s; last events:\n\(recent)\nstderr:\n\(errors)", file: file, line: line)
+            throw HostTestFailure()
+        }
+        return event
+    }
+
+    /// Waits for `guest` to log `message` (exactly, or as a prefix when `prefix` is set).
+    @discardableResult
+    func waitForLog(
+        _ guest: String, _ message: String, prefix: Bool = false, after: Int = 0, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> HostEvent {
+        try waitForEvent("log \"\(message)\" from \(guest)", after: after, file: file, line: line) { event in
+            guard event.kind == .log, event.guest == guest, let text = event.message else { return false }
+            return prefix ? text.hasPrefix(message) : text == message
+        }
+    }
+
+    func signal(_ number: Int32) { Foundation.kill(pid, number) }
+
+    /// Waits for the host to exit and returns its status; fails after `timeout`.
+    func waitForExit(timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) throws -> Int32 {
+        let deadline = Date() + timeout
+        _ = stdout.waitForEnd(until: deadline)
+        _ = stderr.waitForEnd(until: deadline)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else {
+            XCTFail("the host did not exit within \(timeout) s", file: file, line: line)
+            throw HostTestFailure()
+        }
+        return process.terminationStatus
+    }
+
+    /// Kills the host if a test left it running.
+    func kill() {
+        if process.isRunning { Foundation.kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    private static func decode(_ lines: [String]) -> [HostEvent] {
+        lines.map { line in
+            guard let event = try? ControlCoding.decode(HostEvent.self, from: line) else {
+                XCTFail("launch --json printed a line that is not an event: \(line)")
+                return HostEvent(time: Date(), kind: .error, message: "unreadable line: \(line)")
+            }
+            return event
+        }
+    }
+}
+
+struct HostTestFailure: Error {}

@@ -1,0 +1,65 @@
+import ApphostHost
+import XCTest
+
+/// A test that runs hosts on the sample guests, each test with its own data directory.
+class HostTestCase: XCTestCase {
+    static let cID = "org.apphost.samples.c"
+    static let swiftID = "org.apphost.samples.swift"
+
+    private(set) var scratch: ScratchDirectory!
+    private var hosts: [HostProcess] = []
+
+    override func setUpWithError() throws {
+        scratch = try ScratchDirectory()
+    }
+
+    override func tearDown() {
+        for host in hosts { host.kill() }
+        hosts = []
+        scratch = nil
+    }
+
+    var dataDirectory: String { scratch.dataDirectory }
+
+    /// Starts `apphost launch` on `guests` (build product names or paths) with this test's data directory.
+    func startHost(_ guests: [String], environment: [String: String] = [:]) throws -> HostProcess {
+        let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
+        let host = try HostProcess(guests: paths, dataDirectory: dataDirectory, environment: environment)
+        hosts.append(host)
+        return host
+    }
+
+    /// Starts a host on the C sample (foreground) and the Swift sample (background) and waits
+    /// until both have connected their scenes.
+    func startBothSamples() throws -> HostProcess {
+        let host = try startHost([BuildProducts.cSample, BuildProducts.swiftSample])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        try host.waitForLog(Self.swiftID, "callback will_connect", prefix: true)
+        return host
+    }
+
+    /// Runs `apphost ctl <arguments> --data-dir <this test's>`.
+    func ctl(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> CommandResult {
+        try runApphost(["ctl"] + arguments + ["--data-dir", dataDirectory], file: file, line: line)
+    }
+
+    /// Runs a ctl command that must succeed.
+    @discardableResult
+    func ctlSucceeds(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> CommandResult
+    {
+        let result = try runApphost(["ctl"] + arguments + ["--data-dir", dataDirectory], file: file, line: line)
+        XCTAssertEqual(result.status, 0, "ctl \(arguments) failed: \(result.stderr)", file: file, line: line)
+        return result
+    }
+
+    /// `ctl ps --json`, decoded.
+    func status(file: StaticString = #filePath, line: UInt = #line) throws -> HostStatus {
+        let result = try ctlSucceeds("ps", "--json", file: file, line: line)
+        XCTAssertEqual(result.stdout.count, 1, "ps --json prints one line", file: file, line: line)
+        return try ControlCoding.decode(HostStatus.self, from: result.stdout.joined())
+    }
+}
+
+extension HostStatus {
+    func guest(_ id: String) -> GuestStatus? { guests.first { $0.id == id } }
+}
