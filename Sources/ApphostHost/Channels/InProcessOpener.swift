@@ -1,0 +1,66 @@
+import Dispatch
+
+/// Opens guests inside the host process: no isolation (a crashing guest takes the host down),
+/// and at most one instance of each guest, since a library loaded twice shares its globals.
+public struct InProcessOpener: GuestOpener {
+    /// The host program's name and version, as `apphost_host_t` tells guests.
+    public var hostName: String
+    public var hostVersion: String
+
+    public init(hostName: String = "apphost", hostVersion: String = "0.1.0") {
+        self.hostName = hostName
+        self.hostVersion = hostVersion
+    }
+
+    public func open(
+        path: String,
+        guestsDirectory: String,
+        hostQueue: DispatchQueue,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
+    ) {
+        let registry = LoadedGuestRegistry.shared
+        // dlopen runs the guest's library constructors: never on the caller's thread.
+        DispatchQueue.global(qos: .userInitiated).async { [hostName, hostVersion] in
+            let runtime: GuestRuntime
+            do throws(LoadError) {
+                runtime = try Self.load(
+                    path: path, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion,
+                    registry: registry, forward: { event in hostQueue.async { onEvent(event) } })
+            } catch {
+                return hostQueue.async { completion(.failure(error)) }
+            }
+            let id = runtime.descriptor.id
+            runtime.mainQueue.async {
+                do throws(LoadError) {
+                    try runtime.start()
+                } catch {
+                    registry.release(id: id)
+                    return hostQueue.async { completion(.failure(error)) }
+                }
+                let channel = InProcessChannel(
+                    runtime: runtime, hostQueue: hostQueue, onUnloaded: { registry.release(id: id) })
+                hostQueue.async { completion(.success(OpenedGuest(descriptor: runtime.descriptor, channel: channel))) }
+            }
+        }
+    }
+
+    /// Loads, validates and registers the guest; refuses one that is already loaded.
+    private static func load(
+        path: String, guestsDirectory: String, hostName: String, hostVersion: String, registry: LoadedGuestRegistry,
+        forward: @escaping @Sendable (GuestEvent) -> Void
+    ) throws(LoadError) -> GuestRuntime {
+        // Before dlopen, which would hand back the loaded instance itself.
+        if let loaded = registry.id(loadedFrom: GuestLibrary.canonicalize(path)) {
+            throw LoadError(path: path, cause: .alreadyLoaded(loaded))
+        }
+        let runtime = try GuestRuntime.load(
+            path: path, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion, onEvent: forward
+        )
+        if let loaded = registry.reserve(id: runtime.descriptor.id, canonicalPath: runtime.library.canonicalPath) {
+            runtime.mainQueue.sync { runtime.stop() }
+            throw LoadError(path: path, cause: .alreadyLoaded(loaded))
+        }
+        return runtime
+    }
+}

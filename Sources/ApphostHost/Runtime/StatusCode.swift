@@ -1,0 +1,10 @@
+import CApphost
+
+/// `enum apphost_status` values as the `apphost_status_t` the ABI passes around.
+enum StatusCode {
+    static let ok = Int32(APPHOST_OK.rawValue)
+    static let invalidArgument = Int32(APPHOST_ERROR_INVALID_ARGUMENT.rawValue)
+    static let invalidHandle = Int32(APPHOST_ERROR_INVALID_HANDLE.rawValue)
+    static let tooLarge = Int32(APPHOST_ERROR_TOO_LARGE.rawValue)
+    static let `internal` = Int32(APPHOST_ERROR_INTERNAL.rawValue)
+}
