@@ -1,0 +1,111 @@
+/*
+ * A valid minimal guest. Each knob below, given with -D, breaks one thing so
+ * that a test can check the host's precise refusal (CONTRACT X1):
+ *
+ *   FIXTURE_ABI_MAJOR, FIXTURE_ABI_MINOR   the ABI version in apphost_entry
+ *   FIXTURE_ID, FIXTURE_NAME, FIXTURE_VERSION  descriptor strings (C literals)
+ *   FIXTURE_NULL_ID                        id is NULL
+ *   FIXTURE_CAPABILITIES                   the capability bits
+ *   FIXTURE_STRUCT_SIZE                    the descriptor's struct_size
+ *   FIXTURE_NULL_DESCRIPTOR                apphost_entry.descriptor is NULL
+ *   FIXTURE_NULL_INIT, FIXTURE_NULL_QUERY  NULL entry functions
+ *   FIXTURE_INIT_STATUS                    what init returns
+ *   FIXTURE_NO_APP_CALLBACKS               query() offers no app callbacks
+ *   FIXTURE_DEINIT_ABORTS                  deinit aborts: for guests whose
+ *                                          deinit the host must not call
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <apphost/apphost.h>
+
+#ifndef FIXTURE_ABI_MAJOR
+#define FIXTURE_ABI_MAJOR APPHOST_ABI_VERSION_MAJOR
+#endif
+#ifndef FIXTURE_ABI_MINOR
+#define FIXTURE_ABI_MINOR APPHOST_ABI_VERSION_MINOR
+#endif
+#ifndef FIXTURE_ID
+#define FIXTURE_ID "org.apphost.fixtures.minimal"
+#endif
+#ifndef FIXTURE_NAME
+#define FIXTURE_NAME "Minimal Fixture"
+#endif
+#ifndef FIXTURE_VERSION
+#define FIXTURE_VERSION "1.0.0"
+#endif
+#ifndef FIXTURE_CAPABILITIES
+#define FIXTURE_CAPABILITIES 0
+#endif
+#ifndef FIXTURE_STRUCT_SIZE
+#define FIXTURE_STRUCT_SIZE sizeof(apphost_guest_descriptor_t)
+#endif
+#ifndef FIXTURE_INIT_STATUS
+#define FIXTURE_INIT_STATUS APPHOST_OK
+#endif
+
+static apphost_status_t did_finish_launching(void) { return APPHOST_OK; }
+
+static const apphost_app_callbacks_t app_callbacks = {
+    sizeof(apphost_app_callbacks_t), did_finish_launching, NULL, NULL,
+};
+
+static apphost_status_t init(const apphost_host_t *host)
+{
+    (void)host;
+    return FIXTURE_INIT_STATUS;
+}
+
+static void deinit(void)
+{
+#ifdef FIXTURE_DEINIT_ABORTS
+    abort();
+#endif
+}
+
+static const void *query(const char *interface_id)
+{
+#ifndef FIXTURE_NO_APP_CALLBACKS
+    if (interface_id != NULL && strcmp(interface_id, APPHOST_GUEST_APP_CALLBACKS_ID) == 0) {
+        return &app_callbacks;
+    }
+#else
+    (void)interface_id;
+    (void)app_callbacks;
+#endif
+    return NULL;
+}
+
+static const apphost_guest_descriptor_t descriptor = {
+    FIXTURE_STRUCT_SIZE,
+#ifdef FIXTURE_NULL_ID
+    NULL,
+#else
+    FIXTURE_ID,
+#endif
+    FIXTURE_NAME,
+    FIXTURE_VERSION,
+    "apphost tests",
+    "A minimal guest for loader tests.",
+    FIXTURE_CAPABILITIES,
+};
+
+APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+    {FIXTURE_ABI_MAJOR, FIXTURE_ABI_MINOR, 0},
+#ifdef FIXTURE_NULL_DESCRIPTOR
+    NULL,
+#else
+    &descriptor,
+#endif
+#ifdef FIXTURE_NULL_INIT
+    NULL,
+#else
+    init,
+#endif
+    deinit,
+#ifdef FIXTURE_NULL_QUERY
+    NULL,
+#else
+    query,
+#endif
+};
