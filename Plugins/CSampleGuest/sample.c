@@ -331,7 +331,7 @@ static const apphost_guest_descriptor_t descriptor = {
 };
 
 /* The only exported symbol (sdk/apphost.map hides the rest). */
-APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+const apphost_entry_t apphost_entry = {
     APPHOST_ABI_VERSION_INIT,
     &descriptor,
     init,

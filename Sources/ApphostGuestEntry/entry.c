@@ -104,7 +104,7 @@ static const void *apphost_guest_entry_query(const char *interface_id)
     return NULL;
 }
 
-APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+const apphost_entry_t apphost_entry = {
     APPHOST_ABI_VERSION_INIT,
     &g_descriptor,
     apphost_sdk_init,

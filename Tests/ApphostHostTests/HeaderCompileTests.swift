@@ -67,6 +67,23 @@ final class HeaderCompileTests: XCTestCase {
         XCTAssertEqual(names, ["apphost_entry"], "exported symbols:\n\(symbols)")
     }
 
+    /// The same entry definition exports `apphost_entry` from a C++ guest: `entry.h` gives the
+    /// symbol C linkage, where a `const` object at namespace scope would otherwise be internal.
+    func testCxxGuestExportsTheEntry() throws {
+        let source = scratch.appendingPathComponent("guest.cpp")
+        try Self.umbrellaUse.replacingOccurrences(of: "apphost_test_entry", with: "apphost_entry")
+            .write(to: source, atomically: true, encoding: .utf8)
+        let library = scratch.appendingPathComponent("guest.so")
+        try run(
+            try tool("c++", package: "build-essential"),
+            [
+                "-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
+                "-I", includeDirectory.path, source.path, "-o", library.path,
+            ])
+        let symbols = try run(try tool("nm", package: "binutils"), ["-D", "--defined-only", library.path])
+        XCTAssertEqual(symbols.split(separator: "\n").compactMap { $0.split(separator: " ").last }, ["apphost_entry"])
+    }
+
     // MARK: - Helpers
 
     /// Uses every kind of declaration, so that unused-parameter and similar warnings would show.

@@ -69,6 +69,6 @@ static const apphost_guest_descriptor_t descriptor = {
     0,                     /* capabilities */
 };
 
-APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+const apphost_entry_t apphost_entry = {
     APPHOST_ABI_VERSION_INIT, &descriptor, init, deinit, query,
 };

@@ -1,10 +1,11 @@
 /*
  * The entry point: the one symbol a guest library exports.
  *
- * A guest defines
+ * A guest defines, in C or C++,
  *
- *     APPHOST_EXPORT const apphost_entry_t apphost_entry = { ... };
+ *     const apphost_entry_t apphost_entry = { ... };
  *
+ * (the declaration below gives it C linkage and default visibility)
  * and hides every other symbol (sdk/apphost.map does that). The host
  * dlopens the library, reads apphost_entry.abi_version first and refuses
  * the guest unless apphost_version_is_compatible() holds.
@@ -53,6 +54,10 @@ typedef struct apphost_entry {
      * the guest and must stay valid until deinit returns. */
     const void *(*query)(const char *interface_id);
 } apphost_entry_t;
+
+/* The guest's entry. Declared here so that a definition in C++ has external C
+ * linkage: a const object at namespace scope would otherwise be internal. */
+extern APPHOST_EXPORT const apphost_entry_t apphost_entry;
 
 #ifdef __cplusplus
 }
