@@ -50,7 +50,10 @@ struct RoundTripBenchmark {
         let finished = DispatchSemaphore(value: 0)
         let recorder = DurationRecorder()
         @Sendable func next(_ remaining: Int) {
-            guard remaining > 0 else { return finished.signal() }
+            guard remaining > 0 else {
+                finished.signal()
+                return
+            }
             let start = monotonicNanoseconds()
             hop {
                 recorder.values.append(monotonicNanoseconds() - start)
