@@ -11,6 +11,10 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private var queued: [ByteBuffer] = []
     private var answering = false
     private var subscription: EventSubscription?
+    /// The peer will send nothing more: close once every request it sent has been answered.
+    private var inputClosed = false
+    /// Closing waits for it, so that the last reply is not cut off.
+    private var lastWrite: EventLoopFuture<Void>?
 
     init(responder: any ControlResponder) { self.responder = responder }
 
@@ -19,6 +23,14 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         guard subscription == nil else { return }
         queued.append(unwrapInboundIn(data))
         answerNext(context: context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            inputClosed = true
+            closeIfDone(context: context)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -30,11 +42,11 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         let message = error is LineTooLongError ? "malformed request: \(error)" : "connection error: \(error)"
         write(ControlReply.failure(message).line, context: context)
-        context.close(promise: nil)
+        closeAfterWrites(context: context)
     }
 
     private func answerNext(context: ChannelHandlerContext) {
-        guard !answering, subscription == nil, !queued.isEmpty else { return }
+        guard !answering, subscription == nil, !queued.isEmpty else { return closeIfDone(context: context) }
         let line = queued.removeFirst()
         let request: ControlRequest
         do {
@@ -63,6 +75,18 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         answerNext(context: context)
     }
 
+    /// An event stream goes on after the peer stops sending; anything else is over.
+    private func closeIfDone(context: ChannelHandlerContext) {
+        guard inputClosed, !answering, queued.isEmpty, subscription == nil else { return }
+        closeAfterWrites(context: context)
+    }
+
+    private func closeAfterWrites(context: ChannelHandlerContext) {
+        let channel = context.channel
+        guard let lastWrite else { return channel.close(promise: nil) }
+        lastWrite.whenComplete { _ in channel.close(promise: nil) }
+    }
+
     private func startStreaming(context: ChannelHandlerContext) {
         queued.removeAll()
         let channel = context.channel
@@ -76,6 +100,6 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     }
 
     private func write(_ line: String, context: ChannelHandlerContext) {
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line + "\n")), promise: nil)
+        lastWrite = context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line + "\n")))
     }
 }

@@ -32,6 +32,8 @@ public final class ControlServer: Sendable {
         let connections = ConnectionRegistry()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 16)
+            // A client may send its request and close its side (`socat`, `nc -N`); it still gets the reply.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 connections.add(channel)
                 channel.closeFuture.whenComplete { _ in connections.remove(channel) }
