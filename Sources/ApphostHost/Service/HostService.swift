@@ -8,10 +8,10 @@ import Logging
 /// Mutable state is confined to `hostQueue`, like the `HostCore` it drives.
 public final class HostService: @unchecked Sendable {
     public let dataDirectory: DataDirectory
-    private let hostQueue = DispatchQueue(label: "apphost.host")
-    private let events = EventFanOut()
+    private let hostQueue: DispatchQueue
+    private let events: EventFanOut
     private let logger: Logger
-    private var core: HostCore!
+    private let core: HostCore
 
     private var lock: HostLock?
     private var server: ControlServer?
@@ -22,9 +22,12 @@ public final class HostService: @unchecked Sendable {
     private var whenIdle: [() -> Void] = []
 
     public init(dataDirectory: DataDirectory, opener: any GuestOpener, logger: Logger) {
+        let hostQueue = DispatchQueue(label: "apphost.host")
+        let events = EventFanOut()
         self.dataDirectory = dataDirectory
         self.logger = logger
-        let events = self.events
+        self.hostQueue = hostQueue
+        self.events = events
         core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
             guestsDirectory: dataDirectory.guestsPath, emit: { events.publish($0) })
