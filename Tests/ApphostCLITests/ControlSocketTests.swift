@@ -69,6 +69,24 @@ final class ControlSocketTests: HostTestCase {
         XCTAssertEqual(try status().guests.count, 2, "the host still answers")
     }
 
+    func testPipelinedRequestsAreAnsweredInOrderAfterTheClientStopsSending() throws {
+        _ = try startBothSamples()
+        let requests = [
+            #"{"command":"switch","guest":"org.apphost.samples.swift"}"#, #"{"command":"ps"}"#, "bogus",
+            #"{"command":"home"}"#,
+        ]
+        let replies = try exchangeRaw(
+            requests.joined(separator: "\n") + "\n", socketPath: dataDirectory + "/control.sock")
+        XCTAssertEqual(replies.count, 4, "\(replies)")
+        guard replies.count == 4 else { return }
+        let switched = try ControlCoding.decode(ControlReply<ControlMessage>.self, from: replies[0])
+        XCTAssertEqual(switched.result?.message, "\(Self.swiftID) is in the foreground")
+        let status = try ControlCoding.decode(ControlReply<HostStatus>.self, from: replies[1])
+        XCTAssertEqual(status.result?.foreground, Self.swiftID, "ps ran after the switch")
+        XCTAssertEqual(try ControlCoding.decode(ControlReply<ControlMessage>.self, from: replies[2]).ok, false)
+        XCTAssertEqual(try ControlCoding.decode(ControlReply<ControlMessage>.self, from: replies[3]).ok, true)
+    }
+
     // CONTRACT A5: a follower sees the same events, with their reasons, as the launch output.
     func testEventsFollowerSeesWhatTheHostPrints() throws {
         let host = try startBothSamples()
