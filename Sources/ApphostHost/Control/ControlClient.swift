@@ -20,7 +20,7 @@ public struct ControlClient: Sendable {
 
     /// Sends one raw line (a request, or anything else) and returns the reply line.
     public func send(line: String) throws(ControlClientError) -> String {
-        try withConnection { channel, firstLine, _ throws(ControlClientError) in
+        try withConnection { channel, firstLine throws(ControlClientError) in
             write(line, to: channel)
             return try waitForReply(firstLine, on: channel)
         }
@@ -29,7 +29,7 @@ public struct ControlClient: Sendable {
     /// Sends an `events` request and calls `onEvent` with every event line, in order, until the
     /// host closes the connection. Throws if the host refuses.
     public func follow(onEvent: @escaping @Sendable (String) -> Void) throws(ControlClientError) {
-        try withConnection(onLaterLine: onEvent) { channel, firstLine, _ throws(ControlClientError) in
+        try withConnection(onLaterLine: onEvent) { channel, firstLine throws(ControlClientError) in
             write(ControlRequest.events.line, to: channel)
             let reply = try waitForReply(firstLine, on: channel)
             if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: reply), !refusal.ok {
@@ -41,7 +41,7 @@ public struct ControlClient: Sendable {
 
     private func withConnection<Value>(
         onLaterLine: @escaping @Sendable (String) -> Void = { _ in },
-        _ body: (any Channel, EventLoopPromise<String>, MultiThreadedEventLoopGroup) throws(ControlClientError) -> Value
+        _ body: (any Channel, EventLoopPromise<String>) throws(ControlClientError) -> Value
     ) throws(ControlClientError) -> Value {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
@@ -65,7 +65,7 @@ public struct ControlClient: Sendable {
             throw .failed("cannot connect to \(socketPath): \(error)")
         }
         defer { try? channel.close().wait() }
-        return try body(channel, firstLine, group)
+        return try body(channel, firstLine)
     }
 
     private func write(_ line: String, to channel: any Channel) {
