@@ -16,6 +16,8 @@ public final class HostService: @unchecked Sendable {
     private var lock: HostLock?
     private var server: ControlServer?
     private var shuttingDown = false
+    /// The control server has stopped: its connections are closed and nobody waits for replies.
+    private var stopped = false
     /// Launches, switches and terminations under way; shutdown waits for them so that no guest
     /// comes up after it has terminated the others.
     private var operationsInFlight = 0
@@ -126,6 +128,7 @@ public final class HostService: @unchecked Sendable {
         // The socket goes while the lock is still held, so that no other host's socket is removed.
         server?.stop(removingSocket: true)
         server = nil
+        stopped = true
         lock?.release()
         lock = nil
     }
@@ -150,8 +153,7 @@ public final class HostService: @unchecked Sendable {
 extension HostService: ControlResponder {
     public func respond(to request: ControlRequest, reply: @escaping @Sendable (String) -> Void) {
         hostQueue.async {
-            // Once the server has stopped, its connections are closed and nobody waits for a reply.
-            guard self.server != nil else { return }
+            guard !self.stopped else { return }
             self.logger.debug("control request", metadata: ["request": "\(request.line)"])
             self.perform(request, reply: reply)
         }
