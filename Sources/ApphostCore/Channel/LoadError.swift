@@ -18,6 +18,8 @@ public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConver
         case invalidDescriptor(String)
         case initFailed(status: Int32, name: String)
         case alreadyLoaded(String)
+        /// The guest's data directory could not be made; the text says where and why.
+        case dataDirectoryUnavailable(String)
         case guestCrashed(String)
     }
 
@@ -48,6 +50,7 @@ public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConver
         case .invalidDescriptor(let what): "invalid descriptor: \(what)"
         case .initFailed(let status, let name): "init failed with status \(status) (\(name))"
         case .alreadyLoaded(let id): "a guest with id \(id) is already loaded"
+        case .dataDirectoryUnavailable(let why): why
         case .guestCrashed(let what): "the guest crashed while loading: \(what)"
         }
     }

@@ -41,7 +41,7 @@ public final class GuestRuntime: @unchecked Sendable {
             directory = try GuestDataDirectory.create(in: guestsDirectory, id: library.descriptor.id)
         } catch {
             library.close()
-            throw LoadError(path: path, cause: .dlopenFailed(error.description))
+            throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
         }
         return GuestRuntime(
             library: library, dataDirectory: directory, hostName: hostName, hostVersion: hostVersion, onEvent: onEvent)

@@ -63,7 +63,7 @@ struct apphost_host {
     const char *(*data_directory)(const apphost_host_t *host);
 
     /* [main-queue] The guest's app state (enum apphost_app_state) as of the
-     * callback being delivered. */
+     * callback being delivered; -1 for a NULL or unknown host. */
     int32_t (*app_state)(const apphost_host_t *host);
 
     /* [main-queue] Writes the state (enum apphost_scene_state) of `scene` as
