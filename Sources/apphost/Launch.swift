@@ -39,14 +39,15 @@ struct Launch: ParsableCommand {
             dataDirectory: try dataDirectory.resolve(), opener: InProcessOpener(), logger: Logger(label: "apphost"))
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { printer.print($0) }
+        // Before start: a signal from now on shuts down gracefully (once the main queue runs).
+        let stopper = HostStopper(service: service)
+        let trap = SignalTrap { stopper.signalled($0) }
         do {
             try service.start()
         } catch {
             throw CLIFailure(error)
         }
 
-        let stopper = HostStopper(service: service)
-        let trap = SignalTrap { stopper.signalled($0) }
         // dlopen searches the library path for a bare file name; the operator means this directory.
         let paths = guests.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         service.launch(
@@ -58,29 +59,5 @@ struct Launch: ParsableCommand {
                 if launched == 0 { DispatchQueue.main.async { stopper.stop(exitCode: 1) } }
             })
         withExtendedLifetime((subscription, trap)) { dispatchMain() }
-    }
-}
-
-/// Shuts the host down once: on the first signal, or when no guest could launch. Confined to the
-/// main queue, where the signal handlers and the launch completion run.
-final class HostStopper: @unchecked Sendable {
-    private let service: HostService
-    private var stopping = false
-
-    init(service: HostService) { self.service = service }
-
-    func signalled(_ number: Int32) {
-        // A second signal means the operator will not wait for the guests: leave now, as a shell
-        // expects of a process interrupted by that signal.
-        guard !stopping else { _exit(128 + number) }
-        stop(exitCode: 0)
-    }
-
-    func stop(exitCode: Int32) {
-        guard !stopping else { return }
-        stopping = true
-        service.shutdown {
-            DispatchQueue.main.async { exit(exitCode) }
-        }
     }
 }

@@ -30,7 +30,7 @@ struct StatusTable {
             lines.append(row(cells))
             for scene in guest.scenes {
                 let handle = scene.handle.map(String.init) ?? "-"
-                let saved = scene.savedBytes.map { "\($0) bytes" } ?? "nothing"
+                let saved = scene.savedBytes.map { $0 == 1 ? "1 byte" : "\($0) bytes" } ?? "nothing"
                 lines.append(
                     "  scene \(handle)  session \(scene.session)  \(scene.role)  \(scene.state)  saved \(saved)")
             }
