@@ -1,7 +1,7 @@
 import Foundation
 
 /// Guest log levels; raw values are the C ABI's `enum apphost_log_level`.
-public enum GuestLogLevel: Int32, Sendable, Codable, CaseIterable, CustomStringConvertible {
+public enum GuestLogLevel: Int32, Sendable, CodableByName {
     case trace = 0
     case debug = 1
     case info = 2

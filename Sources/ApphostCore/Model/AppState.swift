@@ -1,5 +1,5 @@
 /// An app's state (CONTRACT A1). Raw values are the C ABI's `enum apphost_app_state`.
-public enum AppState: Int32, Sendable, Codable, CaseIterable, CustomStringConvertible {
+public enum AppState: Int32, Sendable, CodableByName {
     case notRunning = 0
     case inactive = 1
     case active = 2
@@ -14,19 +14,5 @@ public enum AppState: Int32, Sendable, Codable, CaseIterable, CustomStringConver
         case .background: "background"
         case .suspended: "suspended"
         }
-    }
-
-    public init(from decoder: Decoder) throws {
-        let name = try decoder.singleValueContainer().decode(String.self)
-        guard let state = Self.allCases.first(where: { $0.description == name }) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "unknown app state \(name)"))
-        }
-        self = state
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 }
