@@ -7,14 +7,14 @@ final class LoadFailureTests: HostTestCase {
     // a scene, and the other guest runs. Both samples honour APPHOST_SAMPLE_FAIL_LAUNCH, so the
     // other guest is the minimal fixture.
     func testFailedLaunchIsReportedAndTheOtherGuestRuns() throws {
-        let minimal = try MinimalFixture.build(into: scratch.path)
+        let minimal = try TestGuests.minimal(into: scratch.path)
         let host = try startHost([BuildProducts.cSample, minimal], environment: ["APPHOST_SAMPLE_FAIL_LAUNCH": "1"])
         let failed = try host.waitForEvent("launch-failed for the C sample") {
             $0.kind == .launchFailed && $0.guest == Self.cID
         }
         XCTAssertTrue(failed.message?.contains("launch failed") == true, "\(failed.humanLine)")
         try host.waitForEvent("the fixture's scene becoming active") {
-            $0.kind == .sceneState && $0.guest == MinimalFixture.id && $0.to == "foregroundActive"
+            $0.kind == .sceneState && $0.guest == TestGuests.minimalID && $0.to == "foregroundActive"
         }
 
         let errors = host.stderr.wait(until: Date() + 10) { !$0.isEmpty }.lines
@@ -26,8 +26,8 @@ final class LoadFailureTests: HostTestCase {
         let status = try status()
         XCTAssertEqual(status.guest(Self.cID)?.appState, .notRunning)
         // The first guest that launches takes the foreground.
-        XCTAssertEqual(status.foreground, MinimalFixture.id)
-        XCTAssertEqual(status.guest(MinimalFixture.id)?.appState, .active)
+        XCTAssertEqual(status.foreground, TestGuests.minimalID)
+        XCTAssertEqual(status.guest(TestGuests.minimalID)?.appState, .active)
         XCTAssertTrue(host.process.isRunning)
     }
 

@@ -56,6 +56,21 @@ final class TerminationTests: HostTestCase {
         try assertGracefulShutdown(on: SIGINT)
     }
 
+    // A second SIGINT while the guests are still terminating exits at once, with 130.
+    func testSecondSigintDuringShutdownExitsAtOnce() throws {
+        let slow = try TestGuests.slowToTerminate(seconds: 30, into: scratch.path)
+        let host = try startHost([slow])
+        try host.waitForEvent("the slow guest's scene becoming active") {
+            $0.kind == .sceneState && $0.guest == TestGuests.slowID && $0.to == "foregroundActive"
+        }
+        host.signal(SIGINT)
+        try host.waitForEvent("will_terminate on its way to the slow guest") {
+            $0.kind == .callback && $0.guest == TestGuests.slowID && $0.name == "will_terminate"
+        }
+        host.signal(SIGINT)
+        XCTAssertEqual(try host.waitForExit(timeout: 10), 130, "the guest's 30 s will_terminate was not waited for")
+    }
+
     private func assertGracefulShutdown(on signal: Int32, file: StaticString = #filePath, line: UInt = #line) throws {
         let host = try startBothSamples()
         _ = try status()

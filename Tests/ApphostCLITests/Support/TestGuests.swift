@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+/// Guests built with cc at test time, for what the samples cannot do.
+enum TestGuests {
+    /// Plugins/Fixtures/minimal_guest.c: a valid guest that, unlike the samples, ignores
+    /// APPHOST_SAMPLE_FAIL_LAUNCH, so it can keep running while a sample fails.
+    static let minimalID = "org.apphost.fixtures.minimal"
+
+    /// A guest whose will_terminate takes `seconds`: shutdown is still under way while it runs.
+    static let slowID = "org.apphost.tests.slow-terminate"
+
+    static func minimal(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/minimal_guest.c").path,
+            to: directory + "/libMinimalFixture.so", file: file, line: line)
+    }
+
+    static func slowToTerminate(
+        seconds: Int, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        let source = directory + "/slow_terminate.c"
+        try """
+        #include <unistd.h>
+        #include <apphost/apphost.h>
+        #include <string.h>
+
+        static apphost_status_t did_finish_launching(void) { return APPHOST_OK; }
+        static void will_terminate(void) { sleep(\(seconds)); }
+        static const apphost_app_callbacks_t app_callbacks = {
+            sizeof(apphost_app_callbacks_t), did_finish_launching, will_terminate, NULL,
+        };
+        static apphost_status_t init(const apphost_host_t *host) { (void)host; return APPHOST_OK; }
+        static void deinit(void) {}
+        static const void *query(const char *id)
+        {
+            return id != NULL && strcmp(id, APPHOST_GUEST_APP_CALLBACKS_ID) == 0 ? &app_callbacks : NULL;
+        }
+        static const apphost_guest_descriptor_t descriptor = {
+            sizeof(apphost_guest_descriptor_t), "\(slowID)", "Slow", "1.0.0", "apphost tests",
+            "Takes its time to terminate.", 0,
+        };
+        APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+            {APPHOST_ABI_VERSION_MAJOR, APPHOST_ABI_VERSION_MINOR, 0}, &descriptor, init, deinit, query,
+        };
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        return try compile(source, to: directory + "/libSlowTerminate.so", file: file, line: line)
+    }
+
+    /// Tests/ApphostCLITests/Support/<this file> -> the package root.
+    private static let packageRoot = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private static func compile(_ source: String, to output: String, file: StaticString, line: UInt) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "cc", "-std=c99", "-shared", "-fPIC", "-I", packageRoot.appendingPathComponent("sdk/include").path,
+            source, "-o", output,
+        ]
+        let messages = Pipe()
+        process.standardOutput = messages
+        process.standardError = messages
+        try process.run()
+        let text = String(decoding: messages.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            XCTFail("cannot build \(source) (is cc installed? run scripts/setup):\n\(text)", file: file, line: line)
+            throw HostTestFailure()
+        }
+        return output
+    }
+}
