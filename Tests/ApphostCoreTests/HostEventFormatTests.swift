@@ -21,6 +21,18 @@ final class HostEventFormatTests: XCTestCase {
         XCTAssertEqual(try decoder.decode(HostEvent.self, from: Data(line.utf8)), event)
     }
 
+    // Times whose milliseconds are not exact in binary keep their text through a round trip.
+    func testTimestampsSurviveDecodeAndEncode() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601withFractionalSeconds
+        for milliseconds in [418, 417, 999, 1, 0, 123] {
+            let time = Date(timeIntervalSince1970: 1_800_000_038 + Double(milliseconds) / 1000)
+            let line = HostEvent(time: time, kind: .alert, name: "shown").jsonLine()
+            XCTAssertTrue(line.contains(String(format: ":38.%03dZ", milliseconds)), line)
+            XCTAssertEqual(try decoder.decode(HostEvent.self, from: Data(line.utf8)).jsonLine(), line)
+        }
+    }
+
     func testHumanLineNamesTransitionAndReason() {
         XCTAssertTrue(
             event.humanLine.hasSuffix("app-state org.test.a background -> active (requested)"), event.humanLine)

@@ -110,17 +110,37 @@ extension JSONDecoder.DateDecodingStrategy {
     }
 }
 
-/// ISO 8601 timestamps with fractional seconds, in UTC.
+/// ISO 8601 timestamps with milliseconds, in UTC. Times are rounded to the millisecond both
+/// ways, so that a decoded event encodes to the same text.
 enum ISO8601Timestamps {
     static func string(from date: Date) -> String {
-        date.formatted(
-            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(milliseconds.quotient(dividingBy: 1000))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+            parts.tm_hour, parts.tm_min, parts.tm_sec, Int(milliseconds.floorRemainder(dividingBy: 1000)))
     }
 
     static func date(from text: String) -> Date? {
-        try? Date(
-            text,
-            strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
-        )
+        guard
+            let parsed = try? Date(
+                text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(
+                    separator: .omitted))
+        else { return nil }
+        return Date(timeIntervalSince1970: (parsed.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+}
+
+extension Int64 {
+    /// Division that rounds toward negative infinity, so times before 1970 format correctly.
+    fileprivate func quotient(dividingBy divisor: Int64) -> Int64 {
+        (self - floorRemainder(dividingBy: divisor)) / divisor
+    }
+
+    fileprivate func floorRemainder(dividingBy divisor: Int64) -> Int64 {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
     }
 }
