@@ -372,7 +372,7 @@ public final class HostCore: @unchecked Sendable {
             guest.scenes[index].savedState = data
             record(
                 .stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                message: "\(data.count) bytes")
+                message: data.count == 1 ? "1 byte" : "\(data.count) bytes")
         }
     }
 
