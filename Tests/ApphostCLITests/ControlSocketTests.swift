@@ -87,6 +87,29 @@ final class ControlSocketTests: HostTestCase {
         XCTAssertEqual(try ControlCoding.decode(ControlReply<ControlMessage>.self, from: replies[3]).ok, true)
     }
 
+    /// A follower that stops reading is dropped with a one-line reason once it falls behind,
+    /// instead of making the host buffer events without bound; the host goes on.
+    func testFollowerThatStopsReadingIsDropped() throws {
+        _ = try startBothSamples()
+        let socketPath = dataDirectory + "/control.sock"
+        let follower = try connectRaw(socketPath: socketPath, receiveBuffer: 4096)
+        defer { close(follower) }
+        try sendRaw(#"{"command":"events"}"# + "\n", on: follower)
+
+        // Each show and dismiss makes about 1 KB of events; 3000 of them overrun the 1 MiB limit
+        // plus what the kernel buffers.
+        let cycle = #"{"command":"alert"}"# + "\n" + #"{"command":"alert","dismiss":true}"# + "\n"
+        let replies = try exchangeRaw(String(repeating: cycle, count: 1500), socketPath: socketPath)
+        XCTAssertEqual(replies.count, 3000)
+        XCTAssertTrue(replies.allSatisfy { $0.contains(#""ok":true"#) })
+
+        let received = readRawUntilClosed(follower)
+        XCTAssertGreaterThan(received.count, 100, "the follower got events before it was dropped")
+        let last = try XCTUnwrap(received.last)
+        XCTAssertTrue(last.contains(#""ok":false"#) && last.contains("fell 1048576 bytes behind"), last)
+        XCTAssertEqual(try status().guests.count, 2, "the host still answers")
+    }
+
     // CONTRACT A5: a follower sees the same events, with their reasons, as the launch output.
     func testEventsFollowerSeesWhatTheHostPrints() throws {
         let host = try startBothSamples()

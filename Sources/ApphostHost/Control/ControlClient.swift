@@ -27,9 +27,21 @@ public struct ControlClient: Sendable {
     }
 
     /// Sends an `events` request and calls `onEvent` with every event line, in order, until the
-    /// host closes the connection. Throws if the host refuses.
+    /// host closes the connection. Throws if the host refuses, or ends the stream with an error
+    /// (a follower that fell too far behind is dropped).
     public func follow(onEvent: @escaping @Sendable (String) -> Void) throws(ControlClientError) {
-        try withConnection(onLaterLine: onEvent) { channel, firstLine throws(ControlClientError) in
+        let streamError = StreamError()
+        let onLine: @Sendable (String) -> Void = { line in
+            // Event lines never carry "ok"; a reply line in the stream is the host's last word.
+            if line.contains(#""ok":false"#),
+                let reply = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: line), !reply.ok
+            {
+                streamError.set(reply.error ?? "the host ended the event stream")
+            } else {
+                onEvent(line)
+            }
+        }
+        try withConnection(onLaterLine: onLine) { channel, firstLine throws(ControlClientError) in
             write(ControlRequest.events.line, to: channel)
             let reply = try waitForReply(firstLine, on: channel)
             if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: reply), !refusal.ok {
@@ -37,6 +49,7 @@ public struct ControlClient: Sendable {
             }
             try? channel.closeFuture.wait()
         }
+        if let message = streamError.message { throw .refused(message) }
     }
 
     private func withConnection<Value>(
@@ -122,6 +135,14 @@ private final class ControlLineReader: ChannelInboundHandler {
         firstLine = nil
         context.close(promise: nil)
     }
+}
+
+/// The error a host ended an event stream with; set on the event loop, read after it closed.
+private final class StreamError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: String?
+    func set(_ message: String) { lock.withLock { stored = message } }
+    var message: String? { lock.withLock { stored } }
 }
 
 private struct ControlConnectionClosed: Error {}

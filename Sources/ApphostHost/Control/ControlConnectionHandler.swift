@@ -1,5 +1,8 @@
 import NIOCore
 
+/// How far, in bytes of event lines, a follower may fall behind before it is dropped.
+let followerBacklogLimit = 1 << 20
+
 /// Serves one control connection: answers its requests one at a time, in the order they came,
 /// and turns it into an event stream after an `events` request.
 final class ControlConnectionHandler: ChannelInboundHandler {
@@ -37,6 +40,20 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         subscription?.cancel()
         subscription = nil
         context.fireChannelInactive()
+    }
+
+    /// A follower that reads slower than the host emits would make the host buffer events without
+    /// bound: once it falls `followerBacklogLimit` bytes behind, it is told so and dropped.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if subscription != nil, !context.channel.isWritable {
+            subscription?.cancel()
+            subscription = nil
+            write(
+                ControlReply.failure("events dropped: this follower fell \(followerBacklogLimit) bytes behind").line,
+                context: context)
+            closeAfterWrites(context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -89,10 +106,17 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func startStreaming(context: ChannelHandlerContext) {
         queued.removeAll()
-        let channel = context.channel
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
         subscription = responder.follow { event in
-            // Channel writes from other threads keep their order: the host emits events on one queue.
-            channel.writeAndFlush(channel.allocator.buffer(string: event.jsonLine() + "\n"), promise: nil)
+            // The host emits on one queue and the loop runs tasks in order, so events keep theirs;
+            // the check on the loop stops events already in flight once the follower is dropped.
+            let line = event.jsonLine()
+            eventLoop.execute {
+                guard handler.value.subscription != nil else { return }
+                handler.value.write(line, context: boundContext.value)
+            }
         }
         // The acknowledgement goes out before any event: events reach the channel through its
         // event loop, which is running this code.

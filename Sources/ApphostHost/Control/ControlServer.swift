@@ -34,6 +34,10 @@ public final class ControlServer: Sendable {
             .serverChannelOption(.backlog, value: 16)
             // A client may send its request and close its side (`socat`, `nc -N`); it still gets the reply.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
+            // Past the high mark an events follower is too slow and is dropped (ControlConnectionHandler).
+            .childChannelOption(
+                .writeBufferWaterMark, value: .init(low: followerBacklogLimit / 4, high: followerBacklogLimit)
+            )
             .childChannelInitializer { channel in
                 connections.add(channel)
                 channel.closeFuture.whenComplete { _ in connections.remove(channel) }
