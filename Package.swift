@@ -13,6 +13,7 @@ let package = Package(
     name: "apphost",
     products: [
         .executable(name: "apphost", targets: ["apphost"]),
+        .executable(name: "apphost-worker", targets: ["apphost-worker"]),
         .library(name: "ApphostHost", targets: ["ApphostHost"]),
         .library(name: "ApphostSDK", targets: ["ApphostSDK"]),
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
@@ -33,6 +34,13 @@ let package = Package(
             sources: ["swiftpm"],
             publicHeadersPath: "include"
         ),
+        // The host <-> worker wire protocol's constants, shared by the C worker and the Swift host.
+        .target(name: "ApphostWire"),
+        // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
+        // calls on the thread that owns it. The worker process runs it.
+        .target(name: "ApphostGuestRuntime", dependencies: ["CApphost"]),
+        // One guest per process: a small C program, so that an idle worker costs little memory.
+        .executableTarget(name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", "CApphost"]),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
@@ -42,7 +50,7 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "CApphost",
+                "ApphostCore", "CApphost", "ApphostWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

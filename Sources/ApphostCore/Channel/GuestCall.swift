@@ -82,11 +82,14 @@ public enum ChannelFailure: Error, Sendable, Codable, Equatable, CustomStringCon
     case closed
     /// The guest's process died; the text names the signal or exit status.
     case crashed(String)
+    /// The channel could not do what was asked (for example freeze a process); the text says why.
+    case failed(String)
 
     public var description: String {
         switch self {
         case .closed: "channel closed"
         case .crashed(let cause): "crashed: \(cause)"
+        case .failed(let why): why
         }
     }
 }

@@ -11,8 +11,19 @@ public protocol GuestChannel: AnyObject, Sendable {
 
     /// Calls the guest's deinit after every message sent so far, then unloads it. `completion`
     /// runs once, on the host queue, when the guest is gone. Messages sent later fail with
-    /// `.closed`.
+    /// `.closed`. A suspended guest is not woken: its worker process is killed, or in-process its
+    /// deinit runs without any further callback (CONTRACT A3).
     func close(completion: @escaping @Sendable () -> Void)
+
+    /// Stops the guest's code once every message sent so far has been answered (CONTRACT B7): a
+    /// worker process is frozen, whole; an in-process guest simply gets no more calls (its own
+    /// threads go on). Messages sent while suspended wait, in order, and never block the caller.
+    /// `completion` runs on the host queue once the suspension is confirmed, or with why not.
+    func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void)
+
+    /// Lets a suspended guest run again, then delivers the messages that waited, in order.
+    /// `completion` runs on the host queue once the guest runs.
+    func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void)
 }
 
 /// A guest that has been loaded, validated and initialised.

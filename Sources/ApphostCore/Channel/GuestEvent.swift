@@ -19,8 +19,12 @@ public enum GuestLogLevel: Int32, Sendable, CodableByName {
     }
 }
 
-/// One guest-to-host call, as plain data.
+/// What reaches the host from a guest's side of the channel, as plain data: the guest's own
+/// calls (log, save), and the channel's word that the guest is gone.
 public enum GuestEvent: Sendable, Codable, Equatable {
     case log(GuestLogLevel, String)
     case saveSceneState(SceneHandle, Data)
+    /// The guest's process ended without being asked (CONTRACT X2); the text names the signal
+    /// or exit status, such as "killed by SIGSEGV" or "exited with status 3".
+    case died(String)
 }

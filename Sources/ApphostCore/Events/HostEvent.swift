@@ -13,6 +13,8 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case stateSaved = "state-saved"
         case alert
         case terminated
+        case suspended
+        case resumed
         case error
     }
 

@@ -27,6 +27,12 @@ final class GuestRecord: @unchecked Sendable {
     var descriptor: GuestDescriptor
     var channel: (any GuestChannel)?
     var phase: GuestPhase = .notRunning
+    /// Running but stopped by the host (B7): no code of it runs until it is resumed.
+    var suspended = false
+    /// A suspension or resumption is under way; further ones are refused until it settles.
+    var changingSuspension = false
+    /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
+    var inFlight: [String] = []
     var scenes: [SceneRecord] = []
     var lastReason: TransitionReason = .requested
     var lastTransition: Date
@@ -43,6 +49,7 @@ final class GuestRecord: @unchecked Sendable {
         switch phase {
         case .notRunning, .launching: return .notRunning
         case .running, .terminating:
+            if suspended { return .suspended }
             if scenes.contains(where: { $0.state == .foregroundActive }) { return .active }
             if scenes.contains(where: { $0.state == .foregroundInactive }) { return .inactive }
             return .background

@@ -69,9 +69,81 @@ public final class HostCore: @unchecked Sendable {
             completion(.failure(HostCommandError("\(id) is \(guest.phase.rawValue); try again when it settles")))
         case .notRunning:
             launch(path: guest.path, foreground: true) { result in completion(result.map { _ in () }) }
+        case .running where guest.suspended:
+            resume(id) { [weak self] result in
+                guard let self else { return }
+                if case .failure(let error) = result { return completion(.failure(error)) }
+                self.switchTo(id, completion: completion)
+            }
         case .running:
+            guard !guest.changingSuspension else {
+                return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
+            }
             bringToForeground(guest, reason: .requested)
             completion(.success(()))
+        }
+    }
+
+    /// Suspends a running guest (B7): its foreground scenes go to background first (S3), then
+    /// its channel stops it once those callbacks have returned. The guest is reported suspended
+    /// only once the channel has confirmed it.
+    public func suspend(
+        _ id: String, reason: TransitionReason = .requested,
+        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
+        guard guest.phase == .running, let channel = guest.channel else {
+            return completion(.failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))")))
+        }
+        guard !guest.suspended, !guest.changingSuspension else {
+            return completion(.failure(HostCommandError("\(id) is already suspended")))
+        }
+        if foregroundID == id { foregroundID = nil }
+        sendToBackground(guest, reason: reason)
+        guest.changingSuspension = true
+        channel.suspend { [weak self] result in
+            guard let self, guest.channel === channel else { return completion(.failure(self?.gone(id) ?? HostCommandError("host gone"))) }
+            guest.changingSuspension = false
+            switch result {
+            case .success:
+                let before = guest.appState
+                guest.suspended = true
+                self.noteAppState(guest, from: before, reason: reason)
+                self.record(.suspended, guest: id, reason: reason)
+                completion(.success(()))
+            case .failure(let failure):
+                self.record(.error, guest: id, reason: reason, message: "cannot suspend: \(failure)")
+                completion(.failure(HostCommandError("cannot suspend \(id): \(failure)")))
+            }
+        }
+    }
+
+    /// Lets a suspended guest run again; it comes back in background.
+    public func resume(
+        _ id: String, reason: TransitionReason = .requested,
+        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
+        guard guest.phase == .running, guest.suspended, !guest.changingSuspension, let channel = guest.channel else {
+            return completion(.failure(HostCommandError("\(id) is not suspended")))
+        }
+        guest.changingSuspension = true
+        channel.resume { [weak self] result in
+            guard let self, guest.channel === channel else { return completion(.failure(self?.gone(id) ?? HostCommandError("host gone"))) }
+            guest.changingSuspension = false
+            switch result {
+            case .success:
+                let before = guest.appState
+                guest.suspended = false
+                self.noteAppState(guest, from: before, reason: reason)
+                self.record(.resumed, guest: id, reason: reason)
+                completion(.success(()))
+            case .failure(let failure):
+                self.record(.error, guest: id, reason: reason, message: "cannot resume: \(failure)")
+                completion(.failure(HostCommandError("cannot resume \(id): \(failure)")))
+            }
         }
     }
 
@@ -119,10 +191,16 @@ public final class HostCore: @unchecked Sendable {
         guard guest.phase == .running, let channel = guest.channel else {
             return completion(.failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))")))
         }
+        guard !guest.changingSuspension else {
+            return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
+        }
         if foregroundID == id { foregroundID = nil }
-        sendToBackground(guest, reason: reason)
+        // A3: a running guest hears will-terminate; a suspended one is terminated without a callback.
+        if !guest.suspended {
+            sendToBackground(guest, reason: reason)
+            deliver(guest, .willTerminate, sceneState: nil)
+        }
         guest.phase = .terminating
-        deliver(guest, .willTerminate, sceneState: nil)
         channel.close { [weak self] in
             self?.unloaded(guest, channel: channel, reason: reason)
             completion(.success(()))
@@ -181,6 +259,7 @@ public final class HostCore: @unchecked Sendable {
             guests.append(guest)
         }
         sink.id = descriptor.id
+        sink.channel = opened.channel
         guest.channel = opened.channel
         guest.phase = .launching
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
@@ -238,6 +317,9 @@ public final class HostCore: @unchecked Sendable {
         guard guest.channel === channel else { return }
         let before = guest.appState
         guest.channel = nil
+        guest.suspended = false
+        guest.changingSuspension = false
+        guest.inFlight.removeAll()
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)
             guest.scenes[index].handle = nil
@@ -347,7 +429,9 @@ public final class HostCore: @unchecked Sendable {
         }
         record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName)
         let message = GuestMessage(call: call, appState: appState ?? guest.appState, sceneState: sceneState)
+        guest.inFlight.append(call.callbackName)
         channel.send(message) { [weak self] result in
+            if guest.channel === channel, !guest.inFlight.isEmpty { guest.inFlight.removeFirst() }
             if case .failure(.crashed(let cause)) = result {
                 self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
             }
@@ -355,10 +439,12 @@ public final class HostCore: @unchecked Sendable {
         }
     }
 
-    /// X2: a guest that died is reported with its cause; its scenes keep their saved state.
-    private func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String) {
+    /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
+    /// become unattached and keep their saved state.
+    private func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
         guard guest.channel === channel else { return }
-        record(.error, guest: guest.id, reason: .crash, message: "crashed in \(callback): \(cause)")
+        let place = callback.map { "in \($0)" } ?? "outside any callback"
+        record(.error, guest: guest.id, reason: .crash, message: "crashed \(place): \(cause)")
         unloaded(guest, channel: channel, reason: .crash)
     }
 
@@ -367,6 +453,11 @@ public final class HostCore: @unchecked Sendable {
         switch event {
         case .log(let level, let message):
             record(.log, guest: name, name: level.description, message: message)
+        case .died(let cause):
+            guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
+                return
+            }
+            crashed(guest, channel: channel, cause: cause, during: guest.inFlight.first)
         case .saveSceneState(let handle, let data):
             guard let guest = sink.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
             guest.scenes[index].savedState = data
@@ -379,6 +470,10 @@ public final class HostCore: @unchecked Sendable {
     // MARK: Helpers
 
     private func guest(_ id: String) -> GuestRecord? { guests.first { $0.id == id } }
+
+    private func gone(_ id: String) -> HostCommandError {
+        HostCommandError("\(id) stopped running meanwhile")
+    }
 
     private func unknownGuest(_ id: String) -> HostCommandError {
         let known = guests.map(\.id).joined(separator: ", ")
@@ -406,6 +501,8 @@ private final class GuestEventSink: @unchecked Sendable {
     // Written and read on the host queue only.
     let path: String
     var id: String?
+    /// The channel of the launch this sink serves: a late word from an earlier one is ignored.
+    weak var channel: (any GuestChannel)?
     init(path: String) { self.path = path }
 }
 

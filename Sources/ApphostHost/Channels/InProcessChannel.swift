@@ -3,13 +3,21 @@ import Synchronization
 
 /// A `GuestChannel` to a guest loaded into the host process. Each message runs on the guest's
 /// main queue and its reply comes back on the host queue, both in the order sent; the caller
-/// never waits for the guest.
+/// never waits for the guest. Suspending it holds messages back; it cannot stop threads the guest
+/// started itself, which only process isolation can.
 public final class InProcessChannel: GuestChannel {
     let runtime: GuestRuntime
     private let hostQueue: DispatchQueue
     /// Runs on the guest's main queue once the guest is unloaded, before `close`'s completion.
     private let onUnloaded: @Sendable () -> Void
-    private let closeRequested = Mutex(false)
+    private let state = Mutex(State())
+
+    private struct State {
+        var closeRequested = false
+        var suspended = false
+        /// Messages sent while suspended, in order, delivered on resume.
+        var held: [(GuestMessage, @Sendable (GuestReply) -> Void)] = []
+    }
 
     init(runtime: GuestRuntime, hostQueue: DispatchQueue, onUnloaded: @escaping @Sendable () -> Void) {
         self.runtime = runtime
@@ -20,7 +28,18 @@ public final class InProcessChannel: GuestChannel {
     public var descriptor: GuestDescriptor { runtime.descriptor }
 
     public func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
-        let closed = closeRequested.withLock { $0 }
+        let closed = state.withLock { state -> Bool? in
+            if state.suspended && !state.closeRequested {
+                state.held.append((message, reply))
+                return nil
+            }
+            return state.closeRequested
+        }
+        guard let closed else { return }
+        deliver(message, closed: closed, reply: reply)
+    }
+
+    private func deliver(_ message: GuestMessage, closed: Bool, reply: @escaping @Sendable (GuestReply) -> Void) {
         // Even a refusal goes through the main queue, so that it cannot overtake the replies to
         // messages sent before it.
         runtime.mainQueue.async { [runtime, hostQueue] in
@@ -30,11 +49,31 @@ public final class InProcessChannel: GuestChannel {
         }
     }
 
-    public func close(completion: @escaping @Sendable () -> Void) {
-        let first = closeRequested.withLock { requested in
-            defer { requested = true }
-            return !requested
+    public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        state.withLock { $0.suspended = true }
+        // Confirmed once every message sent before has run: the main queue is then idle.
+        runtime.mainQueue.async { [hostQueue] in hostQueue.async { completion(.success(())) } }
+    }
+
+    public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        let held = state.withLock { state in
+            state.suspended = false
+            defer { state.held = [] }
+            return state.held
         }
+        hostQueue.async { completion(.success(())) }
+        for (message, reply) in held { deliver(message, closed: false, reply: reply) }
+    }
+
+    public func close(completion: @escaping @Sendable () -> Void) {
+        let (first, held) = state.withLock { state in
+            defer {
+                state.closeRequested = true
+                state.held = []
+            }
+            return (!state.closeRequested, state.held)
+        }
+        for (_, reply) in held { hostQueue.async { reply(.failure(.closed)) } }
         runtime.mainQueue.async { [runtime, hostQueue, onUnloaded] in
             if first {
                 runtime.stop()

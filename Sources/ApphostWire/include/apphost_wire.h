@@ -1,0 +1,118 @@
+/*
+ * The host <-> worker wire protocol, version 1.
+ *
+ * With process isolation each guest runs in its own worker process
+ * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
+ * (the worker's file descriptor 3). This header is the one definition of
+ * the protocol: the C worker and the Swift host both use these constants.
+ *
+ * Framing. Every message is one frame:
+ *
+ *     u32  length   bytes that follow (type and payload), at most
+ *                   APPHOST_WIRE_MAX_FRAME
+ *     u8   type     enum apphost_wire_type
+ *     ...  payload  fields in the order listed below, no padding
+ *
+ * Integers are little-endian. A "str" is u32 length + that many bytes (UTF-8
+ * expected, not NUL-terminated). An "opt str" / "opt bytes" is u8 present
+ * (0 or 1) followed, when present, by u32 length + bytes. A "bool" is a u8.
+ *
+ * Conversation. The worker speaks first with HELLO. The host then sends LOAD;
+ * the worker answers LOADED or LOAD_FAILED. After validating the descriptor
+ * the host sends START (or STOP); the worker answers STARTED. Then CALLs,
+ * each answered by one REPLY with the same sequence number, in order. LOG and
+ * SAVE_STATE may come from the worker at any time after START, from any
+ * guest thread; the worker writes whole frames under a lock. STOP makes the
+ * worker call deinit (when init succeeded), unload the guest, answer STOPPED
+ * and exit 0. If the host closes its end, the worker exits at once.
+ *
+ * Host to worker:
+ *   LOAD        str path, str guests_directory, str host_name, str host_version
+ *   START       str data_directory
+ *   CALL        u64 sequence, u8 app_state, bool has_scene_state, u8 scene_state,
+ *               u8 call (enum apphost_wire_call), then per call:
+ *                 DID_FINISH_LAUNCHING, WILL_TERMINATE, MEMORY_WARNING: nothing
+ *                 WILL_CONNECT: u64 scene, str session_id, u8 role, u8 initial_state,
+ *                               opt bytes restoration_data
+ *                 SCENE_CALLBACK: u64 scene, u8 callback (enum apphost_wire_scene_callback)
+ *   STOP        (empty)
+ *
+ * Worker to host:
+ *   HELLO       u32 protocol version (APPHOST_WIRE_VERSION), u32 worker pid
+ *   LOADED      u32 abi_major, u32 abi_minor, u32 abi_revision,
+ *               bool has_descriptor, u32 struct_size,
+ *               opt str id, opt str name, opt str version, opt str vendor,
+ *               opt str description, u64 capabilities,
+ *               bool has_init, bool has_deinit, bool has_query
+ *               (raw values: the host validates them, CONTRACT X1)
+ *   LOAD_FAILED u8 reason (enum apphost_wire_load_failure), str detail
+ *               (for DLOPEN: the dlerror() text)
+ *   STARTED     u8 outcome (enum apphost_wire_start_outcome), i32 init_status
+ *   REPLY       u64 sequence, i32 status
+ *   LOG         u8 level, str message
+ *   SAVE_STATE  u64 scene, bytes data (u32 length + bytes)
+ *   STOPPED     (empty)
+ */
+#ifndef APPHOST_WIRE_H
+#define APPHOST_WIRE_H
+
+#include <stdint.h>
+
+enum {
+    APPHOST_WIRE_VERSION = 1,
+    /* The worker's end of the socketpair. */
+    APPHOST_WIRE_WORKER_FD = 3,
+    /* Largest frame: a 1 MiB scene state plus room for the other fields. */
+    APPHOST_WIRE_MAX_FRAME = (1 << 20) + 4096
+};
+
+enum apphost_wire_type {
+    /* host -> worker */
+    APPHOST_WIRE_LOAD = 1,
+    APPHOST_WIRE_START = 2,
+    APPHOST_WIRE_CALL = 3,
+    APPHOST_WIRE_STOP = 4,
+    /* worker -> host */
+    APPHOST_WIRE_HELLO = 64,
+    APPHOST_WIRE_LOADED = 65,
+    APPHOST_WIRE_LOAD_FAILED = 66,
+    APPHOST_WIRE_STARTED = 67,
+    APPHOST_WIRE_REPLY = 68,
+    APPHOST_WIRE_LOG = 69,
+    APPHOST_WIRE_SAVE_STATE = 70,
+    APPHOST_WIRE_STOPPED = 71
+};
+
+enum apphost_wire_call {
+    APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING = 1,
+    APPHOST_WIRE_CALL_WILL_TERMINATE = 2,
+    APPHOST_WIRE_CALL_MEMORY_WARNING = 3,
+    APPHOST_WIRE_CALL_WILL_CONNECT = 4,
+    APPHOST_WIRE_CALL_SCENE_CALLBACK = 5
+};
+
+enum apphost_wire_scene_callback {
+    APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND = 1,
+    APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE = 2,
+    APPHOST_WIRE_SCENE_WILL_RESIGN_ACTIVE = 3,
+    APPHOST_WIRE_SCENE_DID_ENTER_BACKGROUND = 4,
+    APPHOST_WIRE_SCENE_DID_DISCONNECT = 5
+};
+
+enum apphost_wire_load_failure {
+    /* dlopen failed; detail is dlerror()'s text, which the host classifies. */
+    APPHOST_WIRE_LOAD_DLOPEN = 1,
+    /* The library has no apphost_entry symbol. */
+    APPHOST_WIRE_LOAD_NO_ENTRY = 2
+};
+
+enum apphost_wire_start_outcome {
+    APPHOST_WIRE_STARTED_OK = 0,
+    /* init returned init_status, which is not APPHOST_OK; deinit was not called. */
+    APPHOST_WIRE_STARTED_INIT_FAILED = 1,
+    /* init succeeded but query(APPHOST_GUEST_APP_CALLBACKS_ID) returned NULL;
+     * deinit was called. */
+    APPHOST_WIRE_STARTED_NO_APP_CALLBACKS = 2
+};
+
+#endif /* APPHOST_WIRE_H */
