@@ -21,6 +21,13 @@ final class FakeGuest: @unchecked Sendable {
     var crashOn: String?
     var opens = 0
     var closes = 0
+    var suspensions = 0
+    var resumptions = 0
+    /// Makes the channel refuse to suspend, as a freezer that fails would.
+    var freezeFails = false
+    /// Keeps replies back, as a guest busy in a callback would.
+    var holdReplies = false
+    var heldReplies: [() -> Void] = []
     var onEvent: (@Sendable (GuestEvent) -> Void)?
 
     init(id: String) {
@@ -65,13 +72,29 @@ final class FakeChannel: GuestChannel, @unchecked Sendable {
         } else {
             result = .success(0)
         }
-        queue.async { reply(result) }
+        if guest.holdReplies {
+            guest.heldReplies.append({ reply(result) })
+        } else {
+            queue.async { reply(result) }
+        }
     }
 
     func close(completion: @escaping @Sendable () -> Void) {
         closed = true
         guest.closes += 1
         queue.async { completion() }
+    }
+
+    func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        guest.suspensions += 1
+        let result: Result<Void, ChannelFailure> =
+            guest.freezeFails ? .failure(.failed("freezer refused")) : .success(())
+        queue.async { completion(result) }
+    }
+
+    func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        guest.resumptions += 1
+        queue.async { completion(.success(())) }
     }
 }
 

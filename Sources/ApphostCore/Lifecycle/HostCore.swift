@@ -103,7 +103,9 @@ public final class HostCore: @unchecked Sendable {
         sendToBackground(guest, reason: reason)
         guest.changingSuspension = true
         channel.suspend { [weak self] result in
-            guard let self, guest.channel === channel else { return completion(.failure(self?.gone(id) ?? HostCommandError("host gone"))) }
+            guard let self, guest.channel === channel else {
+                return completion(.failure(self?.gone(id) ?? HostCommandError("host gone")))
+            }
             guest.changingSuspension = false
             switch result {
             case .success:
@@ -131,7 +133,9 @@ public final class HostCore: @unchecked Sendable {
         }
         guest.changingSuspension = true
         channel.resume { [weak self] result in
-            guard let self, guest.channel === channel else { return completion(.failure(self?.gone(id) ?? HostCommandError("host gone"))) }
+            guard let self, guest.channel === channel else {
+                return completion(.failure(self?.gone(id) ?? HostCommandError("host gone")))
+            }
             guest.changingSuspension = false
             switch result {
             case .success:
