@@ -134,11 +134,16 @@ final class CoreHarness: @unchecked Sendable {
     let events = EventRecorder()
     private(set) var core: HostCore!
 
-    init() {
+    init(restartPolicy: RestartPolicy = .never) {
         let events = events
         core = HostCore(
             opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
-            emit: { events.append($0) })
+            restartPolicy: restartPolicy, emit: { events.append($0) })
+    }
+
+    /// Moves the manual clock on, on the host queue, and lets what fell due run.
+    func advance(by delay: Duration) {
+        run { _ in clock.advance(by: delay) }
     }
 
     /// Runs `body` on the host queue, then lets every queued reply and completion run.

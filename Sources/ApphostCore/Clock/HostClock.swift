@@ -6,6 +6,8 @@ import Foundation
 public protocol HostClock: AnyObject, Sendable {
     /// Wall-clock time, for event timestamps.
     func now() -> Date
+    /// Monotonic time since an arbitrary origin, for windows and budgets: it never jumps.
+    func uptime() -> Duration
     /// Runs `action` once after `delay` on the host's queue, unless cancelled first.
     @discardableResult
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction
@@ -23,6 +25,8 @@ public final class DispatchHostClock: HostClock {
     public init(queue: DispatchQueue) { self.queue = queue }
 
     public func now() -> Date { Date() }
+
+    public func uptime() -> Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
 
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
@@ -56,6 +60,8 @@ public final class ManualClock: HostClock, @unchecked Sendable {
     public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
 
     public func now() -> Date { current }
+
+    public func uptime() -> Duration { elapsed }
 
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         let scheduled = ManualScheduledAction(action: action)

@@ -15,6 +15,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case terminated
         case suspended
         case resumed
+        case restarting
         case error
     }
 

@@ -33,6 +33,12 @@ final class GuestRecord: @unchecked Sendable {
     var changingSuspension = false
     /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
     var inFlight: [String] = []
+    /// When the host restarted it after crashes, oldest first (the restart policy's window).
+    var restartTimes: [Duration] = []
+    var restarts = 0
+    var restartsGivenUp = false
+    /// The guest was in the foreground when it crashed: a restart brings it back there.
+    var crashedInForeground = false
     var scenes: [SceneRecord] = []
     var lastReason: TransitionReason = .requested
     var lastTransition: Date

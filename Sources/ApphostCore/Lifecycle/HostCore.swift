@@ -13,6 +13,7 @@ public final class HostCore: @unchecked Sendable {
     private let hostQueue: DispatchQueue
     private let guestsDirectory: String
     private let emit: @Sendable (HostEvent) -> Void
+    private let restartPolicy: RestartPolicy
 
     /// Guests in the order they were first loaded.
     private var guests: [GuestRecord] = []
@@ -22,8 +23,9 @@ public final class HostCore: @unchecked Sendable {
 
     public init(
         opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
-        emit: @escaping @Sendable (HostEvent) -> Void
+        restartPolicy: RestartPolicy = .never, emit: @escaping @Sendable (HostEvent) -> Void
     ) {
+        self.restartPolicy = restartPolicy
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
@@ -236,7 +238,9 @@ public final class HostCore: @unchecked Sendable {
                         SceneStatus(
                             handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
                             savedBytes: $0.savedState?.count)
-                    })
+                    },
+                    restart: RestartStatus(
+                        policy: restartPolicy.mode, restarts: guest.restarts, gaveUp: guest.restartsGivenUp))
             })
     }
 
@@ -449,7 +453,40 @@ public final class HostCore: @unchecked Sendable {
         guard guest.channel === channel else { return }
         let place = callback.map { "in \($0)" } ?? "outside any callback"
         record(.error, guest: guest.id, reason: .crash, message: "crashed \(place): \(cause)")
+        guest.crashedInForeground = foregroundID == guest.id
         unloaded(guest, channel: channel, reason: .crash)
+        restartIfAllowed(guest)
+    }
+
+    /// X2, with the restart policy: relaunch a crashed guest after the policy's delay, unless it
+    /// crashed `burst` times within `interval`; then say so and leave it down.
+    private func restartIfAllowed(_ guest: GuestRecord) {
+        guard restartPolicy.mode == .onFailure, !guest.restartsGivenUp else { return }
+        let now = clock.uptime()
+        guest.restartTimes.removeAll { now - $0 >= restartPolicy.interval }
+        guard guest.restartTimes.count < restartPolicy.burst else {
+            guest.restartsGivenUp = true
+            record(
+                .error, guest: guest.id, reason: .crash,
+                message: "not restarting: \(restartPolicy.burst) restarts within \(restartPolicy.interval.secondsText)")
+            return
+        }
+        guest.restartTimes.append(now)
+        let hostQueue = hostQueue
+        clock.schedule(after: restartPolicy.delay) { [weak self] in
+            guard let core = self else { return }
+            hostQueue.async { core.restart(guest) }
+        }
+    }
+
+    private func restart(_ guest: GuestRecord) {
+        guard guest.phase == .notRunning, !guest.restartsGivenUp else { return }
+        guest.restarts += 1
+        record(.restarting, guest: guest.id, reason: .crash, message: "restart \(guest.restarts)")
+        launch(path: guest.path, foreground: guest.crashedInForeground) { result in
+            // A restart that fails to launch is a failure too: it counts against the burst.
+            if case .failure = result { self.restartIfAllowed(guest) }
+        }
     }
 
     private func handle(_ event: GuestEvent, from sink: GuestEventSink) {

@@ -20,6 +20,7 @@ public struct GuestStatus: Sendable, Codable, Equatable {
     public var lastReason: TransitionReason
     public var since: Date
     public var scenes: [SceneStatus]
+    public var restart: RestartStatus
 }
 
 public struct SceneStatus: Sendable, Codable, Equatable {
