@@ -25,6 +25,10 @@ final class FakeGuest: @unchecked Sendable {
     var resumptions = 0
     /// Makes the channel refuse to suspend, as a freezer that fails would.
     var freezeFails = false
+    /// What forceStop was asked to do, in order ("kill", "freeze").
+    var forceStops: [String] = []
+    /// Makes forceStop fail, as an in-process channel does.
+    var unstoppable = false
     /// Keeps replies back, as a guest busy in a callback would.
     var holdReplies = false
     var heldReplies: [() -> Void] = []
@@ -96,6 +100,18 @@ final class FakeChannel: GuestChannel, @unchecked Sendable {
         guest.resumptions += 1
         queue.async { completion(.success(())) }
     }
+
+    /// As a worker channel: a kill ends in the guest's death; a freeze just succeeds.
+    func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        guest.forceStops.append(freezing ? "freeze" : "kill")
+        guard !guest.unstoppable else {
+            return queue.async { completion(.failure(.failed("cannot be killed here"))) }
+        }
+        queue.async { [guest] in
+            completion(.success(()))
+            if !freezing { guest.emit(.died("killed by SIGKILL")) }
+        }
+    }
 }
 
 /// Opens fake guests by "path" (the guest id), or fails with a given load error.
@@ -134,11 +150,11 @@ final class CoreHarness: @unchecked Sendable {
     let events = EventRecorder()
     private(set) var core: HostCore!
 
-    init(restartPolicy: RestartPolicy = .never) {
+    init(restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy()) {
         let events = events
         core = HostCore(
             opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
-            restartPolicy: restartPolicy, emit: { events.append($0) })
+            restartPolicy: restartPolicy, watchdog: watchdog, emit: { events.append($0) })
     }
 
     /// Moves the manual clock on, on the host queue, and lets what fell due run.

@@ -24,6 +24,23 @@ public protocol GuestChannel: AnyObject, Sendable {
     /// Lets a suspended guest run again, then delivers the messages that waited, in order.
     /// `completion` runs on the host queue once the guest runs.
     func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void)
+
+    /// Stops a guest that no longer answers; see the default implementation below.
+    func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void)
+}
+
+extension GuestChannel {
+    /// Stops a guest that no longer answers (CONTRACT B5), at once and whatever it is doing: its
+    /// worker process is frozen where it stands (`freezing`) or killed. Killing ends like a crash:
+    /// pending replies fail and the channel reports `.died`. Only a worker process can be stopped
+    /// this way; this default, which in-process channels keep, says so.
+    public func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        completion(
+            .failure(
+                .failed(
+                    "a guest in the host's process cannot be \(freezing ? "frozen" : "killed") (use --isolation process)"
+                )))
+    }
 }
 
 /// A guest that has been loaded, validated and initialised.

@@ -16,6 +16,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case suspended
         case resumed
         case restarting
+        case watchdog
         case error
     }
 

@@ -39,6 +39,11 @@ final class GuestRecord: @unchecked Sendable {
     var restartsGivenUp = false
     /// The guest was in the foreground when it crashed: a restart brings it back there.
     var crashedInForeground = false
+    /// Timers watching the oldest unanswered callback (B5), and which arming they belong to.
+    var watchdogTimers: [any ScheduledAction] = []
+    var watchdogGeneration = 0
+    /// The watchdog killed it: its death is reported as a watchdog stop, not a crash.
+    var killedByWatchdog = false
     var scenes: [SceneRecord] = []
     var lastReason: TransitionReason = .requested
     var lastTransition: Date

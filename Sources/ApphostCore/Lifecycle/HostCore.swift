@@ -14,6 +14,7 @@ public final class HostCore: @unchecked Sendable {
     private let guestsDirectory: String
     private let emit: @Sendable (HostEvent) -> Void
     private let restartPolicy: RestartPolicy
+    private let watchdog: WatchdogPolicy
 
     /// Guests in the order they were first loaded.
     private var guests: [GuestRecord] = []
@@ -23,9 +24,11 @@ public final class HostCore: @unchecked Sendable {
 
     public init(
         opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
-        restartPolicy: RestartPolicy = .never, emit: @escaping @Sendable (HostEvent) -> Void
+        restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
+        emit: @escaping @Sendable (HostEvent) -> Void
     ) {
         self.restartPolicy = restartPolicy
+        self.watchdog = watchdog
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
@@ -328,6 +331,9 @@ public final class HostCore: @unchecked Sendable {
         guest.suspended = false
         guest.changingSuspension = false
         guest.inFlight.removeAll()
+        guest.killedByWatchdog = false
+        for timer in guest.watchdogTimers { timer.cancel() }
+        guest.watchdogTimers = []
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)
             guest.scenes[index].handle = nil
@@ -438,8 +444,12 @@ public final class HostCore: @unchecked Sendable {
         record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName)
         let message = GuestMessage(call: call, appState: appState ?? guest.appState, sceneState: sceneState)
         guest.inFlight.append(call.callbackName)
+        if guest.inFlight.count == 1 { armWatchdog(guest, channel: channel) }
         channel.send(message) { [weak self] result in
-            if guest.channel === channel, !guest.inFlight.isEmpty { guest.inFlight.removeFirst() }
+            if guest.channel === channel, !guest.inFlight.isEmpty {
+                guest.inFlight.removeFirst()
+                self?.armWatchdog(guest, channel: channel)
+            }
             if case .failure(.crashed(let cause)) = result {
                 self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
             }
@@ -450,12 +460,73 @@ public final class HostCore: @unchecked Sendable {
     /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
     /// become unattached and keep their saved state.
     private func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
-        guard guest.channel === channel else { return }
+        // A guest being terminated may die of it (a suspended one is killed): the close reports it.
+        guard guest.channel === channel, guest.phase != .terminating else { return }
+        let reason: TransitionReason = guest.killedByWatchdog ? .watchdog : .crash
         let place = callback.map { "in \($0)" } ?? "outside any callback"
-        record(.error, guest: guest.id, reason: .crash, message: "crashed \(place): \(cause)")
+        let what = guest.killedByWatchdog ? "killed by the watchdog" : "crashed"
+        record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
         guest.crashedInForeground = foregroundID == guest.id
-        unloaded(guest, channel: channel, reason: .crash)
+        unloaded(guest, channel: channel, reason: reason)
         restartIfAllowed(guest)
+    }
+
+    // MARK: Watchdog
+
+    /// B5: watches the oldest unanswered callback. Past the limit the guest is flagged; past the
+    /// hard limit it is killed or frozen, by policy. The host itself never waits for it.
+    private func armWatchdog(_ guest: GuestRecord, channel: any GuestChannel) {
+        for timer in guest.watchdogTimers { timer.cancel() }
+        guest.watchdogTimers = []
+        guest.watchdogGeneration += 1
+        guard let callback = guest.inFlight.first, guest.channel === channel else { return }
+        let generation = guest.watchdogGeneration
+        let hostQueue = hostQueue
+        let still: @Sendable (HostCore) -> Bool = { _ in
+            guest.watchdogGeneration == generation && guest.channel === channel
+        }
+        guest.watchdogTimers = [
+            clock.schedule(after: watchdog.limit) { [weak self] in
+                guard let core = self else { return }
+                hostQueue.async {
+                    guard still(core) else { return }
+                    core.record(
+                        .watchdog, guest: guest.id, reason: .watchdog,
+                        message: "\(callback) has not returned within \(core.watchdog.limit.secondsText)")
+                }
+            },
+            clock.schedule(after: watchdog.hardLimit) { [weak self] in
+                guard let core = self else { return }
+                hostQueue.async {
+                    guard still(core) else { return }
+                    core.stopHung(guest, channel: channel, in: callback)
+                }
+            },
+        ]
+    }
+
+    private func stopHung(_ guest: GuestRecord, channel: any GuestChannel, in callback: String) {
+        let freezing = watchdog.action == .freeze
+        let overdue = "\(callback) has not returned within \(watchdog.hardLimit.secondsText)"
+        if !freezing { guest.killedByWatchdog = true }
+        channel.forceStop(freezing: freezing) { [weak self] result in
+            guard let self, guest.channel === channel else { return }
+            switch result {
+            case .failure(let failure):
+                guest.killedByWatchdog = false
+                self.record(
+                    .error, guest: guest.id, reason: .watchdog, message: "\(overdue); cannot stop it: \(failure)")
+            case .success where freezing:
+                if self.foregroundID == guest.id { self.foregroundID = nil }
+                let before = guest.appState
+                guest.suspended = true
+                self.noteAppState(guest, from: before, reason: .watchdog)
+                self.record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
+            case .success:
+                // The death that follows is reported through `crashed`, with reason watchdog.
+                break
+            }
+        }
     }
 
     /// X2, with the restart policy: relaunch a crashed guest after the policy's delay, unless it
