@@ -1,0 +1,68 @@
+import Glibc
+
+/// Reads and writes the small files of /proc and cgroupfs with plain system calls: a cgroup
+/// control file takes its value in one write(2), and its errno is the only explanation the
+/// kernel gives, so it goes into the error as it is.
+enum KernelFile {
+    /// The file's whole text.
+    static func read(_ path: String) throws(FreezeError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno, "cannot read", path) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure(errno, "cannot read", path) }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `value` in a single write(2), as cgroup control files require.
+    static func write(_ value: String, to path: String) throws(FreezeError) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno, "cannot write \(value) to", path) }
+        defer { close(descriptor) }
+        let bytes = Array(value.utf8)
+        var written = -1
+        repeat {
+            written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        } while written < 0 && errno == EINTR
+        guard written == bytes.count else { throw failure(written < 0 ? errno : EIO, "cannot write \(value) to", path) }
+    }
+
+    /// Creates a directory; one that exists already is fine.
+    static func makeDirectory(_ path: String) throws(FreezeError) {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw failure(errno, "cannot create", path) }
+    }
+
+    /// Removes a directory: true once it is gone (or was never there), false with errno set.
+    static func removeDirectory(_ path: String) -> Bool {
+        rmdir(path) == 0 || errno == ENOENT
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The names in a directory, without "." and ".."; empty when it cannot be read.
+    static func entries(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// "<what> <path>: <strerror(code)>"; callers pass errno first, before building the text
+    /// can change it.
+    static func failure(_ code: Int32, _ what: String, _ path: String) -> FreezeError {
+        FreezeError("\(what) \(path): \(String(cString: strerror(code)))")
+    }
+}
