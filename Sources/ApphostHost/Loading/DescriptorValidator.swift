@@ -1,7 +1,8 @@
 import CApphost
 
 /// Turns a guest's entry into a `GuestDescriptor`, or names the first thing wrong with it
-/// (CONTRACT X1): the host must never trust a descriptor it has not checked.
+/// (CONTRACT X1): the host must never trust a descriptor it has not checked. It judges plain
+/// values (`RawGuestEntry`), whether the guest was mapped into the host or into a worker.
 enum DescriptorValidator {
     struct Problem: Error {
         let what: String
@@ -12,15 +13,25 @@ enum DescriptorValidator {
         MemoryLayout<apphost_guest_descriptor_t>.offset(of: \apphost_guest_descriptor_t.capabilities)!
         + MemoryLayout<UInt64>.size
 
-    static func validate(_ entry: apphost_entry_t, abiVersion: ABIVersion) throws(Problem) -> GuestDescriptor {
-        guard let pointer = entry.descriptor else { throw Problem(what: "descriptor is NULL") }
-        let declaredSize = UnsafeRawPointer(pointer).load(as: UInt32.self)
-        guard declaredSize >= minimumSize else {
-            throw Problem(
-                what: "struct_size is \(declaredSize), smaller than the 1.0 descriptor (\(minimumSize) bytes)")
+    /// The entry's descriptor, or the load error that names what is wrong: first the ABI version,
+    /// since a guest of another version may mean something else by the rest.
+    static func descriptor(of entry: RawGuestEntry, path: String) throws(LoadError) -> GuestDescriptor {
+        guard ABIVersion.current.canLoad(guest: entry.abiVersion) else {
+            throw LoadError(path: path, cause: .unsupportedABIVersion(guest: entry.abiVersion, host: .current))
         }
-        let raw = SizedStructCopy.copy(
-            UnsafeRawPointer(pointer), as: apphost_guest_descriptor_t.self, zeroed: apphost_guest_descriptor_t())
+        do {
+            return try validate(entry)
+        } catch {
+            throw LoadError(path: path, cause: .invalidDescriptor(error.what))
+        }
+    }
+
+    static func validate(_ entry: RawGuestEntry) throws(Problem) -> GuestDescriptor {
+        guard let raw = entry.descriptor else { throw Problem(what: "descriptor is NULL") }
+        guard raw.structSize >= minimumSize else {
+            throw Problem(
+                what: "struct_size is \(raw.structSize), smaller than the 1.0 descriptor (\(minimumSize) bytes)")
+        }
 
         let id = try requiredString(raw.id, "id")
         guard GuestDescriptor.isValidID(id) else {
@@ -38,23 +49,23 @@ enum DescriptorValidator {
         guard unknown.isEmpty else {
             throw Problem(what: "unknown capability bits 0x\(String(unknown.rawValue, radix: 16))")
         }
-        guard entry.`init` != nil else { throw Problem(what: "init is NULL") }
-        guard entry.query != nil else { throw Problem(what: "query is NULL") }
+        guard entry.hasInit else { throw Problem(what: "init is NULL") }
+        guard entry.hasQuery else { throw Problem(what: "query is NULL") }
 
         return GuestDescriptor(
             id: id, name: name, version: version, vendor: vendor, summary: summary, capabilities: capabilities,
-            abiVersion: abiVersion)
+            abiVersion: entry.abiVersion)
     }
 
-    private static func requiredString(_ pointer: UnsafePointer<CChar>?, _ member: String) throws(Problem) -> String {
-        guard let value = try optionalString(pointer, member) else { throw Problem(what: "\(member) is NULL") }
+    private static func requiredString(_ bytes: [UInt8]?, _ member: String) throws(Problem) -> String {
+        guard let value = try optionalString(bytes, member) else { throw Problem(what: "\(member) is NULL") }
         guard !value.isEmpty else { throw Problem(what: "\(member) is empty") }
         return value
     }
 
-    private static func optionalString(_ pointer: UnsafePointer<CChar>?, _ member: String) throws(Problem) -> String? {
-        guard let pointer else { return nil }
-        guard let value = String(validatingCString: pointer) else {
+    private static func optionalString(_ bytes: [UInt8]?, _ member: String) throws(Problem) -> String? {
+        guard let bytes else { return nil }
+        guard let value = String(validating: bytes, as: UTF8.self) else {
             throw Problem(what: "\(member) is not valid UTF-8")
         }
         return value

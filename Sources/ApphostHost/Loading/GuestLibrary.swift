@@ -39,10 +39,10 @@ public enum GuestLibrary {
         let entry = UnsafeRawPointer(symbol).load(as: apphost_entry_t.self)
         let descriptor: GuestDescriptor
         do {
-            descriptor = try DescriptorValidator.validate(entry, abiVersion: version)
+            descriptor = try DescriptorValidator.descriptor(of: RawGuestEntry(entry, abiVersion: version), path: path)
         } catch {
             dlclose(handle)
-            throw fail(.invalidDescriptor(error.what))
+            throw error
         }
         return LoadedGuestLibrary(
             path: path, canonicalPath: canonicalPath, handle: handle, entry: entry, descriptor: descriptor)
