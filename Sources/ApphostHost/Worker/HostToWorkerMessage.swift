@@ -1,0 +1,136 @@
+import ApphostWire
+import Foundation
+
+/// What the host sends a worker (apphost_wire.h, "Host to worker"). Decoding is for tests that
+/// play the worker.
+enum HostToWorkerMessage: Sendable, Equatable {
+    case load(path: String, guestsDirectory: String, hostName: String, hostVersion: String)
+    case start(dataDirectory: String)
+    case call(sequence: UInt64, GuestMessage)
+    case stop
+
+    var frame: WireFrame {
+        var writer = WirePayloadWriter()
+        let type: apphost_wire_type
+        switch self {
+        case .load(let path, let guestsDirectory, let hostName, let hostVersion):
+            type = APPHOST_WIRE_LOAD
+            writer.string(path)
+            writer.string(guestsDirectory)
+            writer.string(hostName)
+            writer.string(hostVersion)
+        case .start(let dataDirectory):
+            type = APPHOST_WIRE_START
+            writer.string(dataDirectory)
+        case .call(let sequence, let message):
+            type = APPHOST_WIRE_CALL
+            writer.u64(sequence)
+            Self.write(message, to: &writer)
+        case .stop:
+            type = APPHOST_WIRE_STOP
+        }
+        return WireFrame(type: UInt8(type.rawValue), payload: writer.bytes)
+    }
+
+    private static func write(_ message: GuestMessage, to writer: inout WirePayloadWriter) {
+        writer.u8(UInt8(message.appState.rawValue))
+        writer.bool(message.sceneState != nil)
+        writer.u8(UInt8(message.sceneState?.rawValue ?? 0))
+        switch message.call {
+        case .didFinishLaunching:
+            writer.u8(UInt8(APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING.rawValue))
+        case .willTerminate:
+            writer.u8(UInt8(APPHOST_WIRE_CALL_WILL_TERMINATE.rawValue))
+        case .didReceiveMemoryWarning:
+            writer.u8(UInt8(APPHOST_WIRE_CALL_MEMORY_WARNING.rawValue))
+        case .sceneWillConnect(let connection):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_WILL_CONNECT.rawValue))
+            writer.u64(connection.scene)
+            writer.string(connection.sessionID)
+            writer.u8(UInt8(connection.role.rawValue))
+            writer.u8(UInt8(connection.initialState.rawValue))
+            writer.optionalData(connection.restorationData)
+        case .scene(let scene, let callback):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_SCENE_CALLBACK.rawValue))
+            writer.u64(scene)
+            writer.u8(UInt8(WireSceneCallback.code(of: callback)))
+        }
+    }
+
+    init(_ frame: WireFrame) throws(WireProtocolError) {
+        var reader = WirePayloadReader(frame.payload)
+        switch UInt32(frame.type) {
+        case APPHOST_WIRE_LOAD.rawValue:
+            self = .load(
+                path: try reader.string(), guestsDirectory: try reader.string(), hostName: try reader.string(),
+                hostVersion: try reader.string())
+        case APPHOST_WIRE_START.rawValue:
+            self = .start(dataDirectory: try reader.string())
+        case APPHOST_WIRE_CALL.rawValue:
+            self = .call(sequence: try reader.u64(), try Self.readMessage(&reader))
+        case APPHOST_WIRE_STOP.rawValue:
+            self = .stop
+        default:
+            throw WireProtocolError("unknown host-to-worker frame type \(frame.type)")
+        }
+        try reader.finish()
+    }
+
+    private static func readMessage(_ reader: inout WirePayloadReader) throws(WireProtocolError) -> GuestMessage {
+        let appState = try WireEnum.decode(AppState.self, try reader.u8(), "app state")
+        let hasSceneState = try reader.bool()
+        let sceneStateCode = try reader.u8()
+        let sceneState = hasSceneState ? try WireEnum.decode(SceneState.self, sceneStateCode, "scene state") : nil
+        let call: GuestCall
+        switch UInt32(try reader.u8()) {
+        case APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING.rawValue: call = .didFinishLaunching
+        case APPHOST_WIRE_CALL_WILL_TERMINATE.rawValue: call = .willTerminate
+        case APPHOST_WIRE_CALL_MEMORY_WARNING.rawValue: call = .didReceiveMemoryWarning
+        case APPHOST_WIRE_CALL_WILL_CONNECT.rawValue:
+            let scene = try reader.u64()
+            let session = try reader.string()
+            let role = try WireEnum.decode(SceneRole.self, try reader.u8(), "scene role")
+            let initial = try WireEnum.decode(SceneState.self, try reader.u8(), "initial state")
+            let restoration = try reader.optionalData().map { Data($0) }
+            call = .sceneWillConnect(
+                SceneConnection(
+                    scene: scene, sessionID: session, role: role, initialState: initial, restorationData: restoration))
+        case APPHOST_WIRE_CALL_SCENE_CALLBACK.rawValue:
+            let scene = try reader.u64()
+            call = .scene(scene, try WireSceneCallback.callback(for: try reader.u8()))
+        case let other:
+            throw WireProtocolError("unknown call \(other)")
+        }
+        return GuestMessage(call: call, appState: appState, sceneState: sceneState)
+    }
+}
+
+/// `enum apphost_wire_scene_callback` and `SceneCallback`, both ways.
+enum WireSceneCallback {
+    static func code(of callback: SceneCallback) -> UInt32 {
+        switch callback {
+        case .willEnterForeground: APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND.rawValue
+        case .didBecomeActive: APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE.rawValue
+        case .willResignActive: APPHOST_WIRE_SCENE_WILL_RESIGN_ACTIVE.rawValue
+        case .didEnterBackground: APPHOST_WIRE_SCENE_DID_ENTER_BACKGROUND.rawValue
+        case .didDisconnect: APPHOST_WIRE_SCENE_DID_DISCONNECT.rawValue
+        }
+    }
+
+    static func callback(for code: UInt8) throws(WireProtocolError) -> SceneCallback {
+        guard let callback = SceneCallback.allCases.first(where: { Self.code(of: $0) == UInt32(code) }) else {
+            throw WireProtocolError("unknown scene callback \(code)")
+        }
+        return callback
+    }
+}
+
+/// The C ABI's enums travel as u8 of their values.
+enum WireEnum {
+    static func decode<T: RawRepresentable<Int32>>(_: T.Type, _ code: UInt8, _ what: String)
+        throws(WireProtocolError) -> T
+    {
+        guard let value = T(rawValue: Int32(code)) else { throw WireProtocolError("unknown \(what) \(code)") }
+        return value
+    }
+}

@@ -1,0 +1,45 @@
+/// Cuts a byte stream into frames. Bytes arrive in arbitrary pieces; a frame comes out once all of
+/// it has arrived. A declared length over `WireFrame.maxLength` (or zero) is a protocol error as
+/// soon as the length itself has arrived, so a broken peer cannot make the host buffer without
+/// bound.
+struct WireFrameDecoder: Sendable {
+    private var buffer: [UInt8] = []
+    /// Where the next undecoded byte is in `buffer`; consumed bytes are dropped in batches.
+    private var start = 0
+
+    init() {}
+
+    mutating func append(_ bytes: some Sequence<UInt8>) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Bytes received but not yet part of a whole frame.
+    var bufferedCount: Int { buffer.count - start }
+
+    /// The next whole frame, or nil until more bytes arrive.
+    mutating func next() throws(WireProtocolError) -> WireFrame? {
+        guard bufferedCount >= WireFrame.headerSize else { return nil }
+        var lengthReader = WirePayloadReader(buffer[start..<start + WireFrame.headerSize])
+        let length = Int(try lengthReader.u32())
+        guard length >= 1 else { throw WireProtocolError("a frame of length 0 has no type") }
+        guard length <= WireFrame.maxLength else {
+            throw WireProtocolError("a frame of \(length) bytes exceeds the maximum of \(WireFrame.maxLength)")
+        }
+        guard bufferedCount >= WireFrame.headerSize + length else { return nil }
+        let typeIndex = start + WireFrame.headerSize
+        let frame = WireFrame(type: buffer[typeIndex], payload: Array(buffer[typeIndex + 1..<typeIndex + length]))
+        start = typeIndex + length
+        compact()
+        return frame
+    }
+
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 65536, start > buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+    }
+}
