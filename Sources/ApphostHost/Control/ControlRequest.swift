@@ -15,11 +15,15 @@ public enum ControlRequest: Sendable, Equatable {
     case dismissAlert
     /// `{"command":"terminate","guest":ID}`: terminate a guest gracefully (A3).
     case terminate(guest: String)
+    /// `{"command":"suspend","guest":ID}`: send a guest to background (S3) and stop it (B7).
+    case suspend(guest: String)
+    /// `{"command":"resume","guest":ID}`: let a suspended guest run again, in background.
+    case resume(guest: String)
     /// `{"command":"events"}`: stream every host event as JSON lines until the connection closes.
     case events
 
     /// The wire names of the commands, for error messages.
-    public static let commandNames = ["ps", "switch", "home", "alert", "terminate", "events"]
+    public static let commandNames = ["ps", "switch", "home", "alert", "terminate", "suspend", "resume", "events"]
 
     /// Parses one request line; the error says in one line what is wrong with it.
     public init(line: some Collection<UInt8>) throws(ControlProtocolError) {
@@ -42,6 +46,8 @@ public enum ControlRequest: Sendable, Equatable {
         case "home": self = .home
         case "alert": self = wire.dismiss == true ? .dismissAlert : .showAlert
         case "terminate": self = .terminate(guest: try guest())
+        case "suspend": self = .suspend(guest: try guest())
+        case "resume": self = .resume(guest: try guest())
         case "events": self = .events
         default:
             throw ControlProtocolError(
@@ -59,6 +65,8 @@ public enum ControlRequest: Sendable, Equatable {
         case .showAlert: wire = WireRequest(command: "alert")
         case .dismissAlert: wire = WireRequest(command: "alert", dismiss: true)
         case .terminate(let guest): wire = WireRequest(command: "terminate", guest: guest)
+        case .suspend(let guest): wire = WireRequest(command: "suspend", guest: guest)
+        case .resume(let guest): wire = WireRequest(command: "resume", guest: guest)
         case .events: wire = WireRequest(command: "events")
         }
         return ControlCoding.line(wire)

@@ -18,7 +18,7 @@ public final class HostService: @unchecked Sendable {
     private var shuttingDown = false
     /// The control server has stopped: its connections are closed and nobody waits for replies.
     private var stopped = false
-    /// Launches, switches and terminations under way; shutdown waits for them so that no guest
+    /// Launches, switches, suspensions and terminations under way; shutdown waits for them so that no guest
     /// comes up after it has terminated the others.
     private var operationsInFlight = 0
     private var whenIdle: [() -> Void] = []
@@ -198,6 +198,20 @@ extension HostService: ControlResponder {
                 begin()
                 core.terminate(id) { result in
                     answer(result.map { "\(id) terminated" })
+                    self.end()
+                }
+            case .suspend(let name):
+                let id = try core.status().guestID(named: name)
+                begin()
+                core.suspend(id) { result in
+                    answer(result.map { "\(id) is suspended" })
+                    self.end()
+                }
+            case .resume(let name):
+                let id = try core.status().guestID(named: name)
+                begin()
+                core.resume(id) { result in
+                    answer(result.map { "\(id) is running in background" })
                     self.end()
                 }
             }

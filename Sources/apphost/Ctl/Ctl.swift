@@ -3,7 +3,9 @@ import ArgumentParser
 struct Ctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Control a running host through its control socket.",
-        subcommands: [Ps.self, Switch.self, Home.self, Alert.self, Terminate.self, Events.self])
+        subcommands: [
+            Ps.self, Switch.self, Home.self, Alert.self, Suspend.self, Resume.self, Terminate.self, Events.self,
+        ])
 }
 
 /// The options every `ctl` subcommand takes.
