@@ -10,10 +10,22 @@ enum TestGuests {
     /// A guest whose will_terminate takes `seconds`: shutdown is still under way while it runs.
     static let slowID = "org.apphost.tests.slow-terminate"
 
+    /// Plugins/Fixtures/busy_thread_guest.c: spins a thread of its own from did_finish_launching
+    /// on, so that its worker's CPU time shows whether it runs.
+    static let busyThreadID = "org.apphost.fixtures.busy-thread"
+    static let busyThreadLibrary = "libBusyThreadFixture.so"
+
     static func minimal(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         try compile(
             packageRoot.appendingPathComponent("Plugins/Fixtures/minimal_guest.c").path,
             to: directory + "/libMinimalFixture.so", file: file, line: line)
+    }
+
+    static func busyThread(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String
+    {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/busy_thread_guest.c").path,
+            to: directory + "/" + busyThreadLibrary, flags: ["-pthread"], file: file, line: line)
     }
 
     static func slowToTerminate(
@@ -51,13 +63,15 @@ enum TestGuests {
     private static let packageRoot = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    private static func compile(_ source: String, to output: String, file: StaticString, line: UInt) throws -> String {
+    private static func compile(
+        _ source: String, to output: String, flags: [String] = [], file: StaticString, line: UInt
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "cc", "-std=c99", "-shared", "-fPIC", "-I", packageRoot.appendingPathComponent("sdk/include").path,
-            source, "-o", output,
-        ]
+        process.arguments =
+            [
+                "cc", "-std=c99", "-shared", "-fPIC", "-I", packageRoot.appendingPathComponent("sdk/include").path,
+            ] + flags + [source, "-o", output]
         let messages = Pipe()
         process.standardOutput = messages
         process.standardError = messages
