@@ -20,7 +20,12 @@ public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConver
         case alreadyLoaded(String)
         /// The guest's data directory could not be made; the text says where and why.
         case dataDirectoryUnavailable(String)
+        /// The guest's process died before it finished loading; the text names the signal or exit status.
         case guestCrashed(String)
+        /// The guest did not finish loading in time and was killed; the text says what it was doing.
+        case timedOut(String)
+        /// The worker process that would run the guest could not be started or misbehaved.
+        case workerFailed(String)
     }
 
     public var path: String
@@ -52,6 +57,8 @@ public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConver
         case .alreadyLoaded(let id): "a guest with id \(id) is already loaded"
         case .dataDirectoryUnavailable(let why): why
         case .guestCrashed(let what): "the guest crashed while loading: \(what)"
+        case .timedOut(let what): "timed out: \(what)"
+        case .workerFailed(let why): "worker process failed: \(why)"
         }
     }
 

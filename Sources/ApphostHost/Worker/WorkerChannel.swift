@@ -1,0 +1,477 @@
+import CApphost
+import Dispatch
+import Glibc
+
+/// A `GuestChannel` to a guest in its own worker process, over the socket of apphost_wire.h. To
+/// the core it behaves as the in-process channel does: replies on the host queue in the order
+/// sent, the guest's logs and saves as events in the order the worker sent them, and nothing
+/// ever blocks the caller, even when the worker is frozen and its socket buffer is full.
+/// Unlike the in-process channel, a crash of the guest is reported (CONTRACT X2): pending replies
+/// fail with `.crashed(cause)` and `.died(cause)` follows, and suspension freezes the whole
+/// process (CONTRACT B7).
+public final class WorkerChannel: GuestChannel, @unchecked Sendable {
+    // Every mutable member is confined to `queue`: the public methods hop onto it, the socket's
+    // sources and the timers run on it, and freezer calls and the reaper run elsewhere and hop
+    // back. Only immutable members are read off it.
+    public typealias Reply = @Sendable (GuestReply) -> Void
+    private typealias Completion = @Sendable (Result<Void, ChannelFailure>) -> Void
+
+    /// The worker's process id, for operators and tests.
+    public let pid: pid_t
+    private let process: WorkerProcess
+    private let freezer: any ProcessFreezer
+    private let hostQueue: DispatchQueue
+    private let onEvent: @Sendable (GuestEvent) -> Void
+    /// Runs on `queue` once the worker has been reaped, before anyone hears of its end.
+    private let onExit: @Sendable () -> Void
+    private let stopTimeout: Duration
+    private let queue: DispatchQueue
+    /// Freezer calls may block until the kernel confirms; one at a time, in order, then release.
+    private let freezerQueue: DispatchQueue
+    private let descriptor: Int32
+
+    private var decoder: WireFrameDecoder
+    private var readSource: (any DispatchSourceRead)?
+    private var writeSource: (any DispatchSourceWrite)?
+    private var writeSourceResumed = false
+    private var liveSources = 0
+    private var outbound: [UInt8] = []
+    private var outboundStart = 0
+    /// The worker closed its end, or the socket failed: nothing more is written, and the read
+    /// side drains what it sent before it went.
+    private var writeBroken = false
+    private var disconnected = false
+
+    private var nextSequence: UInt64 = 1
+    /// Calls written and not yet answered, oldest first: the worker answers in order.
+    private var pending: [(sequence: UInt64, reply: Reply)] = []
+    /// Calls sent while the guest is (being) frozen, delivered in order once it runs.
+    private var held: [(message: GuestMessage, reply: Reply)] = []
+    private var freezing = Freezing.running
+    /// Waiting for the freeze under way (or the one to start once the guest is idle).
+    private var freezeCompletions: [Completion] = []
+
+    private var phase = Phase.open
+    private var closeCompletions: [@Sendable () -> Void] = []
+    private var stopSent = false
+    private var closeTimer: DispatchWorkItem?
+    /// The host killed the worker on purpose while closing (it was suspended, or did not stop in
+    /// time): its end is no crash.
+    private var killedWhileClosing = false
+
+    private enum Freezing {
+        case running
+        /// Waiting for the pending replies before freezing.
+        case suspending
+        case freezing
+        case frozen
+        case thawing
+    }
+
+    private enum Phase {
+        case open
+        case closing
+        /// The worker has been reaped; later calls fail this way.
+        case ended(ChannelFailure)
+    }
+
+    init(
+        process: WorkerProcess, socket: WireSocket, freezer: any ProcessFreezer, hostQueue: DispatchQueue,
+        stopTimeout: Duration, onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        onExit: @escaping @Sendable () -> Void
+    ) {
+        self.process = process
+        pid = process.pid
+        self.freezer = freezer
+        self.hostQueue = hostQueue
+        self.stopTimeout = stopTimeout
+        self.onEvent = onEvent
+        self.onExit = onExit
+        descriptor = socket.descriptor
+        decoder = socket.decoder
+        queue = DispatchQueue(label: "apphost.worker.\(process.pid)")
+        freezerQueue = DispatchQueue(label: "apphost.worker.\(process.pid).freezer")
+        queue.async { self.connect() }
+    }
+
+    // MARK: GuestChannel
+
+    public func send(_ message: GuestMessage, reply: @escaping Reply) {
+        queue.async { [self] in
+            switch phase {
+            case .ended(let failure): hostQueue.async { reply(.failure(failure)) }
+            case .closing: hostQueue.async { reply(.failure(.closed)) }
+            case .open where freezing != .running: held.append((message, reply))
+            case .open: deliver(message, reply: reply)
+            }
+        }
+    }
+
+    public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        queue.async { [self] in
+            if let failure = refusal() { return complete(completion, .failure(failure)) }
+            guard freezing == .running else {
+                return complete(completion, .failure(.failed("the guest is already suspended or being suspended")))
+            }
+            // B7: the calls already sent run to completion, then the whole process stops.
+            freezing = .suspending
+            freezeCompletions.append(completion)
+            freezeOnceIdle()
+        }
+    }
+
+    public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        queue.async { [self] in
+            if let failure = refusal() { return complete(completion, .failure(failure)) }
+            guard freezing == .frozen else {
+                return complete(completion, .failure(.failed("the guest is not suspended")))
+            }
+            freezing = .thawing
+            freezerQueue.async { [self] in
+                let result = Self.attempt { () throws(FreezeError) in try freezer.thaw(pid: pid) }
+                queue.async { self.thawed(result, completion: completion) }
+            }
+        }
+    }
+
+    public func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        queue.async { [self] in
+            if case .ended(let failure) = phase { return complete(completion, .failure(failure)) }
+            guard freezing else {
+                // B5: killed where it stands; the end is reported like a crash, unless closing.
+                process.kill()
+                thawIfFrozen()
+                return complete(completion, .success(()))
+            }
+            switch self.freezing {
+            case .frozen:
+                complete(completion, .success(()))
+            case .freezing, .suspending:
+                freezeCompletions.append(completion)
+                if self.freezing == .suspending { startFreezing() }
+            case .running:
+                freezeCompletions.append(completion)
+                startFreezing()
+            case .thawing:
+                complete(completion, .failure(.failed("the guest is being resumed")))
+            }
+        }
+    }
+
+    public func close(completion: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            if case .ended = phase { return hostQueue.async { completion() } }
+            closeCompletions.append(completion)
+            guard case .open = phase else { return }
+            phase = .closing
+            for (_, reply) in held { hostQueue.async { reply(.failure(.closed)) } }
+            held = []
+            armCloseTimer()
+            switch freezing {
+            case .running:
+                sendStop()
+            case .suspending:
+                freezing = .running
+                failFreezeCompletions(.closed)
+                sendStop()
+            case .frozen:
+                // A3: a suspended guest is terminated without any callback.
+                killWhileClosing()
+            case .freezing, .thawing:
+                break  // `froze` or `thawed` goes on from the state they reach.
+            }
+        }
+    }
+
+    // MARK: Calls
+
+    private func deliver(_ message: GuestMessage, reply: @escaping Reply) {
+        let sequence = nextSequence
+        nextSequence += 1
+        pending.append((sequence, reply))
+        write(HostToWorkerMessage.call(sequence: sequence, message).frame)
+    }
+
+    private func sendStop() {
+        guard !stopSent else { return }
+        stopSent = true
+        // After every call already written: the worker answers them, then calls deinit (A3).
+        write(HostToWorkerMessage.stop.frame)
+    }
+
+    /// How a call must fail now, or nil while the channel is open.
+    private func refusal() -> ChannelFailure? {
+        switch phase {
+        case .open: nil
+        case .closing: .closed
+        case .ended(let failure): failure
+        }
+    }
+
+    private func complete(_ completion: @escaping Completion, _ result: Result<Void, ChannelFailure>) {
+        hostQueue.async { completion(result) }
+    }
+
+    // MARK: Freezing
+
+    private func freezeOnceIdle() {
+        guard freezing == .suspending, pending.isEmpty else { return }
+        startFreezing()
+    }
+
+    private func startFreezing() {
+        freezing = .freezing
+        freezerQueue.async { [self] in
+            let result = Self.attempt { () throws(FreezeError) in try freezer.freeze(pid: pid) }
+            queue.async { self.froze(result) }
+        }
+    }
+
+    private func froze(_ result: Result<Void, FreezeError>) {
+        let completions = freezeCompletions
+        freezeCompletions = []
+        switch result {
+        case .success:
+            freezing = .frozen
+            for completion in completions { complete(completion, .success(())) }
+            if case .closing = phase { killWhileClosing() }
+        case .failure(let error):
+            freezing = .running
+            for completion in completions {
+                complete(completion, .failure(.failed("cannot freeze the worker: \(error)")))
+            }
+            if case .closing = phase { sendStop() } else { deliverHeld() }
+        }
+    }
+
+    private func thawed(_ result: Result<Void, FreezeError>, completion: @escaping Completion) {
+        switch result {
+        case .success:
+            freezing = .running
+            complete(completion, .success(()))
+            if case .closing = phase { sendStop() } else { deliverHeld() }
+        case .failure(let error):
+            freezing = .frozen
+            complete(completion, .failure(.failed("cannot thaw the worker: \(error)")))
+            if case .closing = phase { killWhileClosing() }
+        }
+    }
+
+    private func deliverHeld() {
+        let messages = held
+        held = []
+        for (message, reply) in messages { deliver(message, reply: reply) }
+    }
+
+    private func failFreezeCompletions(_ failure: ChannelFailure) {
+        for completion in freezeCompletions { complete(completion, .failure(failure)) }
+        freezeCompletions = []
+    }
+
+    /// A frozen process may not act on SIGKILL until it is thawed (the cgroup v1 freezer).
+    private func thawIfFrozen() {
+        guard freezing == .frozen || freezing == .freezing else { return }
+        freezerQueue.async { [freezer, pid] in try? freezer.thaw(pid: pid) }
+    }
+
+    private static func attempt(_ body: () throws(FreezeError) -> Void) -> Result<Void, FreezeError> {
+        do throws(FreezeError) {
+            try body()
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Closing
+
+    private func killWhileClosing() {
+        killedWhileClosing = true
+        process.kill()
+        thawIfFrozen()
+    }
+
+    /// The worker gets `stopTimeout` from `close` to answer what it was sent, run deinit and
+    /// exit; then it is killed, so that a guest stuck in will_terminate cannot hold up shutdown.
+    private func armCloseTimer() {
+        let timer = DispatchWorkItem { [self] in
+            guard case .closing = phase else { return }
+            killWhileClosing()
+        }
+        closeTimer = timer
+        queue.asyncAfter(deadline: .now() + stopTimeout.timeInterval, execute: timer)
+    }
+
+    // MARK: Socket
+
+    private func connect() {
+        let read = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        read.setEventHandler { [self] in readAvailable() }
+        let write = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+        write.setEventHandler { [self] in flush() }
+        // The descriptor is closed once neither source can touch it any more.
+        for source in [read, write] as [any DispatchSourceProtocol] {
+            source.setCancelHandler { [self] in
+                liveSources -= 1
+                if liveSources == 0 { Glibc.close(descriptor) }
+            }
+        }
+        liveSources = 2
+        readSource = read
+        writeSource = write
+        read.resume()
+        // What arrived with the handshake's last read, such as the first logs of a guest thread.
+        decodeFrames()
+        flush()
+    }
+
+    private func write(_ frame: WireFrame) {
+        guard !writeBroken, !disconnected else { return }
+        outbound.append(contentsOf: frame.encoded)
+        flush()
+    }
+
+    private func flush() {
+        while outboundStart < outbound.count, !writeBroken, !disconnected {
+            let count = outbound[outboundStart...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                outboundStart += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN {
+                // A busy or frozen worker: keep the bytes and write when it reads again.
+                setWriteSourceResumed(true)
+                return
+            } else {
+                // The worker is gone; its end of file, after what it sent last, reports it.
+                writeBroken = true
+            }
+        }
+        outbound.removeAll()
+        outboundStart = 0
+        setWriteSourceResumed(false)
+    }
+
+    private func setWriteSourceResumed(_ resumed: Bool) {
+        guard let writeSource, resumed != writeSourceResumed else { return }
+        writeSourceResumed = resumed
+        if resumed { writeSource.resume() } else { writeSource.suspend() }
+    }
+
+    private func readAvailable() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        // A bounded number of reads, so that a chatty guest cannot starve the other work here.
+        for _ in 0..<16 {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                decoder.append(buffer[..<count])
+                decodeFrames()
+                if disconnected { return }
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN {
+                return
+            } else {
+                return disconnect(protocolError: nil)
+            }
+        }
+    }
+
+    private func decodeFrames() {
+        do throws(WireProtocolError) {
+            while !disconnected, let frame = try decoder.next() {
+                try handle(try WorkerToHostMessage(frame))
+            }
+        } catch {
+            disconnect(protocolError: error)
+        }
+    }
+
+    private func handle(_ message: WorkerToHostMessage) throws(WireProtocolError) {
+        switch message {
+        case .reply(let sequence, let status):
+            guard let first = pending.first else {
+                throw WireProtocolError("a reply to call \(sequence), but no call is pending")
+            }
+            guard first.sequence == sequence else {
+                throw WireProtocolError("a reply to call \(sequence) while call \(first.sequence) is pending")
+            }
+            pending.removeFirst()
+            hostQueue.async { first.reply(.success(status)) }
+            freezeOnceIdle()
+        case .log(let level, let text):
+            hostQueue.async { [onEvent] in onEvent(.log(level, text)) }
+        case .saveState(let scene, let data):
+            guard data.count <= Int(APPHOST_SCENE_STATE_MAX_BYTES) else {
+                throw WireProtocolError("a saved state of \(data.count) bytes, over the ABI's limit")
+            }
+            hostQueue.async { [onEvent] in onEvent(.saveSceneState(scene, data)) }
+        case .stopped where stopSent:
+            break  // The end of file follows once the worker has exited.
+        default:
+            throw WireProtocolError("an unexpected \(message.name) from a running guest's worker")
+        }
+    }
+
+    // MARK: The worker's end
+
+    /// The connection is over: end of file, a broken socket, or a protocol error (then the worker,
+    /// which can no longer be trusted, is killed). Reaps the worker off this queue, then ends.
+    private func disconnect(protocolError: WireProtocolError?) {
+        guard !disconnected else { return }
+        disconnected = true
+        if protocolError != nil { process.kill() }
+        readSource?.cancel()
+        writeSource?.cancel()
+        // A suspended source never runs its cancel handler.
+        setWriteSourceResumed(true)
+        readSource = nil
+        writeSource = nil
+        outbound = []
+        DispatchQueue.global().async { [self] in
+            // One that closed its socket without exiting gets a moment, then is killed.
+            let exit = process.waitForExit(killAfter: .seconds(2))
+            freezerQueue.async { [self] in
+                freezer.release(pid: pid)
+                queue.async { self.ended(exit, protocolError: protocolError) }
+            }
+        }
+    }
+
+    private func ended(_ exit: WorkerExit, protocolError: WireProtocolError?) {
+        let cause = protocolError.map { "protocol error: \($0)" } ?? exit.description
+        let closing: Bool
+        if case .closing = phase { closing = true } else { closing = false }
+        let unanswered: ChannelFailure = closing && killedWhileClosing ? .closed : .crashed(cause)
+        phase = .ended(closing ? .closed : .crashed(cause))
+        closeTimer?.cancel()
+        onExit()
+        // X2: the oldest pending call is the one the guest was in; the core names it.
+        for (_, reply) in pending { hostQueue.async { reply(.failure(unanswered)) } }
+        for (_, reply) in held { hostQueue.async { reply(.failure(unanswered)) } }
+        pending = []
+        held = []
+        failFreezeCompletions(.crashed(cause))
+        if !closing { hostQueue.async { [onEvent] in onEvent(.died(cause)) } }
+        for completion in closeCompletions { hostQueue.async { completion() } }
+        closeCompletions = []
+    }
+}
+
+extension WorkerToHostMessage {
+    /// The frame type's name, for protocol errors.
+    var name: String {
+        switch self {
+        case .hello: "HELLO"
+        case .loaded: "LOADED"
+        case .loadFailed: "LOAD_FAILED"
+        case .started: "STARTED"
+        case .reply: "REPLY"
+        case .log: "LOG"
+        case .saveState: "SAVE_STATE"
+        case .stopped: "STOPPED"
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import ApphostWire
+import CApphost
+import Glibc
+
+/// One worker from its spawn until the guest in it runs: HELLO, LOAD and LOADED, START and
+/// STARTED, the host waiting for each answer in turn on a background thread, all within one
+/// deadline. Each step either succeeds or throws the `LoadError` to report; a step that throws
+/// because the worker died, hung or broke the protocol has already killed and reaped it.
+final class WorkerHandshake {
+    /// The path as the caller gave it, which errors name.
+    let path: String
+    let process: WorkerProcess
+    private var socket: WireSocket
+    private let timeout: Duration
+    private let deadline: ContinuousClock.Instant
+    private var ended = false
+
+    private init(path: String, process: WorkerProcess, socket: Int32, timeout: Duration) {
+        self.path = path
+        self.process = process
+        self.socket = WireSocket(descriptor: socket)
+        self.timeout = timeout
+        deadline = .now + timeout
+    }
+
+    static func spawn(executable: String, path: String, timeout: Duration) throws(LoadError) -> WorkerHandshake {
+        do {
+            let (process, socket) = try WorkerProcess.spawn(executable: executable)
+            return WorkerHandshake(path: path, process: process, socket: socket, timeout: timeout)
+        } catch {
+            throw LoadError(path: path, cause: .workerFailed(error.description))
+        }
+    }
+
+    /// HELLO: the worker runs and speaks this host's protocol version.
+    func awaitHello() throws(LoadError) {
+        guard case .hello(let version, _) = try receive(.hello) else { throw unexpected(.hello) }
+        guard version == UInt32(APPHOST_WIRE_VERSION) else {
+            abandon()
+            throw LoadError(
+                path: path,
+                cause: .workerFailed("the worker speaks protocol version \(version), this host \(APPHOST_WIRE_VERSION)")
+            )
+        }
+    }
+
+    /// LOAD: the worker dlopens the library, which runs its constructors, and reads its entry;
+    /// the host validates what it declares (CONTRACT X1).
+    func load(canonicalPath: String, guestsDirectory: String, hostName: String, hostVersion: String)
+        throws(LoadError) -> GuestDescriptor
+    {
+        try send(
+            .load(path: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion),
+            .load)
+        switch try receive(.load) {
+        case .loaded(let entry):
+            do {
+                return try DescriptorValidator.descriptor(of: entry, path: path)
+            } catch {
+                stop()
+                throw error
+            }
+        case .loadFailed(.dlopen, let detail):
+            stop()
+            throw LoadError(path: path, cause: DlopenFailure.cause(of: detail, loading: canonicalPath))
+        case .loadFailed(.noEntry, _):
+            stop()
+            throw LoadError(path: path, cause: .missingEntrySymbol)
+        default:
+            throw unexpected(.load)
+        }
+    }
+
+    /// START: the worker calls init with a host interface that serves `dataDirectory`, then
+    /// takes the guest's callbacks. What the guest logs meanwhile goes to `forward`, in order.
+    func start(dataDirectory: String, forward: @escaping (GuestEvent) -> Void) throws(LoadError) {
+        try send(.start(dataDirectory: dataDirectory), .start)
+        guard case .started(let outcome, let status) = try receive(.start, forward: forward) else {
+            throw unexpected(.start)
+        }
+        switch outcome {
+        case .ok:
+            return
+        case .initFailed:
+            stop()
+            throw LoadError(path: path, cause: .initFailed(status: status, name: StatusName.of(status)))
+        case .noAppCallbacks:
+            stop()
+            throw LoadError(
+                path: path,
+                cause: .invalidDescriptor(
+                    "query(\"\(APPHOST_GUEST_APP_CALLBACKS_ID)\") returned NULL: every guest must provide app callbacks"
+                ))
+        }
+    }
+
+    /// The socket and the bytes already read past the last answer, for the channel that takes
+    /// over; the handshake no longer owns them.
+    func handOver() -> WireSocket {
+        ended = true
+        return socket
+    }
+
+    /// Asks the worker to unload the guest (deinit only if init succeeded) and exit, waits for it
+    /// (briefly, and never past the deadline by much), then reaps it.
+    func stop() {
+        guard !ended else { return }
+        ended = true
+        let patience = max(deadline, .now + .seconds(1))
+        if (try? socket.write(HostToWorkerMessage.stop.frame, deadline: patience)) != nil {
+            // Whatever the guest logs while it unloads is dropped: nobody listens any more.
+            while let message = try? socket.read(deadline: patience), message != .stopped {}
+        }
+        close(socket.descriptor)
+        _ = process.waitForExit(killAfter: .seconds(1))
+    }
+
+    /// Kills the worker and reaps it; returns how it ended.
+    @discardableResult
+    func abandon() -> WorkerExit {
+        guard !ended else { return process.waitForExit() }
+        ended = true
+        process.kill()
+        close(socket.descriptor)
+        return process.waitForExit()
+    }
+
+    // MARK: Steps
+
+    private enum Step: CustomStringConvertible {
+        case hello, load, start
+
+        var description: String {
+            switch self {
+            case .hello: "the worker's hello"
+            case .load: "loading the library"
+            case .start: "init"
+            }
+        }
+    }
+
+    private func send(_ message: HostToWorkerMessage, _ step: Step) throws(LoadError) {
+        do {
+            try socket.write(message.frame, deadline: deadline)
+        } catch {
+            throw failure(error, during: step)
+        }
+    }
+
+    /// The next answer; logs and saves on the way go to `forward`, or are a protocol error
+    /// before the guest has a host interface to send them with.
+    private func receive(_ step: Step, forward: ((GuestEvent) -> Void)? = nil) throws(LoadError) -> WorkerToHostMessage
+    {
+        while true {
+            let message: WorkerToHostMessage
+            do {
+                message = try socket.read(deadline: deadline)
+            } catch {
+                throw failure(error, during: step)
+            }
+            switch message {
+            case .log(let level, let text) where forward != nil:
+                forward?(.log(level, text))
+            case .saveState(let scene, let data) where forward != nil:
+                forward?(.saveSceneState(scene, data))
+            default:
+                return message
+            }
+        }
+    }
+
+    private func failure(_ failure: WireSocket.Failure, during step: Step) -> LoadError {
+        switch failure {
+        case .closed:
+            // The worker is exiting: how it ends is the cause (a constructor that crashed, exit() in init).
+            ended = true
+            close(socket.descriptor)
+            return LoadError(path: path, cause: .guestCrashed(process.waitForExit(killAfter: .seconds(2)).description))
+        case .timedOut:
+            abandon()
+            return LoadError(path: path, cause: .timedOut("\(step) did not finish within \(timeout.secondsText)"))
+        case .protocolError(let error):
+            abandon()
+            return LoadError(path: path, cause: .workerFailed("protocol error during \(step): \(error)"))
+        }
+    }
+
+    private func unexpected(_ step: Step) -> LoadError {
+        abandon()
+        return LoadError(path: path, cause: .workerFailed("protocol error during \(step): an unexpected message"))
+    }
+}

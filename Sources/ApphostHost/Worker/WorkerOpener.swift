@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+
+/// Opens each guest in a worker process of its own (`apphost-worker`), so that a guest that
+/// crashes, exits or hangs harms neither the host nor the other guests (CONTRACT X2), and so
+/// that suspending it freezes all of it (B7). Loading is checked as in-process (X1): the ELF
+/// pre-checks here, dlopen's and the descriptor's verdicts from the worker.
+///
+/// A guest id runs at most once per opener: a second launch is refused before its init runs, as
+/// the in-process opener does, although separate processes would share no globals.
+public struct WorkerOpener: GuestOpener {
+    public var workerPath: String
+    public var freezer: any ProcessFreezer
+    /// The host program's name and version, as `apphost_host_t` tells guests.
+    public var hostName: String
+    public var hostVersion: String
+    /// How long loading and init may take together (library constructors included).
+    public var loadTimeout: Duration
+    /// How long a closing guest has to answer its last calls, run deinit and exit.
+    public var stopTimeout: Duration
+    private let running = LoadedGuestRegistry()
+
+    public init(
+        workerPath: String, freezer: any ProcessFreezer, hostName: String = "apphost", hostVersion: String = "0.1.0",
+        loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5)
+    ) {
+        self.workerPath = workerPath
+        self.freezer = freezer
+        self.hostName = hostName
+        self.hostVersion = hostVersion
+        self.loadTimeout = loadTimeout
+        self.stopTimeout = stopTimeout
+    }
+
+    public func open(
+        path: String,
+        guestsDirectory: String,
+        hostQueue: DispatchQueue,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
+    ) {
+        // The handshake waits for the worker: never on the caller's thread.
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let result: Result<OpenedGuest, LoadError>
+            do throws(LoadError) {
+                result = .success(
+                    try launch(path: path, guestsDirectory: guestsDirectory, hostQueue: hostQueue, onEvent: onEvent))
+            } catch {
+                result = .failure(error)
+            }
+            hostQueue.async { completion(result) }
+        }
+    }
+
+    private func launch(
+        path: String, guestsDirectory: String, hostQueue: DispatchQueue,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void
+    ) throws(LoadError) -> OpenedGuest {
+        // X1: the same causes as in-process for files that are not guests, without a worker.
+        try ElfInspector.check(path: path)
+        let canonicalPath = GuestLibrary.canonicalize(path)
+        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: loadTimeout)
+        let pid = worker.process.pid
+        try worker.awaitHello()
+        do {
+            try freezer.adopt(pid: pid)
+        } catch {
+            worker.abandon()
+            throw LoadError(path: path, cause: .workerFailed("cannot take charge of worker \(pid): \(error)"))
+        }
+        // From here the freezer knows the worker: whatever happens, it forgets it once it is gone.
+        var handedOver = false
+        defer { if !handedOver { freezer.release(pid: pid) } }
+
+        let descriptor = try worker.load(
+            canonicalPath: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName,
+            hostVersion: hostVersion)
+        if let loaded = running.reserve(id: descriptor.id, canonicalPath: canonicalPath) {
+            worker.stop()
+            throw LoadError(path: path, cause: .alreadyLoaded(loaded))
+        }
+        var reserved = true
+        defer { if reserved { running.release(id: descriptor.id) } }
+        let dataDirectory: String
+        do {
+            dataDirectory = try GuestDataDirectory.create(in: guestsDirectory, id: descriptor.id)
+        } catch {
+            worker.stop()
+            throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
+        }
+        try worker.start(dataDirectory: dataDirectory) { event in hostQueue.async { onEvent(event) } }
+
+        let running = running
+        let channel = WorkerChannel(
+            process: worker.process, socket: worker.handOver(), freezer: freezer, hostQueue: hostQueue,
+            stopTimeout: stopTimeout, onEvent: onEvent, onExit: { running.release(id: descriptor.id) })
+        handedOver = true
+        reserved = false
+        return OpenedGuest(descriptor: descriptor, channel: channel)
+    }
+}

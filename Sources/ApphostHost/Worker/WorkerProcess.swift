@@ -1,0 +1,120 @@
+import ApphostWire
+import Dispatch
+import Glibc
+import Synchronization
+
+/// A spawned `apphost-worker`, connected to the host by a socketpair whose worker end is its
+/// descriptor 3 (`APPHOST_WIRE_WORKER_FD`). Every worker is reaped exactly once, by the first
+/// `waitForExit`; a signal is never sent once it has been reaped, when its pid may name another
+/// process.
+final class WorkerProcess: Sendable {
+    struct SpawnFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let pid: pid_t
+    /// The exit, once reaped. Held while reaping and while signalling, so that the two exclude
+    /// each other.
+    private let reaped = Mutex<WorkerExit?>(nil)
+
+    private init(pid: pid_t) { self.pid = pid }
+
+    /// Starts `executable` with the worker end of a new socketpair as descriptor 3, stdin from
+    /// /dev/null, stdout and stderr shared with the host, and no other descriptor of the host
+    /// (they are all close-on-exec, and the rest are closed in the child too). Returns the host
+    /// end, close-on-exec and blocking.
+    static func spawn(executable: String) throws(SpawnFailure) -> (process: WorkerProcess, socket: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw SpawnFailure(description: "socketpair: \(String(cString: strerror(errno)))")
+        }
+        let (hostEnd, workerEnd) = (ends[0], ends[1])
+        defer { close(workerEnd) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let workerFD = Int32(APPHOST_WIRE_WORKER_FD)
+        // dup2 first: the worker end may itself be descriptor 0. dup2 clears close-on-exec on the
+        // copy, even when the end already is descriptor 3.
+        posix_spawn_file_actions_adddup2(&actions, workerEnd, workerFD)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Also what was opened without close-on-exec, by a library the host does not control.
+        _ = addCloseFrom?(&actions, workerFD + 1)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        // The host ignores SIGINT, SIGTERM and SIGPIPE; a guest starts with the default actions.
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        // A process group of its own: the terminal's Ctrl-C is the host's to handle, by
+        // terminating its guests gracefully, not a signal that kills every worker at once.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
+        defer { free(argv[0]) }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard status == 0 else {
+            close(hostEnd)
+            throw SpawnFailure(description: "cannot run \(executable): \(String(cString: strerror(status)))")
+        }
+        return (WorkerProcess(pid: pid), hostEnd)
+    }
+
+    /// Sends SIGKILL unless the worker has been reaped.
+    func kill() {
+        reaped.withLock { exit in
+            if exit == nil { _ = Glibc.kill(pid, SIGKILL) }
+        }
+    }
+
+    /// Whether the worker has been reaped.
+    var hasExited: Bool { reaped.withLock { $0 != nil } }
+
+    /// Blocks until the worker has exited and returns how; reaps it if nobody has. With
+    /// `killAfter`, a worker still running after that long is killed: one that closed its socket
+    /// without exiting must not hold the caller forever. Never call it on the host queue.
+    func waitForExit(killAfter grace: Duration? = nil) -> WorkerExit {
+        var killer: DispatchWorkItem?
+        if let grace {
+            let item = DispatchWorkItem { [self] in kill() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace.timeInterval, execute: item)
+            killer = item
+        }
+        defer { killer?.cancel() }
+        // Waits without reaping, so that the pid stays this worker's until `reaped` is set.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+        return reaped.withLock { exit in
+            if let exit { return exit }
+            var status: Int32 = 0
+            var result: pid_t
+            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+            let ended = result == pid ? WorkerExit(waitStatus: status) : .unknown
+            exit = ended
+            return ended
+        }
+    }
+}
+
+/// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), looked up at run time: Swift's Glibc
+/// module does not declare it (it needs _GNU_SOURCE), and an older glibc lacks it.
+private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+        return nil
+    }
+    return unsafeBitCast(
+        symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
+
+extension Duration {
+    var timeInterval: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,432 @@
+import Dispatch
+import Foundation
+import Synchronization
+import XCTest
+
+@testable import ApphostHost
+
+/// Guests in worker processes, through `WorkerOpener` and `WorkerChannel` on the C fixtures: the
+/// behaviours the in-process channel has, and what only isolation gives: crashes reported with
+/// their cause (X2), whole-process suspension (B7), hung guests stopped.
+final class WorkerChannelTests: XCTestCase {
+    private typealias M = WorkerTestMessages
+    private var host: WorkerTestHost!
+    private var opened: [any GuestChannel] = []
+
+    override func setUpWithError() throws {
+        host = try WorkerTestHost()
+    }
+
+    override func tearDown() {
+        for channel in opened { host.close(channel) }
+        opened = []
+        host = nil
+    }
+
+    // MARK: As in-process
+
+    // CONTRACT A2 S2 S3 S6: callbacks run in the order sent; replies come back on the host queue
+    // in the same order; what the guest logs arrives in order, before the reply of its callback.
+    func testCallbacksRunInOrderAndRepliesComeInOrderOnTheHostQueue() throws {
+        let events = WorkerEventLog()
+        let channel = try open(try observable(), events: events)
+        let messages = [
+            M.launch, M.connect(1),
+            M.scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
+            M.scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
+            M.scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
+            M.scene(1, .didEnterBackground, app: .background, state: .background),
+            M.memoryWarning,
+            M.scene(1, .didDisconnect, app: .background, state: .unattached),
+        ]
+        let replies = host.sendAll(messages, to: channel)
+        XCTAssertEqual(replies.map(\.index), Array(messages.indices), "FIFO")
+        XCTAssertEqual(replies.map(\.reply), Array(repeating: .success(0), count: messages.count))
+        XCTAssertTrue(replies.allSatisfy { $0.queue == "host" })
+        XCTAssertEqual(
+            events.logLines,
+            messages.map { "callback \($0.call.callbackName)" + ($0.call.scene.map { " scene=\($0)" } ?? "") })
+        XCTAssertTrue(events.allOnHostQueue)
+    }
+
+    // CONTRACT A2: did_finish_launching's status is the reply.
+    func testLaunchStatusIsTheReply() throws {
+        let path = try dying(["-DFIXTURE_LAUNCH_STATUS=7"], name: "launch-status-7")
+        let channel = try open(path)
+        XCTAssertEqual(host.send(M.launch, to: channel), .success(7))
+    }
+
+    // CONTRACT S12: will_connect gets the restoration bytes (none, empty, some); a state saved
+    // in a callback reaches the host before that callback's reply.
+    func testRestorationDataGoesInAndSavedStateComesOutBeforeTheReply() throws {
+        let events = WorkerEventLog()
+        let channel = try open(try dying([], name: "dying-never"), events: events)
+        let savesAtReply = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        channel.send(M.connect(1, restoration: Data("counter=3".utf8))) { _ in
+            savesAtReply.withLock { $0 = events.saves }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(savesAtReply.withLock { $0 }, ["scene 1: saved in will_connect"])
+        _ = host.sendAll([M.connect(2, restoration: nil), M.connect(3, restoration: Data())], to: channel)
+        XCTAssertEqual(
+            events.logLines.filter { $0.hasPrefix("restored") },
+            ["restored \"counter=3\"", "restored nothing", "restored \"\""])
+    }
+
+    // CONTRACT A3: close runs after what was sent before it and calls deinit once; later sends
+    // fail with .closed; the worker exits and is reaped, and the freezer forgets it.
+    func testCloseCallsDeinitOnceAfterPendingMessagesAndLaterSendsFail() throws {
+        let events = WorkerEventLog()
+        let opened = try XCTUnwrap(try host.open(try observable(), events: events).success)
+        let channel = try XCTUnwrap(opened.channel as? WorkerChannel)
+        let order = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        for message in [M.launch, M.memoryWarning] {
+            channel.send(message) { reply in order.withLock { $0.append("reply \(reply)") } }
+        }
+        channel.close {
+            order.withLock { $0.append("closed") }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.withLock { $0 }, ["reply success(0)", "reply success(0)", "closed"])
+        XCTAssertEqual(
+            events.logLines,
+            ["callback did_finish_launching", "callback did_receive_memory_warning", "callback deinit"])
+        XCTAssertEqual(host.send(M.memoryWarning, to: channel), .failure(.closed))
+        host.close(channel)  // a second close completes too
+        XCTAssertEqual(events.deaths, [], "a requested stop is no death")
+        XCTAssertNil(ProcessTable.state(of: channel.pid), "reaped")
+        XCTAssertEqual(host.freezer.calls(for: channel.pid), ["adopt", "release"])
+    }
+
+    // CONTRACT X1: each file that is not a loadable guest is refused with the cause the
+    // in-process loader names, whether the host or the worker finds it.
+    func testLoadRefusalsHaveTheInProcessCauses() throws {
+        let paths = [
+            GuestFixtures.path("missing.so"),
+            try GuestFixtures.file("worker-notes.txt", bytes: Array("just text\n".utf8)),
+            try GuestFixtures.guestWithMissingDependency(),
+            try GuestFixtures.library("unresolved_symbol.c"),
+            try GuestFixtures.library("no_entry.c"),
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "abi-2.0", flags: ["-DFIXTURE_ABI_MAJOR=2", "-DFIXTURE_ABI_MINOR=0"]),
+            try GuestFixtures.library("minimal_guest.c", name: "abi-1.99", flags: ["-DFIXTURE_ABI_MINOR=99"]),
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "descriptor-null-descriptor", flags: ["-DFIXTURE_NULL_DESCRIPTOR"]),
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "descriptor-small-descriptor", flags: ["-DFIXTURE_STRUCT_SIZE=16"]),
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "descriptor-bad-utf8-name", flags: ["-DFIXTURE_NAME=\"\\xff\\xfe\""]),
+            try GuestFixtures.library("minimal_guest.c", name: "descriptor-null-init", flags: ["-DFIXTURE_NULL_INIT"]),
+        ]
+        let worker = try WorkerExecutable.locate()
+        for path in paths {
+            let expected = try XCTUnwrap(refusal { () throws(LoadError) in try GuestLibrary.inspect(path: path) })
+            XCTAssertEqual(try host.open(path).failure, expected, path)
+            XCTAssertEqual(
+                refusal { () throws(LoadError) in try WorkerInspector.inspect(path: path, workerPath: worker) },
+                expected, path)
+        }
+        XCTAssertEqual(ProcessTable.zombieChildren(), [])
+    }
+
+    // CONTRACT A2 X1: init's error is reported by name and deinit is not called (the fixture's
+    // would abort, and the worker say so); the id is free again.
+    func testInitFailureIsReportedAndTheIdIsFreeAgain() throws {
+        let failing = try GuestFixtures.library(
+            "minimal_guest.c", name: "init-fails",
+            flags: ["-DFIXTURE_INIT_STATUS=APPHOST_ERROR_GUEST_FAILED", "-DFIXTURE_DEINIT_ABORTS"])
+        let failure = try host.open(failing).failure
+        XCTAssertEqual(failure, LoadError(path: failing, cause: .initFailed(status: 7, name: "guest_failed")))
+        XCTAssertEqual(failure?.description, "\(failing): init failed with status 7 (guest_failed)")
+        host.close(try host.channel(try GuestFixtures.library("minimal_guest.c")))
+
+        let noCallbacks = try GuestFixtures.library(
+            "minimal_guest.c", name: "no-app-callbacks", flags: ["-DFIXTURE_NO_APP_CALLBACKS"])
+        XCTAssertEqual(
+            try host.open(noCallbacks).failure?.cause,
+            .invalidDescriptor("query(\"apphost.guest.app/1\") returned NULL: every guest must provide app callbacks"))
+    }
+
+    // A guest id runs once per host, as in-process: the second launch is refused before its init.
+    func testSecondLoadOfTheSameGuestIsRefusedUntilTheFirstCloses() throws {
+        let path = try observable()
+        let first = try host.channel(path)
+        XCTAssertEqual(try host.open(path).failure?.cause, .alreadyLoaded("org.apphost.fixtures.observable"))
+        host.close(first)
+        _ = try open(path)
+    }
+
+    // MARK: Suspension (CONTRACT B7)
+
+    // B7: suspension freezes the whole process once the calls sent before have returned;
+    // messages sent meanwhile wait without blocking anyone and run after the thaw, in order.
+    func testMessagesSentWhileSuspendedAreHeldAndDeliveredInOrderAfterResume() throws {
+        let events = WorkerEventLog()
+        let channel = try open(try observable(), events: events)
+        let launched = Mutex(false)
+        channel.send(M.launch) { _ in launched.withLock { $0 = true } }
+        XCTAssertTrue(isSuccess(host.suspend(channel)))
+        XCTAssertTrue(launched.withLock { $0 }, "suspended only after the calls sent before returned")
+        XCTAssertEqual(ProcessTable.threadStates(of: channel.pid).filter { $0 != "T" }, [], "every thread stopped")
+
+        let replies = Mutex<[Int]>([])
+        let start = Date()
+        for index in 0..<200 {
+            channel.send(M.memoryWarning) { _ in replies.withLock { $0.append(index) } }
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "sending never waits for a frozen guest")
+        host.settle()
+        usleep(200_000)
+        XCTAssertEqual(replies.withLock { $0 }, [], "a suspended guest runs nothing")
+
+        XCTAssertTrue(isSuccess(host.resume(channel)))
+        XCTAssertTrue(events.wait { _ in replies.withLock { $0.count } == 200 })
+        XCTAssertEqual(replies.withLock { $0 }, Array(0..<200))
+        XCTAssertEqual(events.logLines.filter { $0 == "callback did_receive_memory_warning" }.count, 200)
+        XCTAssertEqual(host.freezer.calls(for: channel.pid), ["adopt", "freeze", "thaw"])
+    }
+
+    // A worker that stops reading (here stopped behind the channel's back) fills its socket:
+    // the host goes on queueing without blocking, and everything arrives, in order, once it reads.
+    func testAWorkerThatStopsReadingNeverBlocksTheHost() throws {
+        let channel = try open(try observable())
+        _ = host.sendAll([M.launch], to: channel)
+        XCTAssertEqual(kill(channel.pid, SIGSTOP), 0)
+        defer { kill(channel.pid, SIGCONT) }
+        let restoration = Data(repeating: 0x61, count: 256 * 1024)
+        let replies = Mutex<[Int]>([])
+        let start = Date()
+        for index in 0..<64 {  // 16 MiB: far more than a socket buffer
+            channel.send(M.connect(SceneHandle(index + 1), restoration: restoration)) { _ in
+                replies.withLock { $0.append(index) }
+            }
+        }
+        host.settle()
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "neither the sender nor the host queue waited")
+        XCTAssertEqual(replies.withLock { $0 }, [])
+        XCTAssertEqual(kill(channel.pid, SIGCONT), 0)
+        XCTAssertTrue(WorkerEventLog().wait(timeout: 20) { _ in replies.withLock { $0.count } == 64 })
+        XCTAssertEqual(replies.withLock { $0 }, Array(0..<64))
+    }
+
+    // A3: closing a suspended guest kills its worker: no will_terminate, no deinit.
+    func testClosingASuspendedGuestKillsItWithoutCallbacks() throws {
+        let events = WorkerEventLog()
+        let opened = try XCTUnwrap(try host.open(try observable(), events: events).success)
+        let channel = try XCTUnwrap(opened.channel as? WorkerChannel)
+        _ = host.sendAll([M.launch], to: channel)
+        XCTAssertTrue(isSuccess(host.suspend(channel)))
+        let lateReply = Mutex<GuestReply?>(nil)
+        channel.send(M.terminate) { reply in lateReply.withLock { $0 = reply } }
+        host.close(channel)
+        XCTAssertEqual(events.logLines, ["callback did_finish_launching"], "no callback after the suspension")
+        XCTAssertEqual(lateReply.withLock { $0 }, .failure(.closed))
+        XCTAssertEqual(events.deaths, [], "a kill on close is no crash")
+        XCTAssertNil(ProcessTable.state(of: channel.pid), "reaped")
+        XCTAssertEqual(host.freezer.calls(for: channel.pid).last, "release")
+    }
+
+    // MARK: Crashes (CONTRACT X2)
+
+    // X2: a guest that dies while loading (a library constructor, init) is reported with its
+    // cause as a load error; nothing of it is left running.
+    func testDeathWhileLoadingIsALoadErrorWithItsCause() throws {
+        let cases: [(name: String, flags: [String], cause: String)] = [
+            ("constructor-segv", ["-DFIXTURE_DIE_IN_CONSTRUCTOR", "-DFIXTURE_HOW=1"], "killed by SIGSEGV"),
+            ("constructor-exit", ["-DFIXTURE_DIE_IN_CONSTRUCTOR", "-DFIXTURE_HOW=3"], "exited with status 3"),
+            ("init-segv", ["-DFIXTURE_DIE_IN_INIT", "-DFIXTURE_HOW=1"], "killed by SIGSEGV"),
+            ("init-abort", ["-DFIXTURE_DIE_IN_INIT", "-DFIXTURE_HOW=2"], "killed by SIGABRT"),
+            ("init-exit", ["-DFIXTURE_DIE_IN_INIT", "-DFIXTURE_HOW=3"], "exited with status 3"),
+        ]
+        for (name, flags, cause) in cases {
+            let path = try dying(flags, name: name)
+            let failure = try host.open(path).failure
+            XCTAssertEqual(failure, LoadError(path: path, cause: .guestCrashed(cause)), name)
+            XCTAssertEqual(failure?.description, "\(path): the guest crashed while loading: \(cause)")
+        }
+        let worker = try WorkerExecutable.locate()
+        let constructor = try dying(["-DFIXTURE_DIE_IN_CONSTRUCTOR", "-DFIXTURE_HOW=1"], name: "constructor-segv")
+        XCTAssertEqual(
+            refusal { () throws(LoadError) in try WorkerInspector.inspect(path: constructor, workerPath: worker) }?
+                .cause,
+            .guestCrashed("killed by SIGSEGV"))
+        XCTAssertEqual(ProcessTable.zombieChildren(), [])
+        XCTAssertEqual(host.freezer.adoptedCount, host.freezer.releasedCount)
+    }
+
+    // X2 A2: a constructor or an init that never returns is killed after the load timeout.
+    func testLoadThatNeverFinishesTimesOut() throws {
+        host = try WorkerTestHost(loadTimeout: .seconds(1))
+        for (name, flags, step) in [
+            ("constructor-hang", ["-DFIXTURE_DIE_IN_CONSTRUCTOR", "-DFIXTURE_HOW=4"], "loading the library"),
+            ("init-hang", ["-DFIXTURE_DIE_IN_INIT", "-DFIXTURE_HOW=4"], "init"),
+        ] {
+            let path = try dying(flags, name: name)
+            let start = Date()
+            XCTAssertEqual(
+                try host.open(path).failure,
+                LoadError(path: path, cause: .timedOut("\(step) did not finish within 1 s")))
+            XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+        }
+        let hang = try dying(["-DFIXTURE_DIE_IN_CONSTRUCTOR", "-DFIXTURE_HOW=4"], name: "constructor-hang")
+        let start = Date()
+        let inspected = refusal { () throws(LoadError) in
+            try WorkerInspector.inspect(path: hang, workerPath: try! WorkerExecutable.locate(), timeout: .seconds(1))
+        }
+        XCTAssertEqual(inspected?.cause, .timedOut("loading the library did not finish within 1 s"))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+        XCTAssertEqual(ProcessTable.zombieChildren(), [])
+    }
+
+    // X2: a guest that dies in a callback: the pending calls fail with the cause (the first is
+    // the one it died in), then `.died` reports it once; what it saved before arrived; later
+    // sends fail; the host and a guest in another worker go on.
+    func testDeathInACallbackIsReportedWithItsCause() throws {
+        let bystanderEvents = WorkerEventLog()
+        let bystander = try open(try observable(), events: bystanderEvents)
+        for (how, cause) in [(1, "killed by SIGSEGV"), (2, "killed by SIGABRT"), (3, "exited with status 3")] {
+            let path = try dying(
+                ["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=\(how)"], name: "callback-\(how)")
+            let events = WorkerEventLog()
+            let channel = try host.channel(path, events: events)
+            let deathsAtFirstFailure = Mutex<[String]?>(nil)
+            channel.send(M.launch) { _ in }
+            channel.send(M.connect(1)) { _ in }
+            channel.send(M.memoryWarning) { _ in deathsAtFirstFailure.withLock { $0 = events.deaths } }
+            let replies = host.sendAll([M.memoryWarning, M.launch], to: channel)
+            XCTAssertEqual(replies.map(\.reply), [.failure(.crashed(cause)), .failure(.crashed(cause))], cause)
+            XCTAssertEqual(deathsAtFirstFailure.withLock { $0 }, [], "the replies fail before the death is reported")
+            XCTAssertTrue(events.wait { $0.deaths == [cause] }, "\(events.deaths)")
+            host.settle()
+            XCTAssertEqual(events.deaths, [cause], "reported once")
+            XCTAssertEqual(events.saves, ["scene 1: saved in will_connect"], "what it saved before survives")
+            XCTAssertEqual(host.send(M.memoryWarning, to: channel), .failure(.crashed(cause)))
+            host.close(channel)
+            XCTAssertNil(ProcessTable.state(of: channel.pid), "reaped")
+            XCTAssertEqual(host.send(M.memoryWarning, to: bystander), .success(0), "the other guest runs on")
+        }
+        XCTAssertEqual(bystanderEvents.deaths, [])
+    }
+
+    // B5 X2: a guest stuck in a callback is killed where it stands, and that ends like a crash.
+    func testForceStopKillsAHungGuest() throws {
+        let events = WorkerEventLog()
+        let channel = try host.channel(
+            try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=4"], name: "callback-hang"), events: events)
+        let hung = Mutex<GuestReply?>(nil)
+        channel.send(M.memoryWarning) { reply in hung.withLock { $0 = reply } }
+        XCTAssertTrue(events.wait { $0.logLines.contains("callback did_receive_memory_warning") })
+        XCTAssertTrue(isSuccess(host.forceStop(channel, freezing: false)))
+        XCTAssertTrue(events.wait { $0.deaths == ["killed by SIGKILL"] })
+        XCTAssertEqual(hung.withLock { $0 }, .failure(.crashed("killed by SIGKILL")))
+        host.close(channel)
+    }
+
+    // B5 B7: a guest stuck in a callback can be frozen where it stands, then closed (A3: killed).
+    func testForceStopFreezesAHungGuestWhichCloseThenKills() throws {
+        let events = WorkerEventLog()
+        let channel = try host.channel(
+            try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=4"], name: "callback-hang"), events: events)
+        let hung = Mutex<GuestReply?>(nil)
+        channel.send(M.memoryWarning) { reply in hung.withLock { $0 = reply } }
+        XCTAssertTrue(events.wait { $0.logLines.contains("callback did_receive_memory_warning") })
+        XCTAssertTrue(isSuccess(host.forceStop(channel, freezing: true)))
+        XCTAssertEqual(ProcessTable.state(of: channel.pid), "T")
+        host.close(channel)
+        XCTAssertEqual(hung.withLock { $0 }, .failure(.closed))
+        XCTAssertEqual(events.deaths, [])
+        XCTAssertNil(ProcessTable.state(of: channel.pid))
+    }
+
+    // A3: a guest that does not stop within the stop timeout (stuck in will_terminate) is killed.
+    func testCloseKillsAGuestThatDoesNotStopInTime() throws {
+        host = try WorkerTestHost(stopTimeout: .milliseconds(500))
+        let channel = try host.channel(
+            try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=4"], name: "callback-hang"))
+        channel.send(M.memoryWarning) { _ in }
+        let start = Date()
+        host.close(channel)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4)
+        XCTAssertNil(ProcessTable.state(of: channel.pid))
+    }
+
+    // X2: launching and crashing a guest 50 times leaks no descriptor and leaves no zombie.
+    func testFiftyCrashesLeakNoDescriptorAndLeaveNoZombie() throws {
+        let path = try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=1"], name: "callback-1")
+        func crashOnce() throws {
+            let events = WorkerEventLog()
+            let channel = try host.channel(path, events: events)
+            XCTAssertEqual(host.send(M.memoryWarning, to: channel), .failure(.crashed("killed by SIGSEGV")))
+            XCTAssertTrue(events.wait { $0.deaths == ["killed by SIGSEGV"] })
+            host.close(channel)
+        }
+        try crashOnce()  // whatever the first spawn sets up once for good
+        let descriptors = ProcessTable.openDescriptorCount()
+        for _ in 0..<50 { try crashOnce() }
+        host.settle()
+        XCTAssertTrue(
+            WorkerEventLog().wait { _ in ProcessTable.openDescriptorCount() == descriptors },
+            "descriptors: \(ProcessTable.openDescriptorCount()), before: \(descriptors)")
+        XCTAssertEqual(ProcessTable.zombieChildren(), [])
+        XCTAssertEqual(host.freezer.adoptedCount, 51)
+        XCTAssertEqual(host.freezer.releasedCount, 51)
+    }
+
+    // X2 through the core: the crash is an event naming the callback it happened in and the
+    // cause; the guest is notRunning with reason crash, and its scene keeps its saved state.
+    func testTheCoreReportsACrashWithTheCallbackAndKeepsTheSavedState() throws {
+        let path = try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=1"], name: "callback-1")
+        let recorded = Mutex<[HostEvent]>([])
+        let core = HostCore(
+            opener: host.opener, clock: DispatchHostClock(queue: host.hostQueue), hostQueue: host.hostQueue,
+            guestsDirectory: host.guestsDirectory, emit: { event in recorded.withLock { $0.append(event) } })
+        let launched = DispatchSemaphore(value: 0)
+        host.hostQueue.async { core.launch(path: path, foreground: true) { _ in launched.signal() } }
+        XCTAssertEqual(launched.wait(timeout: .now() + 10), .success)
+        let crashed: () -> HostEvent? = {
+            recorded.withLock { $0.first { $0.kind == .error && $0.reason == .crash } }
+        }
+        XCTAssertTrue(WorkerEventLog().wait { _ in crashed() != nil })
+        XCTAssertEqual(crashed()?.message, "crashed in will_enter_foreground: killed by SIGSEGV")
+        let status = host.hostQueue.sync { core.status() }
+        let guest = try XCTUnwrap(status.guests.first)
+        XCTAssertEqual(guest.appState, .notRunning)
+        XCTAssertEqual(guest.lastReason, .crash)
+        XCTAssertEqual(guest.scenes.map(\.savedBytes), ["saved in will_connect".utf8.count])
+    }
+
+    // MARK: Helpers
+
+    private func observable() throws -> String { try GuestFixtures.library("observable_guest.c") }
+
+    /// Plugins/Fixtures/dying_guest.c with `flags`, under an id of its own.
+    private func dying(_ flags: [String], name: String) throws -> String {
+        try GuestFixtures.library(
+            "dying_guest.c", name: "dying-\(name)", flags: flags + ["-DFIXTURE_ID=\"org.apphost.fixtures.\(name)\""])
+    }
+
+    private func open(_ path: String, events: WorkerEventLog = WorkerEventLog()) throws -> WorkerChannel {
+        let channel = try host.channel(path, events: events)
+        opened.append(channel)
+        return channel
+    }
+
+    private func refusal(_ body: () throws(LoadError) -> GuestDescriptor) -> LoadError? {
+        do throws(LoadError) {
+            _ = try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func isSuccess(_ result: Result<Void, ChannelFailure>?) -> Bool {
+        if case .success = result { return true }
+        XCTFail("expected success, got \(String(describing: result))")
+        return false
+    }
+}
