@@ -11,11 +11,37 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print the descriptor as one JSON object.")
     var json = false
 
+    @Option(
+        help: """
+            Load the library in a throwaway worker process (process), so that a library that crashes \
+            or hangs while loading costs only a one-line error, or in this process (none).
+            """)
+    var isolation: IsolationOption = .process
+
+    @Option(help: "With process isolation, how many seconds the library may take to load.")
+    var timeout: Double = 10
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+    }
+
     func run() throws {
         let descriptor: GuestDescriptor
         do {
-            descriptor = try GuestLibrary.inspect(path: guest)
-        } catch {
+            switch isolation {
+            case .process:
+                let worker: String
+                do {
+                    worker = try WorkerExecutable.locate()
+                } catch {
+                    throw CLIFailure(error)
+                }
+                descriptor = try WorkerInspector.inspect(
+                    path: guest, workerPath: worker, timeout: .milliseconds(Int64(timeout * 1000)))
+            case .none:
+                descriptor = try GuestLibrary.inspect(path: guest)
+            }
+        } catch let error as LoadError {
             throw CLIFailure(error)
         }
         let report = InspectReport(descriptor)

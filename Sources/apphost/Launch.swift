@@ -21,6 +21,9 @@ struct Launch: ParsableCommand {
     @Option(help: "What the host logs to stderr.")
     var logLevel: LogLevelOption = .info
 
+    @Option(help: "Run each guest in a worker process of its own (process) or inside the host (none).")
+    var isolation: IsolationOption = .process
+
     @Flag(help: "Print events as JSON, one object a line.")
     var json = false
 
@@ -35,8 +38,9 @@ struct Launch: ParsableCommand {
             handler.logLevel = level
             return handler
         }
+        let logger = Logger(label: "apphost")
         let service = HostService(
-            dataDirectory: try dataDirectory.resolve(), opener: InProcessOpener(), logger: Logger(label: "apphost"))
+            dataDirectory: try dataDirectory.resolve(), opener: try isolation.opener(logger: logger), logger: logger)
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { printer.print($0) }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).
