@@ -60,13 +60,32 @@ final class WorkerProcess: Sendable {
 
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
         defer { free(argv[0]) }
+        let environment = workerEnvironment()
+        defer { for variable in environment { free(variable) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environment + [nil])
         guard status == 0 else {
             close(hostEnd)
             throw SpawnFailure(description: "cannot run \(executable): \(String(cString: strerror(status)))")
         }
         return (WorkerProcess(pid: pid), hostEnd)
+    }
+
+    /// The host's environment, without the Swift runtime's crash backtraces (the worker links
+    /// libswiftCore): the host reports a guest's death in one line with its cause, and a page of
+    /// backtrace on the shared stderr would bury it. An operator who sets SWIFT_BACKTRACE gets
+    /// what they asked for.
+    private static func workerEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+        var variables: [UnsafeMutablePointer<CChar>?] = []
+        var sawBacktrace = false
+        var cursor = environ
+        while let variable = cursor.pointee {
+            if strncmp(variable, "SWIFT_BACKTRACE=", 16) == 0 { sawBacktrace = true }
+            variables.append(strdup(variable))
+            cursor += 1
+        }
+        if !sawBacktrace { variables.append(strdup("SWIFT_BACKTRACE=enable=no")) }
+        return variables
     }
 
     /// Sends SIGKILL unless the worker has been reaped.
