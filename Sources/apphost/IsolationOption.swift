@@ -16,7 +16,9 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
             return InProcessOpener()
         case .process:
             do {
-                return WorkerOpener(workerPath: try WorkerExecutable.locate(), freezer: Freezers.best(logger: logger))
+                return WorkerOpener(
+                    workerPath: try WorkerExecutable.locate(),
+                    freezer: FirstUseFreezer { Freezers.best(logger: logger) })
             } catch {
                 throw CLIFailure(error)
             }
