@@ -1,0 +1,134 @@
+import ApphostHost
+import Foundation
+import XCTest
+
+/// `apphost launch` and `inspect` with process isolation, the default: each guest in a worker
+/// process of its own, so that one that dies harms no other guest and not the host (CONTRACT X2).
+final class IsolationTests: HostTestCase {
+    private static let dyingID = "org.apphost.fixtures.dying"
+
+    // CONTRACT X2 S12 A5: a guest that crashes in a callback is reported as an event with the
+    // callback and the cause; the other guests keep running in their own workers; ps shows the
+    // crashed guest notRunning with reason crash, its scene keeping the state it saved.
+    func testACrashIsReportedWithItsCauseAndTheOthersRunOn() throws {
+        let dying = try buildDying(["-DFIXTURE_DIE_IN_CALLBACK"], as: "libDyingFixture.so")
+        let host = try startHost([BuildProducts.cSample, BuildProducts.swiftSample, dying])
+        try host.waitForEvent("the dying fixture's saved state") {
+            $0.kind == .stateSaved && $0.guest == Self.dyingID
+        }
+        XCTAssertEqual(workers(of: host).count, 3, "one worker per guest")
+
+        let mark = host.events.count
+        try ctlSucceeds("switch", Self.dyingID)
+        let crash = try host.waitForEvent("the crash", after: mark) {
+            $0.kind == .error && $0.guest == Self.dyingID
+        }
+        XCTAssertEqual(crash.reason, .crash)
+        XCTAssertEqual(crash.message, "crashed in will_enter_foreground: killed by SIGSEGV")
+        try host.waitForEvent("its termination", after: mark) {
+            $0.kind == .terminated && $0.guest == Self.dyingID && $0.reason == .crash
+        }
+
+        let afterCrash = try status()
+        let crashed = try XCTUnwrap(afterCrash.guest(Self.dyingID))
+        XCTAssertEqual(crashed.appState, .notRunning)
+        XCTAssertEqual(crashed.phase, .notRunning)
+        XCTAssertEqual(crashed.lastReason, .crash)
+        XCTAssertEqual(crashed.scenes.map(\.state), [.unattached])
+        XCTAssertEqual(crashed.scenes.map(\.savedBytes), ["saved in will_connect".utf8.count], "saved state kept")
+        XCTAssertEqual(afterCrash.guest(Self.cID)?.phase, .running)
+        XCTAssertEqual(afterCrash.guest(Self.swiftID)?.phase, .running)
+        XCTAssertTrue(host.process.isRunning)
+        XCTAssertEqual(workers(of: host).count, 2, "the crashed worker is reaped, the others run")
+
+        let back = host.events.count
+        try ctlSucceeds("switch", Self.cID)
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true, after: back)
+        XCTAssertEqual(try status().guest(Self.cID)?.appState, .active)
+        XCTAssertEqual(host.stderr.snapshot, [], "a guest's crash is an event, not host output")
+    }
+
+    // CONTRACT A2 X2: a guest that crashes in init fails its launch with the cause; the others run.
+    func testACrashInInitFailsTheLaunchWithItsCause() throws {
+        let dying = try buildDying(
+            ["-DFIXTURE_DIE_IN_INIT", "-DFIXTURE_HOW=2", "-DFIXTURE_ID=\"org.apphost.fixtures.dying-init\""],
+            as: "libDyingInInit.so")
+        let host = try startHost([dying, BuildProducts.cSample])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        let errors = host.stderr.wait(until: Date() + 10) { !$0.isEmpty }.lines
+        XCTAssertEqual(errors, ["apphost: \(dying): the guest crashed while loading: killed by SIGABRT"])
+        XCTAssertEqual(try status().guest(Self.cID)?.appState, .active)
+    }
+
+    // CONTRACT X1 X2: inspect loads the library in a throwaway worker: a constructor that
+    // crashes costs one line and a non-zero exit, and so does one that never returns, within
+    // the timeout.
+    func testInspectOfALibraryWhoseConstructorCrashesOrHangsIsOneLine() throws {
+        let crashing = try buildDying(["-DFIXTURE_DIE_IN_CONSTRUCTOR"], as: "libCrashingConstructor.so")
+        assertOneLineError(
+            try runApphost(["inspect", crashing]),
+            containing: "\(crashing): the guest crashed while loading: killed by SIGSEGV")
+
+        let hanging = try buildDying(
+            ["-DFIXTURE_DIE_IN_CONSTRUCTOR", "-DFIXTURE_HOW=4"], as: "libHangingConstructor.so")
+        let start = Date()
+        let result = try runApphost(["inspect", hanging, "--timeout", "1"], timeout: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+        assertOneLineError(result, containing: "\(hanging): timed out: loading the library did not finish within 1 s")
+    }
+
+    // `--isolation none` keeps the in-process loader for inspect, and runs guests in the host.
+    func testIsolationNoneRunsInTheHostProcess() throws {
+        let sample = try BuildProducts.path(BuildProducts.cSample)
+        let inspected = try runApphost(["inspect", "--isolation", "none", sample])
+        XCTAssertEqual(inspected.status, 0, "\(inspected.stderr)")
+        XCTAssertTrue(inspected.stdout.contains { $0.hasPrefix("id") && $0.hasSuffix(Self.cID) })
+
+        let host = try HostProcess(guests: ["--isolation", "none", sample], dataDirectory: dataDirectory)
+        defer { host.kill() }
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        XCTAssertEqual(workers(of: host), [], "no worker process")
+    }
+
+    // MARK: Helpers
+
+    /// The live `apphost-worker` children of the host.
+    private func workers(of host: HostProcess) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let text = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")")
+            else { return nil }
+            let name = text[text.index(after: open)..<close]
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count >= 2, name == "apphost-worker", fields[0] != "Z", pid_t(fields[1]) == host.pid else {
+                return nil
+            }
+            return pid
+        }
+    }
+
+    /// Plugins/Fixtures/dying_guest.c built with `flags` into this test's scratch directory.
+    private func buildDying(_ flags: [String], as name: String) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let output = scratch.path + "/" + name
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            ["cc", "-std=c99", "-shared", "-fPIC", "-I", root.appendingPathComponent("sdk/include").path] + flags
+            + [root.appendingPathComponent("Plugins/Fixtures/dying_guest.c").path, "-o", output]
+        let messages = Pipe()
+        process.standardOutput = messages
+        process.standardError = messages
+        try process.run()
+        let text = String(decoding: messages.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            XCTFail("cannot build the dying fixture:\n\(text)")
+            throw HostTestFailure()
+        }
+        return output
+    }
+}
