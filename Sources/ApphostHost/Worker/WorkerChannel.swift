@@ -31,6 +31,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private let descriptor: Int32
 
     private var decoder: WireFrameDecoder
+    private var readBuffer = [UInt8](repeating: 0, count: 65536)
     private var readSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
     private var writeSourceResumed = false
@@ -342,6 +343,10 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 continue
             } else if count < 0, errno == EAGAIN {
                 // A busy or frozen worker: keep the bytes and write when it reads again.
+                if outboundStart >= 1 << 20, outboundStart * 2 >= outbound.count {
+                    outbound.removeFirst(outboundStart)
+                    outboundStart = 0
+                }
                 setWriteSourceResumed(true)
                 return
             } else {
@@ -361,12 +366,11 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     private func readAvailable() {
-        var buffer = [UInt8](repeating: 0, count: 65536)
         // A bounded number of reads, so that a chatty guest cannot starve the other work here.
         for _ in 0..<16 {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
-                decoder.append(buffer[..<count])
+                decoder.append(readBuffer[..<count])
                 decodeFrames()
                 if disconnected { return }
             } else if count < 0, errno == EINTR {

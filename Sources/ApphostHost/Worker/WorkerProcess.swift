@@ -133,7 +133,3 @@ private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file
     return unsafeBitCast(
         symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
 }()
-
-extension Duration {
-    var timeInterval: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
