@@ -1,0 +1,44 @@
+/* What the host functions of one guest work on, and the registry that finds it. */
+#ifndef AHR_HOST_CONTEXT_H
+#define AHR_HOST_CONTEXT_H
+
+#include <pthread.h>
+
+#include "apphost_guest_runtime.h"
+#include "state_mirror.h"
+
+typedef struct ahr_host_context ahr_host_context;
+
+struct ahr_host_context {
+    /* The guest's apphost_host_t: the key the registry finds this context by. */
+    const apphost_host_t *host;
+    /* Immutable while registered. `mirror` belongs to the runtime, which
+     * keeps it until the context is withdrawn. */
+    ahr_state_mirror *mirror;
+    char *data_directory;
+    ahr_sink sink;
+
+    /* Host function calls in progress, under `use_lock`; `idle` is signalled
+     * when the count falls to zero, for ahr_registry_remove. */
+    pthread_mutex_t use_lock;
+    pthread_cond_t idle;
+    unsigned users;
+
+    /* The next registered context. */
+    ahr_host_context *next;
+};
+
+/* Makes `context` findable by `context->host`. */
+void ahr_registry_add(ahr_host_context *context);
+
+/* The context of a registered host, with one use taken: give it back with
+ * ahr_registry_release. NULL for NULL, a foreign or a withdrawn host, which
+ * is never dereferenced (CONTRACT X3). */
+ahr_host_context *ahr_registry_acquire(const apphost_host_t *host);
+
+void ahr_registry_release(ahr_host_context *context);
+
+/* Makes `context` unfindable, then waits until no call uses it. */
+void ahr_registry_remove(ahr_host_context *context);
+
+#endif

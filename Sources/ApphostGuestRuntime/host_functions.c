@@ -1,0 +1,147 @@
+/*
+ * The functions of apphost_host_t; see host.h for what each promises. Each
+ * finds its guest through the registry (host_context.h), so that any
+ * argument at all gets an answer, never a crash (CONTRACT X3), and answers
+ * as the Swift runtime's HostFunctions do.
+ */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+
+#include <string.h>
+
+#include "host_context.h"
+#include "host_interface.h"
+#include "utf8_cut.h"
+
+/* What app_state returns for a host pointer it does not know: app_state
+ * has no error channel, and a positive status would read as a valid state
+ * (1 is INACTIVE). */
+enum { UNKNOWN_HOST_APP_STATE = -APPHOST_ERROR_INVALID_ARGUMENT };
+
+static apphost_status_t host_log(const apphost_host_t *host, int32_t level, const char *message)
+{
+    ahr_host_context *context;
+    size_t length;
+
+    if (message == NULL || level < APPHOST_LOG_TRACE || level > APPHOST_LOG_ERROR) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    /* strnlen: a longer message is never read past the limit. */
+    length = strnlen(message, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
+    length = ahr_utf8_prefix_length(message, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
+    if (context->sink.log != NULL) {
+        context->sink.log(context->sink.context, level, message, length);
+    }
+    ahr_registry_release(context);
+    return APPHOST_OK;
+}
+
+static const char *host_data_directory(const apphost_host_t *host)
+{
+    ahr_host_context *context = ahr_registry_acquire(host);
+    const char *directory;
+
+    if (context == NULL) {
+        return NULL;
+    }
+    /* Freed only when the interface is withdrawn, after deinit returned. */
+    directory = context->data_directory;
+    ahr_registry_release(context);
+    return directory;
+}
+
+static int32_t host_app_state(const apphost_host_t *host)
+{
+    ahr_host_context *context = ahr_registry_acquire(host);
+    int32_t state;
+
+    if (context == NULL) {
+        return UNKNOWN_HOST_APP_STATE;
+    }
+    state = ahr_mirror_app_state(context->mirror);
+    ahr_registry_release(context);
+    return state;
+}
+
+static apphost_status_t host_scene_state(const apphost_host_t *host, apphost_scene_t scene, int32_t *out_state)
+{
+    ahr_host_context *context;
+    bool connected;
+
+    if (out_state == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    connected = ahr_mirror_scene_state(context->mirror, scene, out_state);
+    ahr_registry_release(context);
+    return connected ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+}
+
+/* One save, handed to the sink while the scene is known connected. */
+typedef struct pending_save {
+    ahr_host_context *context;
+    apphost_scene_t scene;
+    const void *bytes;
+    size_t length;
+} pending_save;
+
+static void deliver_save(void *argument)
+{
+    const pending_save *save = argument;
+    const ahr_sink *sink = &save->context->sink;
+
+    if (sink->save_state != NULL) {
+        sink->save_state(sink->context, save->scene, save->bytes, save->length);
+    }
+}
+
+static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphost_scene_t scene, const void *bytes,
+                                              size_t length)
+{
+    static const char empty = 0;
+    ahr_host_context *context;
+    pending_save save;
+    bool connected;
+
+    if (bytes == NULL && length != 0) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (length > APPHOST_SCENE_STATE_MAX_BYTES) {
+        ahr_registry_release(context);
+        return APPHOST_ERROR_TOO_LARGE;
+    }
+    save = (pending_save){context, scene, bytes == NULL ? &empty : bytes, length};
+    /* Handed over under the mirror's lock, so the save reaches the sink
+     * before any later did_disconnect is delivered. */
+    connected = ahr_mirror_if_connected(context->mirror, scene, deliver_save, &save);
+    ahr_registry_release(context);
+    return connected ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+}
+
+static const void *host_get_extension(const apphost_host_t *host, const char *extension_id)
+{
+    /* No extensions yet; a NULL or unknown host or id gets NULL as well. */
+    (void)host;
+    (void)extension_id;
+    return NULL;
+}
+
+void ahr_host_functions_install(apphost_host_t *host)
+{
+    host->log = host_log;
+    host->data_directory = host_data_directory;
+    host->app_state = host_app_state;
+    host->scene_state = host_scene_state;
+    host->save_scene_state = host_save_scene_state;
+    host->get_extension = host_get_extension;
+}

@@ -1,0 +1,64 @@
+#define _POSIX_C_SOURCE 200809L /* strdup */
+
+#include "host_interface.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_context.h"
+
+/* The interface and its context in one allocation; `host` comes first, so
+ * that the interface pointer is the block's. */
+typedef struct host_block {
+    apphost_host_t host;
+    ahr_host_context context;
+} host_block;
+
+static char *copy_string(const char *string) { return strdup(string == NULL ? "" : string); }
+
+static void free_block(host_block *block)
+{
+    free((char *)block->host.name);
+    free((char *)block->host.version);
+    free(block->context.data_directory);
+    free(block);
+}
+
+apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, const char *data_directory,
+                                          const char *host_name, const char *host_version, ahr_sink sink)
+{
+    host_block *block = calloc(1, sizeof *block);
+
+    if (block == NULL) {
+        return NULL;
+    }
+    block->host.name = copy_string(host_name);
+    block->host.version = copy_string(host_version);
+    block->context.data_directory = copy_string(data_directory);
+    if (block->host.name == NULL || block->host.version == NULL || block->context.data_directory == NULL) {
+        free_block(block);
+        return NULL;
+    }
+    block->host.struct_size = sizeof(apphost_host_t);
+    block->host.abi_version = (apphost_version_t)APPHOST_ABI_VERSION_INIT;
+    block->host.host_data = &block->context;
+    ahr_host_functions_install(&block->host);
+
+    block->context.host = &block->host;
+    block->context.mirror = mirror;
+    block->context.sink = sink;
+    pthread_mutex_init(&block->context.use_lock, NULL);
+    pthread_cond_init(&block->context.idle, NULL);
+    ahr_registry_add(&block->context);
+    return &block->host;
+}
+
+void ahr_host_interface_withdraw(apphost_host_t *host)
+{
+    host_block *block = (host_block *)host;
+
+    ahr_registry_remove(&block->context);
+    pthread_cond_destroy(&block->context.idle);
+    pthread_mutex_destroy(&block->context.use_lock);
+    free_block(block);
+}

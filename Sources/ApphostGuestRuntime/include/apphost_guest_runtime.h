@@ -1,0 +1,229 @@
+/*
+ * The guest runtime: the guest's side of a channel, in C.
+ *
+ * It loads one guest library, hands its init the host interface of
+ * sdk/include/apphost/host.h, delivers host-to-guest calls and passes what
+ * the guest sends the host (log lines, saved scene states) to a sink. It
+ * keeps a mirror of the states the host last gave the guest, so that
+ * app_state and scene_state answer "as of the callback being delivered"
+ * without asking the host. It knows nothing of sockets or Swift: the worker
+ * process (apphost-worker) drives it from its main thread, and the host can
+ * call it directly for guests it runs in its own process.
+ *
+ * Threads: ahr_start, ahr_handle and ahr_stop run on the guest's main queue,
+ * one thread, one at a time. ahr_load and ahr_descriptor may run anywhere.
+ * The host functions the guest calls are safe from any guest thread
+ * (CONTRACT X3).
+ */
+#ifndef APPHOST_GUEST_RUNTIME_H
+#define APPHOST_GUEST_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <apphost/apphost.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One loaded guest. Opaque; made by ahr_load, freed by ahr_stop. */
+typedef struct ahr_runtime ahr_runtime;
+
+/* ---- Loading -------------------------------------------------------------- */
+
+typedef enum ahr_load_result {
+    AHR_LOAD_OK = 0,
+    /* dlopen failed; the error text is dlerror()'s. */
+    AHR_LOAD_DLOPEN_FAILED = 1,
+    /* The library has no apphost_entry symbol; the error text is dlerror()'s
+     * for the dlsym. The library is unloaded again. */
+    AHR_LOAD_NO_ENTRY = 2,
+    /* The runtime could not allocate itself; the library is unloaded again. */
+    AHR_LOAD_OUT_OF_MEMORY = 3
+} ahr_load_result;
+
+/*
+ * dlopens `path` with RTLD_NOW | RTLD_LOCAL, as it is: give a path with a
+ * '/', since dlopen searches the library path for a bare file name. Finds
+ * apphost_entry and reads its raw descriptor (ahr_descriptor) without
+ * validating anything and without calling any guest function: the caller
+ * validates (CONTRACT X1). Nothing of the guest has run but its library
+ * constructors.
+ *
+ * On AHR_LOAD_OK, *out is the runtime. Otherwise *out is NULL and, when
+ * `error` is not NULL and `error_size` is not 0, `error` holds what went
+ * wrong (dlerror()'s text, or "out of memory"), NUL-terminated, cut to fit
+ * without splitting a UTF-8 sequence.
+ */
+ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_t error_size);
+
+/* The longest descriptor string the runtime reads, in bytes: a string with
+ * no NUL within this many bytes is cut (at a character boundary), so a
+ * garbage descriptor cannot make the runtime read on without end. */
+enum { AHR_DESCRIPTOR_STRING_MAX_BYTES = 4096 };
+
+/* A string read from the guest: `bytes` is NULL when the guest's pointer was
+ * NULL or lay past its struct_size; otherwise a NUL-terminated copy owned by
+ * the runtime, of `length` bytes, as the guest wrote them (UTF-8 unchecked). */
+typedef struct ahr_text {
+    const char *bytes;
+    size_t length;
+} ahr_text;
+
+/* apphost_entry and its descriptor as the guest declared them. */
+typedef struct ahr_raw_descriptor {
+    apphost_version_t abi_version;
+    /* False when apphost_entry.descriptor is NULL, or when the guest was built
+     * for another ABI major, whose entry may be laid out differently: then
+     * only abi_version was read, and every member below is zero. */
+    bool has_descriptor;
+    /* The descriptor's struct_size as declared; members past it (and past
+     * this runtime's descriptor) were not read and are zero or absent. */
+    uint32_t struct_size;
+    ahr_text id;
+    ahr_text name;
+    ahr_text version;
+    ahr_text vendor;
+    ahr_text description;
+    uint64_t capabilities;
+    bool has_init;
+    bool has_deinit;
+    bool has_query;
+} ahr_raw_descriptor;
+
+/* The guest's raw descriptor, owned by the runtime until ahr_stop. */
+const ahr_raw_descriptor *ahr_descriptor(const ahr_runtime *runtime);
+
+/* ---- Starting ------------------------------------------------------------- */
+
+/*
+ * Where the guest's own calls to the host go. The runtime checks their
+ * arguments first (CONTRACT X3) and calls the sink only for accepted ones,
+ * on whichever guest thread made the call, possibly several at once. The
+ * sink must copy what it keeps: the pointers are valid only during the call.
+ * A NULL member drops those calls. The context must stay valid until
+ * ahr_stop returns; no sink call is made after that, or after a failed
+ * ahr_start returns.
+ */
+typedef struct ahr_sink {
+    void *context;
+    /* `level` is an enum apphost_log_level. `utf8` holds `length` bytes, at
+     * most APPHOST_LOG_MESSAGE_MAX_BYTES, cut at a character boundary, not
+     * NUL-terminated, and not checked: invalid UTF-8 is passed on as it is,
+     * for the receiver to repair. */
+    void (*log)(void *context, int32_t level, const char *utf8, size_t length);
+    /* The state `scene` saved (CONTRACT S12): `length` bytes, at most
+     * APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL, even for an empty
+     * state. Called while the scene is known to be connected, so that the
+     * save reaches the sink before a later did_disconnect is delivered. */
+    void (*save_state)(void *context, apphost_scene_t scene, const void *bytes, size_t length);
+} ahr_sink;
+
+typedef enum ahr_start_result {
+    AHR_START_OK = 0,
+    /* init returned *init_status, not APPHOST_OK; deinit was not called and
+     * the guest is unloaded. Also returned, without calling init, when
+     * there is nothing to start: the runtime was started before
+     * (APPHOST_ERROR_INVALID_STATE), or the entry has no init or is of
+     * another ABI major (APPHOST_ERROR_UNSUPPORTED). */
+    AHR_START_INIT_FAILED = 1,
+    /* init succeeded, but query(APPHOST_GUEST_APP_CALLBACKS_ID) returned NULL
+     * (or there is no query): deinit was called and the guest is unloaded. */
+    AHR_START_NO_APP_CALLBACKS = 2
+} ahr_start_result;
+
+/*
+ * [main-queue] Builds the guest's apphost_host_t (struct_size, the ABI
+ * version of these headers, `host_name`, `host_version`, the host
+ * functions), calls init with it and takes the guest's app and scene
+ * callbacks from query. `data_directory` is what the data_directory host
+ * function returns: a directory the caller has made. The runtime copies
+ * the three strings; NULL reads as "". *init_status (when not NULL) is
+ * init's status, APPHOST_OK when init succeeded.
+ */
+ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, const char *host_name,
+                           const char *host_version, ahr_sink sink, int32_t *init_status);
+
+/* ---- Calls ---------------------------------------------------------------- */
+
+/* The host-to-guest calls; the values are those of enum apphost_wire_call. */
+typedef enum ahr_call_kind {
+    AHR_CALL_DID_FINISH_LAUNCHING = 1,
+    AHR_CALL_WILL_TERMINATE = 2,
+    AHR_CALL_MEMORY_WARNING = 3,
+    AHR_CALL_WILL_CONNECT = 4,
+    AHR_CALL_SCENE_CALLBACK = 5
+} ahr_call_kind;
+
+/* The scene callbacks other than will_connect; the values are those of enum
+ * apphost_wire_scene_callback. */
+typedef enum ahr_scene_callback {
+    AHR_SCENE_WILL_ENTER_FOREGROUND = 1,
+    AHR_SCENE_DID_BECOME_ACTIVE = 2,
+    AHR_SCENE_WILL_RESIGN_ACTIVE = 3,
+    AHR_SCENE_DID_ENTER_BACKGROUND = 4,
+    AHR_SCENE_DID_DISCONNECT = 5
+} ahr_scene_callback;
+
+/* One host-to-guest call and the states the guest sees while it runs. */
+typedef struct ahr_call {
+    /* The app state (enum apphost_app_state) this transition puts the guest in. */
+    int32_t app_state;
+    /* The state (enum apphost_scene_state) of `scene` after this transition;
+     * has_scene_state is false for app callbacks. */
+    bool has_scene_state;
+    int32_t scene_state;
+    ahr_call_kind kind;
+    /* WILL_CONNECT and SCENE_CALLBACK: the scene's handle. */
+    apphost_scene_t scene;
+    /* WILL_CONNECT: the session id, `session_id_length` bytes (no NUL needed),
+     * the role (enum apphost_scene_role), the state it connects into, and
+     * the bytes its session last saved: has_restoration is false when it
+     * saved none, true (with any length, even 0) when it did (CONTRACT S12). */
+    const char *session_id;
+    size_t session_id_length;
+    int32_t role;
+    int32_t initial_state;
+    bool has_restoration;
+    const void *restoration;
+    size_t restoration_length;
+    /* SCENE_CALLBACK: which one. */
+    ahr_scene_callback scene_callback;
+} ahr_call;
+
+/*
+ * [main-queue] Delivers one call: updates the mirror, runs the guest's
+ * callback, then updates the mirror again. Mirror rules: will_connect adds
+ * the scene with `scene_state` (or `initial_state` without one); other scene
+ * callbacks update a connected scene's state; did_disconnect removes the
+ * scene BEFORE its callback runs (its handle is already stale there);
+ * will_terminate removes every scene AFTER its callback returns, so that the
+ * guest can still save them (CONTRACT A3).
+ *
+ * Returns did_finish_launching's status, APPHOST_OK for every other call and
+ * for a callback the guest does not implement (a NULL member, or one past
+ * its table's struct_size), APPHOST_ERROR_INVALID_ARGUMENT for an unknown
+ * kind or scene callback or a WILL_CONNECT whose session_id or restoration
+ * is NULL with a length, APPHOST_ERROR_OUT_OF_MEMORY when the call could
+ * not be prepared (nothing is delivered then), and APPHOST_ERROR_INTERNAL
+ * when the guest is not running (not started, or its start failed).
+ */
+int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call);
+
+/* ---- Stopping ------------------------------------------------------------- */
+
+/*
+ * [main-queue] Calls deinit when init succeeded and the guest is running,
+ * withdraws the host interface (later calls through its pointer get error
+ * codes; calls already in progress finish first), dlcloses the library and
+ * frees the runtime. NULL is ignored.
+ */
+void ahr_stop(ahr_runtime *runtime);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APPHOST_GUEST_RUNTIME_H */

@@ -1,0 +1,204 @@
+/*
+ * One loaded guest: its library, the host interface its init got, its
+ * callbacks and the mirror of the states the host gave it. It behaves as the
+ * Swift runtime (Sources/ApphostHost/Runtime) does, call for call.
+ */
+#include "apphost_guest_runtime.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guest_callbacks.h"
+#include "host_interface.h"
+#include "raw_descriptor.h"
+#include "scene_connection.h"
+#include "state_mirror.h"
+#include "utf8_cut.h"
+
+typedef enum phase {
+    PHASE_LOADED,
+    /* Between a successful ahr_start and ahr_stop. */
+    PHASE_RUNNING,
+    /* The guest is unloaded: its start failed. */
+    PHASE_UNLOADED
+} phase;
+
+struct ahr_runtime {
+    void *library;
+    apphost_entry_t entry;
+    ahr_raw_descriptor descriptor;
+    /* The descriptor's strings. */
+    char *descriptor_strings;
+    phase phase;
+    ahr_state_mirror mirror;
+    /* From ahr_start until the guest is unloaded. */
+    apphost_host_t *host;
+    ahr_guest_callbacks callbacks;
+};
+
+/* Copies `message` into the caller's buffer, cut to fit. */
+static void report(char *error, size_t error_size, const char *message)
+{
+    size_t length;
+
+    if (error == NULL || error_size == 0) {
+        return;
+    }
+    length = ahr_utf8_prefix_length(message, strlen(message), error_size - 1);
+    memcpy(error, message, length);
+    error[length] = '\0';
+}
+
+static void report_dlerror(char *error, size_t error_size)
+{
+    const char *message = dlerror();
+
+    report(error, error_size, message != NULL ? message : "unknown dlopen error");
+}
+
+ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_t error_size)
+{
+    ahr_runtime *runtime;
+    void *library;
+    void *symbol;
+
+    *out = NULL;
+    /* RTLD_NOW: an unresolved symbol fails here, not later inside a callback. */
+    library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        report_dlerror(error, error_size);
+        return AHR_LOAD_DLOPEN_FAILED;
+    }
+    (void)dlerror();
+    symbol = dlsym(library, APPHOST_ENTRY_SYMBOL);
+    if (symbol == NULL) {
+        report_dlerror(error, error_size);
+        dlclose(library);
+        return AHR_LOAD_NO_ENTRY;
+    }
+    runtime = calloc(1, sizeof *runtime);
+    if (runtime == NULL) {
+        dlclose(library);
+        report(error, error_size, "out of memory");
+        return AHR_LOAD_OUT_OF_MEMORY;
+    }
+    runtime->library = library;
+    ahr_read_entry(symbol, &runtime->entry);
+    if (!ahr_read_raw_descriptor(&runtime->entry, &runtime->descriptor, &runtime->descriptor_strings)) {
+        dlclose(library);
+        free(runtime);
+        report(error, error_size, "out of memory");
+        return AHR_LOAD_OUT_OF_MEMORY;
+    }
+    runtime->phase = PHASE_LOADED;
+    ahr_mirror_init(&runtime->mirror);
+    *out = runtime;
+    return AHR_LOAD_OK;
+}
+
+const ahr_raw_descriptor *ahr_descriptor(const ahr_runtime *runtime) { return &runtime->descriptor; }
+
+/* Withdraws the host interface and dlcloses the library, once. */
+static void unload(ahr_runtime *runtime)
+{
+    if (runtime->host != NULL) {
+        ahr_host_interface_withdraw(runtime->host);
+        runtime->host = NULL;
+    }
+    if (runtime->library != NULL) {
+        dlclose(runtime->library);
+        runtime->library = NULL;
+    }
+    memset(&runtime->callbacks, 0, sizeof runtime->callbacks);
+    runtime->phase = PHASE_UNLOADED;
+}
+
+/* Refuses to start, without calling anything of the guest. */
+static ahr_start_result refuse(int32_t status, int32_t *init_status)
+{
+    if (init_status != NULL) {
+        *init_status = status;
+    }
+    return AHR_START_INIT_FAILED;
+}
+
+ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, const char *host_name,
+                           const char *host_version, ahr_sink sink, int32_t *init_status)
+{
+    apphost_status_t status;
+
+    if (runtime->phase != PHASE_LOADED) {
+        return refuse(APPHOST_ERROR_INVALID_STATE, init_status);
+    }
+    /* Another major's entry was not read (raw_descriptor.h); the host
+     * refuses such a guest before it gets here. */
+    if (runtime->entry.init == NULL) {
+        unload(runtime);
+        return refuse(APPHOST_ERROR_UNSUPPORTED, init_status);
+    }
+    runtime->host = ahr_host_interface_create(&runtime->mirror, data_directory, host_name, host_version, sink);
+    if (runtime->host == NULL) {
+        unload(runtime);
+        return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);
+    }
+
+    status = runtime->entry.init(runtime->host);
+    if (init_status != NULL) {
+        *init_status = status;
+    }
+    /* A guest whose init failed is unloaded without deinit, as entry.h says. */
+    if (status != APPHOST_OK) {
+        unload(runtime);
+        return AHR_START_INIT_FAILED;
+    }
+    if (runtime->entry.query == NULL || !ahr_callbacks_query(runtime->entry.query, &runtime->callbacks)) {
+        if (runtime->entry.deinit != NULL) {
+            runtime->entry.deinit();
+        }
+        unload(runtime);
+        return AHR_START_NO_APP_CALLBACKS;
+    }
+    runtime->phase = PHASE_RUNNING;
+    return AHR_START_OK;
+}
+
+int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
+{
+    apphost_scene_connection_t connection;
+    char *session = NULL;
+    int32_t status;
+
+    if (runtime->phase != PHASE_RUNNING) {
+        return APPHOST_ERROR_INTERNAL;
+    }
+    if (!ahr_call_is_known(call) || (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_is_valid(call))) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    /* Everything that may fail comes before the mirror changes. */
+    if (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_make(call, &connection, &session)) {
+        return APPHOST_ERROR_OUT_OF_MEMORY;
+    }
+    if (!ahr_mirror_will_deliver(&runtime->mirror, call)) {
+        free(session);
+        return APPHOST_ERROR_OUT_OF_MEMORY;
+    }
+    status = ahr_callbacks_invoke(&runtime->callbacks, call, session != NULL ? &connection : NULL);
+    ahr_mirror_did_deliver(&runtime->mirror, call);
+    free(session);
+    return status;
+}
+
+void ahr_stop(ahr_runtime *runtime)
+{
+    if (runtime == NULL) {
+        return;
+    }
+    if (runtime->phase == PHASE_RUNNING && runtime->entry.deinit != NULL) {
+        runtime->entry.deinit();
+    }
+    unload(runtime);
+    ahr_mirror_destroy(&runtime->mirror);
+    free(runtime->descriptor_strings);
+    free(runtime);
+}

@@ -1,0 +1,19 @@
+/* Reading guest structs that declare their own size. */
+#ifndef AHR_SIZED_STRUCT_H
+#define AHR_SIZED_STRUCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Copies a guest-owned struct that starts with `uint32_t struct_size` into
+ * `destination`, a struct of this runtime's layout of `size` bytes whose
+ * members after struct_size are `alignment`-sized and aligned. Members past
+ * what the guest declared stay zero (NULL), so a struct from an older or
+ * smaller guest never makes the runtime read past its end, and its missing
+ * callbacks read as "not implemented". Whole members only: a size that cuts
+ * a member in half does not copy that half. Returns the declared size.
+ */
+uint32_t ahr_copy_sized_struct(void *destination, size_t size, size_t alignment, const void *source);
+
+#endif

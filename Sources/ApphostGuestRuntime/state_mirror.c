@@ -1,0 +1,147 @@
+/*
+ * The same rules as the Swift runtime's GuestStateMirror. A guest has few
+ * scenes, so they are kept in a small array searched from the start.
+ */
+#include "state_mirror.h"
+
+#include <stdlib.h>
+
+void ahr_mirror_init(ahr_state_mirror *mirror)
+{
+    pthread_mutex_init(&mirror->lock, NULL);
+    mirror->app_state = APPHOST_APP_STATE_NOT_RUNNING;
+    mirror->scenes = NULL;
+    mirror->scene_count = 0;
+    mirror->scene_capacity = 0;
+}
+
+void ahr_mirror_destroy(ahr_state_mirror *mirror)
+{
+    free(mirror->scenes);
+    mirror->scenes = NULL;
+    pthread_mutex_destroy(&mirror->lock);
+}
+
+/* The scene's entry, or NULL. Call with the lock held. */
+static ahr_scene_entry *find(ahr_state_mirror *mirror, apphost_scene_t scene)
+{
+    size_t i;
+
+    for (i = 0; i < mirror->scene_count; i++) {
+        if (mirror->scenes[i].scene == scene) {
+            return &mirror->scenes[i];
+        }
+    }
+    return NULL;
+}
+
+/* Sets the state of a scene, adding it when new. Call with the lock held. */
+static bool put(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t state)
+{
+    ahr_scene_entry *entry = find(mirror, scene);
+
+    if (entry == NULL) {
+        if (mirror->scene_count == mirror->scene_capacity) {
+            size_t capacity = mirror->scene_capacity == 0 ? 4 : mirror->scene_capacity * 2;
+            ahr_scene_entry *scenes = realloc(mirror->scenes, capacity * sizeof *scenes);
+
+            if (scenes == NULL) {
+                return false;
+            }
+            mirror->scenes = scenes;
+            mirror->scene_capacity = capacity;
+        }
+        entry = &mirror->scenes[mirror->scene_count++];
+        entry->scene = scene;
+    }
+    entry->state = state;
+    return true;
+}
+
+/* Call with the lock held. */
+static void remove_scene(ahr_state_mirror *mirror, apphost_scene_t scene)
+{
+    ahr_scene_entry *entry = find(mirror, scene);
+
+    if (entry != NULL) {
+        *entry = mirror->scenes[--mirror->scene_count];
+    }
+}
+
+bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
+{
+    bool applied = true;
+
+    pthread_mutex_lock(&mirror->lock);
+    switch (call->kind) {
+    case AHR_CALL_WILL_CONNECT:
+        applied = put(mirror, call->scene, call->has_scene_state ? call->scene_state : call->initial_state);
+        break;
+    case AHR_CALL_SCENE_CALLBACK:
+        /* A disconnecting scene's handle is already invalid during did_disconnect. */
+        if (call->scene_callback == AHR_SCENE_DID_DISCONNECT) {
+            remove_scene(mirror, call->scene);
+        } else if (call->has_scene_state && find(mirror, call->scene) != NULL) {
+            put(mirror, call->scene, call->scene_state);
+        }
+        break;
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+        break;
+    }
+    if (applied) {
+        mirror->app_state = call->app_state;
+    }
+    pthread_mutex_unlock(&mirror->lock);
+    return applied;
+}
+
+void ahr_mirror_did_deliver(ahr_state_mirror *mirror, const ahr_call *call)
+{
+    /* Scenes stay valid during will_terminate, so that the guest can save
+     * them there (CONTRACT A3), and not after. */
+    if (call->kind != AHR_CALL_WILL_TERMINATE) {
+        return;
+    }
+    pthread_mutex_lock(&mirror->lock);
+    mirror->scene_count = 0;
+    pthread_mutex_unlock(&mirror->lock);
+}
+
+int32_t ahr_mirror_app_state(ahr_state_mirror *mirror)
+{
+    int32_t state;
+
+    pthread_mutex_lock(&mirror->lock);
+    state = mirror->app_state;
+    pthread_mutex_unlock(&mirror->lock);
+    return state;
+}
+
+bool ahr_mirror_scene_state(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t *state)
+{
+    ahr_scene_entry *entry;
+
+    pthread_mutex_lock(&mirror->lock);
+    entry = find(mirror, scene);
+    if (entry != NULL) {
+        *state = entry->state;
+    }
+    pthread_mutex_unlock(&mirror->lock);
+    return entry != NULL;
+}
+
+bool ahr_mirror_if_connected(ahr_state_mirror *mirror, apphost_scene_t scene, void (*body)(void *context),
+                             void *context)
+{
+    bool connected;
+
+    pthread_mutex_lock(&mirror->lock);
+    connected = find(mirror, scene) != NULL;
+    if (connected) {
+        body(context);
+    }
+    pthread_mutex_unlock(&mirror->lock);
+    return connected;
+}

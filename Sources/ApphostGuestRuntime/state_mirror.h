@@ -1,0 +1,51 @@
+/* The states the host last told the guest. */
+#ifndef AHR_STATE_MIRROR_H
+#define AHR_STATE_MIRROR_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "apphost_guest_runtime.h"
+
+typedef struct ahr_scene_entry {
+    apphost_scene_t scene;
+    int32_t state;
+} ahr_scene_entry;
+
+/*
+ * So that app_state and scene_state answer "as of the callback being
+ * delivered" without asking the host, and save_scene_state knows which
+ * handles are connected. Written on the guest's main queue, read from any
+ * guest thread, always under `lock`.
+ */
+typedef struct ahr_state_mirror {
+    pthread_mutex_t lock;
+    int32_t app_state;
+    /* Connected scenes, from will_connect until did_disconnect or will_terminate. */
+    ahr_scene_entry *scenes;
+    size_t scene_count;
+    size_t scene_capacity;
+} ahr_state_mirror;
+
+void ahr_mirror_init(ahr_state_mirror *mirror);
+void ahr_mirror_destroy(ahr_state_mirror *mirror);
+
+/* Applies what `call` says before its callback runs. False, with nothing
+ * changed, when a connecting scene could not be added for want of memory. */
+bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call);
+
+/* Applies what `call` says after its callback returned. */
+void ahr_mirror_did_deliver(ahr_state_mirror *mirror, const ahr_call *call);
+
+int32_t ahr_mirror_app_state(ahr_state_mirror *mirror);
+
+/* False when `scene` is not connected. */
+bool ahr_mirror_scene_state(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t *state);
+
+/* Runs `body(context)` only if `scene` is connected, holding the lock so
+ * that the scene cannot disconnect meanwhile; returns whether it ran. */
+bool ahr_mirror_if_connected(ahr_state_mirror *mirror, apphost_scene_t scene, void (*body)(void *context),
+                             void *context);
+
+#endif
