@@ -24,10 +24,20 @@
  * SAVE_STATE may come from the worker at any time after START, from any
  * guest thread; the worker writes whole frames under a lock. STOP makes the
  * worker call deinit (when init succeeded), unload the guest, answer STOPPED
- * and exit 0. If the host closes its end, the worker exits at once.
+ * and exit 0. If the host closes its end, the worker exits at once. After
+ * LOAD_FAILED or a STARTED that is not OK, the worker accepts only STOP.
+ *
+ * Worker exit statuses: 0 after STOP or when the host closed its end; 1 on a
+ * failure of its own (out of memory, a socket error); 2 when fd 3 is not a
+ * stream socket; 3 on a protocol error: a frame cut short, with bytes left
+ * over, with a length out of range, an unknown type, an enum value out of
+ * range, a bool not 0 or 1, a NUL inside LOAD's or START's strings, or a
+ * frame the conversation does not allow at that point.
  *
  * Host to worker:
  *   LOAD        str path, str guests_directory, str host_name, str host_version
+ *               (the worker does not use guests_directory: the host makes the
+ *               guest's data directory and names it in START)
  *   START       str data_directory
  *   CALL        u64 sequence, u8 app_state, bool has_scene_state, u8 scene_state,
  *               u8 call (enum apphost_wire_call), then per call:
@@ -44,12 +54,16 @@
  *               opt str id, opt str name, opt str version, opt str vendor,
  *               opt str description, u64 capabilities,
  *               bool has_init, bool has_deinit, bool has_query
- *               (raw values: the host validates them, CONTRACT X1)
+ *               (raw values: the host validates them, CONTRACT X1; strings are
+ *               the guest's bytes, UTF-8 unchecked, each cut at 4096 bytes
+ *               on a character boundary; for a guest of another ABI major
+ *               only the version is read, and has_descriptor and has_* are 0)
  *   LOAD_FAILED u8 reason (enum apphost_wire_load_failure), str detail
- *               (for DLOPEN: the dlerror() text)
+ *               (for DLOPEN: the dlerror() text; for NO_ENTRY: dlsym's)
  *   STARTED     u8 outcome (enum apphost_wire_start_outcome), i32 init_status
  *   REPLY       u64 sequence, i32 status
- *   LOG         u8 level, str message
+ *   LOG         u8 level, str message (at most APPHOST_LOG_MESSAGE_MAX_BYTES,
+ *               cut on a character boundary, UTF-8 unchecked: the host repairs)
  *   SAVE_STATE  u64 scene, bytes data (u32 length + bytes)
  *   STOPPED     (empty)
  */

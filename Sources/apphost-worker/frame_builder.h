@@ -1,0 +1,50 @@
+/* Assembling one outgoing frame without copying its large fields. */
+#ifndef FRAME_BUILDER_H
+#define FRAME_BUILDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+enum {
+    /* Room for the length prefix, the type and every fixed-size field of the
+     * largest message (LOADED: 58 bytes). */
+    FRAME_SCRATCH_BYTES = 96,
+    /* Scratch runs and borrowed byte strings: LOADED has 5 strings, 11 parts. */
+    FRAME_MAX_PARTS = 16
+};
+
+/*
+ * Integers go into `scratch`; byte strings are borrowed, not copied, and
+ * must stay valid until the frame is sent. The parts point into the builder
+ * itself: never copy or move one after frame_begin.
+ */
+typedef struct frame_builder {
+    uint8_t scratch[FRAME_SCRATCH_BYTES];
+    size_t scratch_used;
+    struct iovec parts[FRAME_MAX_PARTS];
+    int part_count;
+    /* The bytes after the length prefix. */
+    size_t length;
+} frame_builder;
+
+/* Starts a frame of `type` (enum apphost_wire_type). */
+void frame_begin(frame_builder *frame, uint8_t type);
+
+void frame_put_u8(frame_builder *frame, uint8_t value);
+void frame_put_bool(frame_builder *frame, bool value);
+void frame_put_u32(frame_builder *frame, uint32_t value);
+void frame_put_i32(frame_builder *frame, int32_t value);
+void frame_put_u64(frame_builder *frame, uint64_t value);
+
+/* A "str" or "bytes": u32 length, then the bytes. */
+void frame_put_bytes(frame_builder *frame, const void *bytes, size_t length);
+
+/* An "opt str" / "opt bytes": absent when `bytes` is NULL. */
+void frame_put_optional_bytes(frame_builder *frame, const void *bytes, size_t length);
+
+/* Writes the length prefix; the frame is then ready in parts[0..part_count). */
+void frame_finish(frame_builder *frame);
+
+#endif

@@ -1,0 +1,35 @@
+/* Reading the host's frames from the socket. */
+#ifndef FRAME_READER_H
+#define FRAME_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One buffer, grown on demand up to APPHOST_WIRE_MAX_FRAME and given back
+ * after a large frame, so that an idle worker holds little memory. */
+typedef struct frame_reader {
+    int fd;
+    uint8_t *buffer;
+    size_t capacity;
+} frame_reader;
+
+/* One frame: its type and payload. The payload lives in the reader's buffer
+ * until the next frame_read or frame_reader_trim. */
+typedef struct wire_frame {
+    uint8_t type;
+    const uint8_t *payload;
+    size_t length;
+} wire_frame;
+
+/*
+ * Reads the next frame. When the host closed its end (or reset it) between
+ * frames, ends the process with WORKER_EXIT_OK; on a frame that is cut short
+ * or whose length is out of range, with WORKER_EXIT_PROTOCOL; on any other
+ * failure, with WORKER_EXIT_FAILURE. It never returns without a frame.
+ */
+wire_frame frame_read(frame_reader *reader);
+
+/* Gives back a buffer that grew large for one frame. */
+void frame_reader_trim(frame_reader *reader);
+
+#endif

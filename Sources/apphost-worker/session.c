@@ -1,0 +1,228 @@
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "apphost_guest_runtime.h"
+#include "apphost_wire.h"
+#include "frame_reader.h"
+#include "frame_writer.h"
+#include "host_messages.h"
+#include "worker_exit.h"
+#include "worker_messages.h"
+
+/* Where the conversation is: each stage accepts only the frames listed. */
+typedef enum session_stage {
+    /* After HELLO: LOAD or STOP. */
+    STAGE_AWAITING_LOAD,
+    /* After LOADED: START or STOP. */
+    STAGE_LOADED,
+    /* After STARTED OK: CALL or STOP. */
+    STAGE_RUNNING,
+    /* After LOAD_FAILED or a failed START: STOP only. */
+    STAGE_FINISHED
+} session_stage;
+
+typedef struct worker_session {
+    frame_reader reader;
+    /* Guest threads write LOG and SAVE_STATE through it, via the sink. */
+    frame_writer writer;
+    session_stage stage;
+    ahr_runtime *runtime;
+    /* From LOAD, for START. */
+    char *host_name;
+    char *host_version;
+} worker_session;
+
+/* Enough for dlerror()'s text naming a path of PATH_MAX bytes. */
+enum { LOAD_ERROR_BYTES = 8192 };
+
+static const char *stage_name(session_stage stage)
+{
+    switch (stage) {
+    case STAGE_AWAITING_LOAD:
+        return "before LOAD";
+    case STAGE_LOADED:
+        return "after LOADED";
+    case STAGE_RUNNING:
+        return "while running";
+    case STAGE_FINISHED:
+        return "after a failed load or start";
+    }
+    return "?";
+}
+
+_Noreturn static void malformed(const char *what)
+{
+    worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a malformed %s frame", what);
+}
+
+/* ---- The sink: the guest's calls to the host, from any guest thread ------- */
+
+static void sink_log(void *context, int32_t level, const char *utf8, size_t length)
+{
+    send_log(&((worker_session *)context)->writer, level, utf8, length);
+}
+
+static void sink_save_state(void *context, apphost_scene_t scene, const void *bytes, size_t length)
+{
+    send_save_state(&((worker_session *)context)->writer, scene, bytes, length);
+}
+
+/* ---- Requests ------------------------------------------------------------- */
+
+static void handle_load(worker_session *session, wire_frame frame)
+{
+    load_request request;
+    char error[LOAD_ERROR_BYTES];
+    char *path;
+
+    /* guests_directory is not used here: the host makes the guest's data
+     * directory and names it in START. */
+    if (!decode_load(frame, &request)) {
+        malformed("LOAD");
+    }
+    path = copy_c_string(request.path);
+    session->host_name = copy_c_string(request.host_name);
+    session->host_version = copy_c_string(request.host_version);
+    if (path == NULL || session->host_name == NULL || session->host_version == NULL) {
+        worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a LOAD string holds a NUL byte");
+    }
+    switch (ahr_load(path, &session->runtime, error, sizeof error)) {
+    case AHR_LOAD_OK:
+        send_loaded(&session->writer, ahr_descriptor(session->runtime));
+        session->stage = STAGE_LOADED;
+        break;
+    case AHR_LOAD_DLOPEN_FAILED:
+        send_load_failed(&session->writer, APPHOST_WIRE_LOAD_DLOPEN, error);
+        session->stage = STAGE_FINISHED;
+        break;
+    case AHR_LOAD_NO_ENTRY:
+        send_load_failed(&session->writer, APPHOST_WIRE_LOAD_NO_ENTRY, error);
+        session->stage = STAGE_FINISHED;
+        break;
+    case AHR_LOAD_OUT_OF_MEMORY:
+        worker_fail(WORKER_EXIT_FAILURE, "out of memory loading %s", path);
+    }
+    free(path);
+}
+
+static uint8_t wire_outcome(ahr_start_result result)
+{
+    switch (result) {
+    case AHR_START_OK:
+        return APPHOST_WIRE_STARTED_OK;
+    case AHR_START_INIT_FAILED:
+        return APPHOST_WIRE_STARTED_INIT_FAILED;
+    case AHR_START_NO_APP_CALLBACKS:
+        return APPHOST_WIRE_STARTED_NO_APP_CALLBACKS;
+    }
+    return APPHOST_WIRE_STARTED_INIT_FAILED;
+}
+
+static void handle_start(worker_session *session, wire_frame frame)
+{
+    start_request request;
+    ahr_sink sink = {session, sink_log, sink_save_state};
+    ahr_start_result result;
+    int32_t init_status = APPHOST_OK;
+    char *data_directory;
+
+    if (!decode_start(frame, &request)) {
+        malformed("START");
+    }
+    data_directory = copy_c_string(request.data_directory);
+    if (data_directory == NULL) {
+        worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: START's data directory holds a NUL byte");
+    }
+    result = ahr_start(session->runtime, data_directory, session->host_name, session->host_version, sink,
+                       &init_status);
+    /* The runtime keeps copies. */
+    free(data_directory);
+    free(session->host_name);
+    free(session->host_version);
+    session->host_name = NULL;
+    session->host_version = NULL;
+
+    send_started(&session->writer, wire_outcome(result), init_status);
+    session->stage = result == AHR_START_OK ? STAGE_RUNNING : STAGE_FINISHED;
+}
+
+static void handle_call(worker_session *session, wire_frame frame)
+{
+    call_request request;
+    int32_t status;
+
+    if (!decode_call(frame, &request)) {
+        malformed("CALL");
+    }
+    status = ahr_handle(session->runtime, &request.call);
+    send_reply(&session->writer, request.sequence, status);
+}
+
+_Noreturn static void handle_stop(worker_session *session, wire_frame frame)
+{
+    if (!decode_stop(frame)) {
+        malformed("STOP");
+    }
+    /* deinit (when init succeeded), then unload. */
+    ahr_stop(session->runtime);
+    session->runtime = NULL;
+    send_stopped(&session->writer);
+    /* exit, not _exit: what the guest printed last still reaches stdout. */
+    exit(WORKER_EXIT_OK);
+}
+
+/* ---- The conversation ----------------------------------------------------- */
+
+/* The one request type `stage` accepts besides STOP. */
+static uint8_t expected_type(session_stage stage)
+{
+    switch (stage) {
+    case STAGE_AWAITING_LOAD:
+        return APPHOST_WIRE_LOAD;
+    case STAGE_LOADED:
+        return APPHOST_WIRE_START;
+    case STAGE_RUNNING:
+        return APPHOST_WIRE_CALL;
+    case STAGE_FINISHED:
+        return APPHOST_WIRE_STOP;
+    }
+    return APPHOST_WIRE_STOP;
+}
+
+static void dispatch(worker_session *session, wire_frame frame)
+{
+    if (frame.type == APPHOST_WIRE_STOP) {
+        handle_stop(session, frame);
+    }
+    if (frame.type != expected_type(session->stage)) {
+        worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: frame type %u is not expected %s", frame.type,
+                    stage_name(session->stage));
+    }
+    switch (frame.type) {
+    case APPHOST_WIRE_LOAD:
+        handle_load(session, frame);
+        break;
+    case APPHOST_WIRE_START:
+        handle_start(session, frame);
+        break;
+    case APPHOST_WIRE_CALL:
+        handle_call(session, frame);
+        break;
+    }
+}
+
+_Noreturn void session_serve(int fd)
+{
+    worker_session session = {0};
+
+    session.reader.fd = fd;
+    frame_writer_init(&session.writer, fd);
+    session.stage = STAGE_AWAITING_LOAD;
+    send_hello(&session.writer);
+    for (;;) {
+        dispatch(&session, frame_read(&session.reader));
+        frame_reader_trim(&session.reader);
+    }
+}

@@ -1,0 +1,98 @@
+#include "worker_messages.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "apphost_wire.h"
+
+void send_hello(frame_writer *writer)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_HELLO);
+    frame_put_u32(&frame, APPHOST_WIRE_VERSION);
+    frame_put_u32(&frame, (uint32_t)getpid());
+    frame_send(writer, &frame);
+}
+
+static void put_text(frame_builder *frame, ahr_text text) { frame_put_optional_bytes(frame, text.bytes, text.length); }
+
+void send_loaded(frame_writer *writer, const ahr_raw_descriptor *descriptor)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_LOADED);
+    frame_put_u32(&frame, descriptor->abi_version.major);
+    frame_put_u32(&frame, descriptor->abi_version.minor);
+    frame_put_u32(&frame, descriptor->abi_version.revision);
+    frame_put_bool(&frame, descriptor->has_descriptor);
+    frame_put_u32(&frame, descriptor->struct_size);
+    put_text(&frame, descriptor->id);
+    put_text(&frame, descriptor->name);
+    put_text(&frame, descriptor->version);
+    put_text(&frame, descriptor->vendor);
+    put_text(&frame, descriptor->description);
+    frame_put_u64(&frame, descriptor->capabilities);
+    frame_put_bool(&frame, descriptor->has_init);
+    frame_put_bool(&frame, descriptor->has_deinit);
+    frame_put_bool(&frame, descriptor->has_query);
+    frame_send(writer, &frame);
+}
+
+void send_load_failed(frame_writer *writer, uint8_t reason, const char *detail)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_LOAD_FAILED);
+    frame_put_u8(&frame, reason);
+    frame_put_bytes(&frame, detail, strlen(detail));
+    frame_send(writer, &frame);
+}
+
+void send_started(frame_writer *writer, uint8_t outcome, int32_t init_status)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_STARTED);
+    frame_put_u8(&frame, outcome);
+    frame_put_i32(&frame, init_status);
+    frame_send(writer, &frame);
+}
+
+void send_reply(frame_writer *writer, uint64_t sequence, int32_t status)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_REPLY);
+    frame_put_u64(&frame, sequence);
+    frame_put_i32(&frame, status);
+    frame_send(writer, &frame);
+}
+
+void send_log(frame_writer *writer, int32_t level, const char *message, size_t length)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_LOG);
+    frame_put_u8(&frame, (uint8_t)level);
+    frame_put_bytes(&frame, message, length);
+    frame_send(writer, &frame);
+}
+
+void send_save_state(frame_writer *writer, apphost_scene_t scene, const void *bytes, size_t length)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_SAVE_STATE);
+    frame_put_u64(&frame, scene);
+    frame_put_bytes(&frame, bytes, length);
+    frame_send(writer, &frame);
+}
+
+void send_stopped(frame_writer *writer)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_STOPPED);
+    frame_send(writer, &frame);
+}

@@ -1,0 +1,22 @@
+/* The worker's messages to the host, encoded and sent (apphost_wire.h). */
+#ifndef WORKER_MESSAGES_H
+#define WORKER_MESSAGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "apphost_guest_runtime.h"
+#include "frame_writer.h"
+
+void send_hello(frame_writer *writer);
+void send_loaded(frame_writer *writer, const ahr_raw_descriptor *descriptor);
+/* `reason` is an enum apphost_wire_load_failure. */
+void send_load_failed(frame_writer *writer, uint8_t reason, const char *detail);
+/* `outcome` is an enum apphost_wire_start_outcome. */
+void send_started(frame_writer *writer, uint8_t outcome, int32_t init_status);
+void send_reply(frame_writer *writer, uint64_t sequence, int32_t status);
+void send_log(frame_writer *writer, int32_t level, const char *message, size_t length);
+void send_save_state(frame_writer *writer, apphost_scene_t scene, const void *bytes, size_t length);
+void send_stopped(frame_writer *writer);
+
+#endif
