@@ -85,7 +85,7 @@ let package = Package(
             path: "Benchmarks/ApphostBenchmarks"
         ),
         .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore"]),
-        .testTarget(name: "ApphostHostTests", dependencies: ["ApphostHost", "CApphost"]),
+        .testTarget(name: "ApphostHostTests", dependencies: ["ApphostHost", "CApphost", "ApphostGuestRuntime"]),
         .testTarget(name: "ApphostCLITests", dependencies: ["ApphostHost"]),
     ]
 )

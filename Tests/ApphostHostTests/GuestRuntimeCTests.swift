@@ -1,0 +1,1013 @@
+import ApphostGuestRuntime
+import CApphost
+import Foundation
+import Synchronization
+import XCTest
+
+@testable import ApphostHost
+
+/// The C guest runtime (Sources/ApphostGuestRuntime), called directly from Swift as the host will
+/// call it for in-process guests, on the fixtures of Plugins/Fixtures and on the probe guest below.
+/// Every call runs on the test's thread, which plays the guest's main queue.
+final class GuestRuntimeCTests: XCTestCase {
+    private var runtimes: [OpaquePointer] = []
+    private var guests: [ObservableGuest] = []
+    /// Sinks given to runtimes: kept until the runtimes have stopped, as ahr_start asks.
+    private var recorders: [SinkRecorder] = []
+
+    override func setUp() {
+        FixtureObserver.reset()
+    }
+
+    override func tearDown() {
+        for runtime in runtimes { ahr_stop(runtime) }
+        runtimes = []
+        for guest in guests { guest.release() }
+        guests = []
+        recorders = []
+        FixtureObserver.reset()
+    }
+
+    // MARK: Loading
+
+    // CONTRACT X1: a file dlopen refuses is reported with dlerror's own text, for the host to classify.
+    func testLoadReportsDlopenFailureWithItsText() throws {
+        let missing = GuestFixtures.path("no-such-guest.so")
+        let unresolved = try GuestFixtures.library("unresolved_symbol.c")
+        for path in [missing, unresolved] {
+            let expected = dlopenError(path)
+            let (result, runtime, error) = load(path)
+            XCTAssertEqual(result, AHR_LOAD_DLOPEN_FAILED, path)
+            XCTAssertNil(runtime)
+            XCTAssertEqual(error, expected)
+        }
+        XCTAssertTrue(dlopenError(missing).hasPrefix(missing + ": cannot open shared object file"))
+        XCTAssertTrue(dlopenError(unresolved).contains("undefined symbol: "))
+    }
+
+    // CONTRACT X1
+    func testLoadOfALibraryWithoutTheEntrySymbol() throws {
+        let path = try GuestFixtures.library("no_entry.c")
+        let (result, runtime, error) = load(path)
+        XCTAssertEqual(result, AHR_LOAD_NO_ENTRY)
+        XCTAssertNil(runtime)
+        XCTAssertEqual(error, "\(path): undefined symbol: apphost_entry")
+    }
+
+    // The error text is cut to the caller's buffer, NUL included; no buffer is fine too.
+    func testLoadErrorFitsTheBuffer() {
+        let path = GuestFixtures.path("no-such-guest.so")
+        var buffer = [CChar](repeating: 0x7F, count: 10)
+        var runtime: OpaquePointer?
+        XCTAssertEqual(ahr_load(path, &runtime, &buffer, buffer.count), AHR_LOAD_DLOPEN_FAILED)
+        XCTAssertEqual(Self.text(buffer), String(path.prefix(9)))
+        XCTAssertEqual(ahr_load(path, &runtime, nil, 0), AHR_LOAD_DLOPEN_FAILED)
+        XCTAssertEqual(ahr_load(path, &runtime, &buffer, 0), AHR_LOAD_DLOPEN_FAILED)
+    }
+
+    // MARK: The raw descriptor
+
+    // CONTRACT X1: the runtime reports what the guest declared, every member.
+    func testRawDescriptorOfAValidGuest() throws {
+        let runtime = try loaded(try GuestFixtures.library("observable_guest.c", name: "observable-c-runtime"))
+        XCTAssertEqual(
+            RawDescriptor(ahr_descriptor(runtime).pointee),
+            RawDescriptor(
+                abi: [1, 0, 0], hasDescriptor: true, structSize: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
+                id: "org.apphost.fixtures.observable", name: "Observable Fixture", version: "2.3.4",
+                vendor: "apphost tests", description: "Reports every callback to the test that loaded it.",
+                capabilities: UInt64(APPHOST_CAPABILITY_MULTIPLE_SCENES.rawValue), hasInit: true, hasDeinit: true,
+                hasQuery: true))
+    }
+
+    // CONTRACT X1: members past struct_size are not read, and a size that cuts a member in half
+    // does not read that half; a struct_size larger than the runtime's reads the runtime's members.
+    func testRawDescriptorReadsOnlyMembersWithinStructSize() throws {
+        let capabilitiesOffset = try XCTUnwrap(
+            MemoryLayout<apphost_guest_descriptor_t>.offset(of: \apphost_guest_descriptor_t.capabilities))
+        let cases: [(size: Int, strings: Int, capabilities: UInt64)] = [
+            (0, 0, 0), (12, 0, 0), (20, 1, 0), (24, 2, 0), (capabilitiesOffset, 5, 0),
+            (capabilitiesOffset + 4, 5, 0), (capabilitiesOffset + 8, 5, 4), (4096, 5, 4),
+        ]
+        for (size, strings, capabilities) in cases {
+            let path = try GuestFixtures.library(
+                "minimal_guest.c", name: "c-runtime-size-\(size)",
+                flags: ["-DFIXTURE_STRUCT_SIZE=\(size)", "-DFIXTURE_CAPABILITIES=4"])
+            let raw = RawDescriptor(ahr_descriptor(try loaded(path)).pointee)
+            XCTAssertTrue(raw.hasDescriptor)
+            XCTAssertEqual(raw.structSize, UInt32(size))
+            let all: [String?] = [
+                "org.apphost.fixtures.minimal", "Minimal Fixture", "1.0.0", "apphost tests",
+                "A minimal guest for loader tests.",
+            ]
+            XCTAssertEqual(
+                [raw.id, raw.name, raw.version, raw.vendor, raw.description],
+                all.enumerated().map { $0.offset < strings ? $0.element : nil }, "struct_size \(size)")
+            XCTAssertEqual(raw.capabilities, capabilities, "struct_size \(size)")
+        }
+    }
+
+    // CONTRACT X1: NULL pointers in the entry and the descriptor are reported as absent.
+    func testRawDescriptorReportsNullMembers() throws {
+        let noDescriptor = RawDescriptor(
+            ahr_descriptor(
+                try loaded(
+                    try GuestFixtures.library(
+                        "minimal_guest.c", name: "c-runtime-null-descriptor", flags: ["-DFIXTURE_NULL_DESCRIPTOR"]))
+            ).pointee)
+        XCTAssertFalse(noDescriptor.hasDescriptor)
+        XCTAssertEqual(noDescriptor.structSize, 0)
+        XCTAssertNil(noDescriptor.id)
+        XCTAssertTrue(noDescriptor.hasInit)
+
+        let nulls = RawDescriptor(
+            ahr_descriptor(
+                try loaded(
+                    try GuestFixtures.library(
+                        "minimal_guest.c", name: "c-runtime-nulls",
+                        flags: ["-DFIXTURE_NULL_ID", "-DFIXTURE_NULL_INIT", "-DFIXTURE_NULL_QUERY"]))
+            ).pointee)
+        XCTAssertTrue(nulls.hasDescriptor)
+        XCTAssertNil(nulls.id)
+        XCTAssertEqual(nulls.name, "Minimal Fixture")
+        XCTAssertEqual([nulls.hasInit, nulls.hasDeinit, nulls.hasQuery], [false, true, false])
+    }
+
+    // CONTRACT X1: a guest of another ABI major may lay its entry out differently: only its version
+    // is read, and it cannot be started. A newer minor is read as usual (the host refuses it).
+    func testAnotherABIMajorIsReadNoFurtherThanItsVersion() throws {
+        let major = try loaded(
+            try GuestFixtures.library("minimal_guest.c", name: "c-runtime-abi-2", flags: ["-DFIXTURE_ABI_MAJOR=2"]))
+        XCTAssertEqual(
+            RawDescriptor(ahr_descriptor(major).pointee),
+            RawDescriptor(
+                abi: [2, 0, 0], hasDescriptor: false, structSize: 0, id: nil, name: nil, version: nil, vendor: nil,
+                description: nil, capabilities: 0, hasInit: false, hasDeinit: false, hasQuery: false))
+        let recorder = SinkRecorder()
+        XCTAssertEqual(start(major, recorder), StartOutcome(AHR_START_INIT_FAILED, APPHOST_ERROR_UNSUPPORTED))
+
+        let minor = try loaded(
+            try GuestFixtures.library("minimal_guest.c", name: "c-runtime-abi-1-7", flags: ["-DFIXTURE_ABI_MINOR=7"]))
+        let raw = RawDescriptor(ahr_descriptor(minor).pointee)
+        XCTAssertEqual(raw.abi, [1, 7, 0])
+        XCTAssertEqual(raw.id, "org.apphost.fixtures.minimal")
+    }
+
+    // A descriptor string is read up to AHR_DESCRIPTOR_STRING_MAX_BYTES, never half a character.
+    func testLongDescriptorStringsAreCutAtACharacterBoundary() throws {
+        let limit = Int(AHR_DESCRIPTOR_STRING_MAX_BYTES)
+        let path = try GuestFixtures.library(
+            "minimal_guest.c", name: "c-runtime-long-strings",
+            flags: [
+                "-DFIXTURE_NAME=\"\(String(repeating: "n", count: limit + 1000))\"",
+                "-DFIXTURE_VERSION=\"\(String(repeating: "v", count: limit - 1))\\xc3\\xa9\"",
+                "-DFIXTURE_ID=\"\(String(repeating: "i", count: limit))\"",
+            ])
+        let descriptor = ahr_descriptor(try loaded(path)).pointee
+        XCTAssertEqual(descriptor.name.length, limit)
+        XCTAssertEqual(RawDescriptor.string(descriptor.name), String(repeating: "n", count: limit))
+        XCTAssertEqual(RawDescriptor.string(descriptor.version), String(repeating: "v", count: limit - 1))
+        XCTAssertEqual(descriptor.id.length, limit, "a string of exactly the limit is whole")
+    }
+
+    // MARK: Starting
+
+    // The host interface init receives: its members and the strings given to ahr_start.
+    func testStartHandsInitTheHostInterface() throws {
+        let (runtime, guest) = try startedObservable()
+        let host = try XCTUnwrap(guest.host())
+        XCTAssertEqual(host.pointee.struct_size, UInt32(MemoryLayout<apphost_host_t>.size))
+        XCTAssertEqual(
+            [host.pointee.abi_version.major, host.pointee.abi_version.minor, host.pointee.abi_version.revision],
+            [1, 0, 0])
+        XCTAssertEqual(String(cString: host.pointee.name), "apphost")
+        XCTAssertEqual(String(cString: host.pointee.version), "9.8.7")
+        XCTAssertEqual(host.pointee.data_directory(host).map { String(cString: $0) }, "/data/observable")
+        _ = runtime
+    }
+
+    // NULL strings read as "" (ahr_start's promise).
+    func testStartWithNullStrings() throws {
+        let runtime = try loaded(try ProbeGuest.library())
+        var status: Int32 = -1
+        XCTAssertEqual(ahr_start(runtime, nil, nil, nil, SinkRecorder.silent, &status), AHR_START_OK)
+        let host = try XCTUnwrap(ProbeGuest.host())
+        XCTAssertEqual(String(cString: host.pointee.name), "")
+        XCTAssertEqual(String(cString: host.pointee.version), "")
+        XCTAssertEqual(host.pointee.data_directory(host).map { String(cString: $0) }, "")
+    }
+
+    // CONTRACT A2 X1: init's error is reported; deinit is not called (the fixture's deinit aborts),
+    // the guest is unloaded, and no call reaches it.
+    func testInitFailureIsReportedWithoutDeinit() throws {
+        let runtime = try loaded(
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "c-runtime-init-fails",
+                flags: ["-DFIXTURE_INIT_STATUS=APPHOST_ERROR_GUEST_FAILED", "-DFIXTURE_DEINIT_ABORTS"]))
+        XCTAssertEqual(
+            start(runtime, SinkRecorder()), StartOutcome(AHR_START_INIT_FAILED, APPHOST_ERROR_GUEST_FAILED))
+        XCTAssertEqual(deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime), 8)
+    }
+
+    // CONTRACT X1: a guest without app callbacks gets deinit after its successful init.
+    func testGuestWithoutAppCallbacksGetsDeinit() throws {
+        let runtime = try loaded(try ProbeGuest.library(name: "probe-no-app", flags: ["-DPROBE_NO_APP_CALLBACKS"]))
+        let recorder = SinkRecorder()
+        XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_NO_APP_CALLBACKS, APPHOST_OK))
+        let size = MemoryLayout<apphost_host_t>.size
+        XCTAssertEqual(recorder.lines, ["init host=apphost/9.8.7 size=\(size) abi=1.0 dir=/data/probe", "deinit"])
+        XCTAssertEqual(
+            deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime),
+            Int32(APPHOST_ERROR_INTERNAL.rawValue))
+    }
+
+    // A runtime starts once; a second start changes nothing.
+    func testSecondStartIsRefused() throws {
+        let runtime = try loaded(try ProbeGuest.library())
+        let recorder = SinkRecorder()
+        XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_OK, APPHOST_OK))
+        XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_INIT_FAILED, APPHOST_ERROR_INVALID_STATE))
+        XCTAssertEqual(deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.count, 2, "one init, one launch: \(recorder.lines)")
+    }
+
+    // MARK: Calls and the mirror
+
+    // CONTRACT A2 S2 S3 S6: callbacks run in the order delivered and see each message's app and scene
+    // states; a disconnecting scene's handle is already stale in did_disconnect.
+    func testCallsRunInOrderAndSeeTheirStates() throws {
+        let (runtime, _) = try startedObservable()
+        let messages = [
+            GuestMessage(call: .didFinishLaunching, appState: .inactive),
+            connect(1),
+            scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
+            scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
+            scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
+            scene(1, .didEnterBackground, app: .background, state: .background),
+            GuestMessage(call: .didReceiveMemoryWarning, appState: .background),
+            scene(1, .didDisconnect, app: .background, state: .unattached),
+        ]
+        XCTAssertEqual(messages.map { deliver($0, to: runtime) }, Array(repeating: 0, count: messages.count))
+
+        let seen = FixtureObserver.observations
+        XCTAssertEqual(seen.map(\.event), messages.map(\.call.callbackName))
+        XCTAssertEqual(seen.map(\.appState), messages.map(\.appState.rawValue))
+        for (observation, message) in zip(seen, messages) where observation.scene != 0 {
+            if message.call == .scene(1, .didDisconnect) {
+                XCTAssertEqual(
+                    observation.sceneStatus, StatusCode.invalidHandle, "the handle is gone in did_disconnect")
+            } else {
+                XCTAssertEqual(observation.sceneStatus, StatusCode.ok, observation.event)
+                XCTAssertEqual(observation.sceneState, message.sceneState?.rawValue, observation.event)
+            }
+        }
+    }
+
+    // CONTRACT A2: did_finish_launching's status is ahr_handle's.
+    func testLaunchStatusIsReturned() throws {
+        let (runtime, guest) = try startedObservable()
+        guest.setLaunchStatus(Int32(APPHOST_ERROR_GUEST_FAILED.rawValue))
+        XCTAssertEqual(deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime), 7)
+    }
+
+    // CONTRACT S12 S8: will_connect gets the session id and the saved bytes: none (NULL), an empty
+    // saved state (non-NULL, length 0) and some.
+    func testWillConnectGivesSessionAndRestorationData() throws {
+        let (runtime, _) = try startedObservable()
+        for message in [
+            connect(1, restoration: Data("counter=3".utf8)), connect(2, restoration: nil),
+            connect(3, restoration: Data()),
+        ] {
+            XCTAssertEqual(deliver(message, to: runtime), 0)
+        }
+        let size = UInt32(MemoryLayout<apphost_scene_connection_t>.size)
+        let primary = SceneRole.primary.rawValue
+        let inactive = SceneState.foregroundInactive.rawValue
+        XCTAssertEqual(
+            FixtureObserver.observations.compactMap(\.connection),
+            [
+                ObservedConnection(
+                    size: size, scene: 1, sessionID: "session-1", role: primary, initialState: inactive,
+                    restoration: Array("counter=3".utf8)),
+                ObservedConnection(
+                    size: size, scene: 2, sessionID: "session-2", role: primary, initialState: inactive,
+                    restoration: nil),
+                ObservedConnection(
+                    size: size, scene: 3, sessionID: "session-3", role: primary, initialState: inactive,
+                    restoration: []),
+            ])
+    }
+
+    // CONTRACT A3 S12: scenes stay valid during will_terminate, so the guest can save them there,
+    // and not after it.
+    func testWillTerminateEndsSceneHandlesAfterItsCallback() throws {
+        let recorder = SinkRecorder()
+        let runtime = try startedProbe(recorder)
+        let host = try XCTUnwrap(ProbeGuest.host())
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(GuestMessage(call: .willTerminate, appState: .background), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "will_terminate app=3 save=ok")
+        XCTAssertEqual(recorder.saves, [SinkRecorder.Save(scene: 1, bytes: Array("terminating".utf8))])
+        var state: Int32 = -1
+        XCTAssertEqual(host.pointee.scene_state(host, 1, &state), StatusCode.invalidHandle)
+        XCTAssertEqual(save(host, scene: 1, [1]), StatusCode.invalidHandle)
+    }
+
+    // A scene callback for a scene that is not connected does not connect it.
+    func testSceneCallbackForAnUnknownSceneLeavesItUnknown() throws {
+        let recorder = SinkRecorder()
+        let runtime = try startedProbe(recorder)
+        XCTAssertEqual(
+            deliver(scene(9, .willEnterForeground, app: .inactive, state: .foregroundInactive), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "will_enter_foreground scene=9 app=1 state=invalid_handle")
+    }
+
+    // Callbacks past a table's struct_size, even cut in half by it, are skipped; so are scene
+    // calls of a guest without scene callbacks, whose mirror still follows the host.
+    func testCallbacksPastStructSizeAreSkipped() throws {
+        let recorder = SinkRecorder()
+        let runtime = try loaded(
+            try ProbeGuest.library(
+                name: "probe-small-tables",
+                flags: [
+                    "-DPROBE_APP_CALLBACKS_SIZE=20",
+                    "-DPROBE_SCENE_CALLBACKS_SIZE=offsetof(apphost_scene_callbacks_t,did_become_active)+4",
+                ]))
+        XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_OK, APPHOST_OK))
+        let messages = [
+            GuestMessage(call: .didFinishLaunching, appState: .inactive),
+            connect(1),
+            scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
+            scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
+            GuestMessage(call: .willTerminate, appState: .active),
+        ]
+        XCTAssertEqual(messages.map { deliver($0, to: runtime) }, [0, 0, 0, 0, 0])
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()).map { $0.components(separatedBy: " ")[0] },
+            ["did_finish_launching", "will_connect", "will_enter_foreground"])
+
+        let bare = try loaded(try ProbeGuest.library(name: "probe-no-scenes", flags: ["-DPROBE_NO_SCENE_CALLBACKS"]))
+        XCTAssertEqual(start(bare, SinkRecorder()), StartOutcome(AHR_START_OK, APPHOST_OK))
+        XCTAssertEqual(deliver(connect(4), to: bare), 0)
+        XCTAssertEqual(deliver(scene(4, .willEnterForeground, app: .inactive, state: .foregroundInactive), to: bare), 0)
+        let host = try XCTUnwrap(ProbeGuest.host(named: "probe-no-scenes"))
+        var state: Int32 = -1
+        XCTAssertEqual(host.pointee.scene_state(host, 4, &state), StatusCode.ok)
+        XCTAssertEqual(state, SceneState.foregroundInactive.rawValue)
+    }
+
+    // Calls the runtime does not know, or cannot make, are refused; a runtime not started runs none.
+    func testMalformedCallsAreRefused() throws {
+        let loadedOnly = try loaded(try ProbeGuest.library(name: "probe-not-started"))
+        XCTAssertEqual(
+            deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: loadedOnly),
+            Int32(APPHOST_ERROR_INTERNAL.rawValue))
+
+        let recorder = SinkRecorder()
+        let runtime = try startedProbe(recorder)
+        let invalid = Int32(APPHOST_ERROR_INVALID_ARGUMENT.rawValue)
+        var call = ahr_call()
+        call.kind = ahr_call_kind(rawValue: 9)
+        XCTAssertEqual(ahr_handle(runtime, &call), invalid)
+        call.kind = AHR_CALL_SCENE_CALLBACK
+        call.scene = 1
+        call.scene_callback = ahr_scene_callback(rawValue: 0)
+        XCTAssertEqual(ahr_handle(runtime, &call), invalid)
+        call = ahr_call()
+        call.kind = AHR_CALL_WILL_CONNECT
+        call.scene = 1
+        call.session_id_length = 3
+        XCTAssertEqual(ahr_handle(runtime, &call), invalid, "a NULL session id of 3 bytes")
+        call.session_id_length = 0
+        call.has_restoration = true
+        call.restoration_length = 5
+        XCTAssertEqual(ahr_handle(runtime, &call), invalid, "NULL restoration bytes of 5 bytes")
+        XCTAssertEqual(recorder.lines.count, 1, "only init ran: \(recorder.lines)")
+    }
+
+    // MARK: Host functions (CONTRACT X3)
+
+    // CONTRACT X3: log refuses NULL, bad levels and unknown hosts; cuts long messages at a character
+    // boundary; passes invalid UTF-8 on for the receiver to repair.
+    func testLog() throws {
+        let recorder = SinkRecorder()
+        _ = try startedProbe(recorder)
+        let host = try XCTUnwrap(ProbeGuest.host())
+        let levels = Int32(APPHOST_LOG_TRACE.rawValue)...Int32(APPHOST_LOG_ERROR.rawValue)
+        for level in levels {
+            XCTAssertEqual(host.pointee.log(host, level, "at \(level)"), StatusCode.ok)
+        }
+        let invalidArgument = StatusCode.invalidArgument
+        XCTAssertEqual(host.pointee.log(nil, 2, "no host"), invalidArgument)
+        XCTAssertEqual(host.pointee.log(host, 2, nil), invalidArgument)
+        XCTAssertEqual(host.pointee.log(host, 5, "level 5"), invalidArgument)
+        XCTAssertEqual(host.pointee.log(host, -1, "level -1"), invalidArgument)
+        var foreign = host.pointee
+        XCTAssertEqual(host.pointee.log(&foreign, 2, "a copy is not the host"), invalidArgument)
+
+        let limit = Int(APPHOST_LOG_MESSAGE_MAX_BYTES)
+        let long: [(message: String, kept: String)] = [
+            (String(repeating: "x", count: limit + 1000), String(repeating: "x", count: limit)),
+            (String(repeating: "a", count: limit - 1) + "é", String(repeating: "a", count: limit - 1)),
+            (String(repeating: "b", count: limit - 2) + "é", String(repeating: "b", count: limit - 2) + "é"),
+            (String(repeating: "c", count: limit - 2) + "😀", String(repeating: "c", count: limit - 2)),
+            (String(repeating: "d", count: limit - 4) + "😀!", String(repeating: "d", count: limit - 4) + "😀"),
+        ]
+        for (message, _) in long {
+            XCTAssertEqual(host.pointee.log(host, 2, message), StatusCode.ok)
+        }
+        let invalid: [CChar] = [0x61, -1, 0x62, 0]  // "a\xffb"
+        XCTAssertEqual(host.pointee.log(host, 2, invalid), StatusCode.ok)
+
+        let logs = Array(recorder.logs.dropFirst())  // init's
+        XCTAssertEqual(logs.count, levels.count + long.count + 1, "refused messages reach no sink")
+        XCTAssertEqual(logs.prefix(levels.count).map(\.level), Array(levels))
+        XCTAssertEqual(logs.prefix(levels.count).map(\.text), levels.map { "at \($0)" })
+        XCTAssertEqual(logs.dropFirst(levels.count).prefix(long.count).map(\.text), long.map(\.kept))
+        XCTAssertEqual(logs.last?.bytes, [0x61, 0xFF, 0x62], "passed on as it is")
+    }
+
+    // CONTRACT X3: data_directory, app_state, scene_state and get_extension with NULL, foreign and
+    // unknown arguments.
+    func testHostFunctionsWithNullAndUnknownArguments() throws {
+        let runtime = try startedProbe(SinkRecorder())
+        let host = try XCTUnwrap(ProbeGuest.host())
+        var foreign = host.pointee
+
+        let directory = try XCTUnwrap(host.pointee.data_directory(host))
+        XCTAssertEqual(String(cString: directory), "/data/probe")
+        XCTAssertEqual(host.pointee.data_directory(host), directory, "one string, owned by the runtime")
+        XCTAssertNil(host.pointee.data_directory(nil))
+        XCTAssertNil(host.pointee.data_directory(&foreign))
+
+        XCTAssertEqual(host.pointee.app_state(host), AppState.notRunning.rawValue, "nothing delivered yet")
+        XCTAssertEqual(host.pointee.app_state(nil), -1)
+        XCTAssertEqual(host.pointee.app_state(&foreign), -1)
+        XCTAssertEqual(deliver(GuestMessage(call: .didReceiveMemoryWarning, appState: .background), to: runtime), 0)
+        XCTAssertEqual(host.pointee.app_state(host), AppState.background.rawValue)
+
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        var state: Int32 = -1
+        XCTAssertEqual(host.pointee.scene_state(host, 1, &state), StatusCode.ok)
+        XCTAssertEqual(state, SceneState.unattached.rawValue)
+        XCTAssertEqual(host.pointee.scene_state(host, 1, nil), StatusCode.invalidArgument)
+        XCTAssertEqual(host.pointee.scene_state(host, 2, &state), StatusCode.invalidHandle)
+        XCTAssertEqual(host.pointee.scene_state(host, 0, &state), StatusCode.invalidHandle)
+        XCTAssertEqual(host.pointee.scene_state(nil, 1, &state), StatusCode.invalidArgument)
+        XCTAssertEqual(host.pointee.scene_state(&foreign, 1, &state), StatusCode.invalidArgument)
+
+        for id in ["apphost.background/1", "apphost.guest.app/1", ""] {
+            XCTAssertNil(host.pointee.get_extension(host, id))
+            XCTAssertNil(host.pointee.get_extension(nil, id))
+        }
+        XCTAssertNil(host.pointee.get_extension(host, nil))
+    }
+
+    // CONTRACT S12 X3: save_scene_state copies the bytes; refuses NULL bytes with a length, more
+    // than APPHOST_SCENE_STATE_MAX_BYTES, unknown and disconnected handles, and unknown hosts.
+    func testSaveSceneStateAndItsLimits() throws {
+        let recorder = SinkRecorder()
+        let runtime = try startedProbe(recorder)
+        let host = try XCTUnwrap(ProbeGuest.host())
+        var foreign = host.pointee
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+
+        var buffer: [UInt8] = [1, 2, 3]
+        XCTAssertEqual(save(host, scene: 1, buffer), StatusCode.ok)
+        buffer[0] = 9  // the runtime handed the sink the bytes before returning
+        XCTAssertEqual(host.pointee.save_scene_state(host, 1, nil, 0), StatusCode.ok, "NULL with 0: an empty state")
+        XCTAssertEqual(host.pointee.save_scene_state(host, 1, nil, 4), StatusCode.invalidArgument)
+        let maximum = Int(APPHOST_SCENE_STATE_MAX_BYTES)
+        XCTAssertEqual(save(host, scene: 1, [UInt8](repeating: 7, count: maximum)), StatusCode.ok)
+        XCTAssertEqual(save(host, scene: 1, [UInt8](repeating: 7, count: maximum + 1)), StatusCode.tooLarge)
+        XCTAssertEqual(save(host, scene: 42, [1]), StatusCode.invalidHandle)
+        XCTAssertEqual(save(host, scene: 0, [1]), StatusCode.invalidHandle)
+        XCTAssertEqual(host.pointee.save_scene_state(nil, 1, buffer, 1), StatusCode.invalidArgument)
+        XCTAssertEqual(host.pointee.save_scene_state(&foreign, 1, buffer, 1), StatusCode.invalidArgument)
+
+        XCTAssertEqual(deliver(scene(1, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
+        XCTAssertEqual(save(host, scene: 1, [1]), StatusCode.invalidHandle, "a disconnected scene's handle is stale")
+        XCTAssertEqual(
+            recorder.saves,
+            [
+                .init(scene: 1, bytes: [1, 2, 3]), .init(scene: 1, bytes: []),
+                .init(scene: 1, bytes: [UInt8](repeating: 7, count: maximum)),
+            ])
+        XCTAssertTrue(recorder.everySaveHadBytes, "the sink never gets NULL, even for an empty state")
+    }
+
+    // CONTRACT X3: a guest thread logs while callbacks run; every line reaches the sink, in order.
+    func testGuestThreadLogsWhileCallbacksRun() throws {
+        let recorder = SinkRecorder()
+        let (runtime, guest) = try startedObservable(recorder)
+        let count = 2000
+        XCTAssertEqual(guest.startLogger(Int32(count)), 0)
+        for _ in 0..<200 {
+            XCTAssertEqual(deliver(GuestMessage(call: .didReceiveMemoryWarning, appState: .background), to: runtime), 0)
+        }
+        XCTAssertEqual(guest.joinLogger(), 0)
+        XCTAssertEqual(recorder.lines.filter { $0.hasPrefix("logger ") }, (0..<count).map { "logger \($0)" })
+        XCTAssertEqual(recorder.lines.filter { $0.hasPrefix("callback ") }.count, 200)
+    }
+
+    // MARK: Stopping
+
+    // CONTRACT A3 X3: stop runs deinit once, and the withdrawn host pointer gets error codes.
+    func testStopRunsDeinitOnceAndWithdrawsTheHost() throws {
+        let recorder = SinkRecorder()
+        let (runtime, guest) = try startedObservable(recorder)
+        let host = try XCTUnwrap(guest.host())
+        // The struct itself is freed with the runtime; a guest may still hold its functions.
+        let log = try XCTUnwrap(host.pointee.log)
+        let save = try XCTUnwrap(host.pointee.save_scene_state)
+        let appState = try XCTUnwrap(host.pointee.app_state)
+        let dataDirectory = try XCTUnwrap(host.pointee.data_directory)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+
+        runtimes.removeAll { $0 == runtime }
+        ahr_stop(runtime)
+        XCTAssertEqual(FixtureObserver.observations.map(\.event), ["will_connect", "deinit"])
+        XCTAssertEqual(recorder.lines.last, "callback deinit", "deinit still logs")
+        XCTAssertNil(guest.host(), "the guest's deinit ran")
+        XCTAssertEqual(log(host, 2, "after stop"), StatusCode.invalidArgument, "a stale host pointer")
+        XCTAssertEqual(save(host, 1, nil, 0), StatusCode.invalidArgument, "a stale host pointer")
+        XCTAssertEqual(appState(host), -1)
+        XCTAssertNil(dataDirectory(host))
+        XCTAssertEqual(recorder.lines.last, "callback deinit", "nothing reached the sink after stop")
+        ahr_stop(nil)
+    }
+
+    // A runtime that was only loaded, or whose start failed, is stopped without deinit (the
+    // fixture's deinit aborts).
+    func testStopWithoutStartSkipsDeinit() throws {
+        let path = try GuestFixtures.library(
+            "minimal_guest.c", name: "c-runtime-deinit-aborts", flags: ["-DFIXTURE_DEINIT_ABORTS"])
+        let runtime = try loaded(path)
+        runtimes.removeAll { $0 == runtime }
+        ahr_stop(runtime)
+    }
+
+    // MARK: Harness
+
+    /// ahr_load's result, runtime and error text.
+    private func load(_ path: String) -> (ahr_load_result, OpaquePointer?, String) {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        var runtime: OpaquePointer?
+        let result = ahr_load(path, &runtime, &buffer, buffer.count)
+        if let runtime { runtimes.append(runtime) }
+        return (result, runtime, Self.text(buffer))
+    }
+
+    /// A runtime for `path`, stopped in tearDown.
+    private func loaded(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> OpaquePointer {
+        let (result, runtime, error) = load(path)
+        XCTAssertEqual(result, AHR_LOAD_OK, error, file: file, line: line)
+        return try XCTUnwrap(runtime, error, file: file, line: line)
+    }
+
+    private func start(_ runtime: OpaquePointer, _ recorder: SinkRecorder, directory: String = "/data/probe")
+        -> StartOutcome
+    {
+        var status: Int32 = -1
+        recorders.append(recorder)
+        let result = ahr_start(runtime, directory, "apphost", "9.8.7", recorder.sink, &status)
+        return StartOutcome(result: result, status: status)
+    }
+
+    private func startedProbe(_ recorder: SinkRecorder) throws -> OpaquePointer {
+        let runtime = try loaded(try ProbeGuest.library())
+        XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_OK, APPHOST_OK))
+        return runtime
+    }
+
+    /// The observable fixture, under a name of its own so that it never shares globals with the
+    /// in-process channel's tests, started, with FixtureObserver watching it.
+    private func startedObservable(_ recorder: SinkRecorder = SinkRecorder()) throws -> (OpaquePointer, ObservableGuest)
+    {
+        let path = try GuestFixtures.library("observable_guest.c", name: "observable-c-runtime")
+        let runtime = try loaded(path)
+        XCTAssertEqual(start(runtime, recorder, directory: "/data/observable"), StartOutcome(AHR_START_OK, APPHOST_OK))
+        let guest = try ObservableGuest(path: path)
+        guests.append(guest)
+        FixtureObserver.watch(guest)
+        return (runtime, guest)
+    }
+
+    /// The NUL-terminated text in `buffer`.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func dlopenError(_ path: String) -> String {
+        if let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) {
+            dlclose(handle)
+            return "loaded"
+        }
+        return String(cString: dlerror())
+    }
+
+    private func save(_ host: UnsafePointer<apphost_host_t>, scene: UInt64, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { host.pointee.save_scene_state(host, scene, $0.baseAddress, $0.count) }
+    }
+
+    private func connect(_ scene: SceneHandle, restoration: Data? = nil) -> GuestMessage {
+        // As HostCore sends it for a foreground scene: still unattached during will_connect.
+        GuestMessage(
+            call: .sceneWillConnect(
+                SceneConnection(
+                    scene: scene, sessionID: "session-\(scene)", role: .primary, initialState: .foregroundInactive,
+                    restorationData: restoration)),
+            appState: .inactive, sceneState: .unattached)
+    }
+
+    private func scene(_ handle: SceneHandle, _ callback: SceneCallback, app: AppState, state: SceneState)
+        -> GuestMessage
+    {
+        GuestMessage(call: .scene(handle, callback), appState: app, sceneState: state)
+    }
+}
+
+// MARK: - Calling the runtime
+
+extension GuestRuntimeCTests {
+    /// Delivers `message` through ahr_handle, as the in-process channel will once it runs the C
+    /// runtime: the session id and restoration bytes live only during the call.
+    fileprivate func deliver(_ message: GuestMessage, to runtime: OpaquePointer) -> Int32 {
+        var call = ahr_call()
+        call.app_state = message.appState.rawValue
+        call.has_scene_state = message.sceneState != nil
+        call.scene_state = message.sceneState?.rawValue ?? 0
+        switch message.call {
+        case .didFinishLaunching:
+            call.kind = AHR_CALL_DID_FINISH_LAUNCHING
+        case .willTerminate:
+            call.kind = AHR_CALL_WILL_TERMINATE
+        case .didReceiveMemoryWarning:
+            call.kind = AHR_CALL_MEMORY_WARNING
+        case .scene(let handle, let callback):
+            call.kind = AHR_CALL_SCENE_CALLBACK
+            call.scene = handle
+            call.scene_callback = Self.cCallback(callback)
+        case .sceneWillConnect(let connection):
+            call.kind = AHR_CALL_WILL_CONNECT
+            call.scene = connection.scene
+            call.role = connection.role.rawValue
+            call.initial_state = connection.initialState.rawValue
+            return connection.sessionID.withCString { session in
+                call.session_id = session
+                call.session_id_length = strlen(session)
+                guard let restoration = connection.restorationData else { return ahr_handle(runtime, &call) }
+                call.has_restoration = true
+                return restoration.withUnsafeBytes { bytes in
+                    call.restoration = bytes.baseAddress
+                    call.restoration_length = bytes.count
+                    return ahr_handle(runtime, &call)
+                }
+            }
+        }
+        return ahr_handle(runtime, &call)
+    }
+
+    private static func cCallback(_ callback: SceneCallback) -> ahr_scene_callback {
+        switch callback {
+        case .willEnterForeground: AHR_SCENE_WILL_ENTER_FOREGROUND
+        case .didBecomeActive: AHR_SCENE_DID_BECOME_ACTIVE
+        case .willResignActive: AHR_SCENE_WILL_RESIGN_ACTIVE
+        case .didEnterBackground: AHR_SCENE_DID_ENTER_BACKGROUND
+        case .didDisconnect: AHR_SCENE_DID_DISCONNECT
+        }
+    }
+
+    /// ahr_start's result and init status, comparable.
+    struct StartOutcome: Equatable, CustomStringConvertible {
+        var result: UInt32
+        var status: Int32
+
+        init(result: ahr_start_result, status: Int32) {
+            self.result = result.rawValue
+            self.status = status
+        }
+
+        init(_ result: ahr_start_result, _ status: apphost_status) {
+            self.init(result: result, status: Int32(status.rawValue))
+        }
+
+        var description: String { "result \(result), status \(status)" }
+    }
+
+    /// An `ahr_raw_descriptor` as Swift values.
+    struct RawDescriptor: Equatable {
+        var abi: [UInt32]
+        var hasDescriptor: Bool
+        var structSize: UInt32
+        var id, name, version, vendor, description: String?
+        var capabilities: UInt64
+        var hasInit, hasDeinit, hasQuery: Bool
+
+        init(
+            abi: [UInt32], hasDescriptor: Bool, structSize: UInt32, id: String?, name: String?, version: String?,
+            vendor: String?, description: String?, capabilities: UInt64, hasInit: Bool, hasDeinit: Bool, hasQuery: Bool
+        ) {
+            self.abi = abi
+            self.hasDescriptor = hasDescriptor
+            self.structSize = structSize
+            self.id = id
+            self.name = name
+            self.version = version
+            self.vendor = vendor
+            self.description = description
+            self.capabilities = capabilities
+            self.hasInit = hasInit
+            self.hasDeinit = hasDeinit
+            self.hasQuery = hasQuery
+        }
+
+        init(_ raw: ahr_raw_descriptor) {
+            self.init(
+                abi: [raw.abi_version.major, raw.abi_version.minor, raw.abi_version.revision],
+                hasDescriptor: raw.has_descriptor, structSize: raw.struct_size, id: Self.string(raw.id),
+                name: Self.string(raw.name), version: Self.string(raw.version), vendor: Self.string(raw.vendor),
+                description: Self.string(raw.description), capabilities: raw.capabilities, hasInit: raw.has_init,
+                hasDeinit: raw.has_deinit, hasQuery: raw.has_query)
+        }
+
+        static func string(_ text: ahr_text) -> String? {
+            guard let bytes = text.bytes else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: bytes, count: text.length), as: UTF8.self)
+        }
+    }
+
+    /// An `ahr_sink` that records what the runtime hands it, from any thread.
+    final class SinkRecorder: Sendable {
+        struct Log: Equatable {
+            var level: Int32
+            var bytes: [UInt8]
+            var text: String { String(decoding: bytes, as: UTF8.self) }
+        }
+        struct Save: Equatable, CustomStringConvertible {
+            var scene: UInt64
+            var bytes: [UInt8]
+            var description: String { "scene \(scene): " + (bytes.count > 32 ? "\(bytes.count) bytes" : "\(bytes)") }
+        }
+
+        private struct State {
+            var logs: [Log] = []
+            var saves: [Save] = []
+            var nullSaves = 0
+        }
+        private let state = Mutex(State())
+
+        var logs: [Log] { state.withLock { $0.logs } }
+        var lines: [String] { logs.map(\.text) }
+        var saves: [Save] { state.withLock { $0.saves } }
+        var everySaveHadBytes: Bool { state.withLock { $0.nullSaves == 0 } }
+
+        /// The sink; the recorder must outlive the runtime it is given to.
+        var sink: ahr_sink {
+            ahr_sink(
+                context: Unmanaged.passUnretained(self).toOpaque(),
+                log: { context, level, utf8, length in
+                    let bytes = Array(UnsafeRawBufferPointer(start: utf8, count: length))
+                    SinkRecorder.from(context).state.withLock { $0.logs.append(Log(level: level, bytes: bytes)) }
+                },
+                save_state: { context, scene, bytes, length in
+                    let copy = Array(UnsafeRawBufferPointer(start: bytes, count: length))
+                    SinkRecorder.from(context).state.withLock {
+                        $0.saves.append(Save(scene: scene, bytes: copy))
+                        if bytes == nil { $0.nullSaves += 1 }
+                    }
+                })
+        }
+
+        /// A sink that drops everything.
+        static var silent: ahr_sink { ahr_sink(context: nil, log: nil, save_state: nil) }
+
+        private static func from(_ context: UnsafeMutableRawPointer?) -> SinkRecorder {
+            Unmanaged<SinkRecorder>.fromOpaque(context!).takeUnretainedValue()
+        }
+    }
+}
+
+// MARK: - The probe guest
+
+/// A test-only guest, built at test time like the fixtures: every callback logs what it saw through
+/// the host interface (the app state, its scene's state or why there is none, what will_connect
+/// got, whether a save succeeded), so that a test can check it in process or from the far side of
+/// the worker's socket. did_enter_background saves the bytes will_connect restored, or
+/// "state of scene <n>"; will_terminate saves "terminating" for scene 1; the first memory warning
+/// starts a thread that logs "thread <i>" PROBE_THREAD_LINES times, joined in deinit.
+enum ProbeGuest {
+    static let id = "org.apphost.tests.probe"
+
+    static let source = #"""
+        #include <inttypes.h>
+        #include <pthread.h>
+        #include <stdarg.h>
+        #include <stddef.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+
+        #include <apphost/apphost.h>
+
+        #ifndef PROBE_LAUNCH_STATUS
+        #define PROBE_LAUNCH_STATUS APPHOST_OK
+        #endif
+        #ifndef PROBE_APP_CALLBACKS_SIZE
+        #define PROBE_APP_CALLBACKS_SIZE sizeof(apphost_app_callbacks_t)
+        #endif
+        #ifndef PROBE_SCENE_CALLBACKS_SIZE
+        #define PROBE_SCENE_CALLBACKS_SIZE sizeof(apphost_scene_callbacks_t)
+        #endif
+        #ifndef PROBE_THREAD_LINES
+        #define PROBE_THREAD_LINES 500
+        #endif
+
+        static const apphost_host_t *g_host;
+        static pthread_t g_thread;
+        static int g_thread_started;
+        static unsigned char *g_restored;
+        static size_t g_restored_length;
+
+        static void say(const char *format, ...)
+        {
+            char line[512];
+            va_list arguments;
+
+            va_start(arguments, format);
+            vsnprintf(line, sizeof line, format, arguments);
+            va_end(arguments);
+            g_host->log(g_host, APPHOST_LOG_INFO, line);
+        }
+
+        static const char *states(apphost_scene_t scene, char *text, size_t size)
+        {
+            int32_t state = -1;
+            apphost_status_t status = g_host->scene_state(g_host, scene, &state);
+
+            if (status == APPHOST_OK) {
+                snprintf(text, size, "app=%d state=%d", (int)g_host->app_state(g_host), (int)state);
+            } else {
+                snprintf(text, size, "app=%d state=%s", (int)g_host->app_state(g_host), apphost_status_name(status));
+            }
+            return text;
+        }
+
+        static void report(const char *event, apphost_scene_t scene)
+        {
+            char text[64];
+
+            say("%s scene=%" PRIu64 " %s", event, scene, states(scene, text, sizeof text));
+        }
+
+        static void *log_lines(void *unused)
+        {
+            int i;
+
+            (void)unused;
+            for (i = 0; i < PROBE_THREAD_LINES; i++) {
+                say("thread %d", i);
+            }
+            return NULL;
+        }
+
+        static apphost_status_t did_finish_launching(void)
+        {
+            say("did_finish_launching app=%d", (int)g_host->app_state(g_host));
+            return PROBE_LAUNCH_STATUS;
+        }
+
+        static void will_terminate(void)
+        {
+            apphost_status_t status = g_host->save_scene_state(g_host, 1, "terminating", 11);
+
+            say("will_terminate app=%d save=%s", (int)g_host->app_state(g_host), apphost_status_name(status));
+        }
+
+        static void did_receive_memory_warning(void)
+        {
+            if (!g_thread_started) {
+                g_thread_started = pthread_create(&g_thread, NULL, log_lines, NULL) == 0;
+            }
+            say("did_receive_memory_warning app=%d", (int)g_host->app_state(g_host));
+        }
+
+        static void will_connect(const apphost_scene_connection_t *connection)
+        {
+            char text[64];
+            char restoration[32] = "none";
+
+            free(g_restored);
+            g_restored = NULL;
+            if (connection->restoration_data != NULL) {
+                g_restored = malloc(connection->restoration_length + 1);
+                memcpy(g_restored, connection->restoration_data, connection->restoration_length);
+                g_restored_length = connection->restoration_length;
+                snprintf(restoration, sizeof restoration, "%zu", connection->restoration_length);
+            }
+            say("will_connect scene=%" PRIu64 " %s session=%s role=%d initial=%d size=%u restoration=%s",
+                connection->scene, states(connection->scene, text, sizeof text), connection->session_id,
+                (int)connection->role, (int)connection->initial_state, (unsigned)connection->struct_size,
+                restoration);
+        }
+
+        static void will_enter_foreground(apphost_scene_t scene) { report("will_enter_foreground", scene); }
+        static void did_become_active(apphost_scene_t scene) { report("did_become_active", scene); }
+        static void will_resign_active(apphost_scene_t scene) { report("will_resign_active", scene); }
+        static void did_disconnect(apphost_scene_t scene) { report("did_disconnect", scene); }
+
+        static void did_enter_background(apphost_scene_t scene)
+        {
+            char text[64];
+            char state[64];
+            apphost_status_t status;
+
+            if (g_restored != NULL) {
+                status = g_host->save_scene_state(g_host, scene, g_restored, g_restored_length);
+            } else {
+                snprintf(state, sizeof state, "state of scene %" PRIu64, scene);
+                status = g_host->save_scene_state(g_host, scene, state, strlen(state));
+            }
+            say("did_enter_background scene=%" PRIu64 " %s save=%s", scene, states(scene, text, sizeof text),
+                apphost_status_name(status));
+        }
+
+        static const apphost_app_callbacks_t app_callbacks = {
+            PROBE_APP_CALLBACKS_SIZE, did_finish_launching, will_terminate, did_receive_memory_warning,
+        };
+
+        static const apphost_scene_callbacks_t scene_callbacks = {
+            PROBE_SCENE_CALLBACKS_SIZE, will_connect, will_enter_foreground, did_become_active,
+            will_resign_active, did_enter_background, did_disconnect,
+        };
+
+        static apphost_status_t init(const apphost_host_t *host)
+        {
+            g_host = host;
+            say("init host=%s/%s size=%u abi=%u.%u dir=%s", host->name, host->version, (unsigned)host->struct_size,
+                (unsigned)host->abi_version.major, (unsigned)host->abi_version.minor, host->data_directory(host));
+            return APPHOST_OK;
+        }
+
+        static void deinit(void)
+        {
+            if (g_thread_started) {
+                pthread_join(g_thread, NULL);
+            }
+            free(g_restored);
+            say("deinit");
+            g_host = NULL;
+        }
+
+        static const void *query(const char *interface_id)
+        {
+        #ifndef PROBE_NO_APP_CALLBACKS
+            if (strcmp(interface_id, APPHOST_GUEST_APP_CALLBACKS_ID) == 0) {
+                return &app_callbacks;
+            }
+        #endif
+        #ifndef PROBE_NO_SCENE_CALLBACKS
+            if (strcmp(interface_id, APPHOST_GUEST_SCENE_CALLBACKS_ID) == 0) {
+                return &scene_callbacks;
+            }
+        #endif
+            (void)app_callbacks;
+            (void)scene_callbacks;
+            return NULL;
+        }
+
+        static const apphost_guest_descriptor_t descriptor = {
+            sizeof(apphost_guest_descriptor_t), "org.apphost.tests.probe", "Probe", "0.1", "apphost tests", NULL,
+            APPHOST_CAPABILITY_MULTIPLE_SCENES | APPHOST_CAPABILITY_BACKGROUND_TASKS,
+        };
+
+        APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+            APPHOST_ABI_VERSION_INIT, &descriptor, init, deinit, query,
+        };
+
+        APPHOST_EXPORT const apphost_host_t *probe_host(void) { return g_host; }
+        """#
+
+    private static let built = Mutex<Set<String>>([])
+
+    /// The probe built as `<name>.so` with `flags`, once per test run.
+    static func library(name: String = "probe", flags: [String] = []) throws -> String {
+        let output = GuestFixtures.path(name + ".so")
+        guard !built.withLock({ $0.contains(output) }) else { return output }
+        let sourcePath = GuestFixtures.path(name + ".c")
+        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
+        try GuestFixtures.cc(
+            ["-shared", "-fPIC", "-pthread", "-Wall", "-Wextra"] + flags + [sourcePath, "-o", output])
+        built.withLock { _ = $0.insert(output) }
+        return output
+    }
+
+    /// The host interface the loaded probe `<name>.so` got in init, NULL after deinit.
+    static func host(named name: String = "probe") -> UnsafePointer<apphost_host_t>? {
+        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
+        defer { dlclose(library) }
+        guard let symbol = dlsym(library, "probe_host") else { return nil }
+        typealias Hook = @convention(c) () -> UnsafePointer<apphost_host_t>?
+        return unsafeBitCast(symbol, to: Hook.self)()
+    }
+}
