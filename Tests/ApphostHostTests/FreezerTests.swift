@@ -95,34 +95,43 @@ final class FreezerTests: XCTestCase {
         XCTAssertEqual(freezer.mechanism, expected)
     }
 
-    // A host that died leaves its cgroups; the next one removes those nothing runs in, and only those.
-    func testStaleParentsOfDeadHostsAreRemovedWhenEmpty() throws {
-        var bases: [String] = []
-        if case .success(let base) = availability(CgroupLocation.v2Directory) { bases.append(base) }
-        if case .success(let base) = availability(CgroupLocation.v1FreezerDirectory) { bases.append(base) }
-        guard !bases.isEmpty else { throw XCTSkip("no usable cgroup hierarchy here") }
-        for base in bases {
-            let empty = try deadPID()
-            let occupied = try deadPID()
-            let emptyParent = "\(base)/apphost-\(empty)"
-            let occupiedParent = "\(base)/apphost-\(occupied)"
+    // A host that died leaves its cgroups; the next one removes those nothing runs in, and only
+    // those. A worker it left frozen is thawed, so that it can see its host gone and exit.
+    func testStaleParentsOfDeadHostsAreRemovedWhenEmptyAndTheirWorkersThawed() throws {
+        var hierarchies: [(base: String, freeze: (file: String, value: String), letRun: (String) -> Void)] = []
+        if case .success(let base) = availability(CgroupLocation.v2Directory) {
+            hierarchies.append((base, ("cgroup.freeze", "1"), CgroupV2Freezer.letRun))
+        }
+        if case .success(let base) = availability(CgroupLocation.v1FreezerDirectory) {
+            hierarchies.append((base, ("freezer.state", "FROZEN"), CgroupV1Freezer.letRun))
+        }
+        guard !hierarchies.isEmpty else { throw XCTSkip("no usable cgroup hierarchy here") }
+        for (base, freeze, letRun) in hierarchies {
+            let emptyParent = "\(base)/apphost-\(try deadPID())"
+            let occupiedParent = "\(base)/apphost-\(try deadPID())"
+            let occupied = "\(occupiedParent)/worker-2"
             try KernelFile.makeDirectory(emptyParent)
             try KernelFile.makeDirectory("\(emptyParent)/worker-1")
             try KernelFile.makeDirectory(occupiedParent)
-            try KernelFile.makeDirectory("\(occupiedParent)/worker-2")
+            try KernelFile.makeDirectory(occupied)
+            // An orphan that does not exit when it runs again, unlike a worker whose host is gone.
             let busy = try BusyProcess()
-            try KernelFile.write("\(busy.pid)", to: "\(occupiedParent)/worker-2/cgroup.procs")
             defer {
                 kill(busy.pid, SIGKILL)
+                letRun(occupied)
                 _ = try? busy.reap()
-                _ = KernelFile.removeDirectory("\(occupiedParent)/worker-2")
+                _ = KernelFile.removeDirectory(occupied)
                 _ = KernelFile.removeDirectory(occupiedParent)
             }
+            try KernelFile.write("\(busy.pid)", to: "\(occupied)/cgroup.procs")
+            try KernelFile.write(freeze.value, to: "\(occupied)/\(freeze.file)")
 
-            let removed = WorkerCgroups(base: base, hostPID: getpid(), logger: logger).removeStaleParents()
-            XCTAssertTrue(removed.contains(emptyParent), "\(base): removed \(removed)")
+            let cleaner = WorkerCgroups(base: base, hostPID: getpid(), logger: logger)
+            let removed = cleaner.removeStaleParents(thawing: letRun)
+            XCTAssertEqual(removed, [emptyParent], base)
             XCTAssertFalse(KernelFile.exists(emptyParent), "\(emptyParent) is removed")
-            XCTAssertTrue(KernelFile.exists("\(occupiedParent)/worker-2"), "a cgroup with a process in it stays")
+            XCTAssertTrue(KernelFile.exists(occupied), "a cgroup with a process in it stays")
+            try assertRuns(busy, "once the stale cgroup is thawed", file: #filePath, line: #line)
         }
     }
 

@@ -30,7 +30,7 @@ public final class CgroupV1Freezer: ProcessFreezer {
             try setState(probe, "FROZEN")
             try setState(probe, "THAWED")
         }
-        for stale in cgroups.removeStaleParents() {
+        for stale in cgroups.removeStaleParents(thawing: Self.letRun) {
             logger.info("removed a stale worker cgroup", metadata: ["cgroup": "\(stale)"])
         }
     }
@@ -45,7 +45,7 @@ public final class CgroupV1Freezer: ProcessFreezer {
         } catch {
             // Stuck in FREEZING (a thread in uninterruptible sleep): leave it running rather
             // than half stopped.
-            try? KernelFile.write("THAWED", to: "\(child)/freezer.state")
+            Self.letRun(child)
             throw FreezeError("cannot freeze process \(pid), it runs on: \(error)")
         }
         // An empty cgroup counts as frozen: check that the process did not exit meanwhile.
@@ -63,6 +63,9 @@ public final class CgroupV1Freezer: ProcessFreezer {
     }
 
     public func release(pid: pid_t) { cgroups.release(pid: pid) }
+
+    /// Thaws a cgroup without waiting, where nobody waits for the outcome.
+    static func letRun(_ cgroup: String) { try? KernelFile.write("THAWED", to: "\(cgroup)/freezer.state") }
 
     /// Writes `freezer.state` and waits until reading it gives the same state; each read also
     /// makes the kernel check whether a FREEZING cgroup has become FROZEN.

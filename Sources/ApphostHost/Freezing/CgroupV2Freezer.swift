@@ -32,7 +32,7 @@ public final class CgroupV2Freezer: ProcessFreezer {
             try setFrozen(probe, true)
             try setFrozen(probe, false)
         }
-        for stale in cgroups.removeStaleParents() {
+        for stale in cgroups.removeStaleParents(thawing: Self.letRun) {
             logger.info("removed a stale worker cgroup", metadata: ["cgroup": "\(stale)"])
         }
     }
@@ -46,7 +46,7 @@ public final class CgroupV2Freezer: ProcessFreezer {
             try setFrozen(child, true)
         } catch {
             // Not frozen in time: leave it running rather than half stopped.
-            try? KernelFile.write("0", to: "\(child)/cgroup.freeze")
+            Self.letRun(child)
             throw FreezeError("cannot freeze process \(pid), it runs on: \(error)")
         }
         // An empty cgroup counts as frozen: check that the process did not exit meanwhile.
@@ -64,6 +64,9 @@ public final class CgroupV2Freezer: ProcessFreezer {
     }
 
     public func release(pid: pid_t) { cgroups.release(pid: pid) }
+
+    /// Unfreezes a cgroup without waiting, where nobody waits for the outcome.
+    static func letRun(_ cgroup: String) { try? KernelFile.write("0", to: "\(cgroup)/cgroup.freeze") }
 
     /// Writes `cgroup.freeze` and waits until `cgroup.events` agrees.
     private func setFrozen(_ cgroup: String, _ frozen: Bool) throws(FreezeError) {

@@ -80,10 +80,11 @@ final class WorkerCgroups: Sendable {
         return directory(of: pid)
     }
 
-    /// Whether `pid` is still in its child: an exited process leaves its cgroup at once, even
-    /// before it is reaped.
+    /// Whether `pid` still runs in its child. A process leaves its cgroup as it exits, but a
+    /// zombie whose last threads are still exiting may be listed for a moment: /proc says Z then.
     func holds(_ pid: pid_t, in child: String) throws(FreezeError) -> Bool {
-        try KernelFile.read("\(child)/cgroup.procs").split(separator: "\n").contains { pid_t($0) == pid }
+        let listed = try KernelFile.read("\(child)/cgroup.procs").split(separator: "\n").contains { pid_t($0) == pid }
+        return listed && ProcessStat.of(pid: pid)?.hasExited == false
     }
 
     /// Removes the child of a worker that exited (retrying while it is busy) and, with the last
@@ -111,26 +112,44 @@ final class WorkerCgroups: Sendable {
         }
     }
 
+    /// How long cleaning up waits for the workers of a dead host to exit once thawed.
+    static let staleWorkersExit = Duration.seconds(1)
+
     /// Removes the parents that hosts which are no longer running left in `base`, with the
     /// children in them, when nothing runs in them (rmdir refuses a cgroup that holds a process).
+    /// A host killed while a worker was frozen leaves that worker frozen for good: `thaw` lets it
+    /// run, find the host's end of its socket closed and exit, so that its cgroup can go too.
     /// Our own pid's parent is left alone: it may belong to another freezer of this process.
     /// Returns the parents removed.
     @discardableResult
-    func removeStaleParents() -> [String] {
-        KernelFile.entries(base).compactMap { name -> String? in
+    func removeStaleParents(thawing thaw: (_ cgroup: String) -> Void) -> [String] {
+        let parents = KernelFile.entries(base).filter { name in
             guard name.hasPrefix("apphost-"), let owner = pid_t(name.dropFirst("apphost-".count)), owner > 0,
-                owner != hostPID, kill(owner, 0) != 0, errno == ESRCH
-            else { return nil }
-            let stale = "\(base)/\(name)"
-            for entry in KernelFile.entries(stale) where Self.isDirectory("\(stale)/\(entry)") {
-                _ = KernelFile.removeDirectory("\(stale)/\(entry)")
-            }
-            guard KernelFile.removeDirectory(stale) else {
-                logger.info("leaving a stale worker cgroup that is not empty", metadata: ["cgroup": "\(stale)"])
-                return nil
-            }
-            return stale
+                owner != hostPID
+            else { return false }
+            return kill(owner, 0) != 0 && errno == ESRCH
+        }.map { "\(base)/\($0)" }
+        let children = parents.flatMap { parent in
+            KernelFile.entries(parent).map { "\(parent)/\($0)" }.filter(Self.isDirectory)
         }
+        let occupied = children.filter { !Self.isEmpty($0) }
+        if !occupied.isEmpty {
+            for child in occupied { thaw(child) }
+            _ = try? Polling.until(timeout: Self.staleWorkersExit) { occupied.allSatisfy(Self.isEmpty) }
+        }
+        for child in children { _ = KernelFile.removeDirectory(child) }
+        return parents.filter { parent in
+            guard KernelFile.removeDirectory(parent) else {
+                logger.info("leaving a stale worker cgroup that is not empty", metadata: ["cgroup": "\(parent)"])
+                return false
+            }
+            return true
+        }
+    }
+
+    /// No process in it (an unreadable one counts as empty: rmdir decides in the end).
+    private static func isEmpty(_ cgroup: String) -> Bool {
+        (try? KernelFile.read("\(cgroup)/cgroup.procs"))?.contains(where: \.isNumber) != true
     }
 
     private func removeParent() {
