@@ -12,6 +12,8 @@
  *                                will_enter_foreground
  * How, with FIXTURE_HOW (default 1):
  *   1 a segmentation fault, 2 abort(), 3 exit(3), 4 never returns
+ * With FIXTURE_FORK_FIRST it first forks a child that keeps the worker's
+ * descriptors, its socket to the host among them, open for 5 s.
  * FIXTURE_ID sets the id (a C literal), so that several can run at once;
  * FIXTURE_LAUNCH_STATUS what did_finish_launching returns.
  */
@@ -37,6 +39,12 @@ static const apphost_host_t *g_host;
 
 __attribute__((unused)) static void die(void)
 {
+#ifdef FIXTURE_FORK_FIRST
+    if (fork() == 0) {
+        sleep(5);
+        _exit(0);
+    }
+#endif
 #if FIXTURE_HOW == 1
     volatile int *nowhere = NULL;
     *nowhere = 1;

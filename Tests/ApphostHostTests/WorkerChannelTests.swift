@@ -312,6 +312,19 @@ final class WorkerChannelTests: XCTestCase {
         XCTAssertEqual(bystanderEvents.deaths, [])
     }
 
+    // X2: the worker's death is noticed even when its socket stays open, here held by a child
+    // the guest forked.
+    func testDeathIsNoticedWhileAForkedChildHoldsTheSocket() throws {
+        let events = WorkerEventLog()
+        let channel = try host.channel(
+            try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_FORK_FIRST"], name: "callback-fork"), events: events)
+        let start = Date()
+        XCTAssertEqual(host.send(M.memoryWarning, to: channel), .failure(.crashed("killed by SIGSEGV")))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "not when the child lets go of the socket")
+        XCTAssertTrue(events.wait { $0.deaths == ["killed by SIGSEGV"] })
+        host.close(channel)
+    }
+
     // B5 X2: a guest stuck in a callback is killed where it stands, and that ends like a crash.
     func testForceStopKillsAHungGuest() throws {
         let events = WorkerEventLog()

@@ -33,6 +33,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private var decoder: WireFrameDecoder
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
     private var readSource: (any DispatchSourceRead)?
+    /// Fires when the worker exits even if its socket stays open, as when a process the guest
+    /// forked inherited it.
+    private var exitSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
     private var writeSourceResumed = false
     private var liveSources = 0
@@ -321,6 +324,19 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         readSource = read
         writeSource = write
         read.resume()
+        if let exitDescriptor = process.openExitDescriptor() {
+            let exit = DispatchSource.makeReadSource(fileDescriptor: exitDescriptor, queue: queue)
+            exit.setEventHandler { [self] in
+                // What it wrote before it went is all in the socket buffer by now.
+                for _ in 0..<64 where !disconnected {
+                    guard readAvailable() else { break }
+                }
+                disconnect(protocolError: nil)
+            }
+            exit.setCancelHandler { Glibc.close(exitDescriptor) }
+            exitSource = exit
+            exit.resume()
+        }
         // What arrived with the handshake's last read, such as the first logs of a guest thread.
         decodeFrames()
         flush()
@@ -365,22 +381,26 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         if resumed { writeSource.resume() } else { writeSource.suspend() }
     }
 
-    private func readAvailable() {
+    /// Reads and handles what the worker sent; returns whether more may be waiting.
+    @discardableResult
+    private func readAvailable() -> Bool {
         // A bounded number of reads, so that a chatty guest cannot starve the other work here.
         for _ in 0..<16 {
             let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 decoder.append(readBuffer[..<count])
                 decodeFrames()
-                if disconnected { return }
+                if disconnected { return false }
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN {
-                return
+                return false
             } else {
-                return disconnect(protocolError: nil)
+                disconnect(protocolError: nil)
+                return false
             }
         }
+        return true
     }
 
     private func decodeFrames() {
@@ -429,6 +449,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         if protocolError != nil { process.kill() }
         readSource?.cancel()
         writeSource?.cancel()
+        exitSource?.cancel()
+        exitSource = nil
         // A suspended source never runs its cancel handler.
         setWriteSourceResumed(true)
         readSource = nil

@@ -88,6 +88,14 @@ final class WorkerProcess: Sendable {
         return variables
     }
 
+    /// A descriptor that becomes readable when the worker exits (a pidfd, Linux 5.3), or nil
+    /// where there is none. Open it before anyone may reap the worker; the caller closes it.
+    func openExitDescriptor() -> Int32? {
+        guard let pidfdOpen, !hasExited else { return nil }
+        let descriptor = pidfdOpen(pid, 0)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// Sends SIGKILL unless the worker has been reaped.
     func kill() {
         reaped.withLock { exit in
@@ -132,4 +140,10 @@ private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file
     }
     return unsafeBitCast(
         symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
+
+/// `pidfd_open` (glibc 2.36), looked up at run time for the same reasons.
+private let pidfdOpen: (@convention(c) (pid_t, UInt32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (pid_t, UInt32) -> Int32).self)
 }()
