@@ -5,6 +5,25 @@ import XCTest
 /// `ctl suspend` and `ctl resume`: a suspended guest runs no code until it is resumed, switched
 /// to or terminated.
 final class SuspendTests: HostTestCase {
+    /// Stopped gracefully at the end, rather than killed: a killed host cannot thaw the guests it
+    /// left suspended, whose workers would stay frozen until the next host starts.
+    private var started: [HostProcess] = []
+
+    override func startHost(_ guests: [String], environment: [String: String] = [:]) throws -> HostProcess {
+        let host = try super.startHost(guests, environment: environment)
+        started.append(host)
+        return host
+    }
+
+    override func tearDown() {
+        for host in started where host.process.isRunning {
+            host.signal(SIGTERM)
+            _ = try? host.waitForExit()
+        }
+        started = []
+        super.tearDown()
+    }
+
     // CONTRACT A1, A5, B7: a background guest is suspended with no callback; ps shows it
     // suspended, why and since when.
     func testSuspendingABackgroundGuest() throws {
@@ -132,5 +151,60 @@ final class SuspendTests: HostTestCase {
         assertOneLineError(try ctl("resume", "org.example.missing"), containing: "no guest org.example.missing")
         XCTAssertEqual(try status().guest(Self.swiftID)?.appState, .suspended, "the errors changed nothing")
         XCTAssertEqual(try status().guest(Self.cID)?.appState, .active)
+    }
+
+    // CONTRACT B7: with process isolation a suspended guest's whole worker is frozen: the thread it
+    // spins on its own, outside any callback, uses no CPU until the guest is resumed.
+    func testSuspendedGuestsWorkerUsesNoCPUUntilResumed() throws {
+        let busy = try TestGuests.busyThread(into: scratch.path)
+        let host = try startHost([BuildProducts.cSample, busy])
+        try host.waitForLog(TestGuests.busyThreadID, "spinning")
+        try host.waitForLog(TestGuests.busyThreadID, "callback will_connect", prefix: true)
+        let worker = try XCTUnwrap(
+            WorkerProcesses.pid(ofHost: host.pid, mapping: TestGuests.busyThreadLibrary),
+            "no apphost-worker child of the host has \(TestGuests.busyThreadLibrary) mapped")
+        try assertUsesCPU(worker, "while the guest runs")
+
+        try ctlSucceeds("suspend", TestGuests.busyThreadID)
+        XCTAssertEqual(try status().guest(TestGuests.busyThreadID)?.appState, .suspended)
+        let frozen = try XCTUnwrap(WorkerProcesses.cpuTicks(worker))
+        usleep(300_000)
+        XCTAssertEqual(WorkerProcesses.cpuTicks(worker), frozen, "a suspended guest's worker uses no CPU")
+
+        try ctlSucceeds("resume", TestGuests.busyThreadID)
+        try assertUsesCPU(worker, "after resume")
+        XCTAssertEqual(try status().guest(TestGuests.busyThreadID)?.appState, .background)
+    }
+
+    // CONTRACT B7, X2: a host killed while a guest is suspended cannot thaw its worker; the next
+    // host to start does, and the worker, finding its host gone, exits.
+    func testAWorkerLeftFrozenByAKilledHostExitsOnceTheNextHostStarts() throws {
+        let busy = try TestGuests.busyThread(into: scratch.path)
+        let first = try startHost([BuildProducts.cSample, busy])
+        try first.waitForLog(TestGuests.busyThreadID, "spinning")
+        try first.waitForLog(TestGuests.busyThreadID, "callback will_connect", prefix: true)
+        let worker = try XCTUnwrap(WorkerProcesses.pid(ofHost: first.pid, mapping: TestGuests.busyThreadLibrary))
+        try ctlSucceeds("suspend", TestGuests.busyThreadID)
+        first.kill()
+
+        let second = try startHost([BuildProducts.cSample])
+        try second.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        let deadline = Date() + 5
+        while !WorkerProcesses.hasExited(worker), Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(WorkerProcesses.hasExited(worker), "the orphaned worker \(worker) exited")
+    }
+
+    /// The process's CPU time grows by a few ticks within 2 s.
+    private func assertUsesCPU(
+        _ pid: pid_t, _ when: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let start = try XCTUnwrap(WorkerProcesses.cpuTicks(pid), "process \(pid) is gone", file: file, line: line)
+        let deadline = Date() + 2
+        var now = start
+        while now < start + 3, Date() < deadline {
+            usleep(20_000)
+            now = WorkerProcesses.cpuTicks(pid) ?? now
+        }
+        XCTAssertGreaterThanOrEqual(now, start + 3, "CPU time grows \(when)", file: file, line: line)
     }
 }
