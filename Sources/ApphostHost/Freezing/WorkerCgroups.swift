@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// The parent comes with the first worker and goes with the last, so a host that ends normally
 /// (every worker released) leaves nothing behind; `deinit` removes what is left of it. A host
-/// that died leaves its parent, which the next host removes, if nothing runs in it.
+/// that died leaves its parent, which the next host removes once nothing runs in it.
 final class WorkerCgroups: Sendable {
     /// Our own cgroup's directory, where the parent goes.
     let base: String
