@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -89,5 +90,17 @@ void process_setup(void)
     }
     close_inherited_descriptors();
     prctl(PR_SET_NAME, "apphost-worker", 0, 0, 0);
+    /* Neither the guest nor anything it runs may gain privileges (setuid
+     * programs, file capabilities). */
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        worker_fail(WORKER_EXIT_FAILURE, "cannot set no_new_privs");
+    }
+    /* A worker outlives no host: when the host dies, even by SIGKILL, the
+     * kernel kills it, frozen or not. If the host is already gone (we were
+     * reparented before the request took effect), leave now. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() == 1) {
+        _exit(WORKER_EXIT_FAILURE);
+    }
     setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -90,7 +90,36 @@ final class IsolationTests: HostTestCase {
         XCTAssertEqual(workers(of: host), [], "no worker process")
     }
 
+    // CONTRACT X2 B7: workers run with no_new_privs, and none outlives a host killed with SIGKILL,
+    // not even a frozen one; a new host on the same data directory starts cleanly.
+    func testWorkersDieWithTheHostEvenFrozen() throws {
+        let host = try startBothSamples()
+        let pids = workers(of: host)
+        XCTAssertEqual(pids.count, 2)
+        for pid in pids {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            XCTAssertTrue(status.contains("NoNewPrivs:\t1"), "worker \(pid) may gain privileges")
+        }
+        try ctlSucceeds("suspend", Self.swiftID)
+        host.signal(SIGKILL)
+        _ = try host.waitForExit()
+        let deadline = Date() + 10
+        while Date() < deadline, pids.contains(where: { Self.isAlive($0) }) { usleep(20_000) }
+        XCTAssertEqual(pids.filter { Self.isAlive($0) }, [], "workers outlived their host")
+
+        let next = try startBothSamples()
+        try next.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+    }
+
     // MARK: Helpers
+
+    /// Alive and not a zombie.
+    private static func isAlive(_ pid: pid_t) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return false }
+        return text[text.index(after: close)...].split(separator: " ").first != "Z"
+    }
 
     /// The live `apphost-worker` children of the host.
     private func workers(of host: HostProcess) -> [pid_t] {
