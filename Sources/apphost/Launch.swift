@@ -24,6 +24,8 @@ struct Launch: ParsableCommand {
     @Option(help: "Run each guest in a worker process of its own (process) or inside the host (none).")
     var isolation: IsolationOption = .process
 
+    @OptionGroup(title: "Crashes and hangs") var policies: PolicyOptions
+
     @Flag(help: "Print events as JSON, one object a line.")
     var json = false
 
@@ -40,7 +42,8 @@ struct Launch: ParsableCommand {
         }
         let logger = Logger(label: "apphost")
         let service = HostService(
-            dataDirectory: try dataDirectory.resolve(), opener: try isolation.opener(logger: logger), logger: logger)
+            dataDirectory: try dataDirectory.resolve(), opener: try isolation.opener(logger: logger),
+            restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, logger: logger)
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { printer.print($0) }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).

@@ -140,24 +140,6 @@ final class IsolationTests: HostTestCase {
 
     /// Plugins/Fixtures/dying_guest.c built with `flags` into this test's scratch directory.
     private func buildDying(_ flags: [String], as name: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let output = scratch.path + "/" + name
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["cc", "-std=c99", "-shared", "-fPIC", "-I", root.appendingPathComponent("sdk/include").path] + flags
-            + [root.appendingPathComponent("Plugins/Fixtures/dying_guest.c").path, "-o", output]
-        let messages = Pipe()
-        process.standardOutput = messages
-        process.standardError = messages
-        try process.run()
-        let text = String(decoding: messages.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            XCTFail("cannot build the dying fixture:\n\(text)")
-            throw HostTestFailure()
-        }
-        return output
+        try TestGuests.dying(flags, as: name, into: scratch.path)
     }
 }

@@ -23,7 +23,10 @@ public final class HostService: @unchecked Sendable {
     private var operationsInFlight = 0
     private var whenIdle: [() -> Void] = []
 
-    public init(dataDirectory: DataDirectory, opener: any GuestOpener, logger: Logger) {
+    public init(
+        dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
+        watchdog: WatchdogPolicy = WatchdogPolicy(), logger: Logger
+    ) {
         let hostQueue = DispatchQueue(label: "apphost.host")
         let events = EventFanOut()
         self.dataDirectory = dataDirectory
@@ -32,7 +35,8 @@ public final class HostService: @unchecked Sendable {
         self.events = events
         core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
-            guestsDirectory: dataDirectory.guestsPath, emit: { events.publish($0) })
+            guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
+            emit: { events.publish($0) })
     }
 
     /// Takes the data directory for this host (creating it and locking it) and opens the control

@@ -13,11 +13,11 @@ struct StatusTable {
             "foreground: \(status.foreground ?? "none")    alert: \(status.alert ? "shown" : "none")"
         ]
         guard !status.guests.isEmpty else { return lines + ["no guests"] }
-        let header = ["GUEST", "NAME", "STATE", "PHASE", "REASON", "SINCE"]
+        let header = ["GUEST", "NAME", "STATE", "PHASE", "REASON", "SINCE", "RESTARTS"]
         let rows = status.guests.map { guest in
             [
                 guest.id, guest.name, guest.appState.description, guest.phase.rawValue, guest.lastReason.rawValue,
-                Self.age(now.timeIntervalSince(guest.since)) + " ago",
+                Self.age(now.timeIntervalSince(guest.since)) + " ago", Self.restarts(guest.restart),
             ]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -36,6 +36,12 @@ struct StatusTable {
             }
         }
         return lines
+    }
+
+    /// "-" without a restart policy, else the count, and whether the host gave up.
+    static func restarts(_ restart: RestartStatus) -> String {
+        guard restart.policy != .never else { return "-" }
+        return restart.gaveUp ? "\(restart.restarts), gave up" : "\(restart.restarts)"
     }
 
     /// "4s", "2m05s", "1h02m": short enough for a column.

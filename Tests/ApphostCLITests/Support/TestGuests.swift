@@ -28,6 +28,18 @@ enum TestGuests {
             to: directory + "/" + busyThreadLibrary, flags: ["-pthread"], file: file, line: line)
     }
 
+    /// Plugins/Fixtures/dying_guest.c (id org.apphost.fixtures.dying) built with `flags`, which
+    /// say where and how it dies.
+    static let dyingID = "org.apphost.fixtures.dying"
+
+    static func dying(
+        _ flags: [String], as name: String, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/dying_guest.c").path, to: directory + "/" + name,
+            flags: flags, file: file, line: line)
+    }
+
     static func slowToTerminate(
         seconds: Int, into directory: String, file: StaticString = #filePath, line: UInt = #line
     ) throws -> String {
