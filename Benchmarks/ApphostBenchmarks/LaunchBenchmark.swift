@@ -3,8 +3,9 @@ import Dispatch
 import Foundation
 
 /// Load, init and launch a guest until its scene has run did_become_active, then terminate it
-/// (untimed) so that the next iteration loads the library afresh.
+/// (untimed) so that the next iteration loads the library, or starts the worker, afresh.
 struct LaunchBenchmark {
+    let opener: any GuestOpener
     let guestPath: String
     let dataDirectory: String
 
@@ -12,7 +13,7 @@ struct LaunchBenchmark {
         let hostQueue = DispatchQueue(label: "bench.host")
         let becameActive = DispatchSemaphore(value: 0)
         let core = HostCore(
-            opener: InProcessOpener(), clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+            opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
             guestsDirectory: dataDirectory,
             emit: { event in
                 // The guest logs each callback from inside it: this proves the callback ran.

@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks
+//     swift build -c release && .build/release/apphost-benchmarks [iterations]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -8,33 +8,58 @@ import ApphostHost
 import Dispatch
 import Foundation
 
-let arguments = CommandLine.arguments.dropFirst()
-let iterations = arguments.first.flatMap(Int.init) ?? 2_000
-let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    .deletingLastPathComponent()
-let sampleGuest = buildDirectory.appendingPathComponent("libCSampleGuest.so").path
-
-guard FileManager.default.fileExists(atPath: sampleGuest) else {
-    FileHandle.standardError.write(
-        Data("apphost-benchmarks: \(sampleGuest) is missing; run `swift build -c release` first\n".utf8))
-    exit(1)
-}
+let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2_000
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apphost-bench-\(getpid())")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
+let dataDirectory = scratch.appendingPathComponent("data").path
+
+let guests = try GuestBuilds(into: scratch)
+let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
 
 print("apphost benchmarks: \(iterations) iterations each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 print("")
 
-// (a) Load and launch the C sample until its scene's did_become_active has run, in-process.
-let launch = LaunchBenchmark(guestPath: sampleGuest, dataDirectory: scratch.path)
-let launchSamples = launch.run(iterations: min(iterations, 500))
-Report.print("launch to did_become_active (in-process)", launchSamples, target: "median < 1 ms")
+// In-process: the guest runs on a queue of the host's.
+let inProcessLaunch = LaunchBenchmark(opener: InProcessOpener(), guestPath: guests.sample, dataDirectory: dataDirectory)
+Report.print(
+    "launch to did_become_active, in-process", inProcessLaunch.run(iterations: min(iterations, 500)),
+    target: "median < 1 ms")
 
-// (b) One host-to-guest callback round trip on the in-process channel, beside a bare
-// DispatchQueue hop to another queue and back, measured the same way in the same run.
-let roundTrip = RoundTripBenchmark(guestPath: sampleGuest, dataDirectory: scratch.path)
-let (channelSamples, bareSamples) = roundTrip.run(iterations: iterations)
-Report.print("callback round trip, in-process channel", channelSamples)
-Report.print("bare DispatchQueue async round trip", bareSamples)
-Report.ratio("channel / bare (median)", channelSamples.median / bareSamples.median, target: "<= 1.5")
+let dispatchHop = DispatchHopBaseline()
+let (inProcessTrips, hops) = try RoundTripBenchmark(
+    opener: InProcessOpener(), guestPath: guests.minimal, dataDirectory: dataDirectory
+).run(iterations: iterations, baseline: dispatchHop.measure)
+Report.print("callback round trip, in-process channel", inProcessTrips)
+Report.print("bare DispatchQueue async round trip", hops)
+Report.ratio("in-process / bare (median)", inProcessTrips.median / hops.median, target: "<= 1.5")
+print("")
+
+// Process isolation: each guest in a worker process of its own.
+let pingPong = try SocketpairPingPong()
+let (workerTrips, pings) = try RoundTripBenchmark(
+    opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory
+).run(iterations: iterations, baseline: pingPong.measure)
+Report.print("callback round trip, worker channel", workerTrips)
+Report.print("raw socketpair ping-pong, two processes", pings)
+Report.ratio("worker / raw (median)", workerTrips.median / pings.median, target: "<= 1.5")
+
+let isolatedLaunch = LaunchBenchmark(opener: workerOpener, guestPath: guests.sample, dataDirectory: dataDirectory)
+Report.print(
+    "launch to did_become_active, isolated", isolatedLaunch.run(iterations: min(iterations, 200)),
+    target: "median < 3 ms")
+
+let idle = idleWorkerMemory(opener: workerOpener, guestPath: guests.sample, dataDirectory: dataDirectory)
+print("idle worker of the C sample:                 \(idle.summary)  target: RSS <= 3 MB")
+print("")
+
+let many = ManyGuestsBenchmark(
+    opener: workerOpener, guestPaths: try guests.manyGuests(200), dataDirectory: dataDirectory
+).run()
+print(
+    String(
+        format: "200 isolated guests: launched %d in %.2f s, suspended %d in %.2f s", many.launched, many.launchSeconds,
+        many.suspended, many.suspendSeconds))
+print("  their workers:                             \(many.workers.summary)")
+print("  the host process:                          \(many.host.summary)")
+print(String(format: "  MemAvailable dropped by                    %.1f MB", Double(many.availableDropKiB) / 1024))

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Guests built the way a third party builds them (sdk/README.md): with cc, not SwiftPM, which
+/// would link the Swift runtime into a C library and distort every memory figure.
+struct GuestBuilds {
+    let directory: URL
+    /// The C sample (Plugins/CSampleGuest), which logs every callback and saves its counter.
+    let sample: String
+    /// sdk/examples/minimal.c, which implements no memory-warning callback: a round trip to it
+    /// measures the channel alone.
+    let minimal: String
+
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    init(into directory: URL) throws {
+        self.directory = directory
+        sample = try Self.build("Plugins/CSampleGuest/sample.c", into: directory, named: "sample.so")
+        minimal = try Self.build("sdk/examples/minimal.c", into: directory, named: "minimal.so")
+    }
+
+    /// `count` copies of the minimal test fixture, each with an id of its own, for many guests at once.
+    func manyGuests(_ count: Int) throws -> [String] {
+        try (0..<count).map { index in
+            try Self.build(
+                "Plugins/Fixtures/minimal_guest.c", into: directory, named: "many-\(index).so",
+                defines: ["FIXTURE_ID=\"org.apphost.bench.g\(index)\""])
+        }
+    }
+
+    private static func build(_ source: String, into directory: URL, named name: String, defines: [String] = [])
+        throws -> String
+    {
+        let output = directory.appendingPathComponent(name).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            ["cc", "-std=c99", "-O2", "-shared", "-fPIC", "-fvisibility=hidden"]
+            + defines.map { "-D\($0)" }
+            + [
+                "-I", packageRoot.appendingPathComponent("sdk/include").path,
+                "-Wl,--version-script=" + packageRoot.appendingPathComponent("sdk/apphost.map").path,
+                packageRoot.appendingPathComponent(source).path, "-o", output,
+            ]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkFailure("cc could not build \(source) (install Debian's build-essential)")
+        }
+        return output
+    }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
