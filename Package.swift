@@ -40,7 +40,13 @@ let package = Package(
         // calls on the thread that owns it. The worker process runs it.
         .target(name: "ApphostGuestRuntime", dependencies: ["CApphost"]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
-        .executableTarget(name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", "CApphost"]),
+        // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
+        // object and so libswiftCore (4.8 MB resident instead of 2.8): -nostartfiles leaves the
+        // object out, and -static-stdlib links nothing of a runtime the C code never calls.
+        .executableTarget(
+            name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", "CApphost"],
+            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]
+        ),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
