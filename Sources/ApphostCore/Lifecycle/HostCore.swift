@@ -106,24 +106,7 @@ public final class HostCore: @unchecked Sendable {
         }
         if foregroundID == id { foregroundID = nil }
         sendToBackground(guest, reason: reason)
-        guest.changingSuspension = true
-        channel.suspend { [weak self] result in
-            guard let self, guest.channel === channel else {
-                return completion(.failure(self?.gone(id) ?? HostCommandError("host gone")))
-            }
-            guest.changingSuspension = false
-            switch result {
-            case .success:
-                let before = guest.appState
-                guest.suspended = true
-                self.noteAppState(guest, from: before, reason: reason)
-                self.record(.suspended, guest: id, reason: reason)
-                completion(.success(()))
-            case .failure(let failure):
-                self.record(.error, guest: id, reason: reason, message: "cannot suspend: \(failure)")
-                completion(.failure(HostCommandError("cannot suspend \(id): \(failure)")))
-            }
-        }
+        changeSuspension(guest, channel: channel, to: true, reason: reason, completion: completion)
     }
 
     /// Lets a suspended guest run again; it comes back in background.
@@ -136,8 +119,19 @@ public final class HostCore: @unchecked Sendable {
         guard guest.phase == .running, guest.suspended, !guest.changingSuspension, let channel = guest.channel else {
             return completion(.failure(HostCommandError("\(id) is not suspended")))
         }
+        changeSuspension(guest, channel: channel, to: false, reason: reason, completion: completion)
+    }
+
+    /// Asks the channel to stop or restart the guest, and reports the guest suspended or resumed
+    /// only once the channel confirms it.
+    private func changeSuspension(
+        _ guest: GuestRecord, channel: any GuestChannel, to suspended: Bool, reason: TransitionReason,
+        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
+    ) {
+        let id = guest.id
+        let verb = suspended ? "suspend" : "resume"
         guest.changingSuspension = true
-        channel.resume { [weak self] result in
+        let confirmed: @Sendable (Result<Void, ChannelFailure>) -> Void = { [weak self] result in
             guard let self, guest.channel === channel else {
                 return completion(.failure(self?.gone(id) ?? HostCommandError("host gone")))
             }
@@ -145,15 +139,16 @@ public final class HostCore: @unchecked Sendable {
             switch result {
             case .success:
                 let before = guest.appState
-                guest.suspended = false
+                guest.suspended = suspended
                 self.noteAppState(guest, from: before, reason: reason)
-                self.record(.resumed, guest: id, reason: reason)
+                self.record(suspended ? .suspended : .resumed, guest: id, reason: reason)
                 completion(.success(()))
             case .failure(let failure):
-                self.record(.error, guest: id, reason: reason, message: "cannot resume: \(failure)")
-                completion(.failure(HostCommandError("cannot resume \(id): \(failure)")))
+                self.record(.error, guest: id, reason: reason, message: "cannot \(verb): \(failure)")
+                completion(.failure(HostCommandError("cannot \(verb) \(id): \(failure)")))
             }
         }
+        if suspended { channel.suspend(completion: confirmed) } else { channel.resume(completion: confirmed) }
     }
 
     /// Sends every foreground scene to background (S3): the "home screen".
