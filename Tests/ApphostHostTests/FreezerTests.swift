@@ -100,10 +100,10 @@ final class FreezerTests: XCTestCase {
     func testStaleParentsOfDeadHostsAreRemovedWhenEmptyAndTheirWorkersThawed() throws {
         var hierarchies: [(base: String, freeze: (file: String, value: String), letRun: (String) -> Void)] = []
         if case .success(let base) = availability(CgroupLocation.v2Directory) {
-            hierarchies.append((base, ("cgroup.freeze", "1"), CgroupV2Freezer.letRun))
+            hierarchies.append((base, ("cgroup.freeze", "1"), CgroupV2FreezeControl().letRun))
         }
         if case .success(let base) = availability(CgroupLocation.v1FreezerDirectory) {
-            hierarchies.append((base, ("freezer.state", "FROZEN"), CgroupV1Freezer.letRun))
+            hierarchies.append((base, ("freezer.state", "FROZEN"), CgroupV1FreezeControl().letRun))
         }
         guard !hierarchies.isEmpty else { throw XCTSkip("no usable cgroup hierarchy here") }
         for (base, freeze, letRun) in hierarchies {
@@ -206,14 +206,14 @@ final class FreezerTests: XCTestCase {
         XCTAssertTrue(grew, "CPU time grows \(when) (from \(start) to \(busy.cpuTicks) ticks)", file: file, line: line)
     }
 
-    private func cgroupV2() throws -> CgroupV2Freezer {
+    private func cgroupV2() throws -> CgroupFreezer {
         if case .failure(let reason) = availability(CgroupLocation.v2Directory) { throw XCTSkip("\(reason)") }
-        return try CgroupV2Freezer(hostPID: getpid(), logger: logger)
+        return try CgroupFreezer.v2(hostPID: getpid(), logger: logger)
     }
 
-    private func cgroupV1() throws -> CgroupV1Freezer {
+    private func cgroupV1() throws -> CgroupFreezer {
         if case .failure(let reason) = availability(CgroupLocation.v1FreezerDirectory) { throw XCTSkip("\(reason)") }
-        return try CgroupV1Freezer(hostPID: getpid(), logger: logger)
+        return try CgroupFreezer.v1(hostPID: getpid(), logger: logger)
     }
 
     /// Our cgroup directory in a hierarchy, or why this machine truly lacks it: not mounted, or

@@ -14,7 +14,7 @@ public enum Freezers {
     ) -> any ProcessFreezer {
         var passedOver: [String] = []
         do {
-            let freezer = try CgroupV2Freezer(hostPID: hostPID, timeout: timeout, logger: logger)
+            let freezer = try CgroupFreezer.v2(hostPID: hostPID, timeout: timeout, logger: logger)
             logger.info(
                 "freezing workers with the cgroup v2 freezer", metadata: ["cgroup": "\(freezer.cgroups.parent)"])
             return freezer
@@ -22,7 +22,7 @@ public enum Freezers {
             passedOver.append("cgroup v2: \(error)")
         }
         do {
-            let freezer = try CgroupV1Freezer(hostPID: hostPID, timeout: timeout, logger: logger)
+            let freezer = try CgroupFreezer.v1(hostPID: hostPID, timeout: timeout, logger: logger)
             logger.info(
                 "freezing workers with the cgroup v1 freezer",
                 metadata: [

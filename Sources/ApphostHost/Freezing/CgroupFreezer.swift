@@ -1,0 +1,82 @@
+import Glibc
+import Logging
+
+/// Freezes a worker with a cgroup freezer, in a cgroup of the worker's own: the kernel stops
+/// every thread of every process in it. `control` says how the hierarchy at hand (v2 or v1)
+/// freezes, thaws and confirms a cgroup; everything else is the same for both.
+public final class CgroupFreezer: ProcessFreezer {
+    public var mechanism: String { control.mechanism }
+    let cgroups: WorkerCgroups
+    private let control: any CgroupFreezeControl
+    private let timeout: Duration
+
+    /// The cgroup v2 freezer, in our own cgroup v2 directory; throws why this machine lacks it.
+    public static func v2(
+        hostPID: pid_t, timeout: Duration = .seconds(2), logger: Logger = Logger(label: "apphost.freezer")
+    ) throws(FreezeError) -> CgroupFreezer {
+        let base = try CgroupLocation.v2Directory(
+            mountinfo: KernelFile.read("/proc/self/mountinfo"), cgroups: KernelFile.read("/proc/self/cgroup")
+        ).get()
+        return try CgroupFreezer(
+            control: CgroupV2FreezeControl(), base: base, hostPID: hostPID, timeout: timeout, logger: logger)
+    }
+
+    /// The cgroup v1 freezer, in our own cgroup of the freezer hierarchy; throws why this machine
+    /// lacks it.
+    public static func v1(
+        hostPID: pid_t, timeout: Duration = .seconds(2), logger: Logger = Logger(label: "apphost.freezer")
+    ) throws(FreezeError) -> CgroupFreezer {
+        let base = try CgroupLocation.v1FreezerDirectory(
+            mountinfo: KernelFile.read("/proc/self/mountinfo"), cgroups: KernelFile.read("/proc/self/cgroup")
+        ).get()
+        return try CgroupFreezer(
+            control: CgroupV1FreezeControl(), base: base, hostPID: hostPID, timeout: timeout, logger: logger)
+    }
+
+    /// Tries freezing an empty cgroup under `base`, and removes the parents that dead hosts left
+    /// (thawing their workers so that they see their host gone and exit).
+    init(control: any CgroupFreezeControl, base: String, hostPID: pid_t, timeout: Duration, logger: Logger)
+        throws(FreezeError)
+    {
+        self.control = control
+        cgroups = WorkerCgroups(base: base, hostPID: hostPID, logger: logger)
+        self.timeout = timeout
+        try cgroups.probe { probe throws(FreezeError) in
+            try control.checkSupported(probe, base: base)
+            try control.set(probe, frozen: true, timeout: timeout)
+            try control.set(probe, frozen: false, timeout: timeout)
+        }
+        for stale in cgroups.removeStaleParents(thawing: control.letRun) {
+            logger.info("removed a stale worker cgroup", metadata: ["cgroup": "\(stale)"])
+        }
+    }
+
+    public func adopt(pid: pid_t) throws(FreezeError) { try cgroups.adopt(pid: pid) }
+
+    public func freeze(pid: pid_t) throws(FreezeError) {
+        let child = try cgroups.child(of: pid)
+        guard try cgroups.holds(pid, in: child) else { throw .exited(pid) }
+        do {
+            try control.set(child, frozen: true, timeout: timeout)
+        } catch {
+            // Not frozen in time (a thread in uninterruptible sleep): leave it running rather
+            // than half stopped.
+            control.letRun(child)
+            throw FreezeError("cannot freeze process \(pid), it runs on: \(error)")
+        }
+        // An empty cgroup counts as frozen: check that the process did not exit meanwhile.
+        guard try cgroups.holds(pid, in: child) else { throw .exited(pid) }
+    }
+
+    public func thaw(pid: pid_t) throws(FreezeError) {
+        let child = try cgroups.child(of: pid)
+        do {
+            try control.set(child, frozen: false, timeout: timeout)
+        } catch {
+            throw FreezeError("cannot thaw process \(pid): \(error)")
+        }
+        guard try cgroups.holds(pid, in: child) else { throw .exited(pid) }
+    }
+
+    public func release(pid: pid_t) { cgroups.release(pid: pid) }
+}
