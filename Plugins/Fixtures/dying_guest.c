@@ -11,12 +11,14 @@
  *   FIXTURE_DIE_IN_CALLBACK      did_receive_memory_warning and
  *                                will_enter_foreground
  * How, with FIXTURE_HOW (default 1):
- *   1 a segmentation fault, 2 abort(), 3 exit(3), 4 never returns
+ *   1 a segmentation fault, 2 abort(), 3 exit(3), 4 never returns (asleep),
+ *   5 never returns (a busy loop), 6 never returns (locks a mutex it holds)
  * With FIXTURE_FORK_FIRST it first forks a child that keeps the worker's
  * descriptors, its socket to the host among them, open for 5 s.
  * FIXTURE_ID sets the id (a C literal), so that several can run at once;
  * FIXTURE_LAUNCH_STATUS what did_finish_launching returns.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,13 @@ __attribute__((unused)) static void die(void)
     abort();
 #elif FIXTURE_HOW == 3
     exit(3);
+#elif FIXTURE_HOW == 5
+    for (volatile unsigned long spins = 0;; spins++) {
+    }
+#elif FIXTURE_HOW == 6
+    static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&held);
+    pthread_mutex_lock(&held); /* a default mutex locked twice: a deadlock */
 #else
     for (;;) {
         pause();

@@ -1,0 +1,83 @@
+import ApphostHost
+import Foundation
+import XCTest
+
+/// The corpus of misbehaving guests, each in one host beside the C sample: every failure is
+/// reported with its cause, the host stays up and answers, and the other guests run on.
+final class MisbehavingGuestTests: HostTestCase {
+    private struct Misbehaviour {
+        var name: String
+        var flags: [String]
+        /// What the event stream says of it.
+        var report: String
+        /// It fails while loading (a launch failure), not in a callback.
+        var atLoad = false
+    }
+
+    private let corpus = [
+        Misbehaviour(
+            name: "segfault in init", flags: ["-DFIXTURE_DIE_IN_INIT"], report: "killed by SIGSEGV", atLoad: true),
+        Misbehaviour(
+            name: "crash in a library constructor", flags: ["-DFIXTURE_DIE_IN_CONSTRUCTOR"],
+            report: "killed by SIGSEGV",
+            atLoad: true),
+        Misbehaviour(
+            name: "segfault in a callback", flags: ["-DFIXTURE_DIE_IN_CALLBACK"],
+            report: "crashed in will_enter_foreground: killed by SIGSEGV"),
+        Misbehaviour(
+            name: "abort", flags: ["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=2"],
+            report: "crashed in will_enter_foreground: killed by SIGABRT"),
+        Misbehaviour(
+            name: "exit(3)", flags: ["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=3"],
+            report: "crashed in will_enter_foreground: exited with status 3"),
+        Misbehaviour(
+            name: "busy loop in a callback", flags: ["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=5"],
+            report: "killed by the watchdog in will_enter_foreground: killed by SIGKILL"),
+        Misbehaviour(
+            name: "deadlock", flags: ["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=6"],
+            report: "killed by the watchdog in will_enter_foreground: killed by SIGKILL"),
+    ]
+
+    // CONTRACT X2, X1, A2, B5: each misbehaviour is contained and reported with its cause.
+    func testEveryMisbehaviourIsContainedAndReported() throws {
+        let libraries = try corpus.enumerated().map { index, misbehaviour in
+            try TestGuests.dying(
+                misbehaviour.flags + ["-pthread", "-DFIXTURE_ID=\"\(id(index))\""], as: "libMisbehaving\(index).so",
+                into: scratch.path)
+        }
+        let busyThread = try TestGuests.busyThread(into: scratch.path)
+        let sample = try BuildProducts.path(BuildProducts.cSample)
+        let host = try HostProcess(
+            guests: ["--watchdog", "0.3", "--watchdog-hard-limit", "0.6", sample, busyThread] + libraries,
+            dataDirectory: dataDirectory)
+        defer { host.kill() }
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+
+        for (index, misbehaviour) in corpus.enumerated() {
+            if misbehaviour.atLoad {
+                let failure = try host.waitForEvent(misbehaviour.name) {
+                    $0.kind == .launchFailed && $0.message?.hasPrefix(libraries[index]) == true
+                }
+                XCTAssertTrue(failure.message?.hasSuffix(misbehaviour.report) == true, "\(failure.message ?? "")")
+            } else {
+                let guest = id(index)
+                try ctlSucceeds("switch", guest)
+                let report = try host.waitForEvent(misbehaviour.name) { $0.kind == .error && $0.guest == guest }
+                XCTAssertEqual(report.message, misbehaviour.report, misbehaviour.name)
+                XCTAssertEqual(try status().guest(guest)?.appState, .notRunning, misbehaviour.name)
+            }
+            // The host answers, and the sample and the guest spinning in its own thread run on.
+            let running = try status()
+            XCTAssertEqual(running.guest(Self.cID)?.phase, .running, "after \(misbehaviour.name)")
+            XCTAssertEqual(running.guest(TestGuests.busyThreadID)?.phase, .running, "after \(misbehaviour.name)")
+        }
+
+        let before = host.events.count
+        try ctlSucceeds("switch", Self.cID)
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true, after: before)
+        host.signal(SIGTERM)
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
+    private func id(_ index: Int) -> String { "org.apphost.fixtures.misbehaving\(index)" }
+}
