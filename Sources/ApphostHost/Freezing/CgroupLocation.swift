@@ -38,16 +38,24 @@ enum CgroupLocation {
     static func v1FreezerDirectory(
         mountinfo: String, cgroups: String
     ) -> Result<String, FreezeError> {
+        v1Directory(controller: "freezer", mountinfo: mountinfo, cgroups: cgroups)
+    }
+
+    /// Our directory in the v1 hierarchy that has `controller` ("freezer", "memory", "pids"),
+    /// or why there is none.
+    static func v1Directory(
+        controller: String, mountinfo: String, cgroups: String
+    ) -> Result<String, FreezeError> {
         let mounts = parseMountinfo(mountinfo).filter {
-            $0.fileSystem == "cgroup" && $0.superOptions.contains("freezer")
+            $0.fileSystem == "cgroup" && $0.superOptions.contains(controller)
         }
         guard !mounts.isEmpty else {
-            return .failure(FreezeError("no cgroup v1 hierarchy with the freezer controller is mounted"))
+            return .failure(FreezeError("no cgroup v1 hierarchy with the \(controller) controller is mounted"))
         }
-        guard let membership = parseCgroups(cgroups).first(where: { $0.controllers.contains("freezer") }) else {
-            return .failure(FreezeError("/proc/self/cgroup names no freezer cgroup"))
+        guard let membership = parseCgroups(cgroups).first(where: { $0.controllers.contains(controller) }) else {
+            return .failure(FreezeError("/proc/self/cgroup names no \(controller) cgroup"))
         }
-        return directory(of: membership.path, in: mounts, hierarchy: "the v1 freezer hierarchy")
+        return directory(of: membership.path, in: mounts, hierarchy: "the v1 \(controller) hierarchy")
     }
 
     /// The first mount that shows `path`: the mount point plus what of `path` lies below the
