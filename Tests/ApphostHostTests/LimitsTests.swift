@@ -70,6 +70,20 @@ final class LimitsTests: XCTestCase {
         XCTAssertFalse(KernelFile.exists(cgroup.cgroups.parent), "release left \(cgroup.cgroups.parent)")
     }
 
+    // CONTRACT X2: a worker killed for another reason is not blamed on its memory limit.
+    func testASIGKILLIsNotAMemoryDeath() throws {
+        let limiter = WorkerLimiter(limits: GuestLimits(memoryBytes: 32 << 20, processes: 8), logger: Self.logger)
+        guard case .cgroup = limiter.memory else {
+            throw XCTSkip("no memory cgroup usable here: \(limiter.mechanisms)")
+        }
+        let hog = try HogProcess(.memory)
+        try limiter.apply(to: hog.pid)
+        kill(hog.pid, SIGKILL)
+        XCTAssertEqual(try hog.exit(), .killed(signal: SIGKILL))
+        XCTAssertNil(limiter.explainDeath(of: hog.pid))
+        limiter.release(pid: hog.pid)
+    }
+
     // CONTRACT X2: without a memory cgroup, RLIMIT_AS makes allocations fail instead. That death
     // is not detected: the guest dies however it handles a failed malloc.
     func testAddressSpaceLimitIsTheFallback() throws {

@@ -4,13 +4,17 @@ import Logging
 /// One cgroup controller that limits one resource of each worker, in the worker's own cgroup
 /// `<our cgroup>/apphost-<host pid>/worker-<pid>` (made by `WorkerCgroups`, as for freezing):
 /// memory or pids, in cgroup v2 or in a v1 hierarchy. It writes the limit and reads back the
-/// kernel's counter of times the limit was hit (CONTRACT X2):
+/// kernel's counters of what the limit did (CONTRACT X2). A hit needs every counter of its row
+/// above 0:
 ///
-/// | | limit file | counter |
+/// | | limit file | counters |
 /// |---|---|---|
-/// | memory, v2 | memory.max | memory.events `oom_kill` |
-/// | memory, v1 | memory.limit_in_bytes | memory.oom_control `oom_kill` (Linux 4.13 and later) |
+/// | memory, v2 | memory.max | memory.events `oom` (this cgroup's own limit ran out) and `oom_kill` |
+/// | memory, v1 | memory.limit_in_bytes | memory.failcnt (this cgroup's own limit was reached) and memory.oom_control `oom_kill` (Linux 4.13 and later) |
 /// | pids, v2 and v1 | pids.max | pids.events `max` (forks and clones refused) |
+///
+/// `oom_kill` alone would also count a worker that the kernel killed for a machine-wide
+/// shortage, or for a limit of an ancestor cgroup: the second counter pins it on our limit.
 struct LimitCgroup: Sendable {
     enum Controller: String, Sendable {
         case memory
@@ -29,12 +33,13 @@ struct LimitCgroup: Sendable {
         }
     }
 
-    /// The file and key of the counter; its value is the number after the key on its line.
-    var counter: (file: String, key: String) {
+    /// The counters' files and keys: a counter's value is the number after its key on its line,
+    /// or the file's whole text without a key.
+    var counters: [(file: String, key: String?)] {
         switch (controller, version) {
-        case (.memory, 2): ("memory.events", "oom_kill")
-        case (.memory, _): ("memory.oom_control", "oom_kill")
-        case (.pids, _): ("pids.events", "max")
+        case (.memory, 2): [("memory.events", "oom"), ("memory.events", "oom_kill")]
+        case (.memory, _): [("memory.failcnt", nil), ("memory.oom_control", "oom_kill")]
+        case (.pids, _): [("pids.events", "max")]
         }
     }
 
@@ -95,12 +100,25 @@ struct LimitCgroup: Sendable {
     }
 
     /// How often the worker's cgroup hit its limit: OOM kills for memory, refused forks for
-    /// pids. Zero when the counter cannot be read (the cgroup is gone, or the kernel too old).
+    /// pids: the last counter of the table, or 0 when another is 0. A counter that cannot be read
+    /// (the cgroup is gone, the kernel too old) counts as 0.
     func hits(of pid: pid_t) -> UInt64 {
-        guard let text = try? KernelFile.read("\(cgroups.directory(of: pid))/\(counter.file)") else { return 0 }
+        var last: UInt64 = 0
+        for counter in counters {
+            last = Self.read(counter, in: cgroups.directory(of: pid))
+            guard last > 0 else { return 0 }
+        }
+        return last
+    }
+
+    private static func read(_ counter: (file: String, key: String?), in directory: String) -> UInt64 {
+        guard let text = try? KernelFile.read("\(directory)/\(counter.file)") else { return 0 }
+        guard let key = counter.key else {
+            return UInt64(text.split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
+        }
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            if fields.count == 2, fields[0] == counter.key, let count = UInt64(fields[1]) { return count }
+            if fields.count == 2, fields[0] == key, let count = UInt64(fields[1]) { return count }
         }
         return 0
     }

@@ -14,9 +14,10 @@ import Synchronization
 /// - files: RLIMIT_NOFILE, always.
 ///
 /// How a hit is detected:
-/// - memory in a cgroup: the kernel's count of OOM kills in the worker's cgroup (v2
-///   memory.events, v1 memory.oom_control "oom_kill"). Under RLIMIT_AS allocations just fail and
-///   the guest dies however it handles that: not detected, `explainDeath` says nothing.
+/// - memory in a cgroup: the kernel OOM-killed in the worker's cgroup (`oom_kill`) after the
+///   cgroup's own limit ran out (v2 memory.events `oom`, v1 memory.failcnt), so that a machine-wide
+///   OOM kill is not blamed on the limit. Under RLIMIT_AS allocations just fail and the guest
+///   dies however it handles that: not detected, `explainDeath` says nothing.
 /// - processes in a cgroup: pids.events "max", the forks and clones the limit refused. Under
 ///   RLIMIT_NPROC fork fails with EAGAIN inside the guest: not detected.
 /// - files: no kernel counter records EMFILE, so `usage(of:)` samples the worker's open
