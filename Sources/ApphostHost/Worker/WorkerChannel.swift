@@ -10,9 +10,12 @@ import Glibc
 /// fail with `.crashed(cause)` and `.died(cause)` follows, and suspension freezes the whole
 /// process (CONTRACT B7).
 public final class WorkerChannel: GuestChannel, @unchecked Sendable {
-    // Every mutable member is confined to `queue`: the public methods hop onto it, the socket's
-    // sources and the timers run on it, and freezer calls and the reaper run elsewhere and hop
-    // back. Only immutable members are read off it.
+    // Every mutable member is guarded by `lock`: the public methods take it on the caller's
+    // thread (the write of a call happens there, non-blocking), the reactor thread takes it to
+    // read and to flush, and the timer, freezer calls and the reaper take it when they come back.
+    // Everything reported to the host goes through `outbox` while the lock is held and is
+    // delivered in that order by one deliverer at a time, so it arrives in the order the state
+    // changed. Only immutable members are read without it.
     public typealias Reply = @Sendable (GuestReply) -> Void
     private typealias Completion = @Sendable (Result<Void, ChannelFailure>) -> Void
 
@@ -22,29 +25,34 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private let freezer: any ProcessFreezer
     private let hostQueue: DispatchQueue
     private let onEvent: @Sendable (GuestEvent) -> Void
-    /// Runs on `queue` once the worker has been reaped, before anyone hears of its end.
+    /// Runs under `lock` once the worker has been reaped, before anyone hears of its end.
     private let onExit: @Sendable () -> Void
     private let stopTimeout: Duration
-    private let queue: DispatchQueue
+    private let lock = WorkerLock()
+    private let reactor = WorkerReactor.shared
     /// Freezer calls may block until the kernel confirms; one at a time, in order, then release.
     private let freezerQueue: DispatchQueue
     private let descriptor: Int32
 
     private var decoder: WireFrameDecoder
-    private var readBuffer = [UInt8](repeating: 0, count: 65536)
-    private var readSource: (any DispatchSourceRead)?
-    /// Fires when the worker exits even if its socket stays open, as when a process the guest
-    /// forked inherited it.
-    private var exitSource: (any DispatchSourceRead)?
-    private var writeSource: (any DispatchSourceWrite)?
-    private var writeSourceResumed = false
-    private var liveSources = 0
+    /// The socket's registration with the reactor, until disconnected.
+    private var socketToken: WorkerReactor.Token?
+    /// The worker's pidfd and its registration: readable when the worker exits even if its
+    /// socket stays open, as when a process the guest forked inherited it.
+    private var exit: (descriptor: Int32, token: WorkerReactor.Token)?
+    /// Whether the reactor watches the socket for writing (only while `outbound` waits).
+    private var watchingWrites = false
     private var outbound: [UInt8] = []
     private var outboundStart = 0
     /// The worker closed its end, or the socket failed: nothing more is written, and the read
     /// side drains what it sent before it went.
     private var writeBroken = false
     private var disconnected = false
+
+    /// What the host queue is to run, in the order the state changed; see `locked`.
+    private var outbox: [@Sendable () -> Void] = []
+    /// A delivery of the outbox is under way: whoever posts leaves the new work to it.
+    private var draining = false
 
     private var nextSequence: UInt64 = 1
     /// Calls written and not yet answered, oldest first: the worker answers in order.
@@ -93,18 +101,64 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         self.onExit = onExit
         descriptor = socket.descriptor
         decoder = socket.decoder
-        queue = DispatchQueue(label: "apphost.worker.\(process.pid)")
         freezerQueue = DispatchQueue(label: "apphost.worker.\(process.pid).freezer")
-        queue.async { self.connect() }
+        locked { connect() }
+    }
+
+    // MARK: Delivery to the host queue
+
+    /// Runs `body` under the lock, then delivers what it posted. The reactor's handlers deliver
+    /// with `hostQueue.sync` on the reactor thread: the reply runs at once on the thread that read
+    /// it, without waking a thread of Dispatch's (the round trip's largest cost), and the host's
+    /// next call is written from there too. Every other thread, and the host queue itself, hands
+    /// the delivery to the host queue with one `async`.
+    private func locked(onReactor: Bool = false, _ body: () -> Void) {
+        lock.withLock(body)
+        drainOutbox(onReactor: onReactor)
+    }
+
+    /// Queues `work` for the host queue, behind everything posted before it. Call it under the lock.
+    private func post(_ work: @escaping @Sendable () -> Void) {
+        outbox.append(work)
+    }
+
+    /// Delivers the outbox in order, unless a delivery is already under way (it takes what was
+    /// posted since). Call it without the lock.
+    private func drainOutbox(onReactor: Bool) {
+        let start = lock.withLock {
+            guard !draining, !outbox.isEmpty else { return false }
+            draining = true
+            return true
+        }
+        guard start else { return }
+        if onReactor {
+            deliverOutbox { work in hostQueue.sync(execute: work) }
+        } else {
+            hostQueue.async { [self] in deliverOutbox { work in work() } }
+        }
+    }
+
+    private func deliverOutbox(_ run: (@escaping @Sendable () -> Void) -> Void) {
+        while true {
+            let next = lock.withLock { () -> (@Sendable () -> Void)? in
+                guard !outbox.isEmpty else {
+                    draining = false
+                    return nil
+                }
+                return outbox.removeFirst()
+            }
+            guard let next else { return }
+            run(next)
+        }
     }
 
     // MARK: GuestChannel
 
     public func send(_ message: GuestMessage, reply: @escaping Reply) {
-        queue.async { [self] in
+        locked {
             switch phase {
-            case .ended(let failure): hostQueue.async { reply(.failure(failure)) }
-            case .closing: hostQueue.async { reply(.failure(.closed)) }
+            case .ended(let failure): post { reply(.failure(failure)) }
+            case .closing: post { reply(.failure(.closed)) }
             case .open where freezing != .running: held.append((message, reply))
             case .open: deliver(message, reply: reply)
             }
@@ -112,7 +166,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
-        queue.async { [self] in
+        locked {
             if let failure = refusal() { return complete(completion, .failure(failure)) }
             guard freezing == .running else {
                 return complete(completion, .failure(.failed("the guest is already suspended or being suspended")))
@@ -125,7 +179,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
-        queue.async { [self] in
+        locked {
             if let failure = refusal() { return complete(completion, .failure(failure)) }
             guard freezing == .frozen else {
                 return complete(completion, .failure(.failed("the guest is not suspended")))
@@ -133,13 +187,13 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             freezing = .thawing
             freezerQueue.async { [self] in
                 let result = Self.attempt { () throws(FreezeError) in try freezer.thaw(pid: pid) }
-                queue.async { self.thawed(result, completion: completion) }
+                locked { thawed(result, completion: completion) }
             }
         }
     }
 
     public func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
-        queue.async { [self] in
+        locked {
             if case .ended(let failure) = phase { return complete(completion, .failure(failure)) }
             guard freezing else {
                 // B5: killed where it stands; the end is reported like a crash, unless closing.
@@ -163,12 +217,12 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     public func close(completion: @escaping @Sendable () -> Void) {
-        queue.async { [self] in
-            if case .ended = phase { return hostQueue.async { completion() } }
+        locked {
+            if case .ended = phase { return post { completion() } }
             closeCompletions.append(completion)
             guard case .open = phase else { return }
             phase = .closing
-            for (_, reply) in held { hostQueue.async { reply(.failure(.closed)) } }
+            for (_, reply) in held { post { reply(.failure(.closed)) } }
             held = []
             armCloseTimer()
             switch freezing {
@@ -213,7 +267,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     private func complete(_ completion: @escaping Completion, _ result: Result<Void, ChannelFailure>) {
-        hostQueue.async { completion(result) }
+        post { completion(result) }
     }
 
     // MARK: Freezing
@@ -227,7 +281,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         freezing = .freezing
         freezerQueue.async { [self] in
             let result = Self.attempt { () throws(FreezeError) in try freezer.freeze(pid: pid) }
-            queue.async { self.froze(result) }
+            locked { froze(result) }
         }
     }
 
@@ -299,43 +353,39 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// exit; then it is killed, so that a guest stuck in will_terminate cannot hold up shutdown.
     private func armCloseTimer() {
         let timer = DispatchWorkItem { [self] in
-            guard case .closing = phase else { return }
-            killWhileClosing()
+            locked {
+                guard case .closing = phase else { return }
+                killWhileClosing()
+            }
         }
         closeTimer = timer
-        queue.asyncAfter(deadline: .now() + stopTimeout.timeInterval, execute: timer)
+        DispatchQueue.global().asyncAfter(deadline: .now() + stopTimeout.timeInterval, execute: timer)
     }
 
     // MARK: Socket
 
     private func connect() {
-        let read = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        read.setEventHandler { [self] in readAvailable() }
-        let write = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-        write.setEventHandler { [self] in flush() }
-        // The descriptor is closed once neither source can touch it any more.
-        for source in [read, write] as [any DispatchSourceProtocol] {
-            source.setCancelHandler { [self] in
-                liveSources -= 1
-                if liveSources == 0 { Glibc.close(descriptor) }
+        socketToken = reactor.register(descriptor: descriptor) { [self] events, buffer in
+            locked(onReactor: true) {
+                guard !disconnected else { return }
+                if events & (WorkerReactor.readable | WorkerReactor.hangUp) != 0 {
+                    readAvailable(into: buffer)
+                }
+                if events & WorkerReactor.writable != 0, !disconnected { flush() }
             }
         }
-        liveSources = 2
-        readSource = read
-        writeSource = write
-        read.resume()
         if let exitDescriptor = process.openExitDescriptor() {
-            let exit = DispatchSource.makeReadSource(fileDescriptor: exitDescriptor, queue: queue)
-            exit.setEventHandler { [self] in
-                // What it wrote before it went is all in the socket buffer by now.
-                for _ in 0..<64 where !disconnected {
-                    guard readAvailable() else { break }
+            let token = reactor.register(descriptor: exitDescriptor) { [self] _, buffer in
+                locked(onReactor: true) {
+                    guard !disconnected else { return }
+                    // What it wrote before it went is all in the socket buffer by now.
+                    for _ in 0..<64 where !disconnected {
+                        guard readAvailable(into: buffer) else { break }
+                    }
+                    disconnect(protocolError: nil)
                 }
-                disconnect(protocolError: nil)
             }
-            exit.setCancelHandler { Glibc.close(exitDescriptor) }
-            exitSource = exit
-            exit.resume()
+            exit = (exitDescriptor, token)
         }
         // What arrived with the handshake's last read, such as the first logs of a guest thread.
         decodeFrames()
@@ -344,8 +394,32 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     private func write(_ frame: WireFrame) {
         guard !writeBroken, !disconnected else { return }
-        outbound.append(contentsOf: frame.encoded)
-        flush()
+        let bytes = frame.encoded
+        guard outbound.isEmpty else {
+            outbound.append(contentsOf: bytes)
+            return  // Behind what waits; the reactor writes it all once the worker reads again.
+        }
+        // The usual case: straight into the socket, on the caller's thread, never blocking.
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                sent += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN {
+                // A busy or frozen worker: keep the bytes and write when it reads again.
+                outbound.append(contentsOf: bytes[sent...])
+                setWatchingWrites(true)
+                return
+            } else {
+                // The worker is gone; its end of file, after what it sent last, reports it.
+                writeBroken = true
+                return
+            }
+        }
     }
 
     private func flush() {
@@ -363,7 +437,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                     outbound.removeFirst(outboundStart)
                     outboundStart = 0
                 }
-                setWriteSourceResumed(true)
+                setWatchingWrites(true)
                 return
             } else {
                 // The worker is gone; its end of file, after what it sent last, reports it.
@@ -372,23 +446,23 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         }
         outbound.removeAll()
         outboundStart = 0
-        setWriteSourceResumed(false)
+        setWatchingWrites(false)
     }
 
-    private func setWriteSourceResumed(_ resumed: Bool) {
-        guard let writeSource, resumed != writeSourceResumed else { return }
-        writeSourceResumed = resumed
-        if resumed { writeSource.resume() } else { writeSource.suspend() }
+    private func setWatchingWrites(_ watching: Bool) {
+        guard let socketToken, watching != watchingWrites, !disconnected else { return }
+        watchingWrites = watching
+        reactor.watch(descriptor: descriptor, token: socketToken, writing: watching)
     }
 
     /// Reads and handles what the worker sent; returns whether more may be waiting.
     @discardableResult
-    private func readAvailable() -> Bool {
-        // A bounded number of reads, so that a chatty guest cannot starve the other work here.
+    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        // A bounded number of reads, so that a chatty guest cannot starve the other workers.
         for _ in 0..<16 {
-            let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 {
-                decoder.append(readBuffer[..<count])
+                decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 decodeFrames()
                 if disconnected { return false }
             } else if count < 0, errno == EINTR {
@@ -423,15 +497,15 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 throw WireProtocolError("a reply to call \(sequence) while call \(first.sequence) is pending")
             }
             pending.removeFirst()
-            hostQueue.async { first.reply(.success(status)) }
+            post { first.reply(.success(status)) }
             freezeOnceIdle()
         case .log(let level, let text):
-            hostQueue.async { [onEvent] in onEvent(.log(level, text)) }
+            post { [onEvent] in onEvent(.log(level, text)) }
         case .saveState(let scene, let data):
             guard data.count <= Int(APPHOST_SCENE_STATE_MAX_BYTES) else {
                 throw WireProtocolError("a saved state of \(data.count) bytes, over the ABI's limit")
             }
-            hostQueue.async { [onEvent] in onEvent(.saveSceneState(scene, data)) }
+            post { [onEvent] in onEvent(.saveSceneState(scene, data)) }
         case .stopped where stopSent:
             break  // The end of file follows once the worker has exited.
         default:
@@ -442,26 +516,26 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // MARK: The worker's end
 
     /// The connection is over: end of file, a broken socket, or a protocol error (then the worker,
-    /// which can no longer be trusted, is killed). Reaps the worker off this queue, then ends.
+    /// which can no longer be trusted, is killed). Reaps the worker on another thread, then ends.
     private func disconnect(protocolError: WireProtocolError?) {
         guard !disconnected else { return }
         disconnected = true
         if protocolError != nil { process.kill() }
-        readSource?.cancel()
-        writeSource?.cancel()
-        exitSource?.cancel()
-        exitSource = nil
-        // A suspended source never runs its cancel handler.
-        setWriteSourceResumed(true)
-        readSource = nil
-        writeSource = nil
+        // Under the lock, so no handler of the reactor's can touch the descriptors once closed.
+        if let socketToken { reactor.unregister(descriptor: descriptor, token: socketToken) }
+        socketToken = nil
+        Glibc.close(descriptor)
+        if let exit { reactor.unregister(descriptor: exit.descriptor, token: exit.token) }
+        if let exit { Glibc.close(exit.descriptor) }
+        exit = nil
         outbound = []
+        outboundStart = 0
         DispatchQueue.global().async { [self] in
             // One that closed its socket without exiting gets a moment, then is killed.
             let exit = process.waitForExit(killAfter: .seconds(2))
             freezerQueue.async { [self] in
                 freezer.release(pid: pid)
-                queue.async { self.ended(exit, protocolError: protocolError) }
+                locked { ended(exit, protocolError: protocolError) }
             }
         }
     }
@@ -475,13 +549,13 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         closeTimer?.cancel()
         onExit()
         // X2: the oldest pending call is the one the guest was in; the core names it.
-        for (_, reply) in pending { hostQueue.async { reply(.failure(unanswered)) } }
-        for (_, reply) in held { hostQueue.async { reply(.failure(unanswered)) } }
+        for (_, reply) in pending { post { reply(.failure(unanswered)) } }
+        for (_, reply) in held { post { reply(.failure(unanswered)) } }
         pending = []
         held = []
         failFreezeCompletions(.crashed(cause))
-        if !closing { hostQueue.async { [onEvent] in onEvent(.died(cause)) } }
-        for completion in closeCompletions { hostQueue.async { completion() } }
+        if !closing { post { [onEvent] in onEvent(.died(cause)) } }
+        for completion in closeCompletions { post { completion() } }
         closeCompletions = []
     }
 }
