@@ -10,7 +10,7 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
     case none
 
     /// The opener for `launch`; throws the one-line error when no worker program is found.
-    func opener(logger: Logger) throws -> any GuestOpener {
+    func opener(logger: Logger, limits: GuestLimits = GuestLimits()) throws -> any GuestOpener {
         switch self {
         case .none:
             return InProcessOpener()
@@ -18,7 +18,8 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
             do {
                 return WorkerOpener(
                     workerPath: try WorkerExecutable.locate(),
-                    freezer: FirstUseFreezer { Freezers.best(logger: logger) })
+                    freezer: FirstUseFreezer { Freezers.best(logger: logger) },
+                    limiter: limits.isEmpty ? nil : WorkerLimiter(limits: limits, logger: logger))
             } catch {
                 throw CLIFailure(error)
             }

@@ -26,11 +26,16 @@ struct Launch: ParsableCommand {
 
     @OptionGroup(title: "Crashes and hangs") var policies: PolicyOptions
 
+    @OptionGroup(title: "Limits per guest") var limits: LimitsOptions
+
     @Flag(help: "Print events as JSON, one object a line.")
     var json = false
 
     func validate() throws {
         guard !guests.isEmpty else { throw ValidationError("Name at least one guest library.") }
+        guard try isolation == .process || limits.guestLimits().isEmpty else {
+            throw ValidationError("--memory-limit, --files-limit and --processes-limit need --isolation process.")
+        }
     }
 
     func run() throws {
@@ -42,7 +47,8 @@ struct Launch: ParsableCommand {
         }
         let logger = Logger(label: "apphost")
         let service = HostService(
-            dataDirectory: try dataDirectory.resolve(), opener: try isolation.opener(logger: logger),
+            dataDirectory: try dataDirectory.resolve(),
+            opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
             restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, logger: logger)
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { printer.print($0) }

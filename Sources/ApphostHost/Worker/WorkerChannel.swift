@@ -23,6 +23,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     public let pid: pid_t
     private let process: WorkerProcess
     private let freezer: any ProcessFreezer
+    /// Limits on the worker, which also say whether its death was one of them.
+    private let limiter: WorkerLimiter?
     private let hostQueue: DispatchQueue
     private let onEvent: @Sendable (GuestEvent) -> Void
     /// Runs under `lock` once the worker has been reaped, before anyone hears of its end.
@@ -88,13 +90,15 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     init(
-        process: WorkerProcess, socket: WireSocket, freezer: any ProcessFreezer, hostQueue: DispatchQueue,
+        process: WorkerProcess, socket: WireSocket, freezer: any ProcessFreezer, limiter: WorkerLimiter?,
+        hostQueue: DispatchQueue,
         stopTimeout: Duration, onEvent: @escaping @Sendable (GuestEvent) -> Void,
         onExit: @escaping @Sendable () -> Void
     ) {
         self.process = process
         pid = process.pid
         self.freezer = freezer
+        self.limiter = limiter
         self.hostQueue = hostQueue
         self.stopTimeout = stopTimeout
         self.onEvent = onEvent
@@ -533,15 +537,20 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         DispatchQueue.global().async { [self] in
             // One that closed its socket without exiting gets a moment, then is killed.
             let exit = process.waitForExit(killAfter: .seconds(2))
+            // Before the cgroups go: their counters say whether a limit ended it.
+            let limitReason = limiter?.explainDeath(of: pid)
             freezerQueue.async { [self] in
                 freezer.release(pid: pid)
-                locked { ended(exit, protocolError: protocolError) }
+                limiter?.release(pid: pid)
+                locked { ended(exit, protocolError: protocolError, limitReason: limitReason) }
             }
         }
     }
 
-    private func ended(_ exit: WorkerExit, protocolError: WireProtocolError?) {
-        let cause = protocolError.map { "protocol error: \($0)" } ?? exit.description
+    private func ended(_ exit: WorkerExit, protocolError: WireProtocolError?, limitReason: String?) {
+        let cause =
+            protocolError.map { "protocol error: \($0)" } ?? limitReason.map { "\(exit.description): \($0)" }
+            ?? exit.description
         let closing: Bool
         if case .closing = phase { closing = true } else { closing = false }
         let unanswered: ChannelFailure = closing && killedWhileClosing ? .closed : .crashed(cause)

@@ -18,12 +18,15 @@ public struct WorkerOpener: GuestOpener {
     public var loadTimeout: Duration
     /// How long a closing guest has to answer its last calls, run deinit and exit.
     public var stopTimeout: Duration
+    /// The memory, open-file and process limits put on each worker (CONTRACT X2); nil for none.
+    public var limiter: WorkerLimiter?
     private let running = LoadedGuestRegistry()
 
     public init(
         workerPath: String, freezer: any ProcessFreezer, hostName: String = "apphost", hostVersion: String = "0.1.0",
-        loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5)
+        loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5), limiter: WorkerLimiter? = nil
     ) {
+        self.limiter = limiter
         self.workerPath = workerPath
         self.freezer = freezer
         self.hostName = hostName
@@ -71,6 +74,14 @@ public struct WorkerOpener: GuestOpener {
         // From here the freezer knows the worker: whatever happens, it forgets it once it is gone.
         var handedOver = false
         defer { if !handedOver { freezer.release(pid: pid) } }
+        // The limits hold before the guest's code is loaded; the limiter too forgets the worker.
+        do throws(LimitError) {
+            try limiter?.apply(to: pid)
+        } catch {
+            worker.abandon()
+            throw LoadError(path: path, cause: .workerFailed("cannot limit worker \(pid): \(error)"))
+        }
+        defer { if !handedOver { limiter?.release(pid: pid) } }
 
         let descriptor = try worker.load(
             canonicalPath: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName,
@@ -92,7 +103,8 @@ public struct WorkerOpener: GuestOpener {
 
         let running = running
         let channel = WorkerChannel(
-            process: worker.process, socket: worker.handOver(), freezer: freezer, hostQueue: hostQueue,
+            process: worker.process, socket: worker.handOver(), freezer: freezer, limiter: limiter,
+            hostQueue: hostQueue,
             stopTimeout: stopTimeout, onEvent: onEvent, onExit: { running.release(id: descriptor.id) })
         handedOver = true
         reserved = false
