@@ -12,12 +12,16 @@
  *                                will_enter_foreground
  * How, with FIXTURE_HOW (default 1):
  *   1 a segmentation fault, 2 abort(), 3 exit(3), 4 never returns (asleep),
- *   5 never returns (a busy loop), 6 never returns (locks a mutex it holds)
+ *   5 never returns (a busy loop), 6 never returns (locks a mutex it holds),
+ *   7 allocates and touches memory until it is killed, 8 forks until fork
+ *   fails, then aborts (its children leave after 3 s), 9 opens files until
+ *   open fails, waits a second, then aborts
  * With FIXTURE_FORK_FIRST it first forks a child that keeps the worker's
  * descriptors, its socket to the host among them, open for 5 s.
  * FIXTURE_ID sets the id (a C literal), so that several can run at once;
  * FIXTURE_LAUNCH_STATUS what did_finish_launching returns.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,6 +43,19 @@
 
 static const apphost_host_t *g_host;
 
+#if FIXTURE_HOW == 8
+/* A child that keeps a process slot for a while; 0 while fork works. */
+static int fork_child(void)
+{
+    pid_t child = fork();
+    if (child == 0) {
+        sleep(3);
+        _exit(0);
+    }
+    return child > 0 ? 0 : -1;
+}
+#endif
+
 __attribute__((unused)) static void die(void)
 {
 #ifdef FIXTURE_FORK_FIRST
@@ -58,6 +75,22 @@ __attribute__((unused)) static void die(void)
 #elif FIXTURE_HOW == 5
     for (volatile unsigned long spins = 0;; spins++) {
     }
+#elif FIXTURE_HOW == 7
+    for (;;) {
+        char *block = malloc(1 << 20);
+        if (block != NULL) {
+            memset(block, 1, 1 << 20);
+        }
+    }
+#elif FIXTURE_HOW == 8
+    while (fork_child() == 0) {
+    }
+    abort();
+#elif FIXTURE_HOW == 9
+    while (open("/dev/null", O_RDONLY) >= 0) {
+    }
+    sleep(1);
+    abort();
 #elif FIXTURE_HOW == 6
     static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&held);

@@ -79,5 +79,41 @@ final class MisbehavingGuestTests: HostTestCase {
         XCTAssertEqual(try host.waitForExit(), 0)
     }
 
+    // CONTRACT X2: a guest over its memory, process or open-file limit is stopped by the kernel
+    // or fails, and its death names the limit; the host and the other guests run on.
+    func testGuestsOverTheirLimitsAreReportedWithTheLimit() throws {
+        let hogs = [
+            ("memory", "7", "crashed in will_enter_foreground: killed by SIGKILL: memory limit of 64 MB reached"),
+            ("processes", "8", "crashed in will_enter_foreground: killed by SIGABRT: process limit of 16 reached"),
+            ("files", "9", "crashed in will_enter_foreground: killed by SIGABRT: open-file limit of 64 reached"),
+        ]
+        let libraries = try hogs.enumerated().map { index, hog in
+            try TestGuests.dying(
+                ["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=\(hog.1)", "-DFIXTURE_ID=\"\(id(10 + index))\""],
+                as: "libHog\(index).so", into: scratch.path)
+        }
+        let sample = try BuildProducts.path(BuildProducts.cSample)
+        let host = try HostProcess(
+            guests: ["--memory-limit", "64M", "--processes-limit", "16", "--files-limit", "64", sample] + libraries,
+            dataDirectory: dataDirectory)
+        defer { host.kill() }
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        for (index, hog) in hogs.enumerated() {
+            let guest = id(10 + index)
+            try ctlSucceeds("switch", guest)
+            let report = try host.waitForEvent("the \(hog.0) hog's end") { $0.kind == .error && $0.guest == guest }
+            XCTAssertEqual(report.message, hog.2)
+            XCTAssertEqual(try status().guest(Self.cID)?.phase, .running, "after the \(hog.0) hog")
+        }
+    }
+
+    // Limits need a worker to hold them.
+    func testLimitsNeedProcessIsolation() throws {
+        let sample = try BuildProducts.path(BuildProducts.cSample)
+        let result = try runApphost(["launch", "--isolation", "none", "--memory-limit", "64M", sample])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains { $0.contains("need --isolation process") }, "\(result.stderr)")
+    }
+
     private func id(_ index: Int) -> String { "org.apphost.fixtures.misbehaving\(index)" }
 }
