@@ -1,6 +1,7 @@
 /* A program that uses up one resource until a limit stops it, for the guest limit tests
- * (CONTRACT X2). It first waits for one byte on stdin, so that the test can put the limits on it
- * before it starts, as the host does with a worker before LOAD. Build with one knob:
+ * (CONTRACT X2). It first closes every descriptor it inherited besides stdio (as a worker does)
+ * and prints "ready 0", then waits for one byte on stdin, so that the test can put the limits on
+ * it before it starts, as the host does with a worker before LOAD. Build with one knob:
  *
  *   -DHOG_MEMORY  touch 1 MB after 1 MB; a memory cgroup kills it (SIGKILL), and under
  *                 RLIMIT_AS malloc fails: exit 44. Gives up at 1 GB: exit 45.
@@ -32,6 +33,10 @@ __attribute__((unused)) static void report(const char *what, long value) {
 }
 
 int main(void) {
+    /* Start with 0, 1 and 2 only, as a worker does: whatever the test runner left open would
+     * count against the open-file limit. */
+    for (int fd = 3; fd < 65536; fd++) close(fd);
+    report("ready", 0);
     char go;
     if (read(0, &go, 1) != 1) return 1;
 #if defined(HOG_MEMORY)

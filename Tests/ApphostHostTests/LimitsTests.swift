@@ -234,6 +234,11 @@ private final class HogProcess {
         self.pid = pid
         input = toChild[1]
         output = fromChild[0]
+        // It first closes what it inherited from this test runner, which would count against
+        // its open-file limit, and says so.
+        guard try readLine() == "ready 0" else {
+            throw GuestFixtures.BuildFailure(description: "limit_hog did not say ready")
+        }
     }
 
     deinit {
