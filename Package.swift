@@ -47,6 +47,8 @@ let package = Package(
             name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", "CApphost"],
             linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
+        // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
+        .systemLibrary(name: "CEpoll"),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
@@ -56,7 +58,7 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "CApphost", "ApphostWire",
+                "ApphostCore", "CApphost", "ApphostWire", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,4 @@
-import CNIOLinux
+import CEpoll
 import Glibc
 import Synchronization
 
