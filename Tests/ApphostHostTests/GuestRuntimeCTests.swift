@@ -239,13 +239,13 @@ final class GuestRuntimeCTests: XCTestCase {
         let (runtime, _) = try startedObservable()
         let messages = [
             GuestMessage(call: .didFinishLaunching, appState: .inactive),
-            connect(1),
-            scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
-            scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
-            scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
-            scene(1, .didEnterBackground, app: .background, state: .background),
+            TestMessages.connect(1),
+            TestMessages.scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
+            TestMessages.scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
+            TestMessages.scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
+            TestMessages.scene(1, .didEnterBackground, app: .background, state: .background),
             GuestMessage(call: .didReceiveMemoryWarning, appState: .background),
-            scene(1, .didDisconnect, app: .background, state: .unattached),
+            TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached),
         ]
         XCTAssertEqual(messages.map { deliver($0, to: runtime) }, Array(repeating: 0, count: messages.count))
 
@@ -275,8 +275,8 @@ final class GuestRuntimeCTests: XCTestCase {
     func testWillConnectGivesSessionAndRestorationData() throws {
         let (runtime, _) = try startedObservable()
         for message in [
-            connect(1, restoration: Data("counter=3".utf8)), connect(2, restoration: nil),
-            connect(3, restoration: Data()),
+            TestMessages.connect(1, restoration: Data("counter=3".utf8)), TestMessages.connect(2, restoration: nil),
+            TestMessages.connect(3, restoration: Data()),
         ] {
             XCTAssertEqual(deliver(message, to: runtime), 0)
         }
@@ -304,13 +304,13 @@ final class GuestRuntimeCTests: XCTestCase {
         let recorder = SinkRecorder()
         let runtime = try startedProbe(recorder)
         let host = try XCTUnwrap(ProbeGuest.host())
-        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(TestMessages.connect(1), to: runtime), 0)
         XCTAssertEqual(deliver(GuestMessage(call: .willTerminate, appState: .background), to: runtime), 0)
         XCTAssertEqual(recorder.lines.last, "will_terminate app=3 save=ok")
         XCTAssertEqual(recorder.saves, [SinkRecorder.Save(scene: 1, bytes: Array("terminating".utf8))])
         var state: Int32 = -1
         XCTAssertEqual(host.pointee.scene_state(host, 1, &state), StatusCode.invalidHandle)
-        XCTAssertEqual(save(host, scene: 1, [1]), StatusCode.invalidHandle)
+        XCTAssertEqual(TestMessages.save(host, scene: 1, [1]), StatusCode.invalidHandle)
     }
 
     // A scene callback for a scene that is not connected does not connect it.
@@ -318,7 +318,9 @@ final class GuestRuntimeCTests: XCTestCase {
         let recorder = SinkRecorder()
         let runtime = try startedProbe(recorder)
         XCTAssertEqual(
-            deliver(scene(9, .willEnterForeground, app: .inactive, state: .foregroundInactive), to: runtime), 0)
+            deliver(
+                TestMessages.scene(9, .willEnterForeground, app: .inactive, state: .foregroundInactive), to: runtime), 0
+        )
         XCTAssertEqual(recorder.lines.last, "will_enter_foreground scene=9 app=1 state=invalid_handle")
     }
 
@@ -336,9 +338,9 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_OK, APPHOST_OK))
         let messages = [
             GuestMessage(call: .didFinishLaunching, appState: .inactive),
-            connect(1),
-            scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
-            scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
+            TestMessages.connect(1),
+            TestMessages.scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
+            TestMessages.scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
             GuestMessage(call: .willTerminate, appState: .active),
         ]
         XCTAssertEqual(messages.map { deliver($0, to: runtime) }, [0, 0, 0, 0, 0])
@@ -348,8 +350,10 @@ final class GuestRuntimeCTests: XCTestCase {
 
         let bare = try loaded(try ProbeGuest.library(name: "probe-no-scenes", flags: ["-DPROBE_NO_SCENE_CALLBACKS"]))
         XCTAssertEqual(start(bare, SinkRecorder()), StartOutcome(AHR_START_OK, APPHOST_OK))
-        XCTAssertEqual(deliver(connect(4), to: bare), 0)
-        XCTAssertEqual(deliver(scene(4, .willEnterForeground, app: .inactive, state: .foregroundInactive), to: bare), 0)
+        XCTAssertEqual(deliver(TestMessages.connect(4), to: bare), 0)
+        XCTAssertEqual(
+            deliver(TestMessages.scene(4, .willEnterForeground, app: .inactive, state: .foregroundInactive), to: bare),
+            0)
         let host = try XCTUnwrap(ProbeGuest.host(named: "probe-no-scenes"))
         var state: Int32 = -1
         XCTAssertEqual(host.pointee.scene_state(host, 4, &state), StatusCode.ok)
@@ -446,7 +450,7 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(deliver(GuestMessage(call: .didReceiveMemoryWarning, appState: .background), to: runtime), 0)
         XCTAssertEqual(host.pointee.app_state(host), AppState.background.rawValue)
 
-        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(TestMessages.connect(1), to: runtime), 0)
         var state: Int32 = -1
         XCTAssertEqual(host.pointee.scene_state(host, 1, &state), StatusCode.ok)
         XCTAssertEqual(state, SceneState.unattached.rawValue)
@@ -470,23 +474,26 @@ final class GuestRuntimeCTests: XCTestCase {
         let runtime = try startedProbe(recorder)
         let host = try XCTUnwrap(ProbeGuest.host())
         var foreign = host.pointee
-        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(TestMessages.connect(1), to: runtime), 0)
 
         var buffer: [UInt8] = [1, 2, 3]
-        XCTAssertEqual(save(host, scene: 1, buffer), StatusCode.ok)
+        XCTAssertEqual(TestMessages.save(host, scene: 1, buffer), StatusCode.ok)
         buffer[0] = 9  // the runtime handed the sink the bytes before returning
         XCTAssertEqual(host.pointee.save_scene_state(host, 1, nil, 0), StatusCode.ok, "NULL with 0: an empty state")
         XCTAssertEqual(host.pointee.save_scene_state(host, 1, nil, 4), StatusCode.invalidArgument)
         let maximum = Int(APPHOST_SCENE_STATE_MAX_BYTES)
-        XCTAssertEqual(save(host, scene: 1, [UInt8](repeating: 7, count: maximum)), StatusCode.ok)
-        XCTAssertEqual(save(host, scene: 1, [UInt8](repeating: 7, count: maximum + 1)), StatusCode.tooLarge)
-        XCTAssertEqual(save(host, scene: 42, [1]), StatusCode.invalidHandle)
-        XCTAssertEqual(save(host, scene: 0, [1]), StatusCode.invalidHandle)
+        XCTAssertEqual(TestMessages.save(host, scene: 1, [UInt8](repeating: 7, count: maximum)), StatusCode.ok)
+        XCTAssertEqual(
+            TestMessages.save(host, scene: 1, [UInt8](repeating: 7, count: maximum + 1)), StatusCode.tooLarge)
+        XCTAssertEqual(TestMessages.save(host, scene: 42, [1]), StatusCode.invalidHandle)
+        XCTAssertEqual(TestMessages.save(host, scene: 0, [1]), StatusCode.invalidHandle)
         XCTAssertEqual(host.pointee.save_scene_state(nil, 1, buffer, 1), StatusCode.invalidArgument)
         XCTAssertEqual(host.pointee.save_scene_state(&foreign, 1, buffer, 1), StatusCode.invalidArgument)
 
-        XCTAssertEqual(deliver(scene(1, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
-        XCTAssertEqual(save(host, scene: 1, [1]), StatusCode.invalidHandle, "a disconnected scene's handle is stale")
+        XCTAssertEqual(
+            deliver(TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
+        XCTAssertEqual(
+            TestMessages.save(host, scene: 1, [1]), StatusCode.invalidHandle, "a disconnected scene's handle is stale")
         XCTAssertEqual(
             recorder.saves,
             [
@@ -522,7 +529,7 @@ final class GuestRuntimeCTests: XCTestCase {
         let save = try XCTUnwrap(host.pointee.save_scene_state)
         let appState = try XCTUnwrap(host.pointee.app_state)
         let dataDirectory = try XCTUnwrap(host.pointee.data_directory)
-        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(TestMessages.connect(1), to: runtime), 0)
 
         runtimes.removeAll { $0 == runtime }
         ahr_stop(runtime)
@@ -606,25 +613,6 @@ final class GuestRuntimeCTests: XCTestCase {
         return String(cString: dlerror())
     }
 
-    private func save(_ host: UnsafePointer<apphost_host_t>, scene: UInt64, _ bytes: [UInt8]) -> Int32 {
-        bytes.withUnsafeBytes { host.pointee.save_scene_state(host, scene, $0.baseAddress, $0.count) }
-    }
-
-    private func connect(_ scene: SceneHandle, restoration: Data? = nil) -> GuestMessage {
-        // As HostCore sends it for a foreground scene: still unattached during will_connect.
-        GuestMessage(
-            call: .sceneWillConnect(
-                SceneConnection(
-                    scene: scene, sessionID: "session-\(scene)", role: .primary, initialState: .foregroundInactive,
-                    restorationData: restoration)),
-            appState: .inactive, sceneState: .unattached)
-    }
-
-    private func scene(_ handle: SceneHandle, _ callback: SceneCallback, app: AppState, state: SceneState)
-        -> GuestMessage
-    {
-        GuestMessage(call: .scene(handle, callback), appState: app, sceneState: state)
-    }
 }
 
 // MARK: - Calling the runtime

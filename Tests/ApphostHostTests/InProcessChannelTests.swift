@@ -40,13 +40,13 @@ final class InProcessChannelTests: XCTestCase {
         let (channel, _) = try open()
         let messages = [
             GuestMessage(call: .didFinishLaunching, appState: .inactive),
-            connect(1),
-            scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
-            scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
-            scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
-            scene(1, .didEnterBackground, app: .background, state: .background),
+            TestMessages.connect(1),
+            TestMessages.scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
+            TestMessages.scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
+            TestMessages.scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
+            TestMessages.scene(1, .didEnterBackground, app: .background, state: .background),
             GuestMessage(call: .didReceiveMemoryWarning, appState: .background),
-            scene(1, .didDisconnect, app: .background, state: .unattached),
+            TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached),
         ]
         let replies = sendAll(messages, to: channel)
         XCTAssertEqual(replies.map(\.index), Array(messages.indices), "FIFO")
@@ -87,8 +87,8 @@ final class InProcessChannelTests: XCTestCase {
         let (channel, _) = try open()
         _ = sendAll(
             [
-                connect(1, restoration: Data("counter=3".utf8)), connect(2, restoration: nil),
-                connect(3, restoration: Data()),
+                TestMessages.connect(1, restoration: Data("counter=3".utf8)), TestMessages.connect(2, restoration: nil),
+                TestMessages.connect(3, restoration: Data()),
             ],
             to: channel)
         let connections = FixtureObserver.observations.compactMap(\.connection)
@@ -128,10 +128,14 @@ final class InProcessChannelTests: XCTestCase {
             }
             statuses.withLock { $0[event] = status }
         }
-        _ = sendAll([connect(1), scene(1, .didEnterBackground, app: .background, state: .background)], to: channel)
+        _ = sendAll(
+            [
+                TestMessages.connect(1),
+                TestMessages.scene(1, .didEnterBackground, app: .background, state: .background),
+            ], to: channel)
         let savedBeforeReply = Mutex(false)
         let done = DispatchSemaphore(value: 0)
-        channel.send(scene(1, .didEnterBackground, app: .background, state: .background)) { [events] _ in
+        channel.send(TestMessages.scene(1, .didEnterBackground, app: .background, state: .background)) { [events] _ in
             savedBeforeReply.withLock { $0 = events!.saves.count == 2 }
             done.signal()
         }
@@ -140,7 +144,8 @@ final class InProcessChannelTests: XCTestCase {
 
         XCTAssertEqual(send(GuestMessage(call: .willTerminate, appState: .background), to: channel), .success(0))
         XCTAssertEqual(statuses.withLock { $0 }, ["did_enter_background": 0, "will_terminate": 0])
-        XCTAssertEqual(save(host, scene: 1, [1]), StatusCode.invalidHandle, "handles end with will_terminate")
+        XCTAssertEqual(
+            TestMessages.save(host, scene: 1, [1]), StatusCode.invalidHandle, "handles end with will_terminate")
         settle(channel)
         XCTAssertEqual(
             events.saves,
@@ -156,23 +161,25 @@ final class InProcessChannelTests: XCTestCase {
     func testSaveSceneStateFromAnotherThreadAndItsErrors() throws {
         let (channel, guest) = try open()
         let host = try XCTUnwrap(guest.host())
-        _ = sendAll([connect(1)], to: channel)
+        _ = sendAll([TestMessages.connect(1)], to: channel)
 
         var buffer: [UInt8] = [1, 2, 3]
-        XCTAssertEqual(save(host, scene: 1, buffer), StatusCode.ok)
+        XCTAssertEqual(TestMessages.save(host, scene: 1, buffer), StatusCode.ok)
         buffer[0] = 9  // the host copied the bytes before returning
         XCTAssertEqual(
             host.pointee.save_scene_state(host, 1, nil, 0), StatusCode.ok, "NULL with 0 saves an empty state")
         XCTAssertEqual(host.pointee.save_scene_state(host, 1, nil, 4), StatusCode.invalidArgument)
         let maximum = Int(APPHOST_SCENE_STATE_MAX_BYTES)
-        XCTAssertEqual(save(host, scene: 1, [UInt8](repeating: 7, count: maximum)), StatusCode.ok)
-        XCTAssertEqual(save(host, scene: 1, [UInt8](repeating: 7, count: maximum + 1)), StatusCode.tooLarge)
-        XCTAssertEqual(save(host, scene: 42, [1]), StatusCode.invalidHandle)
-        XCTAssertEqual(save(host, scene: 0, [1]), StatusCode.invalidHandle)
+        XCTAssertEqual(TestMessages.save(host, scene: 1, [UInt8](repeating: 7, count: maximum)), StatusCode.ok)
+        XCTAssertEqual(
+            TestMessages.save(host, scene: 1, [UInt8](repeating: 7, count: maximum + 1)), StatusCode.tooLarge)
+        XCTAssertEqual(TestMessages.save(host, scene: 42, [1]), StatusCode.invalidHandle)
+        XCTAssertEqual(TestMessages.save(host, scene: 0, [1]), StatusCode.invalidHandle)
         XCTAssertEqual(host.pointee.save_scene_state(nil, 1, buffer, 1), StatusCode.invalidArgument)
 
-        _ = sendAll([scene(1, .didDisconnect, app: .background, state: .unattached)], to: channel)
-        XCTAssertEqual(save(host, scene: 1, [1]), StatusCode.invalidHandle, "a disconnected scene's handle is stale")
+        _ = sendAll([TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached)], to: channel)
+        XCTAssertEqual(
+            TestMessages.save(host, scene: 1, [1]), StatusCode.invalidHandle, "a disconnected scene's handle is stale")
 
         settle(channel)
         XCTAssertEqual(
@@ -239,7 +246,7 @@ final class InProcessChannelTests: XCTestCase {
         XCTAssertEqual(host.pointee.app_state(host), AppState.notRunning.rawValue, "nothing delivered yet")
         XCTAssertEqual(host.pointee.app_state(nil), HostFunctions.unknownHostAppState)
         XCTAssertLessThan(HostFunctions.unknownHostAppState, 0, "never a valid app state")
-        _ = sendAll([connect(1)], to: channel)
+        _ = sendAll([TestMessages.connect(1)], to: channel)
         var state: Int32 = -1
         XCTAssertEqual(host.pointee.scene_state(host, 1, &state), StatusCode.ok)
         XCTAssertEqual(state, SceneState.unattached.rawValue)
@@ -388,25 +395,6 @@ final class InProcessChannelTests: XCTestCase {
         hostQueue.sync {}
     }
 
-    private func save(_ host: UnsafePointer<apphost_host_t>, scene: UInt64, _ bytes: [UInt8]) -> Int32 {
-        bytes.withUnsafeBytes { host.pointee.save_scene_state(host, scene, $0.baseAddress, $0.count) }
-    }
-
-    private func connect(_ scene: SceneHandle, restoration: Data? = nil) -> GuestMessage {
-        // As HostCore sends it for a foreground scene: still unattached during will_connect.
-        GuestMessage(
-            call: .sceneWillConnect(
-                SceneConnection(
-                    scene: scene, sessionID: "session-\(scene)", role: .primary, initialState: .foregroundInactive,
-                    restorationData: restoration)),
-            appState: .inactive, sceneState: .unattached)
-    }
-
-    private func scene(_ handle: SceneHandle, _ callback: SceneCallback, app: AppState, state: SceneState)
-        -> GuestMessage
-    {
-        GuestMessage(call: .scene(handle, callback), appState: app, sceneState: state)
-    }
 }
 
 // MARK: - Fixture access

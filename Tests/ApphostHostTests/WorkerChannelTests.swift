@@ -9,7 +9,7 @@ import XCTest
 /// behaviours the in-process channel has, and what only isolation gives: crashes reported with
 /// their cause (X2), whole-process suspension (B7), hung guests stopped.
 final class WorkerChannelTests: XCTestCase {
-    private typealias M = WorkerTestMessages
+    private typealias M = TestMessages
     private var host: WorkerTestHost!
     private var opened: [any GuestChannel] = []
 

@@ -254,25 +254,3 @@ final class WorkerEventLog: Sendable {
         return condition(self)
     }
 }
-
-/// Guest messages as `HostCore` sends them.
-enum WorkerTestMessages {
-    static let launch = GuestMessage(call: .didFinishLaunching, appState: .inactive)
-    static let memoryWarning = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
-    static let terminate = GuestMessage(call: .willTerminate, appState: .background)
-
-    static func connect(_ scene: SceneHandle, restoration: Data? = nil) -> GuestMessage {
-        GuestMessage(
-            call: .sceneWillConnect(
-                SceneConnection(
-                    scene: scene, sessionID: "session-\(scene)", role: .primary, initialState: .foregroundInactive,
-                    restorationData: restoration)),
-            appState: .inactive, sceneState: .unattached)
-    }
-
-    static func scene(_ handle: SceneHandle, _ callback: SceneCallback, app: AppState, state: SceneState)
-        -> GuestMessage
-    {
-        GuestMessage(call: .scene(handle, callback), appState: app, sceneState: state)
-    }
-}
