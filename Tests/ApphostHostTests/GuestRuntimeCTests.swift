@@ -237,16 +237,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // states; a disconnecting scene's handle is already stale in did_disconnect.
     func testCallsRunInOrderAndSeeTheirStates() throws {
         let (runtime, _) = try startedObservable()
-        let messages = [
-            GuestMessage(call: .didFinishLaunching, appState: .inactive),
-            TestMessages.connect(1),
-            TestMessages.scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
-            TestMessages.scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
-            TestMessages.scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
-            TestMessages.scene(1, .didEnterBackground, app: .background, state: .background),
-            GuestMessage(call: .didReceiveMemoryWarning, appState: .background),
-            TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached),
-        ]
+        let messages = TestMessages.sceneLifecycle
         XCTAssertEqual(messages.map { deliver($0, to: runtime) }, Array(repeating: 0, count: messages.count))
 
         let seen = FixtureObserver.observations

@@ -38,16 +38,7 @@ final class InProcessChannelTests: XCTestCase {
     // and scene states of each message while its callback runs.
     func testCallbacksRunInOrderOnGuestMainQueueAndRepliesInOrderOnHostQueue() throws {
         let (channel, _) = try open()
-        let messages = [
-            GuestMessage(call: .didFinishLaunching, appState: .inactive),
-            TestMessages.connect(1),
-            TestMessages.scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
-            TestMessages.scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
-            TestMessages.scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
-            TestMessages.scene(1, .didEnterBackground, app: .background, state: .background),
-            GuestMessage(call: .didReceiveMemoryWarning, appState: .background),
-            TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached),
-        ]
+        let messages = TestMessages.sceneLifecycle
         let replies = sendAll(messages, to: channel)
         XCTAssertEqual(replies.map(\.index), Array(messages.indices), "FIFO")
         XCTAssertEqual(replies.map(\.reply), Array(repeating: .success(0), count: messages.count))

@@ -30,15 +30,7 @@ final class WorkerChannelTests: XCTestCase {
     func testCallbacksRunInOrderAndRepliesComeInOrderOnTheHostQueue() throws {
         let events = WorkerEventLog()
         let channel = try open(try observable(), events: events)
-        let messages = [
-            M.launch, M.connect(1),
-            M.scene(1, .willEnterForeground, app: .inactive, state: .foregroundInactive),
-            M.scene(1, .didBecomeActive, app: .active, state: .foregroundActive),
-            M.scene(1, .willResignActive, app: .inactive, state: .foregroundInactive),
-            M.scene(1, .didEnterBackground, app: .background, state: .background),
-            M.memoryWarning,
-            M.scene(1, .didDisconnect, app: .background, state: .unattached),
-        ]
+        let messages = M.sceneLifecycle
         let replies = host.sendAll(messages, to: channel)
         XCTAssertEqual(replies.map(\.index), Array(messages.indices), "FIFO")
         XCTAssertEqual(replies.map(\.reply), Array(repeating: .success(0), count: messages.count))
