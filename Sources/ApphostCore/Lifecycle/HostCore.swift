@@ -97,9 +97,11 @@ public final class HostCore: @unchecked Sendable {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
-        guard guest.phase == .running, let channel = guest.channel else {
-            return completion(.failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))")))
+        let guest: GuestRecord
+        let channel: any GuestChannel
+        switch running(id) {
+        case .success(let found): (guest, channel) = found
+        case .failure(let error): return completion(.failure(error))
         }
         guard !guest.suspended, !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is already suspended")))
@@ -191,9 +193,11 @@ public final class HostCore: @unchecked Sendable {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
-        guard guest.phase == .running, let channel = guest.channel else {
-            return completion(.failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))")))
+        let guest: GuestRecord
+        let channel: any GuestChannel
+        switch running(id) {
+        case .success(let found): (guest, channel) = found
+        case .failure(let error): return completion(.failure(error))
         }
         guard !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
@@ -577,6 +581,15 @@ public final class HostCore: @unchecked Sendable {
     // MARK: Helpers
 
     private func guest(_ id: String) -> GuestRecord? { guests.first { $0.id == id } }
+
+    /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
+    private func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> {
+        guard let guest = guest(id) else { return .failure(unknownGuest(id)) }
+        guard guest.phase == .running, let channel = guest.channel else {
+            return .failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))"))
+        }
+        return .success((guest, channel))
+    }
 
     private func gone(_ id: String) -> HostCommandError {
         HostCommandError("\(id) stopped running meanwhile")
