@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "apphost_wire.h"
@@ -13,29 +14,6 @@ enum {
     MINIMUM_CAPACITY = 256,
     KEPT_CAPACITY = 64 * 1024
 };
-
-/* Fills `bytes` completely. False at end of stream before the first byte;
- * the process ends on one later, or on an error. */
-static bool read_fully(int fd, uint8_t *bytes, size_t length)
-{
-    size_t done = 0;
-
-    while (done < length) {
-        ssize_t count = read(fd, bytes + done, length - done);
-
-        if (count > 0) {
-            done += (size_t)count;
-        } else if (count == 0 || errno == ECONNRESET) {
-            if (done == 0) {
-                return false;
-            }
-            worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: the host closed the socket inside a frame");
-        } else if (errno != EINTR) {
-            worker_fail(WORKER_EXIT_FAILURE, "cannot read from the host's socket");
-        }
-    }
-    return true;
-}
 
 static void reserve(frame_reader *reader, size_t length)
 {
@@ -51,9 +29,6 @@ static void reserve(frame_reader *reader, size_t length)
     if (capacity < length) {
         capacity = length;
     }
-    if (capacity > APPHOST_WIRE_MAX_FRAME) {
-        capacity = APPHOST_WIRE_MAX_FRAME;
-    }
     buffer = realloc(reader->buffer, capacity);
     if (buffer == NULL) {
         worker_fail(WORKER_EXIT_FAILURE, "out of memory for a frame");
@@ -62,35 +37,81 @@ static void reserve(frame_reader *reader, size_t length)
     reader->capacity = capacity;
 }
 
+/* Makes room for `length` buffered bytes from `start`: moves what is buffered
+ * to the front, then grows the buffer if that is not enough. */
+static void make_room(frame_reader *reader, size_t length)
+{
+    size_t buffered = reader->end - reader->start;
+
+    if (reader->start > 0) {
+        memmove(reader->buffer, reader->buffer + reader->start, buffered);
+        reader->start = 0;
+        reader->end = buffered;
+    }
+    reserve(reader, length);
+}
+
+/* Reads what the socket holds, up to the buffer's end, until at least
+ * `length` bytes are buffered. False at end of stream with nothing buffered;
+ * the process ends on one inside a frame, or on an error. */
+static bool fill(frame_reader *reader, size_t length)
+{
+    if (reader->start + length > reader->capacity) {
+        make_room(reader, length);
+    }
+    while (reader->end - reader->start < length) {
+        ssize_t count = read(reader->fd, reader->buffer + reader->end, reader->capacity - reader->end);
+
+        if (count > 0) {
+            reader->end += (size_t)count;
+        } else if (count == 0 || errno == ECONNRESET) {
+            if (reader->end == reader->start) {
+                return false;
+            }
+            worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: the host closed the socket inside a frame");
+        } else if (errno != EINTR) {
+            worker_fail(WORKER_EXIT_FAILURE, "cannot read from the host's socket");
+        }
+    }
+    return true;
+}
+
 wire_frame frame_read(frame_reader *reader)
 {
-    uint8_t prefix[4];
+    const uint8_t *prefix;
     uint32_t length;
     wire_frame result;
 
-    if (!read_fully(reader->fd, prefix, sizeof prefix)) {
+    if (reader->start == reader->end) {
+        reader->start = 0;
+        reader->end = 0;
+    }
+    if (!fill(reader, 4)) {
         /* The host closed its end: nobody is left to serve. */
         worker_exit_now(WORKER_EXIT_OK);
     }
+    prefix = reader->buffer + reader->start;
     length = (uint32_t)prefix[0] | (uint32_t)prefix[1] << 8 | (uint32_t)prefix[2] << 16 | (uint32_t)prefix[3] << 24;
     if (length == 0 || length > APPHOST_WIRE_MAX_FRAME) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a frame length out of range");
     }
-    reserve(reader, length);
-    if (!read_fully(reader->fd, reader->buffer, length)) {
-        worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: the host closed the socket inside a frame");
-    }
-    result.type = reader->buffer[0];
-    result.payload = reader->buffer + 1;
+    fill(reader, 4 + (size_t)length);
+    result.type = reader->buffer[reader->start + 4];
+    result.payload = reader->buffer + reader->start + 5;
     result.length = length - 1;
+    reader->start += 4 + (size_t)length;
     return result;
 }
 
 void frame_reader_trim(frame_reader *reader)
 {
-    if (reader->capacity > KEPT_CAPACITY) {
+    /* Only between frames that left nothing behind: a partial next frame
+     * would have to be copied. */
+    if (reader->capacity > KEPT_CAPACITY && reader->start == reader->end) {
         free(reader->buffer);
         reader->buffer = NULL;
         reader->capacity = 0;
+        reader->start = 0;
+        reader->end = 0;
     }
 }

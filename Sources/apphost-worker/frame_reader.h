@@ -6,11 +6,16 @@
 #include <stdint.h>
 
 /* One buffer, grown on demand up to APPHOST_WIRE_MAX_FRAME and given back
- * after a large frame, so that an idle worker holds little memory. */
+ * after a large frame, so that an idle worker holds little memory. Each read
+ * takes all the socket holds that fits, so a small frame costs one read, and
+ * frames that arrived together cost one read between them. */
 typedef struct frame_reader {
     int fd;
     uint8_t *buffer;
     size_t capacity;
+    /* Bytes [start, end) are read and not yet returned as frames. */
+    size_t start;
+    size_t end;
 } frame_reader;
 
 /* One frame: its type and payload. The payload lives in the reader's buffer

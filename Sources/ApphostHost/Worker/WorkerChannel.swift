@@ -469,6 +469,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 decodeFrames()
                 if disconnected { return false }
+                // A short read emptied the socket: no read to learn so (the epoll is
+                // level-triggered and reports anything that arrives after it).
+                if count < buffer.count { return false }
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN {
