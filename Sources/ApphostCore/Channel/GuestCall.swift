@@ -33,6 +33,13 @@ public enum SceneCallback: String, Sendable, Codable, CaseIterable {
     case didDisconnect = "did_disconnect"
 }
 
+/// A background task's id (`apphost_task_t`), given by the guest's runtime: never zero.
+public typealias TaskID = UInt64
+/// A host-run timer's id (`apphost_timer_t`), given by the guest's runtime: never zero.
+public typealias TimerID = UInt64
+/// An async work item's id, given by the guest's runtime: never zero.
+public typealias WorkID = UInt64
+
 /// One host-to-guest call. Every case is plain data so that it can cross a process boundary.
 public enum GuestCall: Sendable, Codable, Equatable {
     case didFinishLaunching
@@ -40,6 +47,17 @@ public enum GuestCall: Sendable, Codable, Equatable {
     case didReceiveMemoryWarning
     case sceneWillConnect(SceneConnection)
     case scene(SceneHandle, SceneCallback)
+    /// Runs the expiration handler of an open task (B3). The runtime skips a task ended meanwhile.
+    case expireTask(TaskID)
+    /// Runs a timer's work (B7: only while the guest runs). The runtime skips a cancelled timer.
+    case fireTimer(TimerID)
+    /// Runs one async work item the guest submitted.
+    case runWork(WorkID)
+    /// Tells the runtime the guest's background time, which `time_remaining` and `begin_task`
+    /// answer from: nil while it is in the foreground (unlimited), else what is left of its
+    /// budget as of this call; zero means no background work is possible (B1), as before the
+    /// guest is suspended. No guest code runs.
+    case backgroundTime(Duration?)
 
     /// The C callback's name, as events and logs show it.
     public var callbackName: String {
@@ -49,7 +67,17 @@ public enum GuestCall: Sendable, Codable, Equatable {
         case .didReceiveMemoryWarning: "did_receive_memory_warning"
         case .sceneWillConnect: "will_connect"
         case .scene(_, let callback): callback.rawValue
+        case .expireTask: "expiration_handler"
+        case .fireTimer: "timer"
+        case .runWork: "async_work"
+        case .backgroundTime: "background_time"
         }
+    }
+
+    /// Whether the guest's own code runs for this call; `backgroundTime` only informs its runtime.
+    public var runsGuestCode: Bool {
+        if case .backgroundTime = self { return false }
+        return true
     }
 
     public var scene: SceneHandle? {

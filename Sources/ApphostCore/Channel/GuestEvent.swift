@@ -27,4 +27,15 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// The guest's process ended without being asked (CONTRACT X2); the text names the signal
     /// or exit status, such as "killed by SIGSEGV" or "exited with status 3".
     case died(String)
+    /// The guest began a background task (`begin_task` returned `id`); the name is cut to
+    /// APPHOST_TASK_NAME_MAX_BYTES.
+    case taskBegan(TaskID, name: String)
+    /// The guest ended an open task.
+    case taskEnded(TaskID)
+    /// The guest asked for `fireTimer(id)` after `delay`, then every `interval` unless nil.
+    case timerScheduled(TimerID, delay: Duration, interval: Duration?)
+    /// The guest cancelled a timer.
+    case timerCancelled(TimerID)
+    /// The guest asked for `runWork(id)` on its main queue.
+    case workSubmitted(WorkID)
 }

@@ -575,6 +575,8 @@ public final class HostCore: @unchecked Sendable {
             record(
                 .stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
                 message: data.count == 1 ? "1 byte" : "\(data.count) bytes")
+        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
+            break  // TODO(issue 4): background policy
         }
     }
 

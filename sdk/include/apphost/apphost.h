@@ -10,6 +10,9 @@
  *   scene.h       scene handles, states and callbacks
  *   entry.h       the exported entry symbol
  *
+ * Extensions, found with host->get_extension by their ids:
+ *   background.h  "apphost.background/1": background tasks, timers, async work
+ *
  * See sdk/README.md for the plugin author's guide.
  */
 #ifndef APPHOST_H
@@ -22,5 +25,7 @@
 #include "app.h"
 #include "scene.h"
 #include "entry.h"
+
+#include "background.h"
 
 #endif /* APPHOST_H */
