@@ -31,6 +31,8 @@ struct GuestCallbacks {
             }
         case .scene(let handle, let callback):
             sceneCallback(callback)?(handle)
+        case .expireTask, .fireTimer, .runWork, .backgroundTime:
+            return StatusCode.internal
         }
         return StatusCode.ok
     }

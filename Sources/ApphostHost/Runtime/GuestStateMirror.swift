@@ -38,7 +38,8 @@ final class GuestStateMirror: Sendable {
                 state.scenes[scene] = nil
             case .scene(let scene, _):
                 if state.scenes[scene] != nil, let sceneState = message.sceneState { state.scenes[scene] = sceneState }
-            case .didFinishLaunching, .willTerminate, .didReceiveMemoryWarning:
+            case .didFinishLaunching, .willTerminate, .didReceiveMemoryWarning, .expireTask, .fireTimer, .runWork,
+                .backgroundTime:
                 break
             }
         }

@@ -54,6 +54,8 @@ enum HostToWorkerMessage: Sendable, Equatable {
             writer.u8(UInt8(APPHOST_WIRE_CALL_SCENE_CALLBACK.rawValue))
             writer.u64(scene)
             writer.u8(UInt8(WireSceneCallback.code(of: callback)))
+        case .expireTask, .fireTimer, .runWork, .backgroundTime:
+            fatalError("TODO(issue 4): the background calls on the wire")
         }
     }
 
