@@ -630,6 +630,8 @@ enum HostFrame {
         case .scene(let handle, let callback):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SCENE_CALLBACK.rawValue)).u64(handle)
                 .u8(rawCallback ?? sceneCallbackCode(callback))
+        case .expireTask, .fireTimer, .runWork, .backgroundTime:
+            fatalError("TODO(issue 4): the background calls on the wire")
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
     }
