@@ -7,7 +7,13 @@ struct ReceivedCall: Equatable, CustomStringConvertible {
     var guest: String
     var message: GuestMessage
     var description: String {
-        "\(guest):\(message.call.callbackName)" + (message.call.scene.map { "@\($0)" } ?? "")
+        let detail: String =
+            switch message.call {
+            case .expireTask(let id), .fireTimer(let id), .runWork(let id): "#\(id)"
+            case .backgroundTime(let time): "=" + (time.map { "\($0)" } ?? "unlimited")
+            default: message.call.scene.map { "@\($0)" } ?? ""
+            }
+        return "\(guest):\(message.call.callbackName)" + detail
     }
 }
 
@@ -34,8 +40,9 @@ final class FakeGuest: @unchecked Sendable {
     var heldReplies: [() -> Void] = []
     var onEvent: (@Sendable (GuestEvent) -> Void)?
 
-    init(id: String) {
-        descriptor = GuestDescriptor(id: id, name: id.components(separatedBy: ".").last ?? id, version: "1.0")
+    init(id: String, capabilities: GuestDescriptor.Capabilities = []) {
+        descriptor = GuestDescriptor(
+            id: id, name: id.components(separatedBy: ".").last ?? id, version: "1.0", capabilities: capabilities)
     }
 
     /// Sends a guest-to-host event as the guest's runtime would.
@@ -45,9 +52,16 @@ final class FakeGuest: @unchecked Sendable {
 /// The shared log of calls, in the order the guests received them.
 final class CallLog: @unchecked Sendable {
     // Appended to on the host queue; read by the test after `settle`.
+    /// The calls that run guest code (callbacks, expiration handlers, timers, async work).
     var calls: [ReceivedCall] = []
+    /// Every message in order, with the ones that only inform the runtime (background time).
+    var messages: [ReceivedCall] = []
     func names(_ guest: String? = nil) -> [String] {
         calls.filter { guest == nil || $0.guest == guest }.map(\.description)
+    }
+    /// Every message to `guest`, background-time updates included.
+    func allNames(_ guest: String? = nil) -> [String] {
+        messages.filter { guest == nil || $0.guest == guest }.map(\.description)
     }
 }
 
@@ -66,7 +80,9 @@ final class FakeChannel: GuestChannel, @unchecked Sendable {
 
     func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
         guard !closed else { return queue.async { reply(.failure(.closed)) } }
-        log.calls.append(ReceivedCall(guest: guest.descriptor.id, message: message))
+        let received = ReceivedCall(guest: guest.descriptor.id, message: message)
+        log.messages.append(received)
+        if message.call.runsGuestCode { log.calls.append(received) }
         let result: GuestReply
         if guest.crashOn == message.call.callbackName {
             closed = true
@@ -120,8 +136,8 @@ final class FakeOpener: GuestOpener, @unchecked Sendable {
     var guests: [String: FakeGuest] = [:]
     let log = CallLog()
 
-    func add(_ id: String) -> FakeGuest {
-        let guest = FakeGuest(id: id)
+    func add(_ id: String, capabilities: GuestDescriptor.Capabilities = []) -> FakeGuest {
+        let guest = FakeGuest(id: id, capabilities: capabilities)
         guests[id] = guest
         return guest
     }
@@ -150,11 +166,15 @@ final class CoreHarness: @unchecked Sendable {
     let events = EventRecorder()
     private(set) var core: HostCore!
 
-    init(restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy()) {
+    init(
+        restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
+        background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil
+    ) {
         let events = events
         core = HostCore(
             opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
-            restartPolicy: restartPolicy, watchdog: watchdog, emit: { events.append($0) })
+            restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
+            emit: { events.append($0) })
     }
 
     /// Moves the manual clock on, on the host queue, and lets what fell due run.

@@ -18,6 +18,11 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case restarting
         case watchdog
         case error
+        case taskBegun = "task-begun"
+        case taskEnded = "task-ended"
+        case taskExpired = "task-expired"
+        case overrun
+        case memoryWarning = "memory-warning"
     }
 
     public var time: Date
@@ -63,7 +68,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
         switch kind {
         case .appState, .sceneState:
             parts.append("\(from ?? "?") -> \(to ?? "?")")
-        case .callback, .alert:
+        case .callback, .alert, .taskBegun, .taskEnded, .taskExpired:
             if let name { parts.append(name) }
         case .log:
             if let name { parts.append("[\(name)]") }

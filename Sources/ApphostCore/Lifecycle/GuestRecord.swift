@@ -31,6 +31,10 @@ final class GuestRecord: @unchecked Sendable {
     var suspended = false
     /// A suspension or resumption is under way; further ones are refused until it settles.
     var changingSuspension = false
+    /// A suspension is under way: calls for it wait in `background` as for a suspended guest.
+    var suspending = false
+    /// Its tasks, budget, timers and what waits for it while suspended (B1 to B9).
+    var background = BackgroundState()
     /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
     var inFlight: [String] = []
     /// When the host restarted it after crashes, oldest first (the restart policy's window).
@@ -66,6 +70,9 @@ final class GuestRecord: @unchecked Sendable {
             return .background
         }
     }
+
+    /// Suspended, or being suspended: no call reaches it until it resumes (B7, B8).
+    var stopped: Bool { suspended || suspending }
 
     func sceneIndex(handle: SceneHandle) -> Int? {
         scenes.firstIndex { $0.handle == handle }

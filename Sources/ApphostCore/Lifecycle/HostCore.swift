@@ -9,24 +9,32 @@ import Foundation
 /// Confined to `hostQueue`: call every method there. Completions run there too.
 public final class HostCore: @unchecked Sendable {
     private let opener: any GuestOpener
-    private let clock: any HostClock
-    private let hostQueue: DispatchQueue
+    let clock: any HostClock
+    let hostQueue: DispatchQueue
     private let guestsDirectory: String
     private let emit: @Sendable (HostEvent) -> Void
     private let restartPolicy: RestartPolicy
     private let watchdog: WatchdogPolicy
+    let backgroundPolicy: BackgroundPolicy
+    /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
+    let memoryLimit: UInt64?
+    /// The last memory reading was over the limit: the guests have been warned.
+    var underMemoryPressure = false
 
     /// Guests in the order they were first loaded.
-    private var guests: [GuestRecord] = []
-    private var foregroundID: String?
+    var guests: [GuestRecord] = []
+    var foregroundID: String?
     private var alertShown = false
     private var nextHandle: SceneHandle = 1
 
     public init(
         opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
+        background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
         emit: @escaping @Sendable (HostEvent) -> Void
     ) {
+        self.backgroundPolicy = background
+        self.memoryLimit = memoryLimit
         self.restartPolicy = restartPolicy
         self.watchdog = watchdog
         self.opener = opener
@@ -108,7 +116,7 @@ public final class HostCore: @unchecked Sendable {
         }
         if foregroundID == id { foregroundID = nil }
         sendToBackground(guest, reason: reason)
-        changeSuspension(guest, channel: channel, to: true, reason: reason, completion: completion)
+        stopGuest(guest, channel: channel, reason: reason, completion: completion)
     }
 
     /// Lets a suspended guest run again; it comes back in background.
@@ -126,7 +134,7 @@ public final class HostCore: @unchecked Sendable {
 
     /// Asks the channel to stop or restart the guest, and reports the guest suspended or resumed
     /// only once the channel confirms it.
-    private func changeSuspension(
+    func changeSuspension(
         _ guest: GuestRecord, channel: any GuestChannel, to suspended: Bool, reason: TransitionReason,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     ) {
@@ -138,15 +146,19 @@ public final class HostCore: @unchecked Sendable {
                 return completion(.failure(self?.gone(id) ?? HostCommandError("host gone")))
             }
             guest.changingSuspension = false
+            guest.suspending = false
             switch result {
             case .success:
                 let before = guest.appState
                 guest.suspended = suspended
+                if suspended { self.markSuspended(guest, reason: reason) }
                 self.noteAppState(guest, from: before, reason: reason)
                 self.record(suspended ? .suspended : .resumed, guest: id, reason: reason)
+                if !suspended { self.resumed(guest) }
                 completion(.success(()))
             case .failure(let failure):
                 self.record(.error, guest: id, reason: reason, message: "cannot \(verb): \(failure)")
+                if suspended { self.stayedRunning(guest) }
                 completion(.failure(HostCommandError("cannot \(verb) \(id): \(failure)")))
             }
         }
@@ -242,7 +254,12 @@ public final class HostCore: @unchecked Sendable {
                             savedBytes: $0.savedState?.count)
                     },
                     restart: RestartStatus(
-                        policy: restartPolicy.mode, restarts: guest.restarts, gaveUp: guest.restartsGivenUp))
+                        policy: restartPolicy.mode, restarts: guest.restarts, gaveUp: guest.restartsGivenUp),
+                    backgroundTimeRemaining: backgroundTimeRemaining(guest),
+                    tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
+                    suspension: guest.background.suspendedSince.map {
+                        SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
+                    })
             })
     }
 
@@ -300,12 +317,15 @@ public final class HostCore: @unchecked Sendable {
             guest.scenes.append(SceneRecord(sessionID: UUID().uuidString.lowercased(), role: .primary))
         }
         noteAppState(guest, from: before, reason: .requested)
+        guest.background.lastUsed = clock.uptime()
         if foreground {
             bringToForeground(guest, reason: .requested)
         }
         for index in guest.scenes.indices where guest.scenes[index].state == .unattached {
             move(guest, scene: index, to: .background, reason: .automatic)
         }
+        // B2: a guest launched into background starts its budget at once.
+        if guest.appState == .background { enteredBackground(guest) }
     }
 
     private func launchFailed(
@@ -329,6 +349,8 @@ public final class HostCore: @unchecked Sendable {
         guest.channel = nil
         guest.suspended = false
         guest.changingSuspension = false
+        guest.suspending = false
+        guest.background.reset()
         guest.inFlight.removeAll()
         guest.killedByWatchdog = false
         for timer in guest.watchdogTimers { timer.cancel() }
@@ -409,7 +431,14 @@ public final class HostCore: @unchecked Sendable {
     private func step(
         _ guest: GuestRecord, scene index: Int, to state: SceneState, callback: SceneCallback, reason: TransitionReason
     ) {
+        let before = guest.appState
         setSceneState(guest, scene: index, to: state, reason: reason)
+        // B2: the budget starts as the guest enters background and is reset as it leaves, each
+        // told to the guest before the callback that makes the change.
+        if guest.phase == .running, !guest.stopped {
+            if before != .background, guest.appState == .background { enteredBackground(guest) }
+            if before == .background, guest.appState != .background { leftBackground(guest) }
+        }
         guard let handle = guest.scenes[index].handle else { return }
         deliver(guest, .scene(handle, callback), sceneState: state)
     }
@@ -432,15 +461,15 @@ public final class HostCore: @unchecked Sendable {
 
     // MARK: Channel
 
-    private func deliver(
-        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState?, appState: AppState? = nil,
+    func deliver(
+        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState? = nil, appState: AppState? = nil,
         reply: (@Sendable (GuestReply) -> Void)? = nil
     ) {
         guard let channel = guest.channel else {
             reply?(.failure(.closed))
             return
         }
-        record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName)
+        if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
         let message = GuestMessage(call: call, appState: appState ?? guest.appState, sceneState: sceneState)
         guest.inFlight.append(call.callbackName)
         if guest.inFlight.count == 1 { armWatchdog(guest, channel: channel) }
@@ -448,6 +477,7 @@ public final class HostCore: @unchecked Sendable {
             if guest.channel === channel, !guest.inFlight.isEmpty {
                 guest.inFlight.removeFirst()
                 self?.armWatchdog(guest, channel: channel)
+                if guest.inFlight.isEmpty { self?.considerAutoSuspension(guest) }
             }
             if case .failure(.crashed(let cause)) = result {
                 self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
@@ -519,6 +549,7 @@ public final class HostCore: @unchecked Sendable {
                 if self.foregroundID == guest.id { self.foregroundID = nil }
                 let before = guest.appState
                 guest.suspended = true
+                self.markSuspended(guest, reason: .watchdog)
                 self.noteAppState(guest, from: before, reason: .watchdog)
                 self.record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
             case .success:
@@ -576,16 +607,19 @@ public final class HostCore: @unchecked Sendable {
                 .stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
                 message: data.count == 1 ? "1 byte" : "\(data.count) bytes")
         case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
-            break  // TODO(issue 4): background policy
+            guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
+                return
+            }
+            handleBackground(event, from: guest, channel: channel)
         }
     }
 
     // MARK: Helpers
 
-    private func guest(_ id: String) -> GuestRecord? { guests.first { $0.id == id } }
+    func guest(_ id: String) -> GuestRecord? { guests.first { $0.id == id } }
 
     /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
-    private func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> {
+    func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> {
         guard let guest = guest(id) else { return .failure(unknownGuest(id)) }
         guard guest.phase == .running, let channel = guest.channel else {
             return .failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))"))
@@ -593,7 +627,7 @@ public final class HostCore: @unchecked Sendable {
         return .success((guest, channel))
     }
 
-    private func gone(_ id: String) -> HostCommandError {
+    func gone(_ id: String) -> HostCommandError {
         HostCommandError("\(id) stopped running meanwhile")
     }
 
@@ -602,7 +636,7 @@ public final class HostCore: @unchecked Sendable {
         return HostCommandError("no guest \(id)" + (known.isEmpty ? "" : " (loaded: \(known))"))
     }
 
-    private func record(
+    func record(
         _ kind: HostEvent.Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
         from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
         message: String? = nil
@@ -613,7 +647,7 @@ public final class HostCore: @unchecked Sendable {
                 reason: reason, name: name, message: message))
     }
 
-    private func assertOnHostQueue() {
+    func assertOnHostQueue() {
         dispatchPrecondition(condition: .onQueue(hostQueue))
     }
 }

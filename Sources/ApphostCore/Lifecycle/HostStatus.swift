@@ -21,6 +21,30 @@ public struct GuestStatus: Sendable, Codable, Equatable {
     public var since: Date
     public var scenes: [SceneStatus]
     public var restart: RestartStatus
+    /// Seconds left of its background budget (B2); nil while unlimited (foreground) or not running.
+    public var backgroundTimeRemaining: Double?
+    /// Its open background tasks, oldest first.
+    public var tasks: [TaskStatus]
+    /// Since when and why it is suspended; nil while it is not.
+    public var suspension: SuspensionStatus?
+}
+
+public struct TaskStatus: Sendable, Codable, Equatable {
+    public var id: TaskID
+    public var name: String
+    /// Its expiration handler has been called (B3).
+    public var expired: Bool
+
+    public init(id: TaskID, name: String, expired: Bool) {
+        self.id = id
+        self.name = name
+        self.expired = expired
+    }
+}
+
+public struct SuspensionStatus: Sendable, Codable, Equatable {
+    public var since: Date
+    public var reason: TransitionReason
 }
 
 public struct SceneStatus: Sendable, Codable, Equatable {

@@ -1,0 +1,328 @@
+import Foundation
+
+/// Background work and suspension (CONTRACT B1 to B9) and memory pressure (A4). The guest's runtime
+/// hands out task, timer and work ids and reports them as events; the policy here runs the budget,
+/// the timers and the suspensions, on the host queue, with the core's clock.
+extension HostCore {
+    // MARK: Budget (B2 to B4)
+
+    /// The guest entered background (or resumed there): a fresh budget starts, told to its runtime
+    /// first, with its expiration (B3) and end (B4) timers.
+    func enteredBackground(_ guest: GuestRecord) {
+        guard let channel = guest.channel else { return }
+        let policy = backgroundPolicy
+        guest.background.cancelBudget()
+        guest.background.lastUsed = clock.uptime()
+        guest.background.deadline = clock.uptime() + policy.budget
+        deliver(guest, .backgroundTime(policy.budget))
+        guest.background.budgetTimers = [
+            after(policy.budget - policy.expirationGrace, for: guest, channel: channel) { core in
+                core.expireTasks(guest)
+            },
+            after(policy.budget, for: guest, channel: channel) { core in
+                core.budgetEnded(guest, channel: channel)
+            },
+        ]
+    }
+
+    /// The guest came to the foreground: time is unlimited again (B2). Its open tasks stay open.
+    func leftBackground(_ guest: GuestRecord) {
+        guest.background.cancelAutoSuspension()
+        guest.background.lastUsed = clock.uptime()
+        guard guest.background.deadline != nil else { return }
+        guest.background.cancelBudget()
+        deliver(guest, .backgroundTime(nil))
+    }
+
+    /// B3: the expiration handler of every open task runs, once, a grace period before the end.
+    private func expireTasks(_ guest: GuestRecord) {
+        guard guest.phase == .running, !guest.stopped else { return }
+        for index in guest.background.tasks.indices where !guest.background.tasks[index].expired {
+            let task = guest.background.tasks[index]
+            guest.background.tasks[index].expired = true
+            record(
+                .taskExpired, guest: guest.id, reason: .budgetExpired, name: task.name,
+                message: "task \(task.id): \(backgroundPolicy.expirationGrace.secondsText) of background time left")
+            deliver(guest, .expireTask(task.id))
+        }
+    }
+
+    /// B4: the budget is over. A guest still holding tasks ran over: it is suspended (or
+    /// terminated, by policy), and the event names its tasks. One that holds none is left to B6.
+    private func budgetEnded(_ guest: GuestRecord, channel: any GuestChannel) {
+        guest.background.budgetTimers = []
+        guard guest.phase == .running, !guest.stopped, !guest.changingSuspension else { return }
+        let names = guest.background.tasks.map(\.name)
+        guard !names.isEmpty else { return }
+        let playing = playsAudioInBackground(guest)
+        record(
+            .overrun, guest: guest.id, reason: .budgetExpired,
+            message: "ran over its \(backgroundPolicy.budget.secondsText) background budget holding "
+                + names.map { "\"\($0)\"" }.joined(separator: ", ")
+                + (playing ? "; kept running: it plays audio in background" : ""))
+        // B9: audio keeps it running; it is suspended like any other once its audio stops.
+        guard !playing else { return }
+        let terminating = backgroundPolicy.overrun == .terminate
+        stopGuest(guest, channel: channel, reason: .budgetExpired) { [weak self] result in
+            guard let self, terminating, case .success = result else { return }
+            // Frozen first, so that no more of its code runs; a suspended guest gets no callback (A3).
+            self.terminate(guest.id, reason: .budgetExpired)
+        }
+    }
+
+    func backgroundTimeRemaining(_ guest: GuestRecord) -> Double? {
+        guard !guest.stopped, let deadline = guest.background.deadline else { return nil }
+        return max(0, (deadline - clock.uptime()).seconds)
+    }
+
+    // MARK: Suspension (B6, B7)
+
+    /// B6: a background guest with no open task, no callback in flight and no background audio is
+    /// suspended `suspendDelay` later, unless that changes meanwhile.
+    func considerAutoSuspension(_ guest: GuestRecord) {
+        guard isIdleInBackground(guest), guest.background.autoSuspension == nil, let channel = guest.channel else {
+            return
+        }
+        guest.background.autoSuspension = after(backgroundPolicy.suspendDelay, for: guest, channel: channel) { core in
+            guest.background.autoSuspension = nil
+            guard core.isIdleInBackground(guest, ignoringCallbacks: true) else { return }
+            core.stopGuest(guest, channel: channel, reason: .automatic, onlyIfIdle: true) { _ in }
+        }
+    }
+
+    private func isIdleInBackground(_ guest: GuestRecord, ignoringCallbacks: Bool = false) -> Bool {
+        guest.phase == .running && guest.channel != nil && !guest.stopped && !guest.changingSuspension
+            && guest.appState == .background && (ignoringCallbacks || guest.inFlight.isEmpty)
+            && guest.background.tasks.isEmpty && !playsAudioInBackground(guest)
+    }
+
+    /// B7: tells the runtime that no background work is possible any more (begin_task then
+    /// returns the invalid id, B1), then has the channel stop the guest once every call sent so
+    /// far has returned. A task begun before that is known by the time the reply arrives: with
+    /// `onlyIfIdle` (B6), such a task calls the suspension off.
+    func stopGuest(
+        _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason, onlyIfIdle: Bool = false,
+        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
+    ) {
+        guest.changingSuspension = true
+        guest.suspending = true
+        guest.background.cancelAutoSuspension()
+        deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
+            guard let self else { return }
+            guard guest.channel === channel else { return completion(.failure(self.gone(guest.id))) }
+            let busy =
+                guest.appState != .background || !guest.background.tasks.isEmpty || self.playsAudioInBackground(guest)
+            if onlyIfIdle, busy {
+                guest.changingSuspension = false
+                guest.suspending = false
+                self.stayedRunning(guest)
+                return completion(.failure(HostCommandError("\(guest.id) began background work meanwhile")))
+            }
+            self.changeSuspension(guest, channel: channel, to: true, reason: reason, completion: completion)
+        }
+    }
+
+    /// The channel confirmed the suspension: no budget runs while suspended.
+    func markSuspended(_ guest: GuestRecord, reason: TransitionReason) {
+        guest.background.cancelBudget()
+        guest.background.cancelAutoSuspension()
+        guest.background.suspendedSince = clock.now()
+        guest.background.suspendReason = reason
+    }
+
+    /// A suspension did not happen: the guest gets back what is left of its budget (which ran on
+    /// meanwhile), and what waited for it.
+    func stayedRunning(_ guest: GuestRecord) {
+        let remaining = guest.background.deadline.map { max(.zero, $0 - clock.uptime()) }
+        deliver(guest, .backgroundTime(remaining))
+        deliverHeld(guest)
+    }
+
+    /// The guest runs again. In background it gets a fresh budget (and is suspended again once
+    /// idle, B6); then what waited for it is delivered, in order (B8).
+    func resumed(_ guest: GuestRecord) {
+        guest.background.suspendedSince = nil
+        guest.background.suspendReason = nil
+        if guest.appState == .background { enteredBackground(guest) }
+        deliverHeld(guest)
+    }
+
+    /// B8: one memory warning however many were sent, each timer that fell due once, then the
+    /// async work submitted meanwhile, in order.
+    private func deliverHeld(_ guest: GuestRecord) {
+        guard let channel = guest.channel else { return }
+        if guest.background.pendingMemoryWarning {
+            guest.background.pendingMemoryWarning = false
+            deliver(guest, .didReceiveMemoryWarning)
+        }
+        let due = guest.background.timers.filter(\.value.due).sorted { $0.value.dueOrder < $1.value.dueOrder }
+        for (id, _) in due { fire(guest, timer: id, channel: channel) }
+        let work = guest.background.heldWork
+        guest.background.heldWork = []
+        for id in work { deliver(guest, .runWork(id)) }
+    }
+
+    // MARK: What the guest's runtime reports
+
+    func handleBackground(_ event: GuestEvent, from guest: GuestRecord, channel: any GuestChannel) {
+        switch event {
+        case .taskBegan(let id, let name):
+            guest.background.tasks.append(OpenTask(id: id, name: name))
+            guest.background.cancelAutoSuspension()
+            record(.taskBegun, guest: guest.id, name: name, message: "task \(id)")
+        case .taskEnded(let id):
+            guard let index = guest.background.tasks.firstIndex(where: { $0.id == id }) else { return }
+            let task = guest.background.tasks.remove(at: index)
+            record(.taskEnded, guest: guest.id, name: task.name, message: "task \(id)")
+            considerAutoSuspension(guest)
+        case .timerScheduled(let id, let delay, let interval):
+            guest.background.timers[id]?.scheduled?.cancel()
+            guest.background.timers[id] = HostTimer(
+                interval: interval,
+                scheduled: after(delay, for: guest, channel: channel) { core in core.timerFell(guest, id: id) })
+        case .timerCancelled(let id):
+            guest.background.timers.removeValue(forKey: id)?.scheduled?.cancel()
+        case .workSubmitted(let id):
+            // Only a guest's own thread can submit while it is stopped (in-process): held (B7).
+            if guest.stopped { guest.background.heldWork.append(id) } else { deliver(guest, .runWork(id)) }
+        case .log, .saveSceneState, .died:
+            break
+        }
+    }
+
+    /// A timer fell due: it runs now, or once when a suspended guest resumes (B7, B8).
+    private func timerFell(_ guest: GuestRecord, id: TimerID) {
+        guard guest.phase == .running || guest.phase == .terminating, let channel = guest.channel,
+            var timer = guest.background.timers[id]
+        else { return }
+        timer.scheduled = nil
+        guard !guest.stopped else {
+            if !timer.due {
+                timer.due = true
+                timer.dueOrder = guest.background.nextDueOrder
+                guest.background.nextDueOrder += 1
+            }
+            guest.background.timers[id] = timer
+            return
+        }
+        guest.background.timers[id] = timer
+        fire(guest, timer: id, channel: channel)
+    }
+
+    private func fire(_ guest: GuestRecord, timer id: TimerID, channel: any GuestChannel) {
+        guard var timer = guest.background.timers[id] else { return }
+        deliver(guest, .fireTimer(id))
+        guard let interval = timer.interval else {
+            guest.background.timers[id] = nil
+            return
+        }
+        timer.due = false
+        timer.scheduled = after(interval, for: guest, channel: channel) { core in core.timerFell(guest, id: id) }
+        guest.background.timers[id] = timer
+    }
+
+    // MARK: Audio (B9)
+
+    /// The guest's audio session is (or is no longer) active in a category that plays in
+    /// background. A guest that declared background audio stays running while it is (B9).
+    public func audioSessionChanged(_ id: String, playsInBackground: Bool) {
+        assertOnHostQueue()
+        guard let guest = guest(id), guest.phase == .running else { return }
+        guest.background.audioPlaysInBackground = playsInBackground
+        if playsAudioInBackground(guest) {
+            guest.background.cancelAutoSuspension()
+        } else {
+            considerAutoSuspension(guest)
+        }
+    }
+
+    private func playsAudioInBackground(_ guest: GuestRecord) -> Bool {
+        guest.descriptor.capabilities.contains(.backgroundAudio) && guest.background.audioPlaysInBackground
+    }
+
+    // MARK: Memory pressure (A4)
+
+    /// Warns every running guest; a suspended one gets one warning when it resumes (B8). At
+    /// `.critical` the host then terminates its suspended guests, least recently used first;
+    /// their saved state survives, so they relaunch and restore later.
+    public func memoryWarning(level: MemoryPressure = .warning) {
+        assertOnHostQueue()
+        record(.memoryWarning, reason: .memory, name: level.rawValue)
+        for guest in guests where guest.phase == .running && guest.channel != nil {
+            if guest.stopped {
+                guest.background.pendingMemoryWarning = true
+            } else {
+                deliver(guest, .didReceiveMemoryWarning)
+            }
+        }
+        guard level == .critical else { return }
+        for guest in jetsamOrder() where guest.suspended { terminate(guest.id, reason: .memory) }
+    }
+
+    /// A reading of the host's memory (its own and its workers'), checked against `memoryLimit`.
+    /// Going over warns the guests; staying over at the next reading terminates one guest, the
+    /// least recently used suspended one first, the foreground one last (A4). Call it at a steady
+    /// pace, so that memory freed by a termination shows before the next one.
+    public func memoryUsage(bytes: UInt64) {
+        assertOnHostQueue()
+        guard let limit = memoryLimit else { return }
+        guard bytes > limit else {
+            underMemoryPressure = false
+            return
+        }
+        guard underMemoryPressure else {
+            underMemoryPressure = true
+            return memoryWarning()
+        }
+        guard !guests.contains(where: { $0.phase == .terminating }),
+            let victim = jetsamOrder().first(where: { !$0.changingSuspension })
+        else { return }
+        record(
+            .error, guest: victim.id, reason: .memory,
+            message: "host memory \(bytes / 1_048_576) MB is over its limit of \(limit / 1_048_576) MB")
+        terminate(victim.id, reason: .memory)
+    }
+
+    /// Running guests in the order memory pressure ends them: suspended ones, then background
+    /// ones, then the foreground one, each band least recently used first.
+    private func jetsamOrder() -> [GuestRecord] {
+        func band(_ guest: GuestRecord) -> Int {
+            if guest.suspended { return 0 }
+            return guest.id == foregroundID ? 2 : 1
+        }
+        return guests.filter { $0.phase == .running && $0.channel != nil }
+            .sorted { (band($0), $0.background.lastUsed) < (band($1), $1.background.lastUsed) }
+    }
+
+    // MARK: Helpers
+
+    /// Runs `action` on the host queue after `delay`, while `guest` still runs on `channel`.
+    private func after(
+        _ delay: Duration, for guest: GuestRecord, channel: any GuestChannel,
+        _ action: @escaping @Sendable (HostCore) -> Void
+    ) -> any ScheduledAction {
+        let hostQueue = hostQueue
+        return clock.schedule(after: delay) { [weak self] in
+            guard let core = self else { return }
+            // The clock may call from inside `advance` or a timer: the core acts on its own turn.
+            hostQueue.async {
+                guard guest.channel === channel else { return }
+                action(core)
+            }
+        }
+    }
+}
+
+/// How hard the host is pressed for memory (A4).
+public enum MemoryPressure: String, Sendable, CaseIterable {
+    /// Running guests are warned.
+    case warning
+    /// Guests are warned, then suspended guests are terminated, least recently used first.
+    case critical
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
