@@ -26,6 +26,8 @@ struct Launch: ParsableCommand {
 
     @OptionGroup(title: "Crashes and hangs") var policies: PolicyOptions
 
+    @OptionGroup(title: "Background work and memory") var background: BackgroundOptions
+
     @OptionGroup(title: "Limits per guest") var limits: LimitsOptions
 
     @Flag(help: "Print events as JSON, one object a line.")
@@ -49,7 +51,8 @@ struct Launch: ParsableCommand {
         let service = HostService(
             dataDirectory: try dataDirectory.resolve(),
             opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
-            restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, logger: logger)
+            restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
+            memoryLimit: try background.memoryLimitBytes(), logger: logger)
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { printer.print($0) }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).

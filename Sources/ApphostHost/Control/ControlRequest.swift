@@ -21,9 +21,13 @@ public enum ControlRequest: Sendable, Equatable {
     case resume(guest: String)
     /// `{"command":"events"}`: stream every host event as JSON lines until the connection closes.
     case events
+    /// `{"command":"memory-warning","level":"warning"|"critical"}`: memory pressure (A4).
+    case memoryWarning(MemoryPressure)
 
     /// The wire names of the commands, for error messages.
-    public static let commandNames = ["ps", "switch", "home", "alert", "terminate", "suspend", "resume", "events"]
+    public static let commandNames = [
+        "ps", "switch", "home", "alert", "terminate", "suspend", "resume", "events", "memory-warning",
+    ]
 
     /// Parses one request line; the error says in one line what is wrong with it.
     public init(line: some Collection<UInt8>) throws(ControlProtocolError) {
@@ -49,6 +53,12 @@ public enum ControlRequest: Sendable, Equatable {
         case "suspend": self = .suspend(guest: try guest())
         case "resume": self = .resume(guest: try guest())
         case "events": self = .events
+        case "memory-warning":
+            guard let level = MemoryPressure(rawValue: wire.level ?? MemoryPressure.warning.rawValue) else {
+                throw ControlProtocolError(
+                    "memory-warning's \"level\" is warning or critical, not \"\(wire.level ?? "")\"")
+            }
+            self = .memoryWarning(level)
         default:
             throw ControlProtocolError(
                 "unknown command \"\(wire.command)\" (known: \(Self.commandNames.joined(separator: ", ")))")
@@ -68,6 +78,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .suspend(let guest): wire = WireRequest(command: "suspend", guest: guest)
         case .resume(let guest): wire = WireRequest(command: "resume", guest: guest)
         case .events: wire = WireRequest(command: "events")
+        case .memoryWarning(let level): wire = WireRequest(command: "memory-warning", level: level.rawValue)
         }
         return ControlCoding.line(wire)
     }
@@ -78,4 +89,5 @@ private struct WireRequest: Codable {
     var command: String
     var guest: String?
     var dismiss: Bool?
+    var level: String?
 }

@@ -22,11 +22,16 @@ public final class HostService: @unchecked Sendable {
     /// comes up after it has terminated the others.
     private var operationsInFlight = 0
     private var whenIdle: [() -> Void] = []
+    /// Reads the host's memory for its limit (A4), while it runs with one.
+    private let memoryLimit: UInt64?
+    private var memoryTimer: (any DispatchSourceTimer)?
 
     public init(
         dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
-        watchdog: WatchdogPolicy = WatchdogPolicy(), logger: Logger
+        watchdog: WatchdogPolicy = WatchdogPolicy(), background: BackgroundPolicy = BackgroundPolicy(),
+        memoryLimit: UInt64? = nil, logger: Logger
     ) {
+        self.memoryLimit = memoryLimit
         let hostQueue = DispatchQueue(label: "apphost.host")
         let events = EventFanOut()
         self.dataDirectory = dataDirectory
@@ -36,7 +41,7 @@ public final class HostService: @unchecked Sendable {
         core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
-            emit: { events.publish($0) })
+            background: background, memoryLimit: memoryLimit, emit: { events.publish($0) })
     }
 
     /// Takes the data directory for this host (creating it and locking it) and opens the control
@@ -60,7 +65,24 @@ public final class HostService: @unchecked Sendable {
         hostQueue.sync {
             self.lock = lock
             self.server = server
+            if memoryLimit != nil { startMemoryReadings() }
         }
+    }
+
+    /// Reads the host's memory every half second, off the host queue (reading /proc takes a
+    /// while with many workers), and hands each reading to the core's pressure policy (A4).
+    private func startMemoryReadings() {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
+        timer.setEventHandler { [weak self, hostQueue] in
+            let bytes = MemoryGauge.hostAndWorkersBytes()
+            hostQueue.async { [weak self] in
+                guard let self, !self.stopped else { return }
+                self.core.memoryUsage(bytes: bytes)
+            }
+        }
+        timer.activate()
+        memoryTimer = timer
     }
 
     /// Only the lock holder may call this: a socket file left here belongs to a host that died.
@@ -130,6 +152,8 @@ public final class HostService: @unchecked Sendable {
 
     private func stopServing() {
         // The socket goes while the lock is still held, so that no other host's socket is removed.
+        memoryTimer?.cancel()
+        memoryTimer = nil
         server?.stop(removingSocket: true)
         server = nil
         stopped = true
@@ -218,6 +242,13 @@ extension HostService: ControlResponder {
                     answer(result.map { "\(id) is running in background" })
                     self.end()
                 }
+            case .memoryWarning(let level):
+                core.memoryWarning(level: level)
+                answer(
+                    .success(
+                        level == .critical
+                            ? "running guests warned; suspended guests terminated, least recently used first"
+                            : "running guests warned; suspended guests will be on resume"))
             }
         } catch {
             answer(.failure(error))

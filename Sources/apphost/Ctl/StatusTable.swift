@@ -28,6 +28,7 @@ struct StatusTable {
         lines.append(row(header))
         for (guest, cells) in zip(status.guests, rows) {
             lines.append(row(cells))
+            if let background = Self.background(guest, now: now) { lines.append("  " + background) }
             for scene in guest.scenes {
                 let handle = scene.handle.map(String.init) ?? "-"
                 let saved = scene.savedBytes.map { $0 == 1 ? "1 byte" : "\($0) bytes" } ?? "nothing"
@@ -36,6 +37,23 @@ struct StatusTable {
             }
         }
         return lines
+    }
+
+    /// The background budget and open tasks (B2), or since when and why the guest is suspended;
+    /// nil for a foreground guest with no open task.
+    static func background(_ guest: GuestStatus, now: Date) -> String? {
+        var parts: [String] = []
+        if let suspension = guest.suspension {
+            parts.append(
+                "suspended \(age(now.timeIntervalSince(suspension.since))) ago (\(suspension.reason.rawValue))")
+        } else if let remaining = guest.backgroundTimeRemaining {
+            parts.append(String(format: "background time left %.1fs", remaining))
+        }
+        if !guest.tasks.isEmpty {
+            let names = guest.tasks.map { "\"\($0.name)\"" + ($0.expired ? " (expiring)" : "") }
+            parts.append("tasks " + names.joined(separator: ", "))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "  ")
     }
 
     /// "-" without a restart policy, else the count, and whether the host gave up.

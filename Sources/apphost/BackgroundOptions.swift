@@ -1,0 +1,59 @@
+import ApphostHost
+import ArgumentParser
+
+/// How the host runs guests in background (CONTRACT B2 to B6) and answers memory pressure (A4).
+struct BackgroundOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Background time a guest's tasks share after it leaves the foreground, in seconds.",
+            valueName: "seconds"))
+    var backgroundBudget: Double = 30
+
+    @Option(
+        help: ArgumentHelp(
+            "Run the expiration handlers of open tasks this long before the budget ends, in seconds.",
+            valueName: "seconds"))
+    var expirationGrace: Double = 5
+
+    @Option(
+        help: ArgumentHelp(
+            "Suspend a background guest with no open task this long after it went idle, in seconds.",
+            valueName: "seconds"))
+    var suspendDelay: Double = 1
+
+    @Option(help: "What happens to a guest still holding tasks when its budget ends: suspend or terminate it.")
+    var overrun: BackgroundPolicy.OverrunAction = .suspend
+
+    @Option(
+        help: ArgumentHelp(
+            "Memory for the host and all its workers (PSS): bytes, or a number with K, M or G. Over it, guests are warned, then terminated one at a time, suspended ones first.",
+            valueName: "size"))
+    var hostMemoryLimit: String?
+
+    func validate() throws {
+        guard backgroundBudget > 0 else { throw ValidationError("--background-budget must be more than 0 seconds.") }
+        guard expirationGrace >= 0, expirationGrace <= backgroundBudget else {
+            throw ValidationError("--expiration-grace must be between 0 and --background-budget.")
+        }
+        guard suspendDelay >= 0 else { throw ValidationError("--suspend-delay must be 0 seconds or more.") }
+        _ = try memoryLimitBytes()
+    }
+
+    var policy: BackgroundPolicy {
+        BackgroundPolicy(
+            budget: .seconds(backgroundBudget), expirationGrace: .seconds(expirationGrace),
+            suspendDelay: .seconds(suspendDelay), overrun: overrun)
+    }
+
+    func memoryLimitBytes() throws -> UInt64? {
+        do throws(LimitError) {
+            return try hostMemoryLimit.map { text throws(LimitError) in
+                try GuestLimits.parseMemory(text, option: "--host-memory-limit")
+            }
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+extension BackgroundPolicy.OverrunAction: ExpressibleByArgument {}
