@@ -56,6 +56,7 @@ final class ControlSocketTests: HostTestCase {
             (#"{"command":"switch"}"#, "switch needs a \"guest\""),
             (#"{"guest":"org.x"}"#, "malformed request"),
             (#"["ps"]"#, "malformed request"),
+            (#"{"command":"memory-warning","level":"dire"}"#, "level\" is warning or critical, not \"dire\""),
         ]
         for (request, expected) in cases {
             let line = try client.send(line: request)
