@@ -33,6 +33,10 @@ bool ahr_call_is_known(const ahr_call *call)
     case AHR_CALL_WILL_TERMINATE:
     case AHR_CALL_MEMORY_WARNING:
     case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
         return true;
     case AHR_CALL_SCENE_CALLBACK:
         return call->scene_callback >= AHR_SCENE_WILL_ENTER_FOREGROUND &&
@@ -88,6 +92,12 @@ int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_cal
         if (function != NULL) {
             function(call->scene);
         }
+        break;
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+        /* The runtime hands these to background.c instead. */
         break;
     }
     return APPHOST_OK;

@@ -130,10 +130,18 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
 
 static const void *host_get_extension(const apphost_host_t *host, const char *extension_id)
 {
-    /* No extensions yet; a NULL or unknown host or id gets NULL as well. */
-    (void)host;
-    (void)extension_id;
-    return NULL;
+    ahr_host_context *context;
+
+    /* A NULL or unknown host or id gets NULL. */
+    if (extension_id == NULL || strcmp(extension_id, APPHOST_BACKGROUND_EXTENSION_ID) != 0) {
+        return NULL;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return NULL;
+    }
+    ahr_registry_release(context);
+    return ahr_background_extension();
 }
 
 void ahr_host_functions_install(apphost_host_t *host)

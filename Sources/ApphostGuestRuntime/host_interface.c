@@ -24,8 +24,9 @@ static void free_block(host_block *block)
     free(block);
 }
 
-apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, const char *data_directory,
-                                          const char *host_name, const char *host_version, ahr_sink sink)
+apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background,
+                                          const char *data_directory, const char *host_name,
+                                          const char *host_version, ahr_sink sink)
 {
     host_block *block = calloc(1, sizeof *block);
 
@@ -46,6 +47,7 @@ apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, const char *
 
     block->context.host = &block->host;
     block->context.mirror = mirror;
+    block->context.background = background;
     block->context.sink = sink;
     pthread_mutex_init(&block->context.use_lock, NULL);
     pthread_cond_init(&block->context.idle, NULL);

@@ -3,6 +3,7 @@
 #define AHR_HOST_INTERFACE_H
 
 #include "apphost_guest_runtime.h"
+#include "background.h"
 #include "state_mirror.h"
 
 /*
@@ -10,8 +11,9 @@
  * as ""), and registers it so that its functions accept it. NULL when out of
  * memory.
  */
-apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, const char *data_directory,
-                                          const char *host_name, const char *host_version, ahr_sink sink);
+apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background,
+                                          const char *data_directory, const char *host_name,
+                                          const char *host_version, ahr_sink sink);
 
 /*
  * Withdraws the interface: later calls through this pointer get error codes,

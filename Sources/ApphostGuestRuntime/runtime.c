@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "background.h"
 #include "guest_callbacks.h"
 #include "host_interface.h"
 #include "raw_descriptor.h"
@@ -32,6 +33,8 @@ struct ahr_runtime {
     char *descriptor_strings;
     phase phase;
     ahr_state_mirror mirror;
+    /* The background extension's tasks, timers and work. */
+    ahr_background background;
     /* From ahr_start until the guest is unloaded. */
     apphost_host_t *host;
     ahr_guest_callbacks callbacks;
@@ -93,6 +96,7 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
     }
     runtime->phase = PHASE_LOADED;
     ahr_mirror_init(&runtime->mirror);
+    ahr_background_init(&runtime->background);
     *out = runtime;
     return AHR_LOAD_OK;
 }
@@ -137,7 +141,8 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         unload(runtime);
         return refuse(APPHOST_ERROR_UNSUPPORTED, init_status);
     }
-    runtime->host = ahr_host_interface_create(&runtime->mirror, data_directory, host_name, host_version, sink);
+    runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, data_directory, host_name,
+                                              host_version, sink);
     if (runtime->host == NULL) {
         unload(runtime);
         return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);
@@ -160,6 +165,7 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         return AHR_START_NO_APP_CALLBACKS;
     }
     runtime->phase = PHASE_RUNNING;
+    ahr_background_set_running(&runtime->background, true);
     return AHR_START_OK;
 }
 
@@ -172,7 +178,8 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     if (runtime->phase != PHASE_RUNNING) {
         return APPHOST_ERROR_INTERNAL;
     }
-    if (!ahr_call_is_known(call) || (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_is_valid(call))) {
+    if (!ahr_call_is_known(call) || (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_is_valid(call)) ||
+        !ahr_background_call_is_valid(call)) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     /* Everything that may fail comes before the mirror changes. */
@@ -183,7 +190,14 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
         free(session);
         return APPHOST_ERROR_OUT_OF_MEMORY;
     }
-    status = ahr_callbacks_invoke(&runtime->callbacks, call, session != NULL ? &connection : NULL);
+    if (call->kind == AHR_CALL_WILL_TERMINATE) {
+        ahr_background_will_terminate(&runtime->background);
+    }
+    if (ahr_background_is_call(call)) {
+        status = ahr_background_handle(&runtime->background, call);
+    } else {
+        status = ahr_callbacks_invoke(&runtime->callbacks, call, session != NULL ? &connection : NULL);
+    }
     ahr_mirror_did_deliver(&runtime->mirror, call);
     free(session);
     return status;
@@ -194,11 +208,15 @@ void ahr_stop(ahr_runtime *runtime)
     if (runtime == NULL) {
         return;
     }
+    /* No task begins, and no timer or work is accepted, during deinit: no
+     * call will run them. */
+    ahr_background_set_running(&runtime->background, false);
     if (runtime->phase == PHASE_RUNNING && runtime->entry.deinit != NULL) {
         runtime->entry.deinit();
     }
     unload(runtime);
     ahr_mirror_destroy(&runtime->mirror);
+    ahr_background_destroy(&runtime->background);
     free(runtime->descriptor_strings);
     free(runtime);
 }

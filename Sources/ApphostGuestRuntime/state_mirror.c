@@ -88,6 +88,10 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     case AHR_CALL_DID_FINISH_LAUNCHING:
     case AHR_CALL_WILL_TERMINATE:
     case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
         break;
     }
     if (applied) {

@@ -11,7 +11,11 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_WILL_TERMINATE == (int)APPHOST_WIRE_CALL_WILL_TERMINATE &&
                    (int)AHR_CALL_MEMORY_WARNING == (int)APPHOST_WIRE_CALL_MEMORY_WARNING &&
                    (int)AHR_CALL_WILL_CONNECT == (int)APPHOST_WIRE_CALL_WILL_CONNECT &&
-                   (int)AHR_CALL_SCENE_CALLBACK == (int)APPHOST_WIRE_CALL_SCENE_CALLBACK,
+                   (int)AHR_CALL_SCENE_CALLBACK == (int)APPHOST_WIRE_CALL_SCENE_CALLBACK &&
+                   (int)AHR_CALL_EXPIRE_TASK == (int)APPHOST_WIRE_CALL_EXPIRE_TASK &&
+                   (int)AHR_CALL_FIRE_TIMER == (int)APPHOST_WIRE_CALL_FIRE_TIMER &&
+                   (int)AHR_CALL_RUN_WORK == (int)APPHOST_WIRE_CALL_RUN_WORK &&
+                   (int)AHR_CALL_BACKGROUND_TIME == (int)APPHOST_WIRE_CALL_BACKGROUND_TIME,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -54,6 +58,20 @@ static bool read_connection(wire_cursor *cursor, ahr_call *call)
     return call->role <= APPHOST_SCENE_ROLE_AUXILIARY && call->initial_state <= APPHOST_SCENE_STATE_BACKGROUND;
 }
 
+/* BACKGROUND_TIME's "opt u64": absent is unlimited; the runtime's signed
+ * nanoseconds hold any budget a host gives (292 years), so a larger one is
+ * cut, not refused. */
+static int64_t read_background_time(wire_cursor *cursor)
+{
+    uint64_t nanoseconds;
+
+    if (!wire_read_bool(cursor)) {
+        return AHR_BACKGROUND_TIME_UNLIMITED;
+    }
+    nanoseconds = wire_read_u64(cursor);
+    return nanoseconds > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)nanoseconds;
+}
+
 /* The fields after the call's kind; false for a kind or value out of range. */
 static bool read_call_body(wire_cursor *cursor, ahr_call *call)
 {
@@ -72,6 +90,14 @@ static bool read_call_body(wire_cursor *cursor, ahr_call *call)
         callback = wire_read_u8(cursor);
         call->scene_callback = (ahr_scene_callback)callback;
         return callback >= APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND && callback <= APPHOST_WIRE_SCENE_DID_DISCONNECT;
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+        call->id = wire_read_u64(cursor);
+        return true;
+    case AHR_CALL_BACKGROUND_TIME:
+        call->background_time_ns = read_background_time(cursor);
+        return true;
     }
     return false;
 }
@@ -88,7 +114,7 @@ bool decode_call(wire_frame frame, call_request *request)
     call->has_scene_state = wire_read_bool(&cursor);
     call->scene_state = wire_read_u8(&cursor);
     kind = wire_read_u8(&cursor);
-    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_SCENE_CALLBACK) {
+    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_BACKGROUND_TIME) {
         return false;
     }
     call->kind = (ahr_call_kind)kind;

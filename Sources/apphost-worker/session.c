@@ -25,7 +25,8 @@ typedef enum session_stage {
 
 typedef struct worker_session {
     frame_reader reader;
-    /* Guest threads write LOG and SAVE_STATE through it, via the sink. */
+    /* Guest threads write LOG, SAVE_STATE and the background frames
+     * through it, via the sink. */
     frame_writer writer;
     session_stage stage;
     ahr_runtime *runtime;
@@ -67,6 +68,34 @@ static void sink_log(void *context, int32_t level, const char *utf8, size_t leng
 static void sink_save_state(void *context, apphost_scene_t scene, const void *bytes, size_t length)
 {
     send_save_state(&((worker_session *)context)->writer, scene, bytes, length);
+}
+
+/* The background extension's: the runtime calls them under its background
+ * lock, so that each frame is written before the reply to any call the
+ * runtime handles after it (apphost_wire.h). */
+static void sink_task_began(void *context, apphost_task_t task, const char *utf8, size_t length)
+{
+    send_task_began(&((worker_session *)context)->writer, task, utf8, length);
+}
+
+static void sink_task_ended(void *context, apphost_task_t task)
+{
+    send_id(&((worker_session *)context)->writer, APPHOST_WIRE_TASK_ENDED, task);
+}
+
+static void sink_timer_scheduled(void *context, apphost_timer_t timer, uint64_t delay_ns, uint64_t interval_ns)
+{
+    send_timer_scheduled(&((worker_session *)context)->writer, timer, delay_ns, interval_ns);
+}
+
+static void sink_timer_cancelled(void *context, apphost_timer_t timer)
+{
+    send_id(&((worker_session *)context)->writer, APPHOST_WIRE_TIMER_CANCELLED, timer);
+}
+
+static void sink_work_submitted(void *context, uint64_t work)
+{
+    send_id(&((worker_session *)context)->writer, APPHOST_WIRE_WORK_SUBMITTED, work);
 }
 
 /* ---- Requests ------------------------------------------------------------- */
@@ -123,7 +152,8 @@ static uint8_t wire_outcome(ahr_start_result result)
 static void handle_start(worker_session *session, wire_frame frame)
 {
     start_request request;
-    ahr_sink sink = {session, sink_log, sink_save_state};
+    ahr_sink sink = {session, sink_log, sink_save_state, sink_task_began, sink_task_ended,
+                     sink_timer_scheduled, sink_timer_cancelled, sink_work_submitted};
     ahr_start_result result;
     int32_t init_status = APPHOST_OK;
     char *data_directory;

@@ -96,3 +96,33 @@ void send_stopped(frame_writer *writer)
     frame_begin(&frame, APPHOST_WIRE_STOPPED);
     frame_send(writer, &frame);
 }
+
+void send_task_began(frame_writer *writer, uint64_t task, const char *name, size_t length)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_TASK_BEGAN);
+    frame_put_u64(&frame, task);
+    frame_put_bytes(&frame, name, length);
+    frame_send(writer, &frame);
+}
+
+void send_id(frame_writer *writer, uint8_t type, uint64_t id)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, type);
+    frame_put_u64(&frame, id);
+    frame_send(writer, &frame);
+}
+
+void send_timer_scheduled(frame_writer *writer, uint64_t timer, uint64_t delay_ns, uint64_t interval_ns)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_TIMER_SCHEDULED);
+    frame_put_u64(&frame, timer);
+    frame_put_u64(&frame, delay_ns);
+    frame_put_u64(&frame, interval_ns);
+    frame_send(writer, &frame);
+}

@@ -18,5 +18,11 @@ void send_reply(frame_writer *writer, uint64_t sequence, int32_t status);
 void send_log(frame_writer *writer, int32_t level, const char *message, size_t length);
 void send_save_state(frame_writer *writer, apphost_scene_t scene, const void *bytes, size_t length);
 void send_stopped(frame_writer *writer);
+/* The background frames; `name` holds `length` bytes. */
+void send_task_began(frame_writer *writer, uint64_t task, const char *name, size_t length);
+/* TASK_ENDED, TIMER_CANCELLED and WORK_SUBMITTED: `type` (enum
+ * apphost_wire_type) and the id. */
+void send_id(frame_writer *writer, uint8_t type, uint64_t id);
+void send_timer_scheduled(frame_writer *writer, uint64_t timer, uint64_t delay_ns, uint64_t interval_ns);
 
 #endif

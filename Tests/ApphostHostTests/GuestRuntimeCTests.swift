@@ -362,8 +362,11 @@ final class GuestRuntimeCTests: XCTestCase {
         let runtime = try startedProbe(recorder)
         let invalid = Int32(APPHOST_ERROR_INVALID_ARGUMENT.rawValue)
         var call = ahr_call()
-        call.kind = ahr_call_kind(rawValue: 9)
+        call.kind = ahr_call_kind(rawValue: 99)
         XCTAssertEqual(ahr_handle(runtime, &call), invalid)
+        call.kind = AHR_CALL_BACKGROUND_TIME
+        call.background_time_ns = -2
+        XCTAssertEqual(ahr_handle(runtime, &call), invalid, "below AHR_BACKGROUND_TIME_UNLIMITED")
         call.kind = AHR_CALL_SCENE_CALLBACK
         call.scene = 1
         call.scene_callback = ahr_scene_callback(rawValue: 0)
@@ -451,9 +454,13 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(host.pointee.scene_state(nil, 1, &state), StatusCode.invalidArgument)
         XCTAssertEqual(host.pointee.scene_state(&foreign, 1, &state), StatusCode.invalidArgument)
 
-        for id in ["apphost.background/1", "apphost.guest.app/1", ""] {
-            XCTAssertNil(host.pointee.get_extension(host, id))
+        XCTAssertNotNil(host.pointee.get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID))
+        for id in ["apphost.background/2", "apphost.background", "apphost.guest.app/1", ""] {
+            XCTAssertNil(host.pointee.get_extension(host, id), id)
+        }
+        for id in ["apphost.background/1", ""] {
             XCTAssertNil(host.pointee.get_extension(nil, id))
+            XCTAssertNil(host.pointee.get_extension(&foreign, id))
         }
         XCTAssertNil(host.pointee.get_extension(host, nil))
     }
@@ -506,6 +513,310 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(guest.joinLogger(), 0)
         XCTAssertEqual(recorder.lines.filter { $0.hasPrefix("logger ") }, (0..<count).map { "logger \($0)" })
         XCTAssertEqual(recorder.lines.filter { $0.hasPrefix("callback ") }.count, 200)
+    }
+
+    // MARK: The background extension
+
+    // get_extension offers one table for apphost.background/1, with every member, until the host
+    // is withdrawn.
+    func testGetExtensionOffersTheBackgroundTable() throws {
+        let (_, fixture) = try startedBackground(SinkRecorder())
+        let host = try XCTUnwrap(fixture.host())
+        let raw = try XCTUnwrap(host.pointee.get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID))
+        let table = raw.assumingMemoryBound(to: apphost_background_t.self)
+        XCTAssertEqual(table.pointee.struct_size, UInt32(MemoryLayout<apphost_background_t>.size))
+        XCTAssertEqual(fixture.background(), UnsafePointer(table), "the guest got the same table in init")
+        XCTAssertNotNil(table.pointee.begin_task)
+        XCTAssertNotNil(table.pointee.end_task)
+        XCTAssertNotNil(table.pointee.time_remaining)
+        XCTAssertNotNil(table.pointee.schedule_timer)
+        XCTAssertNotNil(table.pointee.cancel_timer)
+        XCTAssertNotNil(table.pointee.dispatch_async)
+    }
+
+    // CONTRACT B1: begin_task gives ids from 1, reported with their names; it refuses (the invalid
+    // id) before the guest runs (init), once the budget is known to be spent, while and after
+    // will_terminate runs, and in deinit. Timers and async work are refused before it runs too.
+    func testBeginTaskIsRefusedWhenBackgroundWorkIsNotPossible() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        XCTAssertEqual(
+            recorder.lines, ["init begin=0 timer=invalid_state async=invalid_state time=unlimited"],
+            "before ahr_start returned")
+        fixture.run("begin upload")
+        XCTAssertEqual(deliver(.backgroundTime(.zero), to: runtime), 0)
+        fixture.run("begin after-zero")
+        XCTAssertEqual(deliver(.backgroundTime(nil), to: runtime), 0)
+        fixture.run("begin foreground")
+        XCTAssertEqual(deliver(.backgroundTime(.milliseconds(50)), to: runtime), 0)
+        fixture.run("begin in-budget")
+        usleep(80_000)
+        fixture.run("begin after-budget")
+        XCTAssertEqual(deliver(.backgroundTime(.seconds(30)), to: runtime), 0)
+        fixture.run("begin fresh-budget")
+        XCTAssertEqual(deliver(GuestMessage(call: .willTerminate, appState: .background), to: runtime), 0)
+        fixture.run("begin terminated")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "begin upload = 1", "begin after-zero = 0", "begin foreground = 2", "begin in-budget = 3",
+                "begin after-budget = 0", "begin fresh-budget = 4", "will_terminate begin = 0",
+                "begin terminated = 0",
+            ])
+        XCTAssertEqual(
+            recorder.background,
+            [
+                .taskBegan(1, "upload"), .taskBegan(2, "foreground"), .taskBegan(3, "in-budget"),
+                .taskBegan(4, "fresh-budget"),
+            ])
+        runtimes.removeAll { $0 == runtime }
+        ahr_stop(runtime)
+        XCTAssertEqual(recorder.lines.last, "deinit begin=0")
+    }
+
+    // CONTRACT B1 X3: each id is ended once: ending it again, the invalid id or an id never given
+    // is INVALID_HANDLE, never a crash; only the one end reaches the sink.
+    func testEndTaskOnceThenInvalidHandle() throws {
+        let recorder = SinkRecorder()
+        let fixture = try startedBackground(recorder).fixture
+        fixture.run("begin a;begin-bare;end 1;end 1;end 0;end 3;end 18446744073709551615;end 2")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "begin a = 1", "begin (null) = 2", "end 1 = ok", "end 1 = invalid_handle", "end 0 = invalid_handle",
+                "end 3 = invalid_handle", "end 18446744073709551615 = invalid_handle", "end 2 = ok",
+            ])
+        XCTAssertEqual(
+            recorder.background, [.taskBegan(1, "a"), .taskBegan(2, ""), .taskEnded(1), .taskEnded(2)],
+            "a NULL name reads as \"\"")
+    }
+
+    // CONTRACT B3 B1: EXPIRE_TASK runs the handler of an open task on the main queue, once; not
+    // for a task already ended (a no-op that succeeds), nor for one without a handler; an id never
+    // given is INVALID_HANDLE.
+    func testExpirationHandlerRunsOnceAndNeverAfterEnd() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        fixture.run("begin ends-itself;begin-keep keeps;begin-bare;begin ended;end 4")
+        let invalidHandle = StatusCode.invalidHandle
+        let calls: [(GuestCall, Int32)] = [
+            (.expireTask(1), 0), (.expireTask(1), 0), (.expireTask(2), 0), (.expireTask(2), 0), (.expireTask(3), 0),
+            (.expireTask(4), 0), (.expireTask(0), invalidHandle), (.expireTask(5), invalidHandle),
+        ]
+        for (call, status) in calls {
+            recorder.mark(call.callbackName)
+            XCTAssertEqual(deliver(call, to: runtime), status, "\(call)")
+        }
+        fixture.run("end 2;end 3")
+        XCTAssertEqual(
+            recorder.timeline.drop { $0 != .mark("expiration_handler") }.filter { $0 != .mark("expiration_handler") },
+            [
+                .log("expired 1"), .taskEnded(1), .log("end 1 = ok"), .log("expired 2"), .taskEnded(2),
+                .log("end 2 = ok"), .taskEnded(3), .log("end 3 = ok"),
+            ])
+    }
+
+    // CONTRACT B2: unlimited until the host gives a budget, then counting down from it, never
+    // below 0; unlimited again in the foreground. The call runs no guest code.
+    func testTimeRemainingIsUnlimitedThenCountsDown() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.background())
+        func remaining() -> Double {
+            var seconds = -1.0
+            XCTAssertEqual(table.pointee.time_remaining(host, &seconds), StatusCode.ok)
+            return seconds
+        }
+        XCTAssertEqual(remaining(), APPHOST_BACKGROUND_TIME_UNLIMITED)
+        XCTAssertEqual(
+            deliver(GuestMessage(call: .backgroundTime(.seconds(30)), appState: .background), to: runtime), 0)
+        XCTAssertEqual(host.pointee.app_state(host), AppState.background.rawValue, "the mirror follows every call")
+        let first = remaining()
+        XCTAssertLessThanOrEqual(first, 30)
+        XCTAssertGreaterThan(first, 29)
+        usleep(100_000)
+        let second = remaining()
+        XCTAssertLessThan(second, first - 0.09)
+        XCTAssertGreaterThan(second, 28)
+        XCTAssertEqual(deliver(.backgroundTime(.milliseconds(20)), to: runtime), 0)
+        usleep(40_000)
+        XCTAssertEqual(remaining(), 0, "never below 0")
+        fixture.run("time")
+        XCTAssertEqual(deliver(.backgroundTime(nil), to: runtime), 0)
+        fixture.run("time")
+        XCTAssertEqual(Array(recorder.lines.dropFirst()), ["time = 0.000", "time = unlimited"], "no guest code ran")
+        XCTAssertEqual(recorder.background, [])
+    }
+
+    // CONTRACT B7: timers the host runs: a one-shot timer runs once and is forgotten; a repeating
+    // one runs each time until cancelled (here by its own work); FIRE_TIMER of a cancelled or
+    // finished timer does nothing; ids never given are INVALID_HANDLE (X3).
+    func testTimersOneShotRepeatingAndCancelled() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        fixture.run("timer 5 0;repeat 2 3;timer 0 0;cancel 3;cancel 3")
+        XCTAssertEqual(
+            recorder.background,
+            [
+                .timerScheduled(1, delay: 5_000_000, interval: 0),
+                .timerScheduled(2, delay: 2_000_000, interval: 2_000_000),
+                .timerScheduled(3, delay: 0, interval: 0), .timerCancelled(3),
+            ])
+        let invalidHandle = StatusCode.invalidHandle
+        let calls: [(GuestCall, Int32)] = [
+            (.fireTimer(1), 0), (.fireTimer(1), 0), (.fireTimer(2), 0), (.fireTimer(2), 0), (.fireTimer(2), 0),
+            (.fireTimer(2), 0), (.fireTimer(3), 0), (.fireTimer(0), invalidHandle), (.fireTimer(4), invalidHandle),
+        ]
+        for (call, status) in calls {
+            XCTAssertEqual(deliver(call, to: runtime), status, "\(call)")
+        }
+        fixture.run("cancel 1;cancel 2;cancel 0")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "timer = 1", "timer = 2", "timer = 3", "cancel 3 = ok", "cancel 3 = invalid_handle", "fired 1 1",
+                "fired 2 1", "fired 2 2", "fired 2 3", "cancel 2 = ok", "cancel 1 = invalid_handle",
+                "cancel 2 = invalid_handle", "cancel 0 = invalid_handle",
+            ])
+        XCTAssertEqual(recorder.background.last, .timerCancelled(2), "cancelled once, by its own work")
+        XCTAssertEqual(recorder.background.count, 5)
+    }
+
+    // dispatch_async: each piece of work is reported, runs once when the host says, in the order
+    // the host says, and is forgotten: running it again, or an id never given, is INVALID_HANDLE.
+    func testDispatchAsyncRunsEachWorkOnce() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        fixture.run("async a;async b")
+        XCTAssertEqual(recorder.background, [.workSubmitted(1), .workSubmitted(2)])
+        let invalidHandle = StatusCode.invalidHandle
+        let calls: [(GuestCall, Int32)] = [
+            (.runWork(2), 0), (.runWork(1), 0), (.runWork(1), invalidHandle), (.runWork(0), invalidHandle),
+            (.runWork(3), invalidHandle),
+        ]
+        for (call, status) in calls {
+            XCTAssertEqual(deliver(call, to: runtime), status, "\(call)")
+        }
+        XCTAssertEqual(Array(recorder.lines.dropFirst()), ["async = ok", "async = ok", "async b", "async a"])
+    }
+
+    // CONTRACT X3: every function with NULL pointers, the invalid id, ids never given and hosts that
+    // are not the guest's gets an error code or the invalid id; none reaches the sink. After
+    // ahr_stop, a stale host pointer gets the same.
+    func testNullAndUnknownArgumentsGetErrorCodes() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        fixture.run("abuse")
+        XCTAssertEqual(
+            recorder.lines.last,
+            "abuse begin=0,0 end=invalid_handle,invalid_handle,invalid_argument,invalid_argument "
+                + "time=invalid_argument,invalid_argument,invalid_argument "
+                + "schedule=invalid_argument,invalid_argument,invalid_argument,invalid_argument timer=99 "
+                + "cancel=invalid_handle,invalid_handle,invalid_argument "
+                + "async=invalid_argument,invalid_argument,invalid_argument")
+        XCTAssertEqual(recorder.background, [])
+
+        fixture.run("begin open;timer 1 1;async never-run")
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.background())
+        let getExtension = try XCTUnwrap(host.pointee.get_extension)
+        runtimes.removeAll { $0 == runtime }
+        ahr_stop(runtime)  // frees the open task, timer and work
+        let before = recorder.timeline.count
+        var seconds = 0.0
+        var timer: apphost_timer_t = 0
+        XCTAssertEqual(table.pointee.begin_task(host, "late", nil, nil), 0)
+        XCTAssertEqual(table.pointee.end_task(host, 1), StatusCode.invalidArgument)
+        XCTAssertEqual(table.pointee.time_remaining(host, &seconds), StatusCode.invalidArgument)
+        XCTAssertEqual(table.pointee.schedule_timer(host, 0, 0, { _ in }, nil, &timer), StatusCode.invalidArgument)
+        XCTAssertEqual(table.pointee.cancel_timer(host, 1), StatusCode.invalidArgument)
+        XCTAssertEqual(table.pointee.dispatch_async(host, { _ in }, nil), StatusCode.invalidArgument)
+        XCTAssertNil(getExtension(host, APPHOST_BACKGROUND_EXTENSION_ID))
+        XCTAssertEqual(recorder.timeline.count, before, "nothing reached the sink after stop")
+    }
+
+    // A task name is cut at APPHOST_TASK_NAME_MAX_BYTES on a character boundary; a sink without the
+    // background members drops their calls, and the extension works on.
+    func testLongNamesAreCutAndANullSinkMemberDropsItsCalls() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        fixture.run("begin-long")
+        XCTAssertEqual(recorder.lines.last, "begin long = 1")
+        let limit = Int(APPHOST_TASK_NAME_MAX_BYTES)
+        XCTAssertEqual(recorder.background, [.taskBegan(1, String(repeating: "n", count: limit - 1))])
+        runtimes.removeAll { $0 == runtime }
+        ahr_stop(runtime)
+
+        let silent = try loaded(try BackgroundFixture.library(name: "background-c-runtime"))
+        var status: Int32 = -1
+        XCTAssertEqual(ahr_start(silent, "/data", "apphost", "1", SinkRecorder.silent, &status), AHR_START_OK)
+        let table = try XCTUnwrap(fixture.background())
+        let host = try XCTUnwrap(fixture.host())
+        XCTAssertEqual(table.pointee.begin_task(host, "quiet", nil, nil), 1)
+        XCTAssertEqual(table.pointee.end_task(host, 1), StatusCode.ok)
+        XCTAssertEqual(table.pointee.dispatch_async(host, { _ in }, nil), StatusCode.ok)
+        XCTAssertEqual(deliver(.runWork(1), to: silent), 0)
+    }
+
+    // CONTRACT B1 B7: a task begun on a guest thread is reported before ahr_handle returns from any
+    // call handled after begin_task returned: once BACKGROUND_TIME(0) has been handled, no task
+    // begins and none is reported. The host relies on this to suspend a guest with no open task.
+    func testTaskBeganBeforeTheReplyToALaterCall() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        fixture.run("spin")
+        XCTAssertTrue(
+            WorkerEventLog().wait { _ in recorder.background.count >= 20 }, "the thread begins tasks meanwhile")
+        XCTAssertEqual(deliver(.backgroundTime(.zero), to: runtime), 0)
+        recorder.mark("reply")
+        fixture.run("join")
+        let timeline = recorder.timeline
+        let reply = try XCTUnwrap(timeline.firstIndex(of: .mark("reply")))
+        let began = timeline.filter { if case .taskBegan = $0 { true } else { false } }
+        XCTAssertFalse(
+            timeline[reply...].contains { if case .taskBegan = $0 { true } else { false } },
+            "a task reported after the reply")
+        XCTAssertEqual(recorder.lines.last, "spin stopped after \(began.count)")
+        XCTAssertEqual(began, (1...UInt64(began.count)).map { .taskBegan($0, "spin") })
+    }
+
+    // The extension's functions from many threads at once: every id is given once, every call is
+    // reported once, and the work all runs.
+    func testManyThreadsAtOnce() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedBackground(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.background())
+        let threads = 4
+        let rounds = 500
+        // Addresses, which are Sendable, across the threads.
+        let (hostAddress, tableAddress) = (UInt(bitPattern: host), UInt(bitPattern: table))
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            let host = UnsafePointer<apphost_host_t>(bitPattern: hostAddress)
+            let table = UnsafePointer<apphost_background_t>(bitPattern: tableAddress)!
+            for _ in 0..<rounds {
+                let task = table.pointee.begin_task(host, "busy", nil, nil)
+                var timer: apphost_timer_t = 0
+                XCTAssertEqual(table.pointee.schedule_timer(host, 1, 1, { _ in }, nil, &timer), StatusCode.ok)
+                XCTAssertEqual(table.pointee.dispatch_async(host, { _ in }, nil), StatusCode.ok)
+                XCTAssertEqual(table.pointee.cancel_timer(host, timer), StatusCode.ok)
+                XCTAssertEqual(table.pointee.end_task(host, task), StatusCode.ok)
+            }
+        }
+        let expected = Set(1...UInt64(threads * rounds))
+        let background = recorder.background
+        func ids(_ select: (SinkRecorder.Entry) -> UInt64?) -> Set<UInt64> { Set(background.compactMap(select)) }
+        XCTAssertEqual(background.count, 5 * threads * rounds)
+        XCTAssertEqual(ids { if case .taskBegan(let id, _) = $0 { id } else { nil } }, expected)
+        XCTAssertEqual(ids { if case .taskEnded(let id) = $0 { id } else { nil } }, expected)
+        XCTAssertEqual(ids { if case .timerScheduled(let id, _, _) = $0 { id } else { nil } }, expected)
+        XCTAssertEqual(ids { if case .timerCancelled(let id) = $0 { id } else { nil } }, expected)
+        XCTAssertEqual(ids { if case .workSubmitted(let id) = $0 { id } else { nil } }, expected)
+        for work in expected.sorted() {
+            XCTAssertEqual(deliver(.runWork(work), to: runtime), 0)
+        }
+        XCTAssertEqual(deliver(.runWork(1), to: runtime), StatusCode.invalidHandle)
     }
 
     // MARK: Stopping
@@ -591,6 +902,20 @@ final class GuestRuntimeCTests: XCTestCase {
         return (runtime, guest)
     }
 
+    /// Plugins/Fixtures/background_guest.c, loaded and started in process, with its hooks.
+    private func startedBackground(_ recorder: SinkRecorder, name: String = "background-c-runtime") throws -> (
+        runtime: OpaquePointer, fixture: BackgroundFixture
+    ) {
+        let runtime = try loaded(try BackgroundFixture.library(name: name))
+        XCTAssertEqual(start(runtime, recorder, directory: "/data/background"), StartOutcome(AHR_START_OK, APPHOST_OK))
+        return (runtime, try XCTUnwrap(BackgroundFixture(name: name)))
+    }
+
+    /// Delivers a call with the app state the tests do not look at.
+    fileprivate func deliver(_ call: GuestCall, to runtime: OpaquePointer) -> Int32 {
+        deliver(GuestMessage(call: call, appState: .background), to: runtime)
+    }
+
     /// The NUL-terminated text in `buffer`.
     private static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -643,8 +968,19 @@ extension GuestRuntimeCTests {
                     return ahr_handle(runtime, &call)
                 }
             }
-        case .expireTask, .fireTimer, .runWork, .backgroundTime:
-            fatalError("TODO(issue 4): the background calls")
+        case .expireTask(let task):
+            call.kind = AHR_CALL_EXPIRE_TASK
+            call.id = task
+        case .fireTimer(let timer):
+            call.kind = AHR_CALL_FIRE_TIMER
+            call.id = timer
+        case .runWork(let work):
+            call.kind = AHR_CALL_RUN_WORK
+            call.id = work
+        case .backgroundTime(let remaining):
+            call.kind = AHR_CALL_BACKGROUND_TIME
+            call.background_time_ns =
+                remaining.map { Int64(clamping: WireDuration.nanoseconds($0)) } ?? Int64(AHR_BACKGROUND_TIME_UNLIMITED)
         }
         return ahr_handle(runtime, &call)
     }
@@ -731,14 +1067,57 @@ extension GuestRuntimeCTests {
             var description: String { "scene \(scene): " + (bytes.count > 32 ? "\(bytes.count) bytes" : "\(bytes)") }
         }
 
+        /// Everything the sink got, in order, and the marks a test put between.
+        enum Entry: Equatable, CustomStringConvertible {
+            case log(String)
+            case save(UInt64)
+            case taskBegan(UInt64, name: [UInt8])
+            case taskEnded(UInt64)
+            case timerScheduled(UInt64, delay: UInt64, interval: UInt64)
+            case timerCancelled(UInt64)
+            case workSubmitted(UInt64)
+            case mark(String)
+
+            static func taskBegan(_ task: UInt64, _ name: String) -> Entry { .taskBegan(task, name: Array(name.utf8)) }
+
+            var isBackground: Bool {
+                switch self {
+                case .log, .save, .mark: false
+                default: true
+                }
+            }
+
+            var description: String {
+                switch self {
+                case .log(let line): "log \(line)"
+                case .save(let scene): "save \(scene)"
+                case .taskBegan(let task, let name): "taskBegan \(task) \(String(decoding: name, as: UTF8.self))"
+                case .taskEnded(let task): "taskEnded \(task)"
+                case .timerScheduled(let timer, let delay, let interval): "timerScheduled \(timer) \(delay) \(interval)"
+                case .timerCancelled(let timer): "timerCancelled \(timer)"
+                case .workSubmitted(let work): "workSubmitted \(work)"
+                case .mark(let text): "mark \(text)"
+                }
+            }
+        }
+
         private struct State {
             var logs: [Log] = []
             var saves: [Save] = []
             var nullSaves = 0
+            var timeline: [Entry] = []
         }
         private let state = Mutex(State())
 
         var logs: [Log] { state.withLock { $0.logs } }
+        var timeline: [Entry] { state.withLock { $0.timeline } }
+        /// The background extension's sink calls, in order.
+        var background: [Entry] { timeline.filter(\.isBackground) }
+
+        /// Puts `text` into the timeline, as a point of reference.
+        func mark(_ text: String) { record(.mark(text)) }
+
+        fileprivate func record(_ entry: Entry) { state.withLock { $0.timeline.append(entry) } }
         var lines: [String] { logs.map(\.text) }
         var saves: [Save] { state.withLock { $0.saves } }
         var everySaveHadBytes: Bool { state.withLock { $0.nullSaves == 0 } }
@@ -749,19 +1128,33 @@ extension GuestRuntimeCTests {
                 context: Unmanaged.passUnretained(self).toOpaque(),
                 log: { context, level, utf8, length in
                     let bytes = Array(UnsafeRawBufferPointer(start: utf8, count: length))
-                    SinkRecorder.from(context).state.withLock { $0.logs.append(Log(level: level, bytes: bytes)) }
+                    SinkRecorder.from(context).state.withLock {
+                        $0.logs.append(Log(level: level, bytes: bytes))
+                        $0.timeline.append(.log(String(decoding: bytes, as: UTF8.self)))
+                    }
                 },
                 save_state: { context, scene, bytes, length in
                     let copy = Array(UnsafeRawBufferPointer(start: bytes, count: length))
                     SinkRecorder.from(context).state.withLock {
                         $0.saves.append(Save(scene: scene, bytes: copy))
+                        $0.timeline.append(.save(scene))
                         if bytes == nil { $0.nullSaves += 1 }
                     }
-                })
+                },
+                task_began: { context, task, utf8, length in
+                    let name = Array(UnsafeRawBufferPointer(start: utf8, count: length))
+                    SinkRecorder.from(context).record(.taskBegan(task, name: name))
+                },
+                task_ended: { context, task in SinkRecorder.from(context).record(.taskEnded(task)) },
+                timer_scheduled: { context, timer, delay, interval in
+                    SinkRecorder.from(context).record(.timerScheduled(timer, delay: delay, interval: interval))
+                },
+                timer_cancelled: { context, timer in SinkRecorder.from(context).record(.timerCancelled(timer)) },
+                work_submitted: { context, work in SinkRecorder.from(context).record(.workSubmitted(work)) })
         }
 
         /// A sink that drops everything.
-        static var silent: ahr_sink { ahr_sink(context: nil, log: nil, save_state: nil) }
+        static var silent: ahr_sink { ahr_sink() }
 
         private static func from(_ context: UnsafeMutableRawPointer?) -> SinkRecorder {
             Unmanaged<SinkRecorder>.fromOpaque(context!).takeUnretainedValue()
@@ -990,5 +1383,47 @@ enum ProbeGuest {
         guard let symbol = dlsym(library, "probe_host") else { return nil }
         typealias Hook = @convention(c) () -> UnsafePointer<apphost_host_t>?
         return unsafeBitCast(symbol, to: Hook.self)()
+    }
+}
+
+// MARK: - The background fixture
+
+/// Plugins/Fixtures/background_guest.c, built under a name (and guest id) of its own, and its test
+/// hooks in the copy this process loaded.
+struct BackgroundFixture {
+    private let name: String
+
+    /// The fixture as `<name>.so`, guest id `org.apphost.fixtures.<name>`; `flags` go to cc.
+    static func library(name: String = "background", flags: [String] = []) throws -> String {
+        try GuestFixtures.library(
+            "background_guest.c", name: name, flags: flags + ["-DFIXTURE_ID=\"org.apphost.fixtures.\(name)\""])
+    }
+
+    /// Nil unless `<name>.so` is loaded in this process.
+    init?(name: String) {
+        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
+        dlclose(library)
+        self.name = name
+    }
+
+    /// Runs the fixture's commands (see its header) on the calling thread.
+    func run(_ commands: String) {
+        hook("fixture_run", as: (@convention(c) (UnsafePointer<CChar>) -> Void).self)?(commands)
+    }
+
+    /// The host interface init got, NULL after deinit.
+    func host() -> UnsafePointer<apphost_host_t>? {
+        hook("fixture_host", as: (@convention(c) () -> UnsafePointer<apphost_host_t>?).self)?()
+    }
+
+    /// The extension table get_extension gave init, NULL after deinit.
+    func background() -> UnsafePointer<apphost_background_t>? {
+        hook("fixture_background", as: (@convention(c) () -> UnsafePointer<apphost_background_t>?).self)?()
+    }
+
+    private func hook<F>(_ symbol: String, as _: F.Type) -> F? {
+        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
+        defer { dlclose(library) }
+        return dlsym(library, symbol).map { unsafeBitCast($0, to: F.self) }
     }
 }

@@ -37,6 +37,8 @@ final class HeaderCompileTests: XCTestCase {
             .contentsOfDirectory(atPath: includeDirectory.appendingPathComponent("apphost").path)
             .filter { $0.hasSuffix(".h") }.sorted()
         XCTAssertTrue(headers.contains("apphost.h"), "no headers found under \(includeDirectory.path)")
+        // The extensions' headers too: apphost.background/1's.
+        XCTAssertTrue(headers.contains("background.h"), "\(headers)")
         for header in headers {
             for language in [Language.c, .cxx] {
                 try compile(language: language, source: "#include <apphost/\(header)>\nint apphost_test_unused;\n")
@@ -86,7 +88,8 @@ final class HeaderCompileTests: XCTestCase {
 
     // MARK: - Helpers
 
-    /// Uses every kind of declaration, so that unused-parameter and similar warnings would show.
+    /// Uses every kind of declaration, the background extension's included (background.h comes
+    /// with the umbrella header), so that unused-parameter and similar warnings would show.
     private static let umbrellaUse = """
         #include <apphost/apphost.h>
 
@@ -109,6 +112,29 @@ final class HeaderCompileTests: XCTestCase {
             (void)connection;
             return apphost_version_is_compatible(host, apphost_test_entry.abi_version) && name[0] == 't'
                 && APPHOST_SCENE_STATE_MAX_BYTES > 0 && APPHOST_LOG_MESSAGE_MAX_BYTES > 0;
+        }
+
+        static void test_expired(void *context, apphost_task_t task) { (void)context; (void)task; }
+        static void test_work(void *context) { (void)context; }
+        int apphost_test_background(const apphost_host_t *host);
+        int apphost_test_background(const apphost_host_t *host)
+        {
+            const apphost_background_t *background =
+                (const apphost_background_t *)host->get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID);
+            apphost_timer_t timer = APPHOST_TIMER_INVALID;
+            apphost_task_t task;
+            double seconds = APPHOST_BACKGROUND_TIME_UNLIMITED;
+            char name[APPHOST_TASK_NAME_MAX_BYTES + 1] = "test";
+
+            if (background == 0 || background->struct_size < sizeof(apphost_background_t)) {
+                return 0;
+            }
+            task = background->begin_task(host, name, test_expired, 0);
+            background->time_remaining(host, &seconds);
+            background->schedule_timer(host, 1000000u, 0u, test_work, 0, &timer);
+            background->cancel_timer(host, timer);
+            background->dispatch_async(host, test_work, 0);
+            return task != APPHOST_TASK_INVALID && background->end_task(host, task) == APPHOST_OK && seconds >= 0;
         }
         """
 

@@ -404,9 +404,107 @@ final class WorkerChannelTests: XCTestCase {
         XCTAssertEqual(guest.scenes.map(\.savedBytes), ["saved in will_connect".utf8.count])
     }
 
+    // MARK: The background extension (CONTRACT B1 B2 B3 B7)
+
+    // End to end through a worker: what the guest does with apphost.background/1 arrives as
+    // GuestEvents on the host queue, in order, before the reply of the callback it happened in;
+    // the calls the host sends back run the guest's handler, timers and work.
+    func testBackgroundEventsArriveAndTheCallsRunTheGuestsCode() throws {
+        let events = WorkerEventLog()
+        let channel = try open(try BackgroundFixture.library(name: "background-channel"), events: events)
+        let eventsAtReply = Mutex<[GuestEvent]>([])
+        let replied = DispatchSemaphore(value: 0)
+        channel.send(M.launch) { _ in }
+        channel.send(commands(1, "begin upload;timer 5 0;repeat 2 2;async a")) { _ in
+            eventsAtReply.withLock { $0 = Self.background(events.events) }
+            replied.signal()
+        }
+        XCTAssertEqual(replied.wait(timeout: .now() + 10), .success)
+        let scheduled: [GuestEvent] = [
+            .taskBegan(1, name: "upload"), .timerScheduled(1, delay: .milliseconds(5), interval: nil),
+            .timerScheduled(2, delay: .milliseconds(2), interval: .milliseconds(2)), .workSubmitted(1),
+        ]
+        XCTAssertEqual(eventsAtReply.withLock { $0 }, scheduled, "before the reply of the callback")
+
+        // The host's side, as HostCore plays it: run the work and timers, expire the task (B3),
+        // then say no background work is possible (B1).
+        let calls: [GuestCall] = [
+            .runWork(1), .fireTimer(1), .fireTimer(2), .fireTimer(2), .expireTask(1), .backgroundTime(.zero),
+        ]
+        let replies = host.sendAll(
+            calls.map { GuestMessage(call: $0, appState: .background) } + [commands(2, "begin late;time")], to: channel)
+        XCTAssertEqual(replies.map(\.reply), Array(repeating: .success(0), count: calls.count + 1))
+        XCTAssertTrue(replies.allSatisfy { $0.queue == "host" })
+        XCTAssertEqual(
+            events.logLines,
+            [
+                "init begin=0 timer=invalid_state async=invalid_state time=unlimited", "begin upload = 1", "timer = 1",
+                "timer = 2", "async = ok", "async a", "fired 1 1", "fired 2 1",
+                "fired 2 2", "cancel 2 = ok", "expired 1", "end 1 = ok", "begin late = 0", "time = 0.000",
+            ])
+        XCTAssertEqual(Self.background(events.events), scheduled + [.timerCancelled(2), .taskEnded(1)])
+        XCTAssertTrue(events.allOnHostQueue)
+    }
+
+    // End to end through HostCore: the guest starts a task, timers and work as it launches; the
+    // core hears of them from the worker, records the task, fires the timers and runs the work,
+    // whose logs come back as events.
+    func testTheCoreRunsTheGuestsTimersAndWork() throws {
+        let path = try BackgroundFixture.library(
+            name: "background-core",
+            flags: ["-DFIXTURE_LAUNCH_COMMANDS=\"begin launch-work;timer 10 0;repeat 5 3;async hello;end 1\""])
+        let recorded = Mutex<[HostEvent]>([])
+        let core = HostCore(
+            opener: host.opener, clock: DispatchHostClock(queue: host.hostQueue), hostQueue: host.hostQueue,
+            guestsDirectory: host.guestsDirectory, emit: { event in recorded.withLock { $0.append(event) } })
+        let launched = DispatchSemaphore(value: 0)
+        host.hostQueue.async { core.launch(path: path, foreground: true) { _ in launched.signal() } }
+        XCTAssertEqual(launched.wait(timeout: .now() + 10), .success)
+        // The guest's own lines: not init's, nor its scene's session id taken for commands.
+        let logs: () -> [String] = {
+            recorded.withLock { $0.filter { $0.kind == .log }.compactMap(\.message) }
+                .filter { !$0.hasPrefix("init ") && !$0.hasPrefix("unknown command ") }
+        }
+        XCTAssertTrue(WorkerEventLog().wait { _ in logs().count == 11 }, "\(logs())")
+        let lines = logs()
+        XCTAssertEqual(
+            Array(lines.prefix(5)), ["begin launch-work = 1", "timer = 1", "timer = 2", "async = ok", "end 1 = ok"])
+        XCTAssertEqual(
+            lines.filter { $0.hasPrefix("fired 2 ") || $0.hasPrefix("cancel ") },
+            ["fired 2 1", "fired 2 2", "fired 2 3", "cancel 2 = ok"], "the repeating timer, until it cancels itself")
+        XCTAssertEqual(
+            Set(lines.dropFirst(5)).subtracting(["fired 2 1", "fired 2 2", "fired 2 3", "cancel 2 = ok"]),
+            ["fired 1 1", "async hello"])
+        let tasks = recorded.withLock { $0.filter { $0.kind == .taskBegun || $0.kind == .taskEnded } }
+        XCTAssertEqual(tasks.map(\.kind), [.taskBegun, .taskEnded])
+        XCTAssertEqual(tasks.map(\.name), ["launch-work", "launch-work"])
+        let done = DispatchSemaphore(value: 0)
+        host.hostQueue.async { core.shutdown { done.signal() } }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+    }
+
     // MARK: Helpers
 
     private func observable() throws -> String { try GuestFixtures.library("observable_guest.c") }
+
+    /// A scene connection whose session id is commands for the background fixture (its header).
+    private func commands(_ scene: SceneHandle, _ commands: String) -> GuestMessage {
+        GuestMessage(
+            call: .sceneWillConnect(
+                SceneConnection(
+                    scene: scene, sessionID: commands, role: .primary, initialState: .background,
+                    restorationData: nil)), appState: .background, sceneState: .unattached)
+    }
+
+    /// The events of the background extension, in order.
+    private static func background(_ events: [GuestEvent]) -> [GuestEvent] {
+        events.filter {
+            switch $0 {
+            case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted: true
+            case .log, .saveSceneState, .died: false
+            }
+        }
+    }
 
     /// Plugins/Fixtures/dying_guest.c with `flags`, under an id of its own.
     private func dying(_ flags: [String], name: String) throws -> String {

@@ -145,6 +145,103 @@ final class WorkerProcessTests: XCTestCase {
         XCTAssertEqual(worker.waitForExit(), 0)
     }
 
+    // MARK: The background extension
+
+    // CONTRACT B1 B2 B3 B7 X3: the background calls reach the guest's runtime, and what the guest
+    // does with the extension comes back as frames, each before the reply of the call it happened
+    // in: ids from 1, one-shot and repeating timers, async work, expiration, the budget.
+    func testBackgroundCallsAndFramesCrossTheWire() throws {
+        let worker = try spawn()
+        _ = try worker.receive()
+        try worker.send(HostFrame.load(path: try BackgroundFixture.library(name: "background-worker")))
+        guard case .loaded = try worker.receive() else { return XCTFail("no LOADED") }
+        try worker.send(HostFrame.start(dataDirectory: "/data/background"))
+        XCTAssertEqual(
+            try worker.receive(until: { $0.isStarted }),
+            [
+                .log(2, "init begin=0 timer=invalid_state async=invalid_state time=unlimited"),
+                .started(outcome: UInt8(APPHOST_WIRE_STARTED_OK.rawValue), status: 0),
+            ])
+        let invalidHandle = StatusCode.invalidHandle
+        let conversation: [(GuestCall, [WorkerFrame], Int32)] = [
+            (
+                commands(1, "begin upload;timer 5 0;repeat 2 2;async a;time"),
+                [
+                    .taskBegan(1, name: "upload"), .log(2, "begin upload = 1"),
+                    .timerScheduled(1, delay: 5_000_000, interval: 0), .log(2, "timer = 1"),
+                    .timerScheduled(2, delay: 2_000_000, interval: 2_000_000), .log(2, "timer = 2"),
+                    .workSubmitted(1), .log(2, "async = ok"), .log(2, "time = unlimited"),
+                ], 0
+            ),
+            (.backgroundTime(.seconds(2)), [], 0),
+            (.runWork(1), [.log(2, "async a")], 0),
+            (.runWork(1), [], invalidHandle),
+            (.fireTimer(1), [.log(2, "fired 1 1")], 0),
+            (.fireTimer(1), [], 0),
+            (.fireTimer(2), [.log(2, "fired 2 1")], 0),
+            (.fireTimer(2), [.log(2, "fired 2 2"), .timerCancelled(2), .log(2, "cancel 2 = ok")], 0),
+            (.fireTimer(2), [], 0),
+            (.fireTimer(3), [], invalidHandle),
+            (.expireTask(1), [.log(2, "expired 1"), .taskEnded(1), .log(2, "end 1 = ok")], 0),
+            (.expireTask(1), [], 0),
+            (.expireTask(0), [], invalidHandle),
+            (
+                commands(2, "end 1;cancel 1"),
+                [.log(2, "end 1 = invalid_handle"), .log(2, "cancel 1 = invalid_handle")], 0
+            ),
+            (.backgroundTime(.zero), [], 0),
+            (commands(3, "begin late;time"), [.log(2, "begin late = 0"), .log(2, "time = 0.000")], 0),
+            (.backgroundTime(nil), [], 0),
+            (commands(4, "begin-bare"), [.taskBegan(2, name: ""), .log(2, "begin (null) = 2")], 0),
+            (.willTerminate, [.log(2, "will_terminate begin = 0")], 0),
+        ]
+        for (index, (call, expected, status)) in conversation.enumerated() {
+            let sequence = UInt64(index + 1)
+            try worker.send(HostFrame.call(sequence: sequence, GuestMessage(call: call, appState: .background)))
+            XCTAssertEqual(
+                try worker.receive(until: { $0.isReply }), expected + [.reply(sequence: sequence, status: status)],
+                "\(call)")
+        }
+        try worker.send(HostFrame.stop)
+        XCTAssertEqual(try worker.receive(until: { $0 == .stopped }), [.log(2, "deinit begin=0"), .stopped])
+        XCTAssertEqual(worker.waitForExit(), 0)
+    }
+
+    // CONTRACT B2: after BACKGROUND_TIME the guest's time counts down from what the host gave.
+    func testBackgroundTimeCountsDownInTheWorker() throws {
+        let worker = try started(try BackgroundFixture.library(name: "background-worker"))
+        try worker.send(
+            HostFrame.call(sequence: 1, GuestMessage(call: .backgroundTime(.seconds(30)), appState: .background)))
+        XCTAssertEqual(try worker.receive(until: { $0.isReply }), [.reply(sequence: 1, status: 0)])
+        usleep(100_000)
+        try worker.send(HostFrame.call(sequence: 2, GuestMessage(call: commands(1, "time"), appState: .background)))
+        let frames = try worker.receive(until: { $0.isReply })
+        guard case .log(_, let line) = frames.first, let seconds = Double(line.dropFirst("time = ".count)) else {
+            return XCTFail("\(frames)")
+        }
+        XCTAssertLessThan(seconds, 29.91)
+        XCTAssertGreaterThan(seconds, 25)
+    }
+
+    // CONTRACT B1 B7: a task a guest thread begins is on the wire before the reply to any call
+    // handled after begin_task returned: after BACKGROUND_TIME(0)'s REPLY, no TASK_BEGAN comes,
+    // and every task the thread got was reported.
+    func testTaskBeganComesBeforeTheReplyToALaterCall() throws {
+        let worker = try started(try BackgroundFixture.library(name: "background-worker"))
+        try worker.send(HostFrame.call(sequence: 1, GuestMessage(call: commands(1, "spin"), appState: .background)))
+        var frames = try worker.receive(until: { $0.isReply })
+        while frames.filter(\.isTaskBegan).count < 20 { frames.append(try worker.receive()) }
+        try worker.send(HostFrame.call(sequence: 2, GuestMessage(call: .backgroundTime(.zero), appState: .background)))
+        frames += try worker.receive(until: { $0 == .reply(sequence: 2, status: 0) })
+        let reply = frames.count
+        try worker.send(HostFrame.call(sequence: 3, GuestMessage(call: commands(2, "join"), appState: .background)))
+        frames += try worker.receive(until: { $0.isReply })
+        XCTAssertFalse(frames[reply...].contains(where: \.isTaskBegan), "a TASK_BEGAN after the reply")
+        let began = frames.filter(\.isTaskBegan)
+        XCTAssertEqual(began, (1...UInt64(began.count)).map { .taskBegan($0, name: "spin") })
+        XCTAssertEqual(frames[frames.count - 2], .log(2, "spin stopped after \(began.count)"))
+    }
+
     // MARK: Loading and starting
 
     // CONTRACT X1: dlopen's refusal comes back with dlerror's text; STOP then ends the worker.
@@ -240,7 +337,31 @@ final class WorkerProcessTests: XCTestCase {
                 "a bool that is neither 0 nor 1", .started,
                 HostFrame.call(sequence: 1, launch, rawHasSceneState: 2).encoded
             ),
-            ("an unknown call", .started, HostFrame.call(sequence: 1, launch, rawKind: 6).encoded),
+            ("an unknown call", .started, HostFrame.call(sequence: 1, launch, rawKind: 10).encoded),
+            (
+                "an EXPIRE_TASK without its id", .started,
+                TestFrame(
+                    type: UInt8(APPHOST_WIRE_CALL.rawValue),
+                    payload: TestPayload().u64(1).u8(3).u8(0).u8(0).u8(UInt8(APPHOST_WIRE_CALL_EXPIRE_TASK.rawValue))
+                        .bytes
+                ).encoded
+            ),
+            (
+                "a BACKGROUND_TIME whose present flag is 2", .started,
+                TestFrame(
+                    type: UInt8(APPHOST_WIRE_CALL.rawValue),
+                    payload: TestPayload().u64(1).u8(3).u8(0).u8(0)
+                        .u8(UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue)).u8(2).u64(5).bytes
+                ).encoded
+            ),
+            (
+                "a RUN_WORK with a byte left over", .started,
+                TestFrame(
+                    type: UInt8(APPHOST_WIRE_CALL.rawValue),
+                    payload: HostFrame.call(sequence: 1, GuestMessage(call: .runWork(1), appState: .background))
+                        .payload + [0]
+                ).encoded
+            ),
             (
                 "an unknown scene callback", .started,
                 HostFrame.call(
@@ -369,6 +490,13 @@ final class WorkerProcessTests: XCTestCase {
         -> GuestMessage
     {
         GuestMessage(call: .scene(handle, callback), appState: app, sceneState: state)
+    }
+
+    /// A scene connection whose session id is commands for the background fixture (its header).
+    private func commands(_ scene: SceneHandle, _ commands: String) -> GuestCall {
+        .sceneWillConnect(
+            SceneConnection(
+                scene: scene, sessionID: commands, role: .primary, initialState: .background, restorationData: nil))
     }
 }
 
@@ -630,8 +758,20 @@ enum HostFrame {
         case .scene(let handle, let callback):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SCENE_CALLBACK.rawValue)).u64(handle)
                 .u8(rawCallback ?? sceneCallbackCode(callback))
-        case .expireTask, .fireTimer, .runWork, .backgroundTime:
-            fatalError("TODO(issue 4): the background calls on the wire")
+        case .expireTask(let task):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_EXPIRE_TASK.rawValue)).u64(task)
+        case .fireTimer(let timer):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_FIRE_TIMER.rawValue)).u64(timer)
+        case .runWork(let work):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_RUN_WORK.rawValue)).u64(work)
+        case .backgroundTime(let remaining):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue))
+            if let remaining {
+                let (seconds, attoseconds) = remaining.components
+                payload = payload.bool(true).u64(UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+            } else {
+                payload = payload.bool(false)
+            }
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
     }
@@ -659,8 +799,14 @@ enum WorkerFrame: Equatable {
     case log(UInt8, String)
     case saveState(scene: UInt64, [UInt8])
     case stopped
+    case taskBegan(UInt64, name: String)
+    case taskEnded(UInt64)
+    case timerScheduled(UInt64, delay: UInt64, interval: UInt64)
+    case timerCancelled(UInt64)
+    case workSubmitted(UInt64)
 
     var isReply: Bool { if case .reply = self { true } else { false } }
+    var isTaskBegan: Bool { if case .taskBegan = self { true } else { false } }
     var isStarted: Bool { if case .started = self { true } else { false } }
 
     init(type: UInt8, payload: [UInt8]) throws {
@@ -682,6 +828,16 @@ enum WorkerFrame: Equatable {
             self = .saveState(scene: try reader.u64(), try reader.data())
         case APPHOST_WIRE_STOPPED.rawValue:
             self = .stopped
+        case APPHOST_WIRE_TASK_BEGAN.rawValue:
+            self = .taskBegan(try reader.u64(), name: try reader.string())
+        case APPHOST_WIRE_TASK_ENDED.rawValue:
+            self = .taskEnded(try reader.u64())
+        case APPHOST_WIRE_TIMER_SCHEDULED.rawValue:
+            self = .timerScheduled(try reader.u64(), delay: try reader.u64(), interval: try reader.u64())
+        case APPHOST_WIRE_TIMER_CANCELLED.rawValue:
+            self = .timerCancelled(try reader.u64())
+        case APPHOST_WIRE_WORK_SUBMITTED.rawValue:
+            self = .workSubmitted(try reader.u64())
         default:
             throw TestWorker.Failure(description: "unknown worker frame type \(type)")
         }

@@ -1,3 +1,4 @@
+import ApphostGuestRuntime
 import ApphostWire
 import Foundation
 import XCTest
@@ -128,9 +129,45 @@ final class WorkerWireCodecTests: XCTestCase {
                 sequence: UInt64(10 + index),
                 GuestMessage(call: .scene(3, callback), appState: .active, sceneState: .foregroundActive))
         }
-        for message in messages + callbacks {
+        let background: [GuestCall] = [
+            .expireTask(1), .expireTask(.max), .fireTimer(7), .runWork(3), .backgroundTime(nil),
+            .backgroundTime(.zero), .backgroundTime(.seconds(30)), .backgroundTime(.nanoseconds(1_500_000_001)),
+        ]
+        let backgroundCalls = background.enumerated().map { index, call in
+            HostToWorkerMessage.call(sequence: UInt64(20 + index), GuestMessage(call: call, appState: .background))
+        }
+        for message in messages + callbacks + backgroundCalls {
             XCTAssertEqual(try HostToWorkerMessage(message.frame), message)
         }
+    }
+
+    // The background calls as apphost_wire.h lays them out: an id, or an opt u64 of nanoseconds.
+    func testBackgroundCallLayoutsMatchTheHeader() {
+        func payload(_ call: GuestCall) -> [UInt8] {
+            let frame = HostToWorkerMessage.call(sequence: 2, GuestMessage(call: call, appState: .background)).frame
+            XCTAssertEqual(frame.type, UInt8(APPHOST_WIRE_CALL.rawValue))
+            return frame.payload
+        }
+        let head = le64(2) + [UInt8(AppState.background.rawValue), 0, 0]
+        XCTAssertEqual(payload(.expireTask(5)), head + [UInt8(APPHOST_WIRE_CALL_EXPIRE_TASK.rawValue)] + le64(5))
+        XCTAssertEqual(payload(.fireTimer(6)), head + [UInt8(APPHOST_WIRE_CALL_FIRE_TIMER.rawValue)] + le64(6))
+        XCTAssertEqual(payload(.runWork(7)), head + [UInt8(APPHOST_WIRE_CALL_RUN_WORK.rawValue)] + le64(7))
+        let time = UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue)
+        XCTAssertEqual(payload(.backgroundTime(nil)), head + [time, 0])
+        XCTAssertEqual(payload(.backgroundTime(.zero)), head + [time, 1] + le64(0))
+        XCTAssertEqual(payload(.backgroundTime(.milliseconds(1500))), head + [time, 1] + le64(1_500_000_000))
+    }
+
+    // Durations travel as u64 nanoseconds: below a nanosecond is dropped, negative is 0, and more
+    // than a u64 holds is its maximum.
+    func testDurationsAsNanoseconds() {
+        XCTAssertEqual(WireDuration.nanoseconds(.seconds(30)), 30_000_000_000)
+        XCTAssertEqual(
+            WireDuration.nanoseconds(.nanoseconds(7) + Duration(secondsComponent: 0, attosecondsComponent: 999)), 7)
+        XCTAssertEqual(WireDuration.nanoseconds(.seconds(-1)), 0)
+        XCTAssertEqual(WireDuration.nanoseconds(.seconds(Int64.max)), .max)
+        XCTAssertEqual(WireDuration.duration(30_000_000_001), .seconds(30) + .nanoseconds(1))
+        XCTAssertEqual(WireDuration.nanoseconds(WireDuration.duration(.max)), .max)
     }
 
     func testCallLayoutMatchesTheHeader() {
@@ -160,11 +197,56 @@ final class WorkerWireCodecTests: XCTestCase {
             .started(.ok, initStatus: 0), .started(.initFailed, initStatus: 7),
             .started(.noAppCallbacks, initStatus: 0),
             .reply(sequence: .max, status: Int32.min), .log(.error, "x"), .saveState(scene: 3, Data()),
-            .saveState(scene: 3, Data([0, 1])), .stopped,
+            .saveState(scene: 3, Data([0, 1])), .stopped, .taskBegan(1, name: "upload"), .taskBegan(.max, name: ""),
+            .taskEnded(1), .timerScheduled(2, delay: .milliseconds(5), interval: nil),
+            .timerScheduled(3, delay: .zero, interval: .seconds(1)), .timerCancelled(2), .workSubmitted(9),
         ]
         for message in messages {
             XCTAssertEqual(try WorkerToHostMessage(message.frame), message)
         }
+    }
+
+    // The background frames as apphost_wire.h lays them out, and as the channel reports them.
+    func testBackgroundFrameLayoutsMatchTheHeader() throws {
+        func frame(_ type: apphost_wire_type, _ payload: [UInt8]) throws -> WorkerToHostMessage {
+            try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload))
+        }
+        let began = try frame(APPHOST_WIRE_TASK_BEGAN, le64(4) + le32(2) + Array("up".utf8))
+        XCTAssertEqual(began, .taskBegan(4, name: "up"))
+        XCTAssertEqual(began.event, .taskBegan(4, name: "up"))
+        let repaired = try frame(APPHOST_WIRE_TASK_BEGAN, le64(4) + le32(2) + [0x61, 0xFF])
+        XCTAssertEqual(repaired.event, .taskBegan(4, name: "a\u{FFFD}"), "invalid UTF-8 is repaired")
+        XCTAssertEqual(try frame(APPHOST_WIRE_TASK_ENDED, le64(4)).event, .taskEnded(4))
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_TIMER_SCHEDULED, le64(5) + le64(2_000_000) + le64(0)).event,
+            .timerScheduled(5, delay: .milliseconds(2), interval: nil), "an interval of 0 fires once")
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_TIMER_SCHEDULED, le64(5) + le64(0) + le64(1_000_000_000)).event,
+            .timerScheduled(5, delay: .zero, interval: .seconds(1)))
+        XCTAssertEqual(try frame(APPHOST_WIRE_TIMER_CANCELLED, le64(5)).event, .timerCancelled(5))
+        XCTAssertEqual(try frame(APPHOST_WIRE_WORK_SUBMITTED, le64(6)).event, .workSubmitted(6))
+        XCTAssertNil(WorkerToHostMessage.stopped.event)
+        XCTAssertNil(WorkerToHostMessage.reply(sequence: 1, status: 0).event)
+    }
+
+    // An id of 0 (never valid), a frame cut short or with bytes left over is a protocol error.
+    func testMalformedBackgroundFramesAreProtocolErrors() {
+        let cases: [(apphost_wire_type, [UInt8])] = [
+            (APPHOST_WIRE_TASK_BEGAN, le64(0) + le32(0)), (APPHOST_WIRE_TASK_ENDED, le64(0)),
+            (APPHOST_WIRE_TIMER_SCHEDULED, le64(0) + le64(1) + le64(0)), (APPHOST_WIRE_TIMER_CANCELLED, le64(0)),
+            (APPHOST_WIRE_WORK_SUBMITTED, le64(0)), (APPHOST_WIRE_TASK_BEGAN, le64(1)),
+            (APPHOST_WIRE_TIMER_SCHEDULED, le64(1) + le64(1)), (APPHOST_WIRE_TASK_ENDED, le64(1) + [0]),
+        ]
+        for (type, payload) in cases {
+            XCTAssertThrowsError(try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload))) {
+                _ in
+            }
+        }
+        XCTAssertThrowsError(
+            try HostToWorkerMessage(
+                WireFrame(
+                    type: UInt8(APPHOST_WIRE_CALL.rawValue),
+                    payload: le64(1) + [3, 0, 0, UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue), 2] + le64(1))))
     }
 
     func testEnumCodesAreTheHeaders() {
@@ -176,6 +258,12 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertEqual(
             UInt32(WorkerToHostMessage.StartOutcome.noAppCallbacks.rawValue),
             APPHOST_WIRE_STARTED_NO_APP_CALLBACKS.rawValue)
+        // The runtime's call kinds are the wire's, so that the worker passes them on as they are.
+        XCTAssertEqual(AHR_CALL_EXPIRE_TASK.rawValue, APPHOST_WIRE_CALL_EXPIRE_TASK.rawValue)
+        XCTAssertEqual(AHR_CALL_FIRE_TIMER.rawValue, APPHOST_WIRE_CALL_FIRE_TIMER.rawValue)
+        XCTAssertEqual(AHR_CALL_RUN_WORK.rawValue, APPHOST_WIRE_CALL_RUN_WORK.rawValue)
+        XCTAssertEqual(AHR_CALL_BACKGROUND_TIME.rawValue, APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue)
+        XCTAssertEqual(APPHOST_WIRE_VERSION, 2, "version 2 added the background calls and frames")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

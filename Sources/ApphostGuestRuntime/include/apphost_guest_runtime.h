@@ -3,7 +3,8 @@
  *
  * It loads one guest library, hands its init the host interface of
  * sdk/include/apphost/host.h, delivers host-to-guest calls and passes what
- * the guest sends the host (log lines, saved scene states) to a sink. It
+ * the guest sends the host (log lines, saved scene states, and the tasks,
+ * timers and async work of the background extension) to a sink. It
  * keeps a mirror of the states the host last gave the guest, so that
  * app_state and scene_state answer "as of the callback being delivered"
  * without asking the host. It knows nothing of sockets or Swift: the worker
@@ -119,6 +120,30 @@ typedef struct ahr_sink {
      * state. Called while the scene is known to be connected, so that the
      * save reaches the sink before a later did_disconnect is delivered. */
     void (*save_state)(void *context, apphost_scene_t scene, const void *bytes, size_t length);
+
+    /* The background extension ("apphost.background/1", background.h). The
+     * runtime gives out the ids itself, per guest, counting from 1, and
+     * answers the guest at once; these tell the host, which runs the budget
+     * and the timers and later sends EXPIRE_TASK, FIRE_TIMER and RUN_WORK.
+     * Each is called while the runtime holds its background lock, so that
+     * the calls about one id come in the order they happened, and a task
+     * begun before a BACKGROUND_TIME call is handled is reported before
+     * ahr_handle returns from it. They must not call back into the
+     * runtime. */
+
+    /* begin_task returned `task`. `utf8` holds `length` bytes, at most
+     * APPHOST_TASK_NAME_MAX_BYTES, cut at a character boundary, not
+     * NUL-terminated and not checked (as for log); never NULL. */
+    void (*task_began)(void *context, apphost_task_t task, const char *utf8, size_t length);
+    /* end_task ended `task`. */
+    void (*task_ended)(void *context, apphost_task_t task);
+    /* schedule_timer made `timer`: FIRE_TIMER after `delay_ns`, then every
+     * `interval_ns` unless that is 0. */
+    void (*timer_scheduled)(void *context, apphost_timer_t timer, uint64_t delay_ns, uint64_t interval_ns);
+    /* cancel_timer cancelled `timer`. */
+    void (*timer_cancelled)(void *context, apphost_timer_t timer);
+    /* dispatch_async submitted work `work`, for RUN_WORK. */
+    void (*work_submitted)(void *context, uint64_t work);
 } ahr_sink;
 
 typedef enum ahr_start_result {
@@ -137,11 +162,15 @@ typedef enum ahr_start_result {
 /*
  * [main-queue] Builds the guest's apphost_host_t (struct_size, the ABI
  * version of these headers, `host_name`, `host_version`, the host
- * functions), calls init with it and takes the guest's app and scene
- * callbacks from query. `data_directory` is what the data_directory host
- * function returns: a directory the caller has made. The runtime copies
- * the three strings; NULL reads as "". *init_status (when not NULL) is
- * init's status, APPHOST_OK when init succeeded.
+ * functions, whose get_extension offers APPHOST_BACKGROUND_EXTENSION_ID),
+ * calls init with it and takes the guest's app and scene callbacks from
+ * query. `data_directory` is what the data_directory host function
+ * returns: a directory the caller has made. The runtime copies the three
+ * strings; NULL reads as "". *init_status (when not NULL) is init's status,
+ * APPHOST_OK when init succeeded. The background extension accepts tasks,
+ * timers and async work only once ahr_start has succeeded: during init,
+ * begin_task returns APPHOST_TASK_INVALID, and schedule_timer and
+ * dispatch_async APPHOST_ERROR_INVALID_STATE.
  */
 ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, const char *host_name,
                            const char *host_version, ahr_sink sink, int32_t *init_status);
@@ -154,8 +183,16 @@ typedef enum ahr_call_kind {
     AHR_CALL_WILL_TERMINATE = 2,
     AHR_CALL_MEMORY_WARNING = 3,
     AHR_CALL_WILL_CONNECT = 4,
-    AHR_CALL_SCENE_CALLBACK = 5
+    AHR_CALL_SCENE_CALLBACK = 5,
+    /* The background extension's calls: see ahr_handle. */
+    AHR_CALL_EXPIRE_TASK = 6,
+    AHR_CALL_FIRE_TIMER = 7,
+    AHR_CALL_RUN_WORK = 8,
+    AHR_CALL_BACKGROUND_TIME = 9
 } ahr_call_kind;
+
+/* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
+#define AHR_BACKGROUND_TIME_UNLIMITED (-1)
 
 /* The scene callbacks other than will_connect; the values are those of enum
  * apphost_wire_scene_callback. */
@@ -191,6 +228,13 @@ typedef struct ahr_call {
     size_t restoration_length;
     /* SCENE_CALLBACK: which one. */
     ahr_scene_callback scene_callback;
+    /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK: the id of the task, timer or work,
+     * as the runtime gave it out (ahr_sink). */
+    uint64_t id;
+    /* BACKGROUND_TIME: the nanoseconds left of the guest's background budget
+     * as of this call (0: no background work is possible, as before a
+     * suspension), or AHR_BACKGROUND_TIME_UNLIMITED in the foreground. */
+    int64_t background_time_ns;
 } ahr_call;
 
 /*
@@ -202,13 +246,31 @@ typedef struct ahr_call {
  * will_terminate removes every scene AFTER its callback returns, so that the
  * guest can still save them (CONTRACT A3).
  *
+ * will_terminate also ends background work: from the moment it is
+ * delivered, begin_task returns APPHOST_TASK_INVALID (CONTRACT B1).
+ *
+ * The background calls (every one sets the mirror's app state too):
+ * - EXPIRE_TASK runs the expiration handler of open task `id`, at most once
+ *   per task; nothing for a task ended meanwhile or without a handler.
+ * - FIRE_TIMER runs the work of timer `id`, and forgets a one-shot timer
+ *   before its work runs; nothing for a cancelled or finished timer.
+ * - RUN_WORK runs work `id` once and forgets it.
+ * - BACKGROUND_TIME sets the budget that time_remaining counts down from
+ *   (CLOCK_MONOTONIC, from this call) and begin_task checks; runs no guest
+ *   code.
+ * The guest's function is called without any lock held, so it may call
+ * every function of the extension.
+ *
  * Returns did_finish_launching's status, APPHOST_OK for every other call and
  * for a callback the guest does not implement (a NULL member, or one past
  * its table's struct_size), APPHOST_ERROR_INVALID_ARGUMENT for an unknown
- * kind or scene callback or a WILL_CONNECT whose session_id or restoration
- * is NULL with a length, APPHOST_ERROR_OUT_OF_MEMORY when the call could
- * not be prepared (nothing is delivered then), and APPHOST_ERROR_INTERNAL
- * when the guest is not running (not started, or its start failed).
+ * kind or scene callback, a WILL_CONNECT whose session_id or restoration
+ * is NULL with a length, or a background_time_ns below -1,
+ * APPHOST_ERROR_INVALID_HANDLE for an EXPIRE_TASK or FIRE_TIMER of an id
+ * the runtime never gave out, or a RUN_WORK of one it did not give out or
+ * already ran, APPHOST_ERROR_OUT_OF_MEMORY when the call could not be
+ * prepared (nothing is delivered then), and APPHOST_ERROR_INTERNAL when the
+ * guest is not running (not started, or its start failed).
  */
 int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call);
 
@@ -216,9 +278,12 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call);
 
 /*
  * [main-queue] Calls deinit when init succeeded and the guest is running,
- * withdraws the host interface (later calls through its pointer get error
- * codes; calls already in progress finish first), dlcloses the library and
- * frees the runtime. NULL is ignored.
+ * withdraws the host interface (later calls through its pointer, the
+ * background extension's included, get error codes or invalid ids; calls
+ * already in progress finish first), dlcloses the library and frees the
+ * runtime with its tasks, timers and work. During deinit no task begins
+ * and no timer or work is accepted: no call would run them. NULL is
+ * ignored.
  */
 void ahr_stop(ahr_runtime *runtime);
 

@@ -54,8 +54,19 @@ enum HostToWorkerMessage: Sendable, Equatable {
             writer.u8(UInt8(APPHOST_WIRE_CALL_SCENE_CALLBACK.rawValue))
             writer.u64(scene)
             writer.u8(UInt8(WireSceneCallback.code(of: callback)))
-        case .expireTask, .fireTimer, .runWork, .backgroundTime:
-            fatalError("TODO(issue 4): the background calls on the wire")
+        case .expireTask(let task):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_EXPIRE_TASK.rawValue))
+            writer.u64(task)
+        case .fireTimer(let timer):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_FIRE_TIMER.rawValue))
+            writer.u64(timer)
+        case .runWork(let work):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_RUN_WORK.rawValue))
+            writer.u64(work)
+        case .backgroundTime(let remaining):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue))
+            writer.bool(remaining != nil)
+            if let remaining { writer.u64(WireDuration.nanoseconds(remaining)) }
         }
     }
 
@@ -100,6 +111,11 @@ enum HostToWorkerMessage: Sendable, Equatable {
         case APPHOST_WIRE_CALL_SCENE_CALLBACK.rawValue:
             let scene = try reader.u64()
             call = .scene(scene, try WireSceneCallback.callback(for: try reader.u8()))
+        case APPHOST_WIRE_CALL_EXPIRE_TASK.rawValue: call = .expireTask(try reader.u64())
+        case APPHOST_WIRE_CALL_FIRE_TIMER.rawValue: call = .fireTimer(try reader.u64())
+        case APPHOST_WIRE_CALL_RUN_WORK.rawValue: call = .runWork(try reader.u64())
+        case APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue:
+            call = .backgroundTime(try reader.bool() ? WireDuration.duration(try reader.u64()) : nil)
         case let other:
             throw WireProtocolError("unknown call \(other)")
         }
@@ -134,5 +150,21 @@ enum WireEnum {
     {
         guard let value = T(rawValue: Int32(code)) else { throw WireProtocolError("unknown \(what) \(code)") }
         return value
+    }
+}
+
+/// Durations travel as u64 nanoseconds: negative ones as 0, ones past `UInt64.max` as that.
+enum WireDuration {
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .max }
+        let (total, carry) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+        return carry ? .max : total
+    }
+
+    static func duration(_ nanoseconds: UInt64) -> Duration {
+        .seconds(Int64(nanoseconds / 1_000_000_000)) + .nanoseconds(Int64(nanoseconds % 1_000_000_000))
     }
 }

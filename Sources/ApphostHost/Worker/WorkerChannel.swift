@@ -513,6 +513,10 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 throw WireProtocolError("a saved state of \(data.count) bytes, over the ABI's limit")
             }
             post { [onEvent] in onEvent(.saveSceneState(scene, data)) }
+        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
+            // In the order the worker wrote them: a task begun before a call's reply comes first.
+            guard let event = message.event else { break }
+            post { [onEvent] in onEvent(event) }
         case .stopped where stopSent:
             break  // The end of file follows once the worker has exited.
         default:
@@ -584,6 +588,11 @@ extension WorkerToHostMessage {
         case .log: "LOG"
         case .saveState: "SAVE_STATE"
         case .stopped: "STOPPED"
+        case .taskBegan: "TASK_BEGAN"
+        case .taskEnded: "TASK_ENDED"
+        case .timerScheduled: "TIMER_SCHEDULED"
+        case .timerCancelled: "TIMER_CANCELLED"
+        case .workSubmitted: "WORK_SUBMITTED"
         }
     }
 }

@@ -147,8 +147,9 @@ final class WorkerHandshake {
         }
     }
 
-    /// The next answer; logs and saves on the way go to `forward`, or are a protocol error
-    /// before the guest has a host interface to send them with.
+    /// The next answer; the guest's own calls on the way (logs, saves, and background frames a
+    /// thread of its sends once init has returned, before STARTED) go to `forward`, or are a
+    /// protocol error before the guest has a host interface to send them with.
     private func receive(_ step: Step, forward: ((GuestEvent) -> Void)? = nil) throws(LoadError) -> WorkerToHostMessage
     {
         while true {
@@ -158,14 +159,8 @@ final class WorkerHandshake {
             } catch {
                 throw failure(error, during: step)
             }
-            switch message {
-            case .log(let level, let text) where forward != nil:
-                forward?(.log(level, text))
-            case .saveState(let scene, let data) where forward != nil:
-                forward?(.saveSceneState(scene, data))
-            default:
-                return message
-            }
+            guard let forward, let event = message.event else { return message }
+            forward(event)
         }
     }
 

@@ -25,6 +25,27 @@ enum WorkerToHostMessage: Sendable, Equatable {
     case log(GuestLogLevel, String)
     case saveState(scene: SceneHandle, Data)
     case stopped
+    case taskBegan(TaskID, name: String)
+    case taskEnded(TaskID)
+    /// A timer that fires once has no interval (0 on the wire).
+    case timerScheduled(TimerID, delay: Duration, interval: Duration?)
+    case timerCancelled(TimerID)
+    case workSubmitted(WorkID)
+
+    /// The guest's own calls to the host, as the channel reports them; nil for the conversation's frames.
+    var event: GuestEvent? {
+        switch self {
+        case .log(let level, let message): .log(level, message)
+        case .saveState(let scene, let data): .saveSceneState(scene, data)
+        case .taskBegan(let task, let name): .taskBegan(task, name: name)
+        case .taskEnded(let task): .taskEnded(task)
+        case .timerScheduled(let timer, let delay, let interval):
+            .timerScheduled(timer, delay: delay, interval: interval)
+        case .timerCancelled(let timer): .timerCancelled(timer)
+        case .workSubmitted(let work): .workSubmitted(work)
+        case .hello, .loaded, .loadFailed, .started, .reply, .stopped: nil
+        }
+    }
 
     init(_ frame: WireFrame) throws(WireProtocolError) {
         var reader = WirePayloadReader(frame.payload)
@@ -54,10 +75,30 @@ enum WorkerToHostMessage: Sendable, Equatable {
             self = .saveState(scene: try reader.u64(), Data(try reader.data()))
         case APPHOST_WIRE_STOPPED.rawValue:
             self = .stopped
+        case APPHOST_WIRE_TASK_BEGAN.rawValue:
+            self = .taskBegan(try Self.id(&reader, "task"), name: try reader.string())
+        case APPHOST_WIRE_TASK_ENDED.rawValue:
+            self = .taskEnded(try Self.id(&reader, "task"))
+        case APPHOST_WIRE_TIMER_SCHEDULED.rawValue:
+            let timer = try Self.id(&reader, "timer")
+            let delay = WireDuration.duration(try reader.u64())
+            let interval = try reader.u64()
+            self = .timerScheduled(timer, delay: delay, interval: interval == 0 ? nil : WireDuration.duration(interval))
+        case APPHOST_WIRE_TIMER_CANCELLED.rawValue:
+            self = .timerCancelled(try Self.id(&reader, "timer"))
+        case APPHOST_WIRE_WORK_SUBMITTED.rawValue:
+            self = .workSubmitted(try Self.id(&reader, "work"))
         default:
             throw WireProtocolError("unknown worker-to-host frame type \(frame.type)")
         }
         try reader.finish()
+    }
+
+    /// A task, timer or work id: never zero.
+    private static func id(_ reader: inout WirePayloadReader, _ what: String) throws(WireProtocolError) -> UInt64 {
+        let id = try reader.u64()
+        guard id != 0 else { throw WireProtocolError("a \(what) id of 0") }
+        return id
     }
 
     private static func readEntry(_ reader: inout WirePayloadReader) throws(WireProtocolError) -> RawGuestEntry {
@@ -119,6 +160,24 @@ enum WorkerToHostMessage: Sendable, Equatable {
             writer.data(data)
         case .stopped:
             type = APPHOST_WIRE_STOPPED
+        case .taskBegan(let task, let name):
+            type = APPHOST_WIRE_TASK_BEGAN
+            writer.u64(task)
+            writer.string(name)
+        case .taskEnded(let task):
+            type = APPHOST_WIRE_TASK_ENDED
+            writer.u64(task)
+        case .timerScheduled(let timer, let delay, let interval):
+            type = APPHOST_WIRE_TIMER_SCHEDULED
+            writer.u64(timer)
+            writer.u64(WireDuration.nanoseconds(delay))
+            writer.u64(interval.map(WireDuration.nanoseconds) ?? 0)
+        case .timerCancelled(let timer):
+            type = APPHOST_WIRE_TIMER_CANCELLED
+            writer.u64(timer)
+        case .workSubmitted(let work):
+            type = APPHOST_WIRE_WORK_SUBMITTED
+            writer.u64(work)
         }
         return WireFrame(type: UInt8(type.rawValue), payload: writer.bytes)
     }

@@ -1,5 +1,5 @@
 /*
- * The host <-> worker wire protocol, version 1.
+ * The host <-> worker wire protocol, version 2 (1 had no background calls).
  *
  * With process isolation each guest runs in its own worker process
  * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
@@ -15,14 +15,20 @@
  *
  * Integers are little-endian. A "str" is u32 length + that many bytes (UTF-8
  * expected, not NUL-terminated). An "opt str" / "opt bytes" is u8 present
- * (0 or 1) followed, when present, by u32 length + bytes. A "bool" is a u8.
+ * (0 or 1) followed, when present, by u32 length + bytes; an "opt u64" is u8
+ * present followed, when present, by the u64. A "bool" is a u8. Durations
+ * are u64 nanoseconds.
  *
  * Conversation. The worker speaks first with HELLO. The host then sends LOAD;
  * the worker answers LOADED or LOAD_FAILED. After validating the descriptor
  * the host sends START (or STOP); the worker answers STARTED. Then CALLs,
- * each answered by one REPLY with the same sequence number, in order. LOG and
- * SAVE_STATE may come from the worker at any time after START, from any
- * guest thread; the worker writes whole frames under a lock. STOP makes the
+ * each answered by one REPLY with the same sequence number, in order. LOG,
+ * SAVE_STATE and the background frames (TASK_BEGAN to WORK_SUBMITTED) may
+ * come from the worker at any time after START, even before STARTED, from
+ * any guest thread; the worker writes whole frames under a lock. A
+ * background frame is written while the guest's runtime holds its
+ * background lock, so that a TASK_BEGAN for a task begun before a CALL's
+ * BACKGROUND_TIME was handled comes before that CALL's REPLY. STOP makes the
  * worker call deinit (when init succeeded), unload the guest, answer STOPPED
  * and exit 0. If the host closes its end, the worker exits at once. After
  * LOAD_FAILED or a STARTED that is not OK, the worker accepts only STOP.
@@ -45,6 +51,15 @@
  *                 WILL_CONNECT: u64 scene, str session_id, u8 role, u8 initial_state,
  *                               opt bytes restoration_data
  *                 SCENE_CALLBACK: u64 scene, u8 callback (enum apphost_wire_scene_callback)
+ *                 EXPIRE_TASK: u64 task     (runs its expiration handler)
+ *                 FIRE_TIMER: u64 timer     (runs its work)
+ *                 RUN_WORK: u64 work        (runs the async work)
+ *                 BACKGROUND_TIME: opt u64 nanoseconds of background budget
+ *                               left (absent: unlimited, in the foreground;
+ *                               values past INT64_MAX read as INT64_MAX)
+ *               The ids are those the worker sent in the frames below; the
+ *               REPLY's status for an id it never sent is
+ *               APPHOST_ERROR_INVALID_HANDLE (ahr_handle).
  *   STOP        (empty)
  *
  * Worker to host:
@@ -66,6 +81,14 @@
  *               cut on a character boundary, UTF-8 unchecked: the host repairs)
  *   SAVE_STATE  u64 scene, bytes data (u32 length + bytes)
  *   STOPPED     (empty)
+ *   TASK_BEGAN  u64 task, str name (at most APPHOST_TASK_NAME_MAX_BYTES, cut
+ *               on a character boundary, UTF-8 unchecked: the host repairs)
+ *   TASK_ENDED  u64 task
+ *   TIMER_SCHEDULED  u64 timer, u64 delay, u64 interval (0: fires once)
+ *   TIMER_CANCELLED  u64 timer
+ *   WORK_SUBMITTED   u64 work
+ *               Ids are the worker's, per guest, counting from 1 for each
+ *               kind; 0 is never one.
  */
 #ifndef APPHOST_WIRE_H
 #define APPHOST_WIRE_H
@@ -73,7 +96,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 1,
+    APPHOST_WIRE_VERSION = 2,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -94,7 +117,12 @@ enum apphost_wire_type {
     APPHOST_WIRE_REPLY = 68,
     APPHOST_WIRE_LOG = 69,
     APPHOST_WIRE_SAVE_STATE = 70,
-    APPHOST_WIRE_STOPPED = 71
+    APPHOST_WIRE_STOPPED = 71,
+    APPHOST_WIRE_TASK_BEGAN = 72,
+    APPHOST_WIRE_TASK_ENDED = 73,
+    APPHOST_WIRE_TIMER_SCHEDULED = 74,
+    APPHOST_WIRE_TIMER_CANCELLED = 75,
+    APPHOST_WIRE_WORK_SUBMITTED = 76
 };
 
 enum apphost_wire_call {
@@ -102,7 +130,11 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_WILL_TERMINATE = 2,
     APPHOST_WIRE_CALL_MEMORY_WARNING = 3,
     APPHOST_WIRE_CALL_WILL_CONNECT = 4,
-    APPHOST_WIRE_CALL_SCENE_CALLBACK = 5
+    APPHOST_WIRE_CALL_SCENE_CALLBACK = 5,
+    APPHOST_WIRE_CALL_EXPIRE_TASK = 6,
+    APPHOST_WIRE_CALL_FIRE_TIMER = 7,
+    APPHOST_WIRE_CALL_RUN_WORK = 8,
+    APPHOST_WIRE_CALL_BACKGROUND_TIME = 9
 };
 
 enum apphost_wire_scene_callback {

@@ -24,7 +24,10 @@
  *
  * Thread tags are those of host.h. Every function tolerates a NULL host,
  * NULL pointers and unknown ids: it returns an error code or an invalid id
- * instead (CONTRACT X3).
+ * instead (CONTRACT X3). During init and deinit no background work is
+ * possible: begin_task returns APPHOST_TASK_INVALID, and schedule_timer and
+ * dispatch_async return APPHOST_ERROR_INVALID_STATE. Any function that
+ * allocates may return APPHOST_ERROR_OUT_OF_MEMORY (or the invalid id).
  */
 #ifndef APPHOST_BACKGROUND_H
 #define APPHOST_BACKGROUND_H
@@ -83,8 +86,10 @@ struct apphost_background {
 
     /* [thread-safe] Ends `task`. Returns APPHOST_ERROR_INVALID_HANDLE for
      * APPHOST_TASK_INVALID, an id this guest never got, or one already ended
-     * (CONTRACT B1). Its expiration handler never starts after end_task
-     * returns. */
+     * (CONTRACT B1). Called on the main queue, its expiration handler never
+     * runs after end_task returns; called from another thread, a handler
+     * already starting may still run (end_task does not wait for it, so that
+     * a handler may wait for a thread that ends the task). */
     apphost_status_t (*end_task)(const apphost_host_t *host, apphost_task_t task);
 
     /* [thread-safe] Writes the seconds left of the guest's background budget

@@ -1,0 +1,462 @@
+/*
+ * The background extension: the functions of apphost_background_t (see
+ * background.h in the SDK for what each promises) and the host's calls that
+ * run what they set up. Each function finds its guest through the registry
+ * (host_context.h), so that any argument at all gets an answer, never a
+ * crash (CONTRACT X3).
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strnlen */
+
+#include "background.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_context.h"
+#include "utf8_cut.h"
+
+enum { NANOSECONDS_PER_SECOND = 1000000000 };
+
+/* ---- Tables --------------------------------------------------------------- */
+
+static void table_free(ahr_background_table *table)
+{
+    free(table->entries);
+    memset(table, 0, sizeof *table);
+}
+
+/* Drops the gone entries, keeping the order. */
+static void table_compact(ahr_background_table *table)
+{
+    size_t kept = 0;
+    size_t i;
+
+    for (i = 0; i < table->count; i++) {
+        if (!table->entries[i].gone) {
+            table->entries[kept++] = table->entries[i];
+        }
+    }
+    table->count = kept;
+}
+
+/* A new entry with the next id, zeroed but for it; NULL when out of memory
+ * (no id is used up then). */
+static ahr_background_entry *table_add(ahr_background_table *table)
+{
+    ahr_background_entry *entry;
+
+    if (table->count == table->capacity && table->live < table->count) {
+        table_compact(table);
+    }
+    if (table->count == table->capacity) {
+        size_t capacity = table->capacity == 0 ? 8 : table->capacity * 2;
+        ahr_background_entry *entries = realloc(table->entries, capacity * sizeof *entries);
+
+        if (entries == NULL) {
+            return NULL;
+        }
+        table->entries = entries;
+        table->capacity = capacity;
+    }
+    entry = &table->entries[table->count++];
+    memset(entry, 0, sizeof *entry);
+    entry->id = ++table->last_id;
+    table->live++;
+    return entry;
+}
+
+/* The live entry of `id`, or NULL. */
+static ahr_background_entry *table_find(ahr_background_table *table, uint64_t id)
+{
+    size_t low = 0;
+    size_t high = table->count;
+
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        ahr_background_entry *entry = &table->entries[middle];
+
+        if (entry->id == id) {
+            return entry->gone ? NULL : entry;
+        }
+        if (entry->id < id) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return NULL;
+}
+
+/* Whether `id` was ever given out from `table`. */
+static bool table_issued(const ahr_background_table *table, uint64_t id) { return id != 0 && id <= table->last_id; }
+
+static void table_remove(ahr_background_table *table, ahr_background_entry *entry)
+{
+    entry->gone = true;
+    table->live--;
+    if (table->live == 0) {
+        table->count = 0;
+    } else if (table->count >= 64 && table->live < table->count / 4) {
+        table_compact(table);
+    }
+}
+
+/* ---- State ---------------------------------------------------------------- */
+
+void ahr_background_init(ahr_background *background)
+{
+    memset(background, 0, sizeof *background);
+    pthread_mutex_init(&background->lock, NULL);
+}
+
+void ahr_background_destroy(ahr_background *background)
+{
+    table_free(&background->tasks);
+    table_free(&background->timers);
+    table_free(&background->work);
+    pthread_mutex_destroy(&background->lock);
+}
+
+void ahr_background_set_running(ahr_background *background, bool running)
+{
+    pthread_mutex_lock(&background->lock);
+    background->running = running;
+    background->accepting_tasks = running;
+    pthread_mutex_unlock(&background->lock);
+}
+
+void ahr_background_will_terminate(ahr_background *background)
+{
+    pthread_mutex_lock(&background->lock);
+    background->accepting_tasks = false;
+    pthread_mutex_unlock(&background->lock);
+}
+
+/* What is left of the budget, never below 0; only when `limited`. Call with
+ * the lock held. */
+static int64_t remaining_ns(const ahr_background *background)
+{
+    struct timespec now;
+    int64_t elapsed;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    elapsed = (int64_t)(now.tv_sec - background->budget_since.tv_sec) * NANOSECONDS_PER_SECOND +
+              (now.tv_nsec - background->budget_since.tv_nsec);
+    if (elapsed < 0) {
+        elapsed = 0;
+    }
+    return elapsed >= background->budget_ns ? 0 : background->budget_ns - elapsed;
+}
+
+/* ---- The host's calls, on the main queue ---------------------------------- */
+
+bool ahr_background_is_call(const ahr_call *call)
+{
+    switch (call->kind) {
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+        return true;
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+        break;
+    }
+    return false;
+}
+
+bool ahr_background_call_is_valid(const ahr_call *call)
+{
+    return call->kind != AHR_CALL_BACKGROUND_TIME || call->background_time_ns >= AHR_BACKGROUND_TIME_UNLIMITED;
+}
+
+static int32_t expire_task(ahr_background *background, uint64_t id)
+{
+    apphost_expiration_handler_t handler = NULL;
+    void *context = NULL;
+    ahr_background_entry *entry;
+    bool issued;
+
+    pthread_mutex_lock(&background->lock);
+    issued = table_issued(&background->tasks, id);
+    entry = table_find(&background->tasks, id);
+    /* At most once; a task ended meanwhile is skipped (B1, B3). */
+    if (entry != NULL && !entry->expired) {
+        entry->expired = true;
+        handler = entry->on_expiration;
+        context = entry->context;
+    }
+    pthread_mutex_unlock(&background->lock);
+    if (handler != NULL) {
+        handler(context, id);
+    }
+    return issued ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+}
+
+static int32_t fire_timer(ahr_background *background, uint64_t id)
+{
+    apphost_work_t work = NULL;
+    void *context = NULL;
+    ahr_background_entry *entry;
+    bool issued;
+
+    pthread_mutex_lock(&background->lock);
+    issued = table_issued(&background->timers, id);
+    entry = table_find(&background->timers, id);
+    if (entry != NULL) {
+        work = entry->work;
+        context = entry->context;
+        /* A one-shot timer is done: cancel_timer calls it unknown from now. */
+        if (!entry->repeats) {
+            table_remove(&background->timers, entry);
+        }
+    }
+    pthread_mutex_unlock(&background->lock);
+    if (work != NULL) {
+        work(context);
+    }
+    return issued ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+}
+
+static int32_t run_work(ahr_background *background, uint64_t id)
+{
+    apphost_work_t work = NULL;
+    void *context = NULL;
+    ahr_background_entry *entry;
+
+    pthread_mutex_lock(&background->lock);
+    entry = table_find(&background->work, id);
+    if (entry != NULL) {
+        work = entry->work;
+        context = entry->context;
+        table_remove(&background->work, entry);
+    }
+    pthread_mutex_unlock(&background->lock);
+    if (work == NULL) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    work(context);
+    return APPHOST_OK;
+}
+
+static int32_t set_background_time(ahr_background *background, int64_t nanoseconds)
+{
+    pthread_mutex_lock(&background->lock);
+    background->limited = nanoseconds != AHR_BACKGROUND_TIME_UNLIMITED;
+    background->budget_ns = background->limited ? nanoseconds : 0;
+    clock_gettime(CLOCK_MONOTONIC, &background->budget_since);
+    pthread_mutex_unlock(&background->lock);
+    return APPHOST_OK;
+}
+
+int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
+{
+    switch (call->kind) {
+    case AHR_CALL_EXPIRE_TASK:
+        return expire_task(background, call->id);
+    case AHR_CALL_FIRE_TIMER:
+        return fire_timer(background, call->id);
+    case AHR_CALL_RUN_WORK:
+        return run_work(background, call->id);
+    case AHR_CALL_BACKGROUND_TIME:
+        return set_background_time(background, call->background_time_ns);
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+        break;
+    }
+    return APPHOST_ERROR_INVALID_ARGUMENT;
+}
+
+/* ---- The guest's functions, from any thread ------------------------------- */
+
+static apphost_task_t begin_task(const apphost_host_t *host, const char *name,
+                                 apphost_expiration_handler_t on_expiration, void *context)
+{
+    ahr_host_context *host_context = ahr_registry_acquire(host);
+    ahr_background *background;
+    ahr_background_entry *entry;
+    apphost_task_t task = APPHOST_TASK_INVALID;
+    size_t length;
+
+    if (host_context == NULL) {
+        return APPHOST_TASK_INVALID;
+    }
+    if (name == NULL) {
+        name = "";
+    }
+    /* strnlen: a longer name is never read past the limit. */
+    length = strnlen(name, APPHOST_TASK_NAME_MAX_BYTES + 1);
+    length = ahr_utf8_prefix_length(name, length, APPHOST_TASK_NAME_MAX_BYTES);
+    background = host_context->background;
+    pthread_mutex_lock(&background->lock);
+    /* B1: not while terminating, not once the budget is known to be spent. */
+    if (background->accepting_tasks && (!background->limited || remaining_ns(background) > 0)) {
+        entry = table_add(&background->tasks);
+        if (entry != NULL) {
+            entry->on_expiration = on_expiration;
+            entry->context = context;
+            task = entry->id;
+            /* Under the lock: see background.h. */
+            if (host_context->sink.task_began != NULL) {
+                host_context->sink.task_began(host_context->sink.context, task, name, length);
+            }
+        }
+    }
+    pthread_mutex_unlock(&background->lock);
+    ahr_registry_release(host_context);
+    return task;
+}
+
+static apphost_status_t end_task(const apphost_host_t *host, apphost_task_t task)
+{
+    ahr_host_context *host_context = ahr_registry_acquire(host);
+    ahr_background *background;
+    ahr_background_entry *entry;
+
+    if (host_context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    background = host_context->background;
+    pthread_mutex_lock(&background->lock);
+    entry = table_find(&background->tasks, task);
+    if (entry != NULL) {
+        /* From here EXPIRE_TASK finds no handler to start. */
+        table_remove(&background->tasks, entry);
+        if (host_context->sink.task_ended != NULL) {
+            host_context->sink.task_ended(host_context->sink.context, task);
+        }
+    }
+    pthread_mutex_unlock(&background->lock);
+    ahr_registry_release(host_context);
+    return entry != NULL ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+}
+
+static apphost_status_t time_remaining(const apphost_host_t *host, double *out_seconds)
+{
+    ahr_host_context *host_context;
+    ahr_background *background;
+
+    if (out_seconds == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    host_context = ahr_registry_acquire(host);
+    if (host_context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    background = host_context->background;
+    pthread_mutex_lock(&background->lock);
+    *out_seconds = background->limited ? (double)remaining_ns(background) / NANOSECONDS_PER_SECOND
+                                       : APPHOST_BACKGROUND_TIME_UNLIMITED;
+    pthread_mutex_unlock(&background->lock);
+    ahr_registry_release(host_context);
+    return APPHOST_OK;
+}
+
+static apphost_status_t schedule_timer(const apphost_host_t *host, uint64_t delay_nanoseconds,
+                                       uint64_t interval_nanoseconds, apphost_work_t work, void *context,
+                                       apphost_timer_t *out_timer)
+{
+    ahr_host_context *host_context;
+    ahr_background *background;
+    ahr_background_entry *entry = NULL;
+    apphost_status_t status;
+
+    if (work == NULL || out_timer == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    host_context = ahr_registry_acquire(host);
+    if (host_context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    background = host_context->background;
+    pthread_mutex_lock(&background->lock);
+    if (!background->running) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else if ((entry = table_add(&background->timers)) == NULL) {
+        status = APPHOST_ERROR_OUT_OF_MEMORY;
+    } else {
+        entry->work = work;
+        entry->context = context;
+        entry->repeats = interval_nanoseconds != 0;
+        /* Before the host hears of it, so that the id is there for work
+         * that runs before this returns. */
+        *out_timer = entry->id;
+        if (host_context->sink.timer_scheduled != NULL) {
+            host_context->sink.timer_scheduled(host_context->sink.context, entry->id, delay_nanoseconds,
+                                               interval_nanoseconds);
+        }
+        status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&background->lock);
+    ahr_registry_release(host_context);
+    return status;
+}
+
+static apphost_status_t cancel_timer(const apphost_host_t *host, apphost_timer_t timer)
+{
+    ahr_host_context *host_context = ahr_registry_acquire(host);
+    ahr_background *background;
+    ahr_background_entry *entry;
+
+    if (host_context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    background = host_context->background;
+    pthread_mutex_lock(&background->lock);
+    entry = table_find(&background->timers, timer);
+    if (entry != NULL) {
+        /* From here FIRE_TIMER finds no work to start. */
+        table_remove(&background->timers, entry);
+        if (host_context->sink.timer_cancelled != NULL) {
+            host_context->sink.timer_cancelled(host_context->sink.context, timer);
+        }
+    }
+    pthread_mutex_unlock(&background->lock);
+    ahr_registry_release(host_context);
+    return entry != NULL ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+}
+
+static apphost_status_t dispatch_async(const apphost_host_t *host, apphost_work_t work, void *context)
+{
+    ahr_host_context *host_context;
+    ahr_background *background;
+    ahr_background_entry *entry = NULL;
+    apphost_status_t status;
+
+    if (work == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    host_context = ahr_registry_acquire(host);
+    if (host_context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    background = host_context->background;
+    pthread_mutex_lock(&background->lock);
+    if (!background->running) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else if ((entry = table_add(&background->work)) == NULL) {
+        status = APPHOST_ERROR_OUT_OF_MEMORY;
+    } else {
+        entry->work = work;
+        entry->context = context;
+        if (host_context->sink.work_submitted != NULL) {
+            host_context->sink.work_submitted(host_context->sink.context, entry->id);
+        }
+        status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&background->lock);
+    ahr_registry_release(host_context);
+    return status;
+}
+
+static const apphost_background_t extension = {
+    sizeof(apphost_background_t), begin_task, end_task, time_remaining, schedule_timer, cancel_timer, dispatch_async,
+};
+
+const apphost_background_t *ahr_background_extension(void) { return &extension; }
