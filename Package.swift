@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "ApphostSDK", targets: ["ApphostSDK"]),
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
         .library(name: "SwiftSampleGuest", type: .dynamic, targets: ["SwiftSampleGuest"]),
+        .library(name: "SwiftUploadGuest", type: .dynamic, targets: ["SwiftUploadGuest"]),
+        .library(name: "COverrunGuest", type: .dynamic, targets: ["COverrunGuest"]),
         .executable(name: "apphost-benchmarks", targets: ["ApphostBenchmarks"]),
     ],
     dependencies: [
@@ -37,7 +39,8 @@ let package = Package(
         // The host <-> worker wire protocol's constants, shared by the C worker and the Swift host.
         .target(name: "ApphostWire"),
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
-        // calls on the thread that owns it. The worker process runs it.
+        // calls on the thread that owns it. The worker process runs it, and so does the host for
+        // the guests it runs in its own process (ApphostHost's InProcessChannel).
         .target(name: "ApphostGuestRuntime", dependencies: ["CApphost"]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
@@ -54,11 +57,13 @@ let package = Package(
             name: "ApphostCore",
             dependencies: ["CApphost", .product(name: "Logging", package: "swift-log")]
         ),
-        // Loading, the in-process channel, the control socket and the host service.
+        // Loading, the in-process channel, the control socket and the host service. SwiftPM links
+        // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
+        // (its own dependency, C only) and the Swift products through this target.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "CApphost", "ApphostWire", "CEpoll",
+                "ApphostCore", "CApphost", "ApphostGuestRuntime", "ApphostWire", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -85,6 +90,20 @@ let package = Package(
             name: "SwiftSampleGuest",
             dependencies: ["ApphostSDK"],
             path: "Plugins/SwiftSampleGuest",
+            linkerSettings: guestLinkerSettings
+        ),
+        // Background work samples (sdk/README.md, "Background work"): a Swift guest that finishes
+        // an upload within its budget, and a C guest that holds a task past it on purpose.
+        .target(
+            name: "SwiftUploadGuest",
+            dependencies: ["ApphostSDK"],
+            path: "Plugins/SwiftUploadGuest",
+            linkerSettings: guestLinkerSettings
+        ),
+        .target(
+            name: "COverrunGuest",
+            dependencies: ["CApphost"],
+            path: "Plugins/COverrunGuest",
             linkerSettings: guestLinkerSettings
         ),
         .executableTarget(

@@ -1,12 +1,12 @@
 import Dispatch
 import Synchronization
 
-/// A `GuestChannel` to a guest loaded into the host process. Each message runs on the guest's
-/// main queue and its reply comes back on the host queue, both in the order sent; the caller
-/// never waits for the guest. Suspending it holds messages back; it cannot stop threads the guest
-/// started itself, which only process isolation can.
+/// A `GuestChannel` to a guest loaded into the host process and run by the C guest runtime. Each
+/// message runs on the guest's main queue and its reply comes back on the host queue, both in the
+/// order sent; the caller never waits for the guest. Suspending it holds messages back; it cannot
+/// stop threads the guest started itself, which only process isolation can.
 public final class InProcessChannel: GuestChannel {
-    let runtime: GuestRuntime
+    let runtime: InProcessRuntime
     private let hostQueue: DispatchQueue
     /// Runs on the guest's main queue once the guest is unloaded, before `close`'s completion.
     private let onUnloaded: @Sendable () -> Void
@@ -19,7 +19,7 @@ public final class InProcessChannel: GuestChannel {
         var held: [(GuestMessage, @Sendable (GuestReply) -> Void)] = []
     }
 
-    init(runtime: GuestRuntime, hostQueue: DispatchQueue, onUnloaded: @escaping @Sendable () -> Void) {
+    init(runtime: InProcessRuntime, hostQueue: DispatchQueue, onUnloaded: @escaping @Sendable () -> Void) {
         self.runtime = runtime
         self.hostQueue = hostQueue
         self.onUnloaded = onUnloaded

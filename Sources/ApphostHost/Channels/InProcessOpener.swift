@@ -1,7 +1,9 @@
+import ApphostGuestRuntime
 import Dispatch
 
-/// Opens guests inside the host process: no isolation (a crashing guest takes the host down),
-/// and at most one instance of each guest, since a library loaded twice shares its globals.
+/// Opens guests inside the host process, on the C guest runtime: no isolation (a crashing guest
+/// takes the host down), and at most one instance of each guest, since a library loaded twice
+/// shares its globals.
 public struct InProcessOpener: GuestOpener {
     /// The host program's name and version, as `apphost_host_t` tells guests.
     public var hostName: String
@@ -22,7 +24,7 @@ public struct InProcessOpener: GuestOpener {
         let registry = LoadedGuestRegistry.shared
         // dlopen runs the guest's library constructors: never on the caller's thread.
         DispatchQueue.global(qos: .userInitiated).async { [hostName, hostVersion] in
-            let runtime: GuestRuntime
+            let runtime: InProcessRuntime
             do throws(LoadError) {
                 runtime = try Self.load(
                     path: path, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion,
@@ -45,22 +47,31 @@ public struct InProcessOpener: GuestOpener {
         }
     }
 
-    /// Loads, validates and registers the guest; refuses one that is already loaded.
+    /// Loads and validates the guest (CONTRACT X1), creates its data directory
+    /// `guestsDirectory/<id>` (mode 0700) and registers it; refuses one that is already loaded.
+    /// Nothing of the guest has run but its library constructors.
     private static func load(
         path: String, guestsDirectory: String, hostName: String, hostVersion: String, registry: LoadedGuestRegistry,
         forward: @escaping @Sendable (GuestEvent) -> Void
-    ) throws(LoadError) -> GuestRuntime {
+    ) throws(LoadError) -> InProcessRuntime {
         // Before dlopen, which would hand back the loaded instance itself.
         if let loaded = registry.id(loadedFrom: GuestLibrary.canonicalize(path)) {
             throw LoadError(path: path, cause: .alreadyLoaded(loaded))
         }
-        let runtime = try GuestRuntime.load(
-            path: path, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion, onEvent: forward
-        )
-        if let loaded = registry.reserve(id: runtime.descriptor.id, canonicalPath: runtime.library.canonicalPath) {
-            runtime.mainQueue.sync { runtime.stop() }
+        let library = try GuestLibrary.load(path: path)
+        let directory: String
+        do {
+            directory = try GuestDataDirectory.create(in: guestsDirectory, id: library.descriptor.id)
+        } catch {
+            ahr_stop(library.runtime)
+            throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
+        }
+        if let loaded = registry.reserve(id: library.descriptor.id, canonicalPath: library.canonicalPath) {
+            ahr_stop(library.runtime)
             throw LoadError(path: path, cause: .alreadyLoaded(loaded))
         }
-        return runtime
+        return InProcessRuntime(
+            library: library, path: path, dataDirectory: directory, hostName: hostName, hostVersion: hostVersion,
+            onEvent: forward)
     }
 }

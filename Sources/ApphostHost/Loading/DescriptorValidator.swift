@@ -71,3 +71,9 @@ enum DescriptorValidator {
         return value
     }
 }
+
+extension LoadError.Cause {
+    /// A guest whose init succeeded but whose query offered no app callbacks (CONTRACT X1).
+    static let noAppCallbacks = LoadError.Cause.invalidDescriptor(
+        "query(\"\(APPHOST_GUEST_APP_CALLBACKS_ID)\") returned NULL: every guest must provide app callbacks")
+}

@@ -1,51 +1,55 @@
+import ApphostGuestRuntime
 import CApphost
 import Foundation
 
-/// Loads guest libraries and checks them without running them (CONTRACT X1).
+/// Loads guest libraries into this process with the C guest runtime (`ahr_load`) and checks them
+/// without running them (CONTRACT X1), as a worker process does for the guests it runs.
 public enum GuestLibrary {
+    /// A library `ahr_load` mapped, whose entry and descriptor passed validation. Nothing of the
+    /// guest has run but its library constructors. Its owner ends it with `ahr_stop`.
+    struct Loaded {
+        let runtime: OpaquePointer
+        /// The resolved path that dlopen was given: the library's identity in this process.
+        let canonicalPath: String
+        let descriptor: GuestDescriptor
+    }
+
     /// Loads the library at `path`, validates its entry and descriptor without calling init, and
     /// unloads it: for `apphost inspect`. The error's description is the one line to print.
     public static func inspect(path: String) throws(LoadError) -> GuestDescriptor {
         let library = try load(path: path)
-        library.close()
+        ahr_stop(library.runtime)
         return library.descriptor
     }
 
-    /// Pre-checks the file, dlopens it, reads `apphost_entry`'s ABI version first and then
-    /// validates its descriptor. Nothing of the guest has run but its library constructors.
-    static func load(path: String) throws(LoadError) -> LoadedGuestLibrary {
-        func fail(_ cause: LoadError.Cause) -> LoadError { LoadError(path: path, cause: cause) }
-
+    /// Pre-checks the file, dlopens it and reads `apphost_entry` (`ahr_load`), then validates
+    /// what it declares as the worker path does: DescriptorValidator, ABI version first.
+    static func load(path: String) throws(LoadError) -> Loaded {
         try ElfInspector.check(path: path)
         let canonicalPath = canonicalize(path)
-        // RTLD_NOW: an unresolved symbol fails here, not later inside a callback.
-        guard let handle = dlopen(canonicalPath, RTLD_NOW | RTLD_LOCAL) else {
-            let message = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
-            throw fail(DlopenFailure.cause(of: message, loading: canonicalPath))
+        var runtime: OpaquePointer?
+        var error = [CChar](repeating: 0, count: 4096)
+        let result = ahr_load(canonicalPath, &runtime, &error, error.count)
+        guard result == AHR_LOAD_OK, let runtime else {
+            let detail = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            switch result {
+            case AHR_LOAD_NO_ENTRY:
+                throw LoadError(path: path, cause: .missingEntrySymbol)
+            case AHR_LOAD_DLOPEN_FAILED:
+                throw LoadError(path: path, cause: DlopenFailure.cause(of: detail, loading: canonicalPath))
+            default:
+                throw LoadError(path: path, cause: .dlopenFailed(detail))
+            }
         }
-        _ = dlerror()
-        guard let symbol = dlsym(handle, APPHOST_ENTRY_SYMBOL) else {
-            dlclose(handle)
-            throw fail(.missingEntrySymbol)
-        }
-
-        // The version first: a guest of another major may lay the rest of the entry out differently.
-        let cVersion = UnsafeRawPointer(symbol).load(as: apphost_version_t.self)
-        let version = ABIVersion(major: cVersion.major, minor: cVersion.minor, revision: cVersion.revision)
-        guard ABIVersion.current.canLoad(guest: version) else {
-            dlclose(handle)
-            throw fail(.unsupportedABIVersion(guest: version, host: .current))
-        }
-        let entry = UnsafeRawPointer(symbol).load(as: apphost_entry_t.self)
         let descriptor: GuestDescriptor
         do {
-            descriptor = try DescriptorValidator.descriptor(of: RawGuestEntry(entry, abiVersion: version), path: path)
+            descriptor = try DescriptorValidator.descriptor(
+                of: RawGuestEntry(ahr_descriptor(runtime).pointee), path: path)
         } catch {
-            dlclose(handle)
+            ahr_stop(runtime)
             throw error
         }
-        return LoadedGuestLibrary(
-            path: path, canonicalPath: canonicalPath, handle: handle, entry: entry, descriptor: descriptor)
+        return Loaded(runtime: runtime, canonicalPath: canonicalPath, descriptor: descriptor)
     }
 
     /// The symlink-free absolute path. It always contains a slash, so dlopen never searches the

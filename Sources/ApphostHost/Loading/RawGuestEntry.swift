@@ -1,9 +1,10 @@
+import ApphostGuestRuntime
 import CApphost
-import Glibc
 
-/// What a guest's `apphost_entry` declares, as plain values and not yet checked: the in-process
-/// loader reads it from the library it mapped, a worker process sends it in LOADED. Both hand it
-/// to `DescriptorValidator`, so a guest is judged the same either way (CONTRACT X1).
+/// What a guest's `apphost_entry` declares, as plain values and not yet checked: the C guest
+/// runtime reads it from the library it mapped (`ahr_raw_descriptor`), in the host for in-process
+/// guests, in the worker process otherwise, which sends it in LOADED. Both hand it to
+/// `DescriptorValidator`, so a guest is judged the same either way (CONTRACT X1).
 struct RawGuestEntry: Sendable, Equatable {
     var abiVersion: ABIVersion
     /// Nil when the entry's descriptor pointer is NULL.
@@ -49,31 +50,18 @@ struct RawGuestDescriptor: Sendable, Equatable {
 }
 
 extension RawGuestEntry {
-    /// Reads a mapped entry. The descriptor's members are read only when its struct_size covers
-    /// the 1.0 descriptor; a smaller one is refused on its size before any member matters.
-    init(_ entry: apphost_entry_t, abiVersion: ABIVersion) {
-        self.init(
-            abiVersion: abiVersion, descriptor: entry.descriptor.map(RawGuestDescriptor.init),
-            hasInit: entry.`init` != nil, hasDeinit: entry.deinit != nil, hasQuery: entry.query != nil)
-    }
-}
-
-extension RawGuestDescriptor {
-    init(_ pointer: UnsafePointer<apphost_guest_descriptor_t>) {
-        let declaredSize = UnsafeRawPointer(pointer).load(as: UInt32.self)
-        guard declaredSize >= DescriptorValidator.minimumSize else {
-            self.init(
-                structSize: declaredSize, id: nil, name: nil, version: nil, vendor: nil, description: nil,
-                capabilities: 0)
-            return
+    /// What `ahr_load` read from a mapped entry, member for member what a worker sends in LOADED.
+    init(_ raw: ahr_raw_descriptor) {
+        func bytes(_ text: ahr_text) -> [UInt8]? {
+            text.bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: text.length)) }
         }
-        let raw = SizedStructCopy.copy(
-            UnsafeRawPointer(pointer), as: apphost_guest_descriptor_t.self, zeroed: apphost_guest_descriptor_t())
-        func bytes(_ string: UnsafePointer<CChar>?) -> [UInt8]? {
-            string.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
-        }
-        self.init(
-            structSize: declaredSize, id: bytes(raw.id), name: bytes(raw.name), version: bytes(raw.version),
+        let descriptor = RawGuestDescriptor(
+            structSize: raw.struct_size, id: bytes(raw.id), name: bytes(raw.name), version: bytes(raw.version),
             vendor: bytes(raw.vendor), description: bytes(raw.description), capabilities: raw.capabilities)
+        self.init(
+            abiVersion: ABIVersion(
+                major: raw.abi_version.major, minor: raw.abi_version.minor, revision: raw.abi_version.revision),
+            descriptor: raw.has_descriptor ? descriptor : nil, hasInit: raw.has_init, hasDeinit: raw.has_deinit,
+            hasQuery: raw.has_query)
     }
 }

@@ -1,6 +1,6 @@
 import CApphost
 
-/// `enum apphost_status` values as the `apphost_status_t` the ABI passes around.
+/// `enum apphost_status` values as the `apphost_status_t` the ABI passes around, for assertions.
 enum StatusCode {
     static let ok = Int32(APPHOST_OK.rawValue)
     static let invalidArgument = Int32(APPHOST_ERROR_INVALID_ARGUMENT.rawValue)

@@ -1,0 +1,149 @@
+import ApphostGuestRuntime
+import CApphost
+import Dispatch
+import Foundation
+
+/// One guest loaded into the host process, run by the C guest runtime (ApphostGuestRuntime, as
+/// in a worker process): the runtime, the guest's serial main queue "apphost.guest.<id>", where
+/// `start`, `handle` and `stop` run one at a time, and the sink that turns what the guest sends
+/// the host into `GuestEvent`s.
+final class InProcessRuntime: @unchecked Sendable {
+    // `runtime` and `phase` are touched only on `mainQueue`; the rest is immutable. `events` is
+    // the sink's context: it lives as long as this object, which outlives the runtime.
+    let descriptor: GuestDescriptor
+    /// The guest's main queue, "apphost.guest.<id>": every callback runs there.
+    let mainQueue: DispatchQueue
+    let dataDirectory: String
+    private let path: String
+    private let hostName: String
+    private let hostVersion: String
+    private let events: EventSink
+    private var runtime: OpaquePointer?
+    private var phase = Phase.loaded
+
+    private enum Phase {
+        case loaded
+        case running
+        case stopped
+    }
+
+    /// Takes over `library`, not started. `onEvent` gets what the guest sends the host, on
+    /// whichever guest thread sent it, in the order it did.
+    init(
+        library: GuestLibrary.Loaded, path: String, dataDirectory: String, hostName: String, hostVersion: String,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void
+    ) {
+        runtime = library.runtime
+        descriptor = library.descriptor
+        mainQueue = DispatchQueue(label: "apphost.guest.\(library.descriptor.id)")
+        self.path = path
+        self.dataDirectory = dataDirectory
+        self.hostName = hostName
+        self.hostVersion = hostVersion
+        events = EventSink(emit: onEvent)
+    }
+
+    /// True between a successful `start` and `stop`.
+    var isRunning: Bool {
+        dispatchPrecondition(condition: .onQueue(mainQueue))
+        return phase == .running
+    }
+
+    /// Calls the guest's init, then takes its callbacks from query. On failure the guest is
+    /// already unloaded: without deinit when init failed, as entry.h says; with it when init
+    /// succeeded but the guest offers no app callbacks.
+    func start() throws(LoadError) {
+        dispatchPrecondition(condition: .onQueue(mainQueue))
+        precondition(phase == .loaded, "start() once, before anything else")
+        var status: Int32 = 0
+        let result = ahr_start(runtime, dataDirectory, hostName, hostVersion, events.sink, &status)
+        switch result {
+        case AHR_START_OK:
+            phase = .running
+        case AHR_START_NO_APP_CALLBACKS:
+            stop()
+            throw LoadError(path: path, cause: .noAppCallbacks)
+        default:
+            stop()
+            throw LoadError(path: path, cause: .initFailed(status: status, name: StatusName.of(status)))
+        }
+    }
+
+    /// Delivers one host-to-guest call; returns its status (APPHOST_OK for void and missing
+    /// callbacks).
+    func handle(_ message: GuestMessage) -> Int32 {
+        dispatchPrecondition(condition: .onQueue(mainQueue))
+        guard phase == .running, let runtime else { return Int32(APPHOST_ERROR_INTERNAL.rawValue) }
+        return RuntimeCall.deliver(message, to: runtime)
+    }
+
+    /// Calls deinit if init succeeded, withdraws the host interface and unloads the library.
+    /// Idempotent.
+    func stop() {
+        dispatchPrecondition(condition: .onQueue(mainQueue))
+        phase = .stopped
+        guard let runtime else { return }
+        self.runtime = nil
+        ahr_stop(runtime)
+    }
+}
+
+/// The `ahr_sink` of one in-process guest: its log, save_state and background calls, already
+/// checked by the runtime, as `GuestEvent`s, handed on from the guest thread that made them, in their order.
+private final class EventSink: Sendable {
+    let emit: @Sendable (GuestEvent) -> Void
+
+    init(emit: @escaping @Sendable (GuestEvent) -> Void) {
+        self.emit = emit
+    }
+
+    /// The sink, with this object as its unretained context: keep it until ahr_stop returns.
+    /// Member by member, so that members added to `ahr_sink` later start out NULL.
+    var sink: ahr_sink {
+        var sink = ahr_sink()
+        sink.context = Unmanaged.passUnretained(self).toOpaque()
+        sink.log = { context, level, utf8, length in
+            guard let context, let level = GuestLogLevel(rawValue: level) else { return }
+            // The runtime cut the message to APPHOST_LOG_MESSAGE_MAX_BYTES at a character
+            // boundary; invalid UTF-8 is repaired here.
+            let message = String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
+            EventSink.from(context).emit(.log(level, message))
+        }
+        sink.save_state = { context, scene, bytes, length in
+            guard let context else { return }
+            let state = bytes.map { Data(bytes: $0, count: length) } ?? Data()
+            EventSink.from(context).emit(.saveSceneState(scene, state))
+        }
+        // The background extension's requests (B1 to B8); the runtime calls these under its
+        // lock, so they reach the host in the order the guest made them.
+        sink.task_began = { context, task, utf8, length in
+            guard let context else { return }
+            let name = String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
+            EventSink.from(context).emit(.taskBegan(task, name: name))
+        }
+        sink.task_ended = { context, task in
+            guard let context else { return }
+            EventSink.from(context).emit(.taskEnded(task))
+        }
+        sink.timer_scheduled = { context, timer, delay, interval in
+            guard let context else { return }
+            EventSink.from(context).emit(
+                .timerScheduled(
+                    timer, delay: WireDuration.duration(delay),
+                    interval: interval == 0 ? nil : WireDuration.duration(interval)))
+        }
+        sink.timer_cancelled = { context, timer in
+            guard let context else { return }
+            EventSink.from(context).emit(.timerCancelled(timer))
+        }
+        sink.work_submitted = { context, work in
+            guard let context else { return }
+            EventSink.from(context).emit(.workSubmitted(work))
+        }
+        return sink
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer) -> EventSink {
+        Unmanaged<EventSink>.fromOpaque(context).takeUnretainedValue()
+    }
+}

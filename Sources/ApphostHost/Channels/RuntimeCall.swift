@@ -1,0 +1,69 @@
+import ApphostGuestRuntime
+import CApphost
+
+/// A `GuestMessage` as the C guest runtime's `ahr_call`: the one place where the host's calls
+/// become the runtime's, for the guests it runs in its own process.
+enum RuntimeCall {
+    /// [main-queue] Delivers `message` to `runtime` with `ahr_handle` and returns its status.
+    /// will_connect's session id and restoration bytes live only during the call, as scene.h says.
+    static func deliver(_ message: GuestMessage, to runtime: OpaquePointer) -> Int32 {
+        var call = ahr_call()
+        call.app_state = message.appState.rawValue
+        call.has_scene_state = message.sceneState != nil
+        call.scene_state = message.sceneState?.rawValue ?? 0
+        switch message.call {
+        case .didFinishLaunching:
+            call.kind = AHR_CALL_DID_FINISH_LAUNCHING
+        case .willTerminate:
+            call.kind = AHR_CALL_WILL_TERMINATE
+        case .didReceiveMemoryWarning:
+            call.kind = AHR_CALL_MEMORY_WARNING
+        case .scene(let scene, let callback):
+            call.kind = AHR_CALL_SCENE_CALLBACK
+            call.scene = scene
+            call.scene_callback = sceneCallback(callback)
+        case .sceneWillConnect(let connection):
+            call.kind = AHR_CALL_WILL_CONNECT
+            call.scene = connection.scene
+            call.role = connection.role.rawValue
+            call.initial_state = connection.initialState.rawValue
+            return connection.sessionID.withCString { sessionID in
+                call.session_id = sessionID
+                call.session_id_length = connection.sessionID.utf8.count
+                // No restoration (has_restoration false) when the session saved nothing; an empty
+                // saved state is one, of length 0, so that the guest can tell the two apart (S12).
+                guard let restoration = connection.restorationData else { return ahr_handle(runtime, &call) }
+                call.has_restoration = true
+                return restoration.withUnsafeBytes { bytes in
+                    call.restoration = bytes.baseAddress
+                    call.restoration_length = bytes.count
+                    return ahr_handle(runtime, &call)
+                }
+            }
+        case .expireTask(let task):
+            call.kind = AHR_CALL_EXPIRE_TASK
+            call.id = task
+        case .fireTimer(let timer):
+            call.kind = AHR_CALL_FIRE_TIMER
+            call.id = timer
+        case .runWork(let work):
+            call.kind = AHR_CALL_RUN_WORK
+            call.id = work
+        case .backgroundTime(let remaining):
+            call.kind = AHR_CALL_BACKGROUND_TIME
+            call.background_time_ns =
+                remaining.map { Int64(clamping: WireDuration.nanoseconds($0)) } ?? Int64(AHR_BACKGROUND_TIME_UNLIMITED)
+        }
+        return ahr_handle(runtime, &call)
+    }
+
+    private static func sceneCallback(_ callback: SceneCallback) -> ahr_scene_callback {
+        switch callback {
+        case .willEnterForeground: AHR_SCENE_WILL_ENTER_FOREGROUND
+        case .didBecomeActive: AHR_SCENE_DID_BECOME_ACTIVE
+        case .willResignActive: AHR_SCENE_WILL_RESIGN_ACTIVE
+        case .didEnterBackground: AHR_SCENE_DID_ENTER_BACKGROUND
+        case .didDisconnect: AHR_SCENE_DID_DISCONNECT
+        }
+    }
+}
