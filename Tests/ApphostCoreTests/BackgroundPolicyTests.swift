@@ -302,4 +302,13 @@ final class BackgroundPolicyTests: XCTestCase {
             host.events.all.map(\.kind).filter { [.taskBegun, .taskExpired, .overrun, .suspended].contains($0) },
             [.taskBegun, .taskExpired, .overrun, .suspended])
     }
+
+    // A guest thread may schedule a timer right after init, before the channel opens: it fires.
+    func testTimerScheduledBeforeTheChannelOpenedStillFires() throws {
+        let early = host.opener.add("org.test.early")
+        early.eventsAfterInit = [.timerScheduled(1, delay: .milliseconds(100), interval: nil)]
+        host.run { $0.launch(path: "org.test.early", foreground: false) }
+        host.advance(by: .milliseconds(100))
+        XCTAssertEqual(host.calls.names("org.test.early").last, "org.test.early:timer#1")
+    }
 }

@@ -39,6 +39,8 @@ final class FakeGuest: @unchecked Sendable {
     var holdReplies = false
     var heldReplies: [() -> Void] = []
     var onEvent: (@Sendable (GuestEvent) -> Void)?
+    /// Sent by a guest thread right after init, before the channel is handed over.
+    var eventsAfterInit: [GuestEvent] = []
 
     init(id: String, capabilities: GuestDescriptor.Capabilities = []) {
         descriptor = GuestDescriptor(
@@ -152,6 +154,7 @@ final class FakeOpener: GuestOpener, @unchecked Sendable {
         }
         guest.opens += 1
         guest.onEvent = onEvent
+        for event in guest.eventsAfterInit { onEvent(event) }
         let channel = FakeChannel(guest: guest, log: log, queue: hostQueue)
         hostQueue.async { completion(.success(OpenedGuest(descriptor: guest.descriptor, channel: channel))) }
     }

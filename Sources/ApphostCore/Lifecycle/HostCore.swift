@@ -290,6 +290,10 @@ public final class HostCore: @unchecked Sendable {
         guest.channel = opened.channel
         guest.phase = .launching
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
+        // What a guest thread asked for between init and the channel's opening, now it has a record.
+        let early = sink.early
+        sink.early = []
+        for event in early { handle(event, from: sink) }
 
         let launchState: AppState = foreground ? .inactive : .background
         deliver(guest, .didFinishLaunching, sceneState: nil, appState: launchState) { [weak self] reply in
@@ -607,6 +611,7 @@ public final class HostCore: @unchecked Sendable {
                 .stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
                 message: data.count == 1 ? "1 byte" : "\(data.count) bytes")
         case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
+            guard sink.id != nil else { return sink.early.append(event) }
             guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
                 return
             }
@@ -659,6 +664,9 @@ private final class GuestEventSink: @unchecked Sendable {
     var id: String?
     /// The channel of the launch this sink serves: a late word from an earlier one is ignored.
     weak var channel: (any GuestChannel)?
+    /// Background requests that arrived before the channel opened (a guest thread may make them
+    /// right after init), handled once it has.
+    var early: [GuestEvent] = []
     init(path: String) { self.path = path }
 }
 
