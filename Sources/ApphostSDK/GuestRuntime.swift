@@ -41,7 +41,7 @@ final class GuestRuntime {
             host.log(level: .warning, "ApphostSDK: \(callback) for unknown scene=\(handle) ignored")
             return
         }
-        body(entry.scene, entry.delegate)
+        HostCallout.onMainQueue { body(entry.scene, entry.delegate) }
     }
 }
 
@@ -89,13 +89,16 @@ public func _apphostSDKInit(_ host: UnsafePointer<apphost_host_t>?) -> Int32 {
 @_cdecl("apphost_sdk_deinit")
 public func _apphostSDKDeinit() {
     GuestRuntime.current = nil
+    // The host starts nothing after deinit: take back every closure context
+    // it still holds (timers never cancelled, tasks never ended, queued work).
+    HostCallout.releaseAll()
 }
 
 @_cdecl("apphost_sdk_did_finish_launching")
 public func _apphostSDKDidFinishLaunching() -> Int32 {
     guard let runtime = GuestRuntime.current else { return ApphostError.invalidState.status }
     do {
-        try runtime.app.didFinishLaunching(host: runtime.host)
+        try HostCallout.onMainQueue { try runtime.app.didFinishLaunching(host: runtime.host) }
         return 0
     } catch let error as ApphostError {
         runtime.host.log(level: .error, "didFinishLaunching failed: \(error)")
@@ -111,14 +114,15 @@ public func _apphostSDKDidFinishLaunching() -> Int32 {
 @_cdecl("apphost_sdk_will_terminate")
 public func _apphostSDKWillTerminate() {
     guard let runtime = GuestRuntime.current else { return }
-    runtime.app.willTerminate()
+    HostCallout.onMainQueue { runtime.app.willTerminate() }
     // Scene handles are invalid after will_terminate (scene.h).
     runtime.scenes.removeAll()
 }
 
 @_cdecl("apphost_sdk_did_receive_memory_warning")
 public func _apphostSDKDidReceiveMemoryWarning() {
-    GuestRuntime.current?.app.didReceiveMemoryWarning()
+    guard let runtime = GuestRuntime.current else { return }
+    HostCallout.onMainQueue { runtime.app.didReceiveMemoryWarning() }
 }
 
 @_cdecl("apphost_sdk_scene_will_connect")
@@ -140,9 +144,11 @@ public func _apphostSDKSceneWillConnect(_ connection: UnsafePointer<apphost_scen
     if let bytes = info.restoration_data {
         restorationData = Array(UnsafeRawBufferPointer(start: bytes, count: info.restoration_length))
     }
-    let delegate = runtime.app.makeSceneDelegate(for: session)
-    runtime.scenes[info.scene] = (scene, delegate)
-    delegate.sceneWillConnect(scene, restorationData: restorationData)
+    HostCallout.onMainQueue {
+        let delegate = runtime.app.makeSceneDelegate(for: session)
+        runtime.scenes[info.scene] = (scene, delegate)
+        delegate.sceneWillConnect(scene, restorationData: restorationData)
+    }
 }
 
 @_cdecl("apphost_sdk_scene_will_enter_foreground")

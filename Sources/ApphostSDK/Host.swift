@@ -13,7 +13,8 @@ import CApphost
 /// host until deinit, and the host's header makes its log, data directory and
 /// save functions thread-safe; the main-queue members say so.
 public final class Host: @unchecked Sendable {
-    private let raw: UnsafePointer<apphost_host_t>
+    /// Internal so that extension wrappers such as ``Background`` can pass it to the host.
+    let raw: UnsafePointer<apphost_host_t>
 
     /// The host program's name, such as "apphost".
     public let name: String
