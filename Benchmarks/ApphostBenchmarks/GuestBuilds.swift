@@ -28,6 +28,16 @@ struct GuestBuilds {
         }
     }
 
+    /// `count` copies of Benchmarks/Guests/overrunning_guest.c, each with an id of its own and
+    /// `tasks` tasks it never ends.
+    func overrunningGuests(_ count: Int, tasks: Int) throws -> [String] {
+        try (0..<count).map { index in
+            try Self.build(
+                "Benchmarks/Guests/overrunning_guest.c", into: directory, named: "overrunning-\(index).so",
+                defines: ["BENCH_ID=\"org.apphost.bench.overrun\(index)\"", "BENCH_TASKS=\(tasks)"])
+        }
+    }
+
     private static func build(_ source: String, into directory: URL, named name: String, defines: [String] = [])
         throws -> String
     {

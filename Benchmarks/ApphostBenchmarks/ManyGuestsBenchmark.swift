@@ -22,9 +22,10 @@ struct ManyGuestsBenchmark {
     func run() -> Result {
         let recorder = RecordingOpener(opener)
         let hostQueue = DispatchQueue(label: "bench.host")
+        // Suspended by the benchmark, not automatically (B6) while the others still launch.
         let core = HostCore(
             opener: recorder, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
-            guestsDirectory: dataDirectory, emit: { _ in })
+            guestsDirectory: dataDirectory, background: BackgroundPolicy(suspendDelay: .seconds(3600)), emit: { _ in })
         let availableBefore = ProcessMemory.available()
         let counter = Counter()
 

@@ -63,3 +63,25 @@ print(
 print("  their workers:                             \(many.workers.summary)")
 print("  the host process:                          \(many.host.summary)")
 print(String(format: "  MemAvailable dropped by                    %.1f MB", Double(many.availableDropKiB) / 1024))
+print("")
+
+// Background budgets (B3, B4, B7): 100 isolated guests holding 10 tasks each, launched 20 ms apart
+// so that their deadlines spread over 2 s; a 3 s budget with expiration 1 s before its end.
+let backgroundPolicy = BackgroundPolicy(budget: .seconds(3), expirationGrace: .seconds(1), suspendDelay: .seconds(3600))
+let stagger = Duration.milliseconds(20)
+let bareTimers = bareTimerLateness(
+    groups: 100, perGroup: 10, stagger: stagger, firstAfter: backgroundPolicy.budget - backgroundPolicy.expirationGrace)
+let budgets = try BackgroundBenchmark(
+    opener: workerOpener, guestPaths: try guests.overrunningGuests(100, tasks: 10), tasksPerGuest: 10,
+    dataDirectory: dataDirectory, stagger: stagger, policy: backgroundPolicy
+).run()
+Report.print("expiration lateness, 1000 tasks in 100 guests", budgets.expirationLateness, target: "p99 < 2 ms")
+Report.print("bare DispatchSourceTimer lateness, 1000 timers", bareTimers)
+Report.ratio(
+    "expiration / bare timer (p99)",
+    budgets.expirationLateness.percentile(99) / bareTimers.percentile(99), target: "<= 2")
+Report.print("overrun to frozen, 100 guests", budgets.overrunToFrozen, target: "p99 < 2 ms")
+print(
+    String(
+        format: "resume 100 suspended guests at once:        %@ (%d resumed)  target: < 5 ms",
+        Report.format(budgets.resumeAllNanoseconds) as NSString, budgets.resumed))
