@@ -180,9 +180,15 @@ final class CoreHarness: @unchecked Sendable {
             emit: { events.append($0) })
     }
 
-    /// Moves the manual clock on, on the host queue, and lets what fell due run.
+    /// Moves the manual clock on, on the host queue, and lets what fell due run. Time stops at
+    /// each action that falls due while the replies and events it caused arrive, as they would
+    /// in microseconds on a real host: a guest that answers takes no time.
     func advance(by delay: Duration) {
-        run { _ in clock.advance(by: delay) }
+        let target = queue.sync { clock.uptime() } + delay
+        while let next = queue.sync(execute: { clock.nextDeadline }), next <= target {
+            run { _ in clock.advance(by: next - clock.uptime()) }
+        }
+        run { _ in clock.advance(by: target - clock.uptime()) }
     }
 
     /// Runs `body` on the host queue, then lets every queued reply and completion run.

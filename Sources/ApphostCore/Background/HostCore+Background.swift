@@ -296,19 +296,16 @@ extension HostCore {
 
     // MARK: Helpers
 
-    /// Runs `action` on the host queue after `delay`, while `guest` still runs on `channel`.
+    /// Runs `action` on the host queue after `delay`, while `guest` still runs on `channel`: in
+    /// the clock's own call (a Dispatch timer of the host queue's, or the manual clock's turn),
+    /// with no further hop, so that a budget ends on time.
     private func after(
         _ delay: Duration, for guest: GuestRecord, channel: any GuestChannel,
         _ action: @escaping @Sendable (HostCore) -> Void
     ) -> any ScheduledAction {
-        let hostQueue = hostQueue
-        return clock.schedule(after: delay) { [weak self] in
-            guard let core = self else { return }
-            // The clock may call from inside `advance` or a timer: the core acts on its own turn.
-            hostQueue.async {
-                guard guest.channel === channel else { return }
-                action(core)
-            }
+        clock.schedule(after: delay) { [weak self] in
+            guard let core = self, guest.channel === channel else { return }
+            action(core)
         }
     }
 }

@@ -70,6 +70,11 @@ public final class ManualClock: HostClock, @unchecked Sendable {
         return scheduled
     }
 
+    /// When the next scheduled action falls due, or nil when none is pending.
+    public var nextDeadline: Duration? {
+        pending.filter { !$0.action.isCancelled }.map(\.deadline).min()
+    }
+
     /// Moves time forward by `delay`, running every action that falls due, in deadline order.
     public func advance(by delay: Duration) {
         let target = elapsed + delay
@@ -95,6 +100,7 @@ final class ManualScheduledAction: ScheduledAction, @unchecked Sendable {
     private var action: (@Sendable () -> Void)?
     init(action: @escaping @Sendable () -> Void) { self.action = action }
     func cancel() { action = nil }
+    var isCancelled: Bool { action == nil }
     func fire() {
         let run = action
         action = nil

@@ -43,9 +43,14 @@ final class GuestRecord: @unchecked Sendable {
     var restartsGivenUp = false
     /// The guest was in the foreground when it crashed: a restart brings it back there.
     var crashedInForeground = false
-    /// Timers watching the oldest unanswered callback (B5), and which arming they belong to.
-    var watchdogTimers: [any ScheduledAction] = []
-    var watchdogGeneration = 0
+    /// B5: when the oldest unanswered callback became the oldest (host uptime), and whether it
+    /// has been flagged for running past the limit.
+    var oldestSince: Duration = .zero
+    var oldestFlagged = false
+    /// The one timer that checks the oldest callback, and when it is due: replies never re-arm
+    /// it, it re-arms itself when it finds the callback it was set for already answered.
+    var watchdogTimer: (any ScheduledAction)?
+    var watchdogDue: Duration = .zero
     /// The watchdog killed it: its death is reported as a watchdog stop, not a crash.
     var killedByWatchdog = false
     var scenes: [SceneRecord] = []

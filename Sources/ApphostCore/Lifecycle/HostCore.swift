@@ -357,8 +357,8 @@ public final class HostCore: @unchecked Sendable {
         guest.background.reset()
         guest.inFlight.removeAll()
         guest.killedByWatchdog = false
-        for timer in guest.watchdogTimers { timer.cancel() }
-        guest.watchdogTimers = []
+        guest.watchdogTimer?.cancel()
+        guest.watchdogTimer = nil
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)
             guest.scenes[index].handle = nil
@@ -476,11 +476,11 @@ public final class HostCore: @unchecked Sendable {
         if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
         let message = GuestMessage(call: call, appState: appState ?? guest.appState, sceneState: sceneState)
         guest.inFlight.append(call.callbackName)
-        if guest.inFlight.count == 1 { armWatchdog(guest, channel: channel) }
+        if guest.inFlight.count == 1 { watchNewOldest(guest, channel: channel) }
         channel.send(message) { [weak self] result in
             if guest.channel === channel, !guest.inFlight.isEmpty {
                 guest.inFlight.removeFirst()
-                self?.armWatchdog(guest, channel: channel)
+                if !guest.inFlight.isEmpty { self?.watchNewOldest(guest, channel: channel) }
                 if guest.inFlight.isEmpty { self?.considerAutoSuspension(guest) }
             }
             if case .failure(.crashed(let cause)) = result {
@@ -506,36 +506,41 @@ public final class HostCore: @unchecked Sendable {
 
     // MARK: Watchdog
 
-    /// B5: watches the oldest unanswered callback. Past the limit the guest is flagged; past the
-    /// hard limit it is killed or frozen, by policy. The host itself never waits for it.
-    private func armWatchdog(_ guest: GuestRecord, channel: any GuestChannel) {
-        for timer in guest.watchdogTimers { timer.cancel() }
-        guest.watchdogTimers = []
-        guest.watchdogGeneration += 1
-        guard let callback = guest.inFlight.first, guest.channel === channel else { return }
-        let generation = guest.watchdogGeneration
-        let hostQueue = hostQueue
-        let still: @Sendable (HostCore) -> Bool = { _ in
-            guest.watchdogGeneration == generation && guest.channel === channel
+    /// B5: a callback has become the oldest unanswered one; it gets the whole limit from now.
+    /// Past the limit the guest is flagged; past the hard limit it is killed or frozen, by policy.
+    /// The host itself never waits for it.
+    private func watchNewOldest(_ guest: GuestRecord, channel: any GuestChannel) {
+        guest.oldestSince = clock.uptime()
+        guest.oldestFlagged = false
+        armWatchdog(guest, channel: channel, at: guest.oldestSince + watchdog.limit)
+    }
+
+    /// Makes sure the watchdog looks again by `due`. An earlier timer stays: when it fires it
+    /// finds a younger callback and sets itself for that one.
+    private func armWatchdog(_ guest: GuestRecord, channel: any GuestChannel, at due: Duration) {
+        if guest.watchdogTimer != nil, guest.watchdogDue <= due { return }
+        guest.watchdogTimer?.cancel()
+        guest.watchdogDue = due
+        guest.watchdogTimer = clock.schedule(after: due - clock.uptime()) { [weak self] in
+            // On the host queue: a Dispatch timer of the host queue's, or the manual clock's turn.
+            guard let self, guest.channel === channel else { return }
+            guest.watchdogTimer = nil
+            self.checkOldestCallback(guest, channel: channel)
         }
-        guest.watchdogTimers = [
-            clock.schedule(after: watchdog.limit) { [weak self] in
-                guard let core = self else { return }
-                hostQueue.async {
-                    guard still(core) else { return }
-                    core.record(
-                        .watchdog, guest: guest.id, reason: .watchdog,
-                        message: "\(callback) has not returned within \(core.watchdog.limit.secondsText)")
-                }
-            },
-            clock.schedule(after: watchdog.hardLimit) { [weak self] in
-                guard let core = self else { return }
-                hostQueue.async {
-                    guard still(core) else { return }
-                    core.stopHung(guest, channel: channel, in: callback)
-                }
-            },
-        ]
+    }
+
+    private func checkOldestCallback(_ guest: GuestRecord, channel: any GuestChannel) {
+        guard let callback = guest.inFlight.first else { return }
+        let running = clock.uptime() - guest.oldestSince
+        if running >= watchdog.limit, !guest.oldestFlagged {
+            guest.oldestFlagged = true
+            record(
+                .watchdog, guest: guest.id, reason: .watchdog,
+                message: "\(callback) has not returned within \(watchdog.limit.secondsText)")
+        }
+        if running >= watchdog.hardLimit { return stopHung(guest, channel: channel, in: callback) }
+        let next = guest.oldestFlagged ? watchdog.hardLimit : watchdog.limit
+        armWatchdog(guest, channel: channel, at: guest.oldestSince + next)
     }
 
     private func stopHung(_ guest: GuestRecord, channel: any GuestChannel, in callback: String) {
