@@ -40,6 +40,19 @@ enum TestGuests {
             flags: flags, file: file, line: line)
     }
 
+    /// Plugins/Fixtures/background_guest.c, which runs `commands` (its own little language, see
+    /// the file) in did_finish_launching and logs what each background function returned.
+    static let backgroundID = "org.apphost.fixtures.background"
+
+    static func background(
+        commands: String, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/background_guest.c").path,
+            to: directory + "/libBackgroundFixture.so",
+            flags: ["-pthread", "-DFIXTURE_LAUNCH_COMMANDS=\"\(commands)\""], file: file, line: line)
+    }
+
     static func slowToTerminate(
         seconds: Int, into directory: String, file: StaticString = #filePath, line: UInt = #line
     ) throws -> String {
