@@ -21,8 +21,14 @@ struct BackgroundBenchmark {
 
     struct Result {
         var expirationLateness: Samples
+        /// When the host sent each expiration, after it was due: the host's share of the lateness.
+        var expirationSent: Samples
         var overrunToFrozen: Samples
+        /// From the request until the last guest was confirmed running (its `resumed` event).
         var resumeAllNanoseconds: Double
+        /// ... and until the last resume's completion, after the budget and anything held was
+        /// sent to each guest (B8).
+        var resumeAllCompletedNanoseconds: Double
         var resumed: Int
         var expected: Int
     }
@@ -49,7 +55,8 @@ struct BackgroundBenchmark {
         let resumed = DispatchGroup()
         let counter = Counter()
         let start = monotonicNanoseconds()
-        hostQueue.async {
+        // sync: every guest has entered the group before the wait below.
+        hostQueue.sync {
             for guest in core.status().guests {
                 resumed.enter()
                 core.resume(guest.id) { result in
@@ -59,14 +66,17 @@ struct BackgroundBenchmark {
             }
         }
         resumed.wait()
-        let resumeAll = monotonicNanoseconds() - start
+        let resumeAllCompleted = monotonicNanoseconds() - start
+        let resumeAll = (recorder.lastResumed ?? .nan) - start
 
         let stopped = DispatchSemaphore(value: 0)
         hostQueue.async { core.shutdown { stopped.signal() } }
         stopped.wait()
         return Result(
-            expirationLateness: Samples(recorder.expirationLateness), overrunToFrozen: Samples(recorder.frozenLateness),
-            resumeAllNanoseconds: resumeAll, resumed: counter.value, expected: everyone * tasksPerGuest)
+            expirationLateness: Samples(recorder.expirationLateness),
+            expirationSent: Samples(recorder.sentLateness), overrunToFrozen: Samples(recorder.frozenLateness),
+            resumeAllNanoseconds: resumeAll, resumeAllCompletedNanoseconds: resumeAllCompleted, resumed: counter.value,
+            expected: everyone * tasksPerGuest)
     }
 
     /// Reads the event stream on the host queue: when each guest entered background, its
@@ -77,7 +87,9 @@ struct BackgroundBenchmark {
         private let budget: Double
         private var enteredBackground: [String: Double] = [:]
         private var expirations: [Double] = []
+        private var sent: [Double] = []
         private var frozen: [Double] = []
+        private var resumed: [Double] = []
 
         init(grace: Double, budget: Double) {
             self.grace = grace
@@ -96,6 +108,10 @@ struct BackgroundBenchmark {
                         let ran = Double(text.dropFirst("expired ".count)), let entered = enteredBackground[guest]
                     else { return }
                     expirations.append(ran - (entered + budget - grace))
+                case .taskExpired:
+                    if let entered = enteredBackground[guest] { sent.append(now - (entered + budget - grace)) }
+                case .resumed:
+                    resumed.append(now)
                 case .suspended where event.reason == .budgetExpired:
                     if let entered = enteredBackground[guest] { frozen.append(now - (entered + budget)) }
                 default:
@@ -105,8 +121,10 @@ struct BackgroundBenchmark {
         }
 
         var frozenCount: Int { lock.withLock { frozen.count } }
+        var lastResumed: Double? { lock.withLock { resumed.max() } }
         var expirationLateness: [Double] { lock.withLock { expirations } }
         var frozenLateness: [Double] { lock.withLock { frozen } }
+        var sentLateness: [Double] { lock.withLock { sent } }
     }
 
     private final class Counter: @unchecked Sendable {
