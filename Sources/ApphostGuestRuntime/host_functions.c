@@ -1,8 +1,7 @@
 /*
  * The functions of apphost_host_t; see host.h for what each promises. Each
  * finds its guest through the registry (host_context.h), so that any
- * argument at all gets an answer, never a crash (CONTRACT X3), and answers
- * as the Swift runtime's HostFunctions do.
+ * argument at all gets an answer, never a crash (CONTRACT X3).
  */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 

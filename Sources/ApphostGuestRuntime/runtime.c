@@ -1,7 +1,8 @@
 /*
  * One loaded guest: its library, the host interface its init got, its
- * callbacks and the mirror of the states the host gave it. It behaves as the
- * Swift runtime (Sources/ApphostHost/Runtime) does, call for call.
+ * callbacks and the mirror of the states the host gave it. The worker runs it,
+ * and so does the host for the guests it runs in its own process
+ * (Sources/ApphostHost/Channels/InProcessRuntime.swift).
  */
 #include "apphost_guest_runtime.h"
 

@@ -1,6 +1,7 @@
 /*
- * The same rules as the Swift runtime's GuestStateMirror. A guest has few
- * scenes, so they are kept in a small array searched from the start.
+ * The states the host last gave the guest (apphost_guest_runtime.h gives the
+ * rules). A guest has few scenes, so they are kept in a small array searched
+ * from the start.
  */
 #include "state_mirror.h"
 

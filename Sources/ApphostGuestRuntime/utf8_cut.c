@@ -1,6 +1,6 @@
 /*
- * The same cut as the Swift runtime's LogMessage.decode, so that a guest's
- * long log line ends at the same byte in and out of process.
+ * Cuts a guest's text at a character boundary, so that a long log line or
+ * task name never ends inside a UTF-8 sequence.
  */
 #include "utf8_cut.h"
 
