@@ -41,6 +41,20 @@ final class WorkerChannelTests: XCTestCase {
         XCTAssertTrue(events.allOnHostQueue)
     }
 
+    // Several messages sent at once (a budget's expirations) run in order, with their replies
+    // in order, as when sent one by one.
+    func testMessagesSentTogetherRunInOrder() throws {
+        let events = WorkerEventLog()
+        let channel = try open(try observable(), events: events)
+        let messages = M.sceneLifecycle
+        let replies = host.sendAll(messages, to: channel, batched: true)
+        XCTAssertEqual(replies.map(\.index), Array(messages.indices), "FIFO")
+        XCTAssertEqual(replies.map(\.reply), Array(repeating: .success(0), count: messages.count))
+        XCTAssertEqual(
+            events.logLines,
+            messages.map { "callback \($0.call.callbackName)" + ($0.call.scene.map { " scene=\($0)" } ?? "") })
+    }
+
     // CONTRACT A2: did_finish_launching's status is the reply.
     func testLaunchStatusIsTheReply() throws {
         let path = try dying(["-DFIXTURE_LAUNCH_STATUS=7"], name: "launch-status-7")

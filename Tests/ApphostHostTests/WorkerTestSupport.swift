@@ -152,20 +152,24 @@ final class WorkerTestHost: @unchecked Sendable {
         var queue: String?
     }
 
-    /// Sends every message at once, then waits for all replies, in the order they arrived.
+    /// Sends every message at once (with `batched`, in one `send(all:)`), then waits for all
+    /// replies, in the order they arrived.
     func sendAll(
-        _ messages: [GuestMessage], to channel: any GuestChannel, timeout: TimeInterval = 20,
+        _ messages: [GuestMessage], to channel: any GuestChannel, batched: Bool = false, timeout: TimeInterval = 20,
         file: StaticString = #filePath, line: UInt = #line
     ) -> [Reply] {
         let replies = Mutex<[Reply]>([])
         let group = DispatchGroup()
+        var batch: [(GuestMessage, @Sendable (GuestReply) -> Void)] = []
         for (index, message) in messages.enumerated() {
             group.enter()
-            channel.send(message) { reply in
+            let reply: @Sendable (GuestReply) -> Void = { reply in
                 replies.withLock { $0.append(Reply(index: index, reply: reply, queue: FixtureObserver.currentQueue)) }
                 group.leave()
             }
+            if batched { batch.append((message, reply)) } else { channel.send(message, reply: reply) }
         }
+        if batched { channel.send(all: batch) }
         XCTAssertEqual(group.wait(timeout: .now() + timeout), .success, "every reply arrives", file: file, line: line)
         return replies.withLock { $0 }
     }

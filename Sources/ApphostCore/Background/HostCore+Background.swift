@@ -34,17 +34,21 @@ extension HostCore {
         deliver(guest, .backgroundTime(nil))
     }
 
-    /// B3: the expiration handler of every open task runs, once, a grace period before the end.
+    /// B3: the expiration handler of every open task runs, once, a grace period before the end;
+    /// all of them are sent together, so that the last runs as soon after the first as it can.
     private func expireTasks(_ guest: GuestRecord) {
         guard guest.phase == .running, !guest.stopped else { return }
+        var expiring: [GuestCall] = []
+        let left = backgroundPolicy.expirationGrace.secondsText
         for index in guest.background.tasks.indices where !guest.background.tasks[index].expired {
             let task = guest.background.tasks[index]
             guest.background.tasks[index].expired = true
+            expiring.append(.expireTask(task.id))
             record(
                 .taskExpired, guest: guest.id, reason: .budgetExpired, name: task.name,
-                message: "task \(task.id): \(backgroundPolicy.expirationGrace.secondsText) of background time left")
-            deliver(guest, .expireTask(task.id))
+                message: "task \(task.id): \(left) of background time left")
         }
+        deliver(guest, all: expiring)
     }
 
     /// B4: the budget is over. A guest still holding tasks ran over: it is suspended (or

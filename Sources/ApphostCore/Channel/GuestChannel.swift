@@ -9,6 +9,10 @@ public protocol GuestChannel: AnyObject, Sendable {
     /// channel was opened with. Never blocks the caller.
     func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void)
 
+    /// Sends several messages as `send` would, one after another, at once: a worker channel
+    /// writes them with one system call, so that the guest wakes once for all of them.
+    func send(all messages: [(GuestMessage, @Sendable (GuestReply) -> Void)])
+
     /// Calls the guest's deinit after every message sent so far, then unloads it. `completion`
     /// runs once, on the host queue, when the guest is gone. Messages sent later fail with
     /// `.closed`. A suspended guest is not woken: its worker process is killed, or in-process its
@@ -30,6 +34,10 @@ public protocol GuestChannel: AnyObject, Sendable {
 }
 
 extension GuestChannel {
+    public func send(all messages: [(GuestMessage, @Sendable (GuestReply) -> Void)]) {
+        for (message, reply) in messages { send(message, reply: reply) }
+    }
+
     /// Stops a guest that no longer answers (CONTRACT B5), at once and whatever it is doing: its
     /// worker process is frozen where it stands (`freezing`) or killed. Killing ends like a crash:
     /// pending replies fail and the channel reports `.died`. Only a worker process can be stopped

@@ -473,21 +473,41 @@ public final class HostCore: @unchecked Sendable {
             reply?(.failure(.closed))
             return
         }
+        let (message, answer) = prepare(
+            guest, call, channel: channel, sceneState: sceneState, appState: appState, reply: reply)
+        channel.send(message, reply: answer)
+    }
+
+    /// Delivers several calls to `guest` at once, in order: one write to a worker, not one each.
+    func deliver(_ guest: GuestRecord, all calls: [GuestCall]) {
+        guard let channel = guest.channel, !calls.isEmpty else { return }
+        channel.send(
+            all: calls.map { prepare(guest, $0, channel: channel, sceneState: nil, appState: nil, reply: nil) })
+    }
+
+    /// Records a call and watches it (B5); returns the message and the reply that settles it.
+    private func prepare(
+        _ guest: GuestRecord, _ call: GuestCall, channel: any GuestChannel, sceneState: SceneState?,
+        appState: AppState?, reply: (@Sendable (GuestReply) -> Void)?
+    ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
         if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
         let message = GuestMessage(call: call, appState: appState ?? guest.appState, sceneState: sceneState)
         guest.inFlight.append(call.callbackName)
         if guest.inFlight.count == 1 { watchNewOldest(guest, channel: channel) }
-        channel.send(message) { [weak self] result in
-            if guest.channel === channel, !guest.inFlight.isEmpty {
-                guest.inFlight.removeFirst()
-                if !guest.inFlight.isEmpty { self?.watchNewOldest(guest, channel: channel) }
-                if guest.inFlight.isEmpty { self?.considerAutoSuspension(guest) }
+        return (
+            message,
+            { [weak self] result in
+                if guest.channel === channel, !guest.inFlight.isEmpty {
+                    guest.inFlight.removeFirst()
+                    if !guest.inFlight.isEmpty { self?.watchNewOldest(guest, channel: channel) }
+                    if guest.inFlight.isEmpty { self?.considerAutoSuspension(guest) }
+                }
+                if case .failure(.crashed(let cause)) = result {
+                    self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
+                }
+                reply?(result)
             }
-            if case .failure(.crashed(let cause)) = result {
-                self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
-            }
-            reply?(result)
-        }
+        )
     }
 
     /// X2: a guest that died is reported with its cause and the callback it was in; its scenes

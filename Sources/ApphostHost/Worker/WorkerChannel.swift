@@ -169,6 +169,22 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         }
     }
 
+    /// One write for all of them, so that the worker wakes once (the expirations of a budget).
+    public func send(all messages: [(GuestMessage, Reply)]) {
+        locked {
+            var bytes: [UInt8] = []
+            for (message, reply) in messages {
+                switch phase {
+                case .ended(let failure): post { reply(.failure(failure)) }
+                case .closing: post { reply(.failure(.closed)) }
+                case .open where freezing != .running: held.append((message, reply))
+                case .open: bytes += call(message, reply: reply).encoded
+                }
+            }
+            if !bytes.isEmpty { write(bytes) }
+        }
+    }
+
     public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
         locked {
             if let failure = refusal() { return complete(completion, .failure(failure)) }
@@ -250,17 +266,22 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // MARK: Calls
 
     private func deliver(_ message: GuestMessage, reply: @escaping Reply) {
+        write(call(message, reply: reply).encoded)
+    }
+
+    /// The frame of a call, now pending: write it next.
+    private func call(_ message: GuestMessage, reply: @escaping Reply) -> WireFrame {
         let sequence = nextSequence
         nextSequence += 1
         pending.append((sequence, reply))
-        write(HostToWorkerMessage.call(sequence: sequence, message).frame)
+        return HostToWorkerMessage.call(sequence: sequence, message).frame
     }
 
     private func sendStop() {
         guard !stopSent else { return }
         stopSent = true
         // After every call already written: the worker answers them, then calls deinit (A3).
-        write(HostToWorkerMessage.stop.frame)
+        write(HostToWorkerMessage.stop.frame.encoded)
     }
 
     /// How a call must fail now, or nil while the channel is open.
@@ -398,9 +419,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         flush()
     }
 
-    private func write(_ frame: WireFrame) {
+    private func write(_ bytes: [UInt8]) {
         guard !writeBroken, !disconnected else { return }
-        let bytes = frame.encoded
         guard outbound.isEmpty else {
             outbound.append(contentsOf: bytes)
             return  // Behind what waits; the reactor writes it all once the worker reads again.
