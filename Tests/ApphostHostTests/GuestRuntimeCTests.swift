@@ -934,65 +934,9 @@ final class GuestRuntimeCTests: XCTestCase {
 // MARK: - Calling the runtime
 
 extension GuestRuntimeCTests {
-    /// Delivers `message` through ahr_handle, as the in-process channel will once it runs the C
-    /// runtime: the session id and restoration bytes live only during the call.
+    /// Delivers `message` through ahr_handle, with the in-process channel's own conversion.
     fileprivate func deliver(_ message: GuestMessage, to runtime: OpaquePointer) -> Int32 {
-        var call = ahr_call()
-        call.app_state = message.appState.rawValue
-        call.has_scene_state = message.sceneState != nil
-        call.scene_state = message.sceneState?.rawValue ?? 0
-        switch message.call {
-        case .didFinishLaunching:
-            call.kind = AHR_CALL_DID_FINISH_LAUNCHING
-        case .willTerminate:
-            call.kind = AHR_CALL_WILL_TERMINATE
-        case .didReceiveMemoryWarning:
-            call.kind = AHR_CALL_MEMORY_WARNING
-        case .scene(let handle, let callback):
-            call.kind = AHR_CALL_SCENE_CALLBACK
-            call.scene = handle
-            call.scene_callback = Self.cCallback(callback)
-        case .sceneWillConnect(let connection):
-            call.kind = AHR_CALL_WILL_CONNECT
-            call.scene = connection.scene
-            call.role = connection.role.rawValue
-            call.initial_state = connection.initialState.rawValue
-            return connection.sessionID.withCString { session in
-                call.session_id = session
-                call.session_id_length = strlen(session)
-                guard let restoration = connection.restorationData else { return ahr_handle(runtime, &call) }
-                call.has_restoration = true
-                return restoration.withUnsafeBytes { bytes in
-                    call.restoration = bytes.baseAddress
-                    call.restoration_length = bytes.count
-                    return ahr_handle(runtime, &call)
-                }
-            }
-        case .expireTask(let task):
-            call.kind = AHR_CALL_EXPIRE_TASK
-            call.id = task
-        case .fireTimer(let timer):
-            call.kind = AHR_CALL_FIRE_TIMER
-            call.id = timer
-        case .runWork(let work):
-            call.kind = AHR_CALL_RUN_WORK
-            call.id = work
-        case .backgroundTime(let remaining):
-            call.kind = AHR_CALL_BACKGROUND_TIME
-            call.background_time_ns =
-                remaining.map { Int64(clamping: WireDuration.nanoseconds($0)) } ?? Int64(AHR_BACKGROUND_TIME_UNLIMITED)
-        }
-        return ahr_handle(runtime, &call)
-    }
-
-    private static func cCallback(_ callback: SceneCallback) -> ahr_scene_callback {
-        switch callback {
-        case .willEnterForeground: AHR_SCENE_WILL_ENTER_FOREGROUND
-        case .didBecomeActive: AHR_SCENE_DID_BECOME_ACTIVE
-        case .willResignActive: AHR_SCENE_WILL_RESIGN_ACTIVE
-        case .didEnterBackground: AHR_SCENE_DID_ENTER_BACKGROUND
-        case .didDisconnect: AHR_SCENE_DID_DISCONNECT
-        }
+        RuntimeCall.deliver(message, to: runtime)
     }
 
     /// ahr_start's result and init status, comparable.
