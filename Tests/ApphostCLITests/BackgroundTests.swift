@@ -181,6 +181,26 @@ final class BackgroundTests: HostTestCase {
         XCTAssertEqual(try status().guest(Self.overrunID)?.appState, .notRunning)
     }
 
+    // MARK: B5
+
+    func testSlowCallbackIsFlaggedByTheWatchdogInProcess() throws { try slowCallbackFlagged("none") }
+    func testSlowCallbackIsFlaggedByTheWatchdogIsolated() throws { try slowCallbackFlagged("process") }
+
+    // CONTRACT B5: a lifecycle callback that runs past --watchdog is flagged with its name while
+    // it runs; one that returns before the hard limit is left to finish.
+    private func slowCallbackFlagged(_ isolation: String) throws {
+        let slow = try TestGuests.slowToTerminate(seconds: 1, into: scratch.path)
+        let host = try launch([slow], isolation, ["--watchdog", "0.3", "--watchdog-hard-limit", "5"])
+        try host.waitForEvent("launched") { $0.kind == .appState && $0.guest == TestGuests.slowID && $0.to == "active" }
+        let mark = host.events.count
+        try ctlSucceeds("terminate", TestGuests.slowID)
+        let flag = try host.waitForEvent("flagged", after: mark) { $0.kind == .watchdog }
+        XCTAssertEqual(flag.message, "will_terminate has not returned within 0.3 s")
+        let terminated = try host.waitForEvent("terminated", after: mark) { $0.kind == .terminated }
+        XCTAssertEqual(terminated.reason, .requested, "it returned in time: no stop")
+        XCTAssertGreaterThan(terminated.time.timeIntervalSince(flag.time), 0.4)
+    }
+
     // MARK: B7, B8: what waits while suspended
 
     func testTimersWaitWhileSuspendedInProcess() throws { try timersWait("none") }
