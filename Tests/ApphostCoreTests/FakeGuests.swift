@@ -171,13 +171,13 @@ final class CoreHarness: @unchecked Sendable {
 
     init(
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
-        background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil
+        background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil, store: (any SessionStore)? = nil
     ) {
         let events = events
         core = HostCore(
             opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
             restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
-            emit: { events.append($0) })
+            store: store, emit: { events.append($0) })
     }
 
     /// Moves the manual clock on, on the host queue, and lets what fell due run. Time stops at

@@ -16,6 +16,8 @@ public final class HostCore: @unchecked Sendable {
     private let restartPolicy: RestartPolicy
     private let watchdog: WatchdogPolicy
     let backgroundPolicy: BackgroundPolicy
+    /// Where sessions and saved state outlive the host; nil keeps them in memory only.
+    private var store: (any SessionStore)?
     /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
     let memoryLimit: UInt64?
     /// The last memory reading was over the limit: the guests have been warned.
@@ -31,8 +33,9 @@ public final class HostCore: @unchecked Sendable {
         opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
-        emit: @escaping @Sendable (HostEvent) -> Void
+        store: (any SessionStore)? = nil, emit: @escaping @Sendable (HostEvent) -> Void
     ) {
+        self.store = store
         self.backgroundPolicy = background
         self.memoryLimit = memoryLimit
         self.restartPolicy = restartPolicy
@@ -284,6 +287,7 @@ public final class HostCore: @unchecked Sendable {
         } else {
             guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
             guests.append(guest)
+            restoreSessions(of: guest)
         }
         sink.id = descriptor.id
         sink.channel = opened.channel
@@ -317,9 +321,7 @@ public final class HostCore: @unchecked Sendable {
         guard guest.phase == .launching else { return }
         guest.phase = .running
         let before = AppState.notRunning
-        if guest.scenes.isEmpty {
-            guest.scenes.append(SceneRecord(sessionID: UUID().uuidString.lowercased(), role: .primary))
-        }
+        if guest.scenes.isEmpty { createSession(of: guest, role: .primary) }
         noteAppState(guest, from: before, reason: .requested)
         guest.background.lastUsed = clock.uptime()
         if foreground {
@@ -367,6 +369,58 @@ public final class HostCore: @unchecked Sendable {
         if foregroundID == guest.id { foregroundID = nil }
         noteAppState(guest, from: before, reason: reason)
         record(.terminated, guest: guest.id, reason: reason)
+    }
+
+    // MARK: Sessions (S6, S8, S12)
+
+    /// Keeps sessions and saved state in `store` from now on; call it before launching guests.
+    public func useStore(_ store: any SessionStore) {
+        assertOnHostQueue()
+        self.store = store
+    }
+
+    /// The sessions a guest had in earlier runs of the host, with what they saved (S8, S12).
+    private func restoreSessions(of guest: GuestRecord) {
+        guard let store else { return }
+        do throws(StoreError) {
+            guest.scenes = try store.sessions(of: guest.id).map {
+                SceneRecord(sessionID: $0.sessionID, role: $0.role, savedState: $0.state)
+            }
+        } catch {
+            record(.error, guest: guest.id, message: "cannot read its saved sessions: \(error)")
+        }
+    }
+
+    private func createSession(of guest: GuestRecord, role: SceneRole) {
+        let session = SceneRecord(sessionID: UUID().uuidString.lowercased(), role: role)
+        guest.scenes.append(session)
+        do throws(StoreError) {
+            try store?.create(StoredSession(sessionID: session.sessionID, role: role, state: nil), of: guest.id)
+        } catch {
+            record(.error, guest: guest.id, session: session.sessionID, message: "cannot store a new session: \(error)")
+        }
+    }
+
+    /// S12: what a scene saved is kept in memory at once, for a reconnection, and in the store;
+    /// the event says it is saved once the store has it for good.
+    private func persist(_ data: Data, of guest: GuestRecord, scene: SceneHandle, session: String) {
+        let size = data.count == 1 ? "1 byte" : "\(data.count) bytes"
+        guard let store else {
+            return record(.stateSaved, guest: guest.id, scene: scene, session: session, message: size)
+        }
+        let hostQueue = hostQueue
+        store.save(data, session: session) { [weak self] result in
+            hostQueue.async { [weak self] in
+                switch result {
+                case .success:
+                    self?.record(.stateSaved, guest: guest.id, scene: scene, session: session, message: size)
+                case .failure(let error):
+                    self?.record(
+                        .error, guest: guest.id, scene: scene, session: session,
+                        message: "cannot save its state: \(error)")
+                }
+            }
+        }
     }
 
     // MARK: Foreground
@@ -632,9 +686,7 @@ public final class HostCore: @unchecked Sendable {
         case .saveSceneState(let handle, let data):
             guard let guest = sink.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
             guest.scenes[index].savedState = data
-            record(
-                .stateSaved, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                message: data.count == 1 ? "1 byte" : "\(data.count) bytes")
+            persist(data, of: guest, scene: handle, session: guest.scenes[index].sessionID)
         case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
             guard sink.id != nil else { return sink.early.append(event) }
             guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {

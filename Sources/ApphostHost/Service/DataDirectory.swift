@@ -35,6 +35,8 @@ public struct DataDirectory: Sendable, Equatable {
     public var lockPath: String { path + "/host.lock" }
     public var socketPath: String { path + "/control.sock" }
     public var guestsPath: String { path + "/guests" }
+    /// The SQLite database of scene sessions and their saved state.
+    public var sessionsPath: String { path + "/sessions.sqlite" }
 
     /// Throws when the control socket's path does not fit in a socket address.
     public func checkSocketPathLength() throws(HostServiceError) {

@@ -51,7 +51,14 @@ public final class HostService: @unchecked Sendable {
         try dataDirectory.create()
         let lock = try HostLock.acquire(path: dataDirectory.lockPath, dataDirectory: dataDirectory.path)
         let server: ControlServer
+        let store: SQLiteSessionStore
         do {
+            // Only the lock holder opens the database, so one host writes it at a time.
+            do throws(StoreError) {
+                store = try SQLiteSessionStore(path: dataDirectory.sessionsPath)
+            } catch {
+                throw HostServiceError("cannot open the sessions database: \(error)")
+            }
             try removeStaleSocket()
             server = try ControlServer.start(socketPath: dataDirectory.socketPath, responder: self)
         } catch let error as HostServiceError {
@@ -63,6 +70,7 @@ public final class HostService: @unchecked Sendable {
         }
         logger.info("listening", metadata: ["socket": "\(server.socketPath)", "pid": "\(getpid())"])
         hostQueue.sync {
+            core.useStore(store)
             self.lock = lock
             self.server = server
             if memoryLimit != nil { startMemoryReadings() }

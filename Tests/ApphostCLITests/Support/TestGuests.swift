@@ -53,6 +53,16 @@ enum TestGuests {
             flags: ["-pthread", "-DFIXTURE_LAUNCH_COMMANDS=\"\(commands)\""], file: file, line: line)
     }
 
+    /// Plugins/Fixtures/saver_guest.c: saves its scene's state as fast as it can, each state
+    /// checkable, and logs what it was restored with.
+    static let saverID = "org.apphost.fixtures.saver"
+
+    static func saver(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/saver_guest.c").path,
+            to: directory + "/libSaverFixture.so", flags: ["-pthread"], file: file, line: line)
+    }
+
     static func slowToTerminate(
         seconds: Int, into directory: String, file: StaticString = #filePath, line: UInt = #line
     ) throws -> String {

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where scene sessions and the state they saved outlive the host (CONTRACT S6, S8, S12): a
+/// session keeps its id for good, and what it saved comes back when it reconnects, even after
+/// the host was killed. The host core calls it on the host queue; saves finish elsewhere.
+public protocol SessionStore: Sendable {
+    /// The sessions of `guest`, oldest first, each with what it last saved.
+    func sessions(of guest: String) throws(StoreError) -> [StoredSession]
+
+    /// Records a new session, durably, before it first connects.
+    func create(_ session: StoredSession, of guest: String) throws(StoreError)
+
+    /// Replaces what `session` saved, atomically and durably, after the saves asked for before
+    /// it; then calls `completion`, on any thread.
+    func save(_ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+}
+
+/// One scene session as the store keeps it.
+public struct StoredSession: Sendable, Equatable {
+    public var sessionID: String
+    public var role: SceneRole
+    /// What it last saved; nil when it saved nothing.
+    public var state: Data?
+
+    public init(sessionID: String, role: SceneRole, state: Data?) {
+        self.sessionID = sessionID
+        self.role = role
+        self.state = state
+    }
+}
+
+/// Why the store could not do what was asked; `description` is one line.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,96 @@
+import Dispatch
+import Foundation
+import GRDB
+
+/// Scene sessions in an SQLite database in the data directory (CONTRACT S6, S8, S12), through
+/// GRDB: WAL mode, each save one transaction committed with synchronous=FULL, so that a host
+/// killed at any moment, or a machine that loses power, keeps every save it reported and never
+/// half of one.
+public final class SQLiteSessionStore: SessionStore {
+    private let database: DatabaseQueue
+    /// Saves run here, one after another, in the order asked: never on the host queue.
+    private let saves = DispatchQueue(label: "apphost.store")
+
+    /// Opens (creating it if needed) the database at `path`.
+    public init(path: String) throws(StoreError) {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            // Readers never wait for a save, and a save is one append to the log.
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try Self.migrator.migrate(database)
+        } catch {
+            throw StoreError("\(path): \(Self.describe(error))")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("sessions") { db in
+            try db.create(table: "session") { table in
+                table.primaryKey("id", .text)
+                table.column("guest", .text).notNull().indexed()
+                table.column("role", .integer).notNull()
+                table.column("state", .blob)
+                table.column("created", .integer).notNull()
+            }
+        }
+        return migrator
+    }
+
+    public func sessions(of guest: String) throws(StoreError) -> [StoredSession] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT id, role, state FROM session WHERE guest = ? ORDER BY created, rowid",
+                    arguments: [guest]
+                ).map { row in
+                    StoredSession(
+                        sessionID: row["id"], role: SceneRole(rawValue: row["role"]) ?? .primary, state: row["state"])
+                }
+            }
+        } catch {
+            throw StoreError(Self.describe(error))
+        }
+    }
+
+    public func create(_ session: StoredSession, of guest: String) throws(StoreError) {
+        do {
+            try database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO session (id, guest, role, state, created) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        session.sessionID, guest, session.role.rawValue, session.state,
+                        Int64(Date().timeIntervalSince1970 * 1000),
+                    ])
+            }
+        } catch {
+            throw StoreError(Self.describe(error))
+        }
+    }
+
+    public func save(
+        _ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
+        saves.async { [database] in
+            do {
+                try database.write { db in
+                    try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state, session])
+                    if db.changesCount == 0 { throw StoreError("no session \(session)") }
+                }
+                completion(.success(()))
+            } catch {
+                completion(.failure(StoreError(Self.describe(error))))
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? StoreError { return error.description }
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+}

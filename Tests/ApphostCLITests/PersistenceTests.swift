@@ -1,0 +1,49 @@
+import ApphostHost
+import Foundation
+import XCTest
+
+/// Scene sessions and their saved state outlive the host, even one killed with SIGKILL
+/// (CONTRACT S8, S12): they live in the data directory's SQLite database.
+final class PersistenceTests: HostTestCase {
+    // CONTRACT S12, S8: the host is killed at random moments while its guest saves its state as
+    // fast as it can; each restart restores a state at least as new as the last one the host
+    // reported saved, never a torn one, into the same session.
+    func testKillingTheHostLosesNothingSavedAndRestoresNothingTorn() throws {
+        for isolation in ["process", "none"] {
+            try killRepeatedly(isolation: isolation, data: scratch.path + "/data-\(isolation)")
+        }
+    }
+
+    private func killRepeatedly(isolation: String, data: String) throws {
+        let saver = try TestGuests.saver(into: scratch.path)
+        var reportedSaved: UInt64 = 0
+        var session: String?
+        for round in 0..<10 {
+            let host = try HostProcess(guests: ["--isolation", isolation, saver], dataDirectory: data)
+            defer { host.kill() }
+            let restored = try XCTUnwrap(
+                try host.waitForLog(TestGuests.saverID, "restored", prefix: true).message
+                    ?? (host.events.contains { $0.message == "torn" } ? "torn" : nil),
+                "round \(round)")
+            XCTAssertFalse(host.events.contains { $0.message == "torn" }, "\(isolation) round \(round): a torn state")
+            let state =
+                restored == "restored nothing" ? 0 : try XCTUnwrap(UInt64(restored.dropFirst("restored ".count)))
+            XCTAssertGreaterThanOrEqual(
+                state, reportedSaved, "\(isolation) round \(round): a state the host reported saved was lost")
+            if round > 0 { XCTAssertNotEqual(state, 0, "\(isolation) round \(round): nothing restored") }
+
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.4))
+            host.kill()
+            _ = try host.waitForExit()
+            let saved = host.events.filter { $0.kind == .stateSaved && $0.guest == TestGuests.saverID }
+            reportedSaved = state + UInt64(saved.count)
+            let sessions = Set(saved.compactMap(\.session))
+            XCTAssertLessThanOrEqual(sessions.count, 1)
+            if let current = sessions.first {
+                XCTAssertEqual(session ?? current, current, "S8: the session keeps its id across restarts")
+                session = current
+            }
+        }
+        XCTAssertGreaterThan(reportedSaved, 20, "\(isolation): the guest saved as it ran")
+    }
+}

@@ -1,0 +1,93 @@
+import ApphostCore
+import Foundation
+import Synchronization
+import XCTest
+
+/// Scene sessions that outlive the host (CONTRACT S6, S8, S12): a second host core on the same
+/// store stands for the host after a restart.
+final class SessionStoreTests: XCTestCase {
+    private let id = "org.test.a"
+
+    private func host(on store: MemoryStore) -> CoreHarness {
+        let host = CoreHarness(store: store)
+        _ = host.opener.add(id)
+        return host
+    }
+
+    // CONTRACT S8, S12: a session keeps its id across host restarts, and reconnects with what it
+    // saved; the event says "saved" only once the store has it.
+    func testSessionsAndStateSurviveARestart() throws {
+        let store = MemoryStore()
+        let first = host(on: store)
+        first.run { $0.launch(path: id, foreground: true) }
+        let session = try XCTUnwrap(first.guest(id)?.scenes.first?.session)
+        XCTAssertEqual(store.sessions.withLock { $0.map(\.sessionID) }, [session], "stored before it connects")
+
+        store.holdSaves = true
+        first.opener.guests[id]?.emit(.saveSceneState(1, Data("42".utf8)))
+        first.settle()
+        XCTAssertTrue(first.events.of(.stateSaved).isEmpty, "not saved until the store has it")
+        store.releaseSaves()
+        first.settle()
+        XCTAssertEqual(first.events.of(.stateSaved).map(\.message), ["2 bytes"])
+
+        let second = host(on: store)
+        second.run { $0.launch(path: id, foreground: true) }
+        XCTAssertEqual(second.guest(id)?.scenes.map(\.session), [session], "S8: the same session")
+        let connect = try XCTUnwrap(second.calls.calls.first { $0.message.call.callbackName == "will_connect" })
+        guard case .sceneWillConnect(let connection) = connect.message.call else { return XCTFail("\(connect)") }
+        XCTAssertEqual(connection.sessionID, session)
+        XCTAssertEqual(connection.restorationData, Data("42".utf8), "S12: as if it never left")
+    }
+
+    // A store that cannot be read is reported; the guest still launches, with a new session.
+    func testAStoreThatFailsIsReportedAndTheGuestStillLaunches() throws {
+        let store = MemoryStore()
+        store.failing = true
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        XCTAssertEqual(host.guest(id)?.appState, .active)
+        XCTAssertEqual(
+            host.events.of(.error).compactMap(\.message),
+            ["cannot read its saved sessions: disk on fire", "cannot store a new session: disk on fire"])
+    }
+}
+
+/// A store in memory, shared by host cores as a database file is by host processes.
+final class MemoryStore: SessionStore, @unchecked Sendable {
+    // `sessions` is locked; the rest is set by the test while the host queue is idle.
+    let sessions = Mutex<[(guest: String, sessionID: String, role: SceneRole, state: Data?)]>([])
+    var failing = false
+    var holdSaves = false
+    private var held: [() -> Void] = []
+
+    func sessions(of guest: String) throws(StoreError) -> [StoredSession] {
+        if failing { throw StoreError("disk on fire") }
+        return sessions.withLock { all in
+            all.filter { $0.guest == guest }.map {
+                StoredSession(sessionID: $0.sessionID, role: $0.role, state: $0.state)
+            }
+        }
+    }
+
+    func create(_ session: StoredSession, of guest: String) throws(StoreError) {
+        if failing { throw StoreError("disk on fire") }
+        sessions.withLock { $0.append((guest, session.sessionID, session.role, session.state)) }
+    }
+
+    func save(_ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let commit = { [self] in
+            sessions.withLock { all in
+                for index in all.indices where all[index].sessionID == session { all[index].state = state }
+            }
+            completion(.success(()))
+        }
+        if holdSaves { held.append(commit) } else { commit() }
+    }
+
+    func releaseSaves() {
+        holdSaves = false
+        held.forEach { $0() }
+        held = []
+    }
+}
