@@ -110,7 +110,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ApphostBenchmarks",
-            dependencies: ["ApphostHost"],
+            dependencies: ["ApphostHost", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/ApphostBenchmarks"
         ),
         .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore"]),

@@ -90,3 +90,11 @@ print(
     String(
         format: "  until every budget and held call was sent: %@",
         Report.format(budgets.resumeAllCompletedNanoseconds) as NSString))
+print("")
+
+// Scene state in SQLite (S12): durable saves beside bare inserts of the same durability.
+let persistence = PersistenceBenchmark(directory: scratch.path)
+let (saves, inserts) = try persistence.saves(iterations: min(iterations, 1000))
+Report.print("durable save of a 4 KB scene state", saves, target: "p99 < 2 ms")
+Report.print("bare SQLite insert, WAL, synchronous=FULL", inserts)
+print("restore 10,000 sessions at host start:       \(Report.format(try persistence.restore(count: 10_000)))")
