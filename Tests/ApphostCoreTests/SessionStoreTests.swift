@@ -40,6 +40,23 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(connection.restorationData, Data("42".utf8), "S12: as if it never left")
     }
 
+    // CONTRACT A3, S12: a guest is reported terminated only once what it saved last, in
+    // will_terminate or before, is in the store.
+    func testTerminationWaitsForTheLastSave() throws {
+        let store = MemoryStore()
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        store.holdSaves = true
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("last".utf8)))
+        host.run { $0.terminate(id) }
+        XCTAssertTrue(host.events.of(.terminated).isEmpty, "not before the save is stored")
+        store.releaseSaves()
+        host.settle()
+        XCTAssertEqual(
+            host.events.all.map(\.kind).filter { $0 == .stateSaved || $0 == .terminated }, [.stateSaved, .terminated])
+        XCTAssertEqual(try store.sessions(of: id).first?.state, Data("last".utf8))
+    }
+
     // A store that cannot be read is reported; the guest still launches, with a new session.
     func testAStoreThatFailsIsReportedAndTheGuestStillLaunches() throws {
         let store = MemoryStore()
@@ -83,6 +100,10 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
             completion(.success(()))
         }
         if holdSaves { held.append(commit) } else { commit() }
+    }
+
+    func flush(completion: @escaping @Sendable () -> Void) {
+        if holdSaves { held.append(completion) } else { completion() }
     }
 
     func releaseSaves() {

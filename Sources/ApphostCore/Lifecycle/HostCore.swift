@@ -225,8 +225,11 @@ public final class HostCore: @unchecked Sendable {
         }
         guest.phase = .terminating
         channel.close { [weak self] in
-            self?.unloaded(guest, channel: channel, reason: reason)
-            completion(.success(()))
+            // What it saved to the last is in the store before it is reported terminated.
+            self?.afterSaves { [weak self] in
+                self?.unloaded(guest, channel: channel, reason: reason)
+                completion(.success(()))
+            }
         }
     }
 
@@ -399,6 +402,13 @@ public final class HostCore: @unchecked Sendable {
         } catch {
             record(.error, guest: guest.id, session: session.sessionID, message: "cannot store a new session: \(error)")
         }
+    }
+
+    /// Runs `body` on the host queue once every save asked for so far is in the store.
+    private func afterSaves(_ body: @escaping @Sendable () -> Void) {
+        guard let store else { return body() }
+        let hostQueue = hostQueue
+        store.flush { hostQueue.async(execute: body) }
     }
 
     /// S12: what a scene saved is kept in memory at once, for a reconnection, and in the store;

@@ -13,6 +13,10 @@ public protocol SessionStore: Sendable {
     /// Replaces what `session` saved, atomically and durably, after the saves asked for before
     /// it; then calls `completion`, on any thread.
     func save(_ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+
+    /// Calls `completion`, on any thread, once every save asked for before has completed (and
+    /// its completion has run).
+    func flush(completion: @escaping @Sendable () -> Void)
 }
 
 /// One scene session as the store keeps it.

@@ -88,6 +88,10 @@ public final class SQLiteSessionStore: SessionStore {
         }
     }
 
+    public func flush(completion: @escaping @Sendable () -> Void) {
+        saves.async(execute: completion)
+    }
+
     private static func describe(_ error: any Error) -> String {
         if let error = error as? StoreError { return error.description }
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
