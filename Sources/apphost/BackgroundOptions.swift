@@ -1,7 +1,8 @@
 import ApphostHost
 import ArgumentParser
 
-/// How the host runs guests in background (CONTRACT B2 to B6) and answers memory pressure (A4).
+/// How the host runs guests in background (CONTRACT B2 to B6), how many background scenes it
+/// keeps connected (S6), and how it answers memory pressure (A4).
 struct BackgroundOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -26,6 +27,12 @@ struct BackgroundOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Scenes that may stay connected in background, over all guests; the host disconnects the one in background longest beyond it (its state is kept).",
+            valueName: "count"))
+    var backgroundSceneLimit: Int?
+
+    @Option(
+        help: ArgumentHelp(
             "Memory for the host and all its workers (PSS): bytes, or a number with K, M or G. Over it, guests are warned, then terminated one at a time, suspended ones first.",
             valueName: "size"))
     var hostMemoryLimit: String?
@@ -36,6 +43,9 @@ struct BackgroundOptions: ParsableArguments {
             throw ValidationError("--expiration-grace must be between 0 and --background-budget.")
         }
         guard suspendDelay >= 0 else { throw ValidationError("--suspend-delay must be 0 seconds or more.") }
+        if let limit = backgroundSceneLimit, limit < 0 {
+            throw ValidationError("--background-scene-limit must be 0 or more.")
+        }
         _ = try memoryLimitBytes()
     }
 

@@ -52,7 +52,8 @@ struct Launch: ParsableCommand {
             dataDirectory: try dataDirectory.resolve(),
             opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
             restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
-            memoryLimit: try background.memoryLimitBytes(), logger: logger)
+            memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
+            logger: logger)
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { printer.print($0) }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).

@@ -46,4 +46,34 @@ final class PersistenceTests: HostTestCase {
         }
         XCTAssertGreaterThan(reportedSaved, 20, "\(isolation): the guest saved as it ran")
     }
+
+    // CONTRACT S6: beyond --background-scene-limit the scene in background longest is
+    // disconnected (did-disconnect); the guest runs on, and its session reconnects when shown.
+    func testScenesBeyondTheBackgroundLimitAreDisconnectedAndReconnectLaterIsolated() throws {
+        try scenesBeyondTheLimit("process")
+    }
+
+    func testScenesBeyondTheBackgroundLimitAreDisconnectedAndReconnectLaterInProcess() throws {
+        try scenesBeyondTheLimit("none")
+    }
+
+    private func scenesBeyondTheLimit(_ isolation: String) throws {
+        let host = try HostProcess(
+            guests: [
+                "--isolation", isolation, "--background-scene-limit", "1",
+                try BuildProducts.path(BuildProducts.swiftSample), try BuildProducts.path(BuildProducts.cSample),
+                try BuildProducts.path("libSwiftUploadGuest.so"),
+            ], dataDirectory: dataDirectory)
+        defer { host.kill() }
+        try host.waitForLog(Self.cID, "callback did_disconnect", prefix: true)
+        let c = try XCTUnwrap(try status().guest(Self.cID))
+        XCTAssertEqual(c.scenes.map(\.state), [.unattached])
+        XCTAssertEqual(c.appState, .background)
+        let session = try XCTUnwrap(c.scenes.first?.session)
+        let mark = host.events.count
+        try ctlSucceeds("switch", Self.cID)
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true, after: mark)
+        XCTAssertEqual(host.events.since(mark).loggedCallbacks(of: Self.cID).first, "will_connect")
+        XCTAssertEqual(try status().guest(Self.cID)?.scenes.map(\.session), [session], "the same session")
+    }
 }

@@ -171,13 +171,14 @@ final class CoreHarness: @unchecked Sendable {
 
     init(
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
-        background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil, store: (any SessionStore)? = nil
+        background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil, store: (any SessionStore)? = nil,
+        backgroundSceneLimit: Int? = nil
     ) {
         let events = events
         core = HostCore(
             opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
             restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
-            store: store, emit: { events.append($0) })
+            store: store, backgroundSceneLimit: backgroundSceneLimit, emit: { events.append($0) })
     }
 
     /// Moves the manual clock on, on the host queue, and lets what fell due run. Time stops at

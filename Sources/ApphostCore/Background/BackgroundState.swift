@@ -34,6 +34,8 @@ struct BackgroundState {
     /// B8: what waits for the guest to resume, coalesced.
     var pendingMemoryWarning = false
     var heldWork: [WorkID] = []
+    /// Scenes the host disconnected while the guest was suspended (S6): it hears first.
+    var heldDisconnects: [SceneHandle] = []
     /// B9: its audio session is active and may play in background (the audio session says so).
     var audioPlaysInBackground = false
     /// Why and since when it is suspended, for operators.

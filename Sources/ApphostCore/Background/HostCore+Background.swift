@@ -155,6 +155,9 @@ extension HostCore {
     /// async work submitted meanwhile, in order.
     private func deliverHeld(_ guest: GuestRecord) {
         guard let channel = guest.channel else { return }
+        let disconnected = guest.background.heldDisconnects
+        guest.background.heldDisconnects = []
+        for scene in disconnected { deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached) }
         if guest.background.pendingMemoryWarning {
             guest.background.pendingMemoryWarning = false
             deliver(guest, .didReceiveMemoryWarning)

@@ -17,6 +17,8 @@ struct SceneRecord {
     var state: SceneState = .unattached
     /// What the session last saved (S12); survives disconnects and relaunches.
     var savedState: Data?
+    /// When it last went to background (host uptime): the host disconnects the oldest first (S6).
+    var backgroundSince: Duration = .zero
 }
 
 /// What the host core knows of one guest.

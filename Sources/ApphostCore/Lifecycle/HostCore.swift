@@ -16,6 +16,8 @@ public final class HostCore: @unchecked Sendable {
     private let restartPolicy: RestartPolicy
     private let watchdog: WatchdogPolicy
     let backgroundPolicy: BackgroundPolicy
+    /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
+    let backgroundSceneLimit: Int?
     /// Where sessions and saved state outlive the host; nil keeps them in memory only.
     private var store: (any SessionStore)?
     /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
@@ -33,8 +35,10 @@ public final class HostCore: @unchecked Sendable {
         opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
-        store: (any SessionStore)? = nil, emit: @escaping @Sendable (HostEvent) -> Void
+        store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil,
+        emit: @escaping @Sendable (HostEvent) -> Void
     ) {
+        self.backgroundSceneLimit = backgroundSceneLimit
         self.store = store
         self.backgroundPolicy = background
         self.memoryLimit = memoryLimit
@@ -456,6 +460,13 @@ public final class HostCore: @unchecked Sendable {
 
     /// Moves one scene to `target` through the callbacks the contract orders (S2 to S5).
     private func move(_ guest: GuestRecord, scene index: Int, to target: SceneState, reason: TransitionReason) {
+        let started = guest.scenes[index].state
+        defer {
+            if started != .background, target == .background {
+                guest.scenes[index].backgroundSince = clock.uptime()
+                disconnectScenesOverLimit()
+            }
+        }
         while guest.scenes[index].state != target {
             let current = guest.scenes[index].state
             let before = guest.appState
@@ -511,7 +522,7 @@ public final class HostCore: @unchecked Sendable {
         deliver(guest, .scene(handle, callback), sceneState: state)
     }
 
-    private func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
+    func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
         let from = guest.scenes[index].state
         guest.scenes[index].state = state
         record(

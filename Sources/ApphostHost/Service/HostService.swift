@@ -29,7 +29,7 @@ public final class HostService: @unchecked Sendable {
     public init(
         dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
         watchdog: WatchdogPolicy = WatchdogPolicy(), background: BackgroundPolicy = BackgroundPolicy(),
-        memoryLimit: UInt64? = nil, logger: Logger
+        memoryLimit: UInt64? = nil, backgroundSceneLimit: Int? = nil, logger: Logger
     ) {
         self.memoryLimit = memoryLimit
         let hostQueue = DispatchQueue(label: "apphost.host")
@@ -41,7 +41,8 @@ public final class HostService: @unchecked Sendable {
         core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
-            background: background, memoryLimit: memoryLimit, emit: { events.publish($0) })
+            background: background, memoryLimit: memoryLimit, backgroundSceneLimit: backgroundSceneLimit,
+            emit: { events.publish($0) })
     }
 
     /// Takes the data directory for this host (creating it and locking it) and opens the control
