@@ -76,4 +76,35 @@ final class PersistenceTests: HostTestCase {
         XCTAssertEqual(host.events.since(mark).loggedCallbacks(of: Self.cID).first, "will_connect")
         XCTAssertEqual(try status().guest(Self.cID)?.scenes.map(\.session), [session], "the same session")
     }
+
+    // CONTRACT S2, S3, S8: `ctl open` opens a new window of a running guest, shown in the
+    // foreground while the one before goes to background; after a restart both sessions
+    // reconnect, the oldest in the foreground (which one was shown last is not stored yet).
+    func testOpenedWindowsComeBackAfterAKill() throws {
+        let sample = try BuildProducts.path(BuildProducts.cSample)
+        let first = try HostProcess(guests: [sample], dataDirectory: dataDirectory)
+        try first.waitForLog(Self.cID, "callback did_become_active scene=1")
+        let reply = try ctlSucceeds("open", Self.cID).stdout.joined()
+        XCTAssertTrue(reply.hasPrefix("opened a window of \(Self.cID): session "), reply)
+        try first.waitForLog(Self.cID, "callback did_enter_background scene=1")
+        XCTAssertEqual(
+            first.events.loggedCallbacks(of: Self.cID).suffix(5),
+            [
+                "will_connect", "will_enter_foreground", "did_become_active", "will_resign_active",
+                "did_enter_background",
+            ])
+        let scenes = try XCTUnwrap(try status().guest(Self.cID)?.scenes)
+        XCTAssertEqual(scenes.map(\.state), [.background, .foregroundActive])
+        first.kill()
+
+        let second = try HostProcess(guests: [sample], dataDirectory: dataDirectory)
+        defer { second.kill() }
+        try second.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        try second.waitForEvent("both connected") { event in
+            event.kind == .sceneState && event.guest == Self.cID && event.to == "background"
+        }
+        let again = try XCTUnwrap(try status().guest(Self.cID)?.scenes)
+        XCTAssertEqual(again.map(\.session), scenes.map(\.session), "S8: the same sessions")
+        XCTAssertEqual(again.map(\.state), [.foregroundActive, .background], "the oldest window in front")
+    }
 }

@@ -104,6 +104,31 @@ public final class HostCore: @unchecked Sendable {
         }
     }
 
+    /// Opens a new primary window of a running guest, as a user would (S2): a new session,
+    /// stored (S8), shown full screen in the foreground; what was shown goes to background (S3).
+    public func openScene(
+        _ id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        let guest: GuestRecord
+        switch running(id) {
+        case .success(let found): guest = found.0
+        case .failure(let error): return completion(.failure(error))
+        }
+        guard !guest.changingSuspension else {
+            return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
+        }
+        guard !guest.suspended else {
+            return resume(id) { [weak self] result in
+                if case .failure(let error) = result { return completion(.failure(error)) }
+                self?.openScene(id, completion: completion)
+            }
+        }
+        createSession(of: guest, role: .primary)
+        bringToForeground(guest, scene: guest.scenes.count - 1, reason: .requested)
+        completion(.success(guest.scenes[guest.scenes.count - 1].sessionID))
+    }
+
     /// Suspends a running guest (B7): its foreground scenes go to background first (S3), then
     /// its channel stops it once those callbacks have returned. The guest is reported suspended
     /// only once the channel has confirmed it.
@@ -439,15 +464,23 @@ public final class HostCore: @unchecked Sendable {
 
     // MARK: Foreground
 
-    private func bringToForeground(_ guest: GuestRecord, reason: TransitionReason) {
+    /// Shows `scene` of `guest` full screen, or the primary scene it showed last; the guest's
+    /// scenes shown before go to background (S3).
+    private func bringToForeground(_ guest: GuestRecord, scene: Int? = nil, reason: TransitionReason) {
         if let current = foregroundID.flatMap(self.guest), current !== guest {
             sendToBackground(current, reason: reason)
         }
         foregroundID = guest.id
-        guard let index = guest.scenes.firstIndex(where: { $0.role == .primary }) ?? guest.scenes.indices.first else {
-            return
-        }
+        let primary = guest.scenes.indices.filter { guest.scenes[$0].role == .primary }
+        guard
+            let index = scene ?? primary.max(by: { guest.scenes[$0].backgroundSince < guest.scenes[$1].backgroundSince }
+            )
+                ?? guest.scenes.indices.first
+        else { return }
+        let shown = guest.scenes.indices.filter { $0 != index && guest.scenes[$0].state.isForeground }
+        // The new one first, so that the guest stays in the foreground throughout.
         move(guest, scene: index, to: alertShown ? .foregroundInactive : .foregroundActive, reason: reason)
+        for other in shown { move(guest, scene: other, to: .background, reason: reason) }
     }
 
     private func sendToBackground(_ guest: GuestRecord, reason: TransitionReason) {

@@ -21,12 +21,14 @@ public enum ControlRequest: Sendable, Equatable {
     case resume(guest: String)
     /// `{"command":"events"}`: stream every host event as JSON lines until the connection closes.
     case events
+    /// `{"command":"open","guest":ID}`: open a new primary window of a running guest (S2).
+    case open(guest: String)
     /// `{"command":"memory-warning","level":"warning"|"critical"}`: memory pressure (A4).
     case memoryWarning(MemoryPressure)
 
     /// The wire names of the commands, for error messages.
     public static let commandNames = [
-        "ps", "switch", "home", "alert", "terminate", "suspend", "resume", "events", "memory-warning",
+        "ps", "switch", "open", "home", "alert", "terminate", "suspend", "resume", "events", "memory-warning",
     ]
 
     /// Parses one request line; the error says in one line what is wrong with it.
@@ -53,6 +55,7 @@ public enum ControlRequest: Sendable, Equatable {
         case "suspend": self = .suspend(guest: try guest())
         case "resume": self = .resume(guest: try guest())
         case "events": self = .events
+        case "open": self = .open(guest: try guest())
         case "memory-warning":
             guard let level = MemoryPressure(rawValue: wire.level ?? MemoryPressure.warning.rawValue) else {
                 throw ControlProtocolError(
@@ -78,6 +81,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .suspend(let guest): wire = WireRequest(command: "suspend", guest: guest)
         case .resume(let guest): wire = WireRequest(command: "resume", guest: guest)
         case .events: wire = WireRequest(command: "events")
+        case .open(let guest): wire = WireRequest(command: "open", guest: guest)
         case .memoryWarning(let level): wire = WireRequest(command: "memory-warning", level: level.rawValue)
         }
         return ControlCoding.line(wire)

@@ -251,6 +251,13 @@ extension HostService: ControlResponder {
                     answer(result.map { "\(id) is running in background" })
                     self.end()
                 }
+            case .open(let name):
+                let id = try core.status().guestID(named: name)
+                begin()
+                core.openScene(id) { result in
+                    answer(result.map { "opened a window of \(id): session \($0)" })
+                    self.end()
+                }
             case .memoryWarning(let level):
                 core.memoryWarning(level: level)
                 answer(

@@ -4,7 +4,8 @@ struct Ctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Control a running host through its control socket.",
         subcommands: [
-            Ps.self, Switch.self, Home.self, Alert.self, Suspend.self, Resume.self, Terminate.self, MemoryWarning.self,
+            Ps.self, Switch.self, Open.self, Home.self, Alert.self, Suspend.self, Resume.self, Terminate.self,
+            MemoryWarning.self,
             Events.self,
         ])
 }
