@@ -284,4 +284,21 @@ final class BackgroundTests: HostTestCase {
         XCTAssertEqual(try status().guest(Self.swiftID)?.appState, .notRunning)
         XCTAssertNotNil(try status().guest(Self.swiftID)?.scenes.first?.savedBytes, "its saved state survives")
     }
+
+    func testHostMemoryLimitWarnsThenTerminatesTheSuspendedGuestFirstIsolated() throws {
+        // CONTRACT A4: over --host-memory-limit (here far below what any host uses) the guests
+        // are warned, then terminated one reading at a time, the suspended one first, with
+        // reason memory.
+        let host = try launch(
+            [BuildProducts.cSample, BuildProducts.swiftSample], "process",
+            ["--suspend-delay", "0.2", "--host-memory-limit", "1M"])
+        try host.waitForEvent("the Swift sample suspended") { $0.kind == .suspended && $0.guest == Self.swiftID }
+        let first = try host.waitForEvent("a termination", timeout: 5) { $0.kind == .terminated }
+        XCTAssertEqual(first.guest, Self.swiftID, "the suspended guest goes first")
+        XCTAssertEqual(first.reason, .memory)
+        let warning = try XCTUnwrap(host.events.first { $0.kind == .memoryWarning })
+        XCTAssertLessThan(warning.time, first.time, "warned before anything is terminated")
+        XCTAssertTrue(
+            host.events.contains { $0.kind == .error && $0.message?.contains("over its limit of 1 MB") == true })
+    }
 }
