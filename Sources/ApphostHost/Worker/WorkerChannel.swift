@@ -159,14 +159,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // MARK: GuestChannel
 
     public func send(_ message: GuestMessage, reply: @escaping Reply) {
-        locked {
-            switch phase {
-            case .ended(let failure): post { reply(.failure(failure)) }
-            case .closing: post { reply(.failure(.closed)) }
-            case .open where freezing != .running: held.append((message, reply))
-            case .open: deliver(message, reply: reply)
-            }
-        }
+        send(all: [(message, reply)])
     }
 
     /// One write for all of them, so that the worker wakes once (the expirations of a budget).
@@ -265,10 +258,6 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     // MARK: Calls
 
-    private func deliver(_ message: GuestMessage, reply: @escaping Reply) {
-        write(call(message, reply: reply).encoded)
-    }
-
     /// The frame of a call, now pending: write it next.
     private func call(_ message: GuestMessage, reply: @escaping Reply) -> WireFrame {
         let sequence = nextSequence
@@ -345,7 +334,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func deliverHeld() {
         let messages = held
         held = []
-        for (message, reply) in messages { deliver(message, reply: reply) }
+        let bytes = messages.flatMap { message, reply in call(message, reply: reply).encoded }
+        if !bytes.isEmpty { write(bytes) }
     }
 
     private func failFreezeCompletions(_ failure: ChannelFailure) {
