@@ -97,7 +97,12 @@ extension HostCore {
     private func isIdleInBackground(_ guest: GuestRecord, ignoringCallbacks: Bool = false) -> Bool {
         guest.phase == .running && guest.channel != nil && !guest.stopped && !guest.changingSuspension
             && guest.appState == .background && (ignoringCallbacks || guest.inFlight.isEmpty)
-            && guest.background.tasks.isEmpty && !playsAudioInBackground(guest)
+            && !holdsBackgroundWork(guest)
+    }
+
+    /// An open task, or audio playing in background (B9): either keeps a guest from suspension.
+    private func holdsBackgroundWork(_ guest: GuestRecord) -> Bool {
+        !guest.background.tasks.isEmpty || playsAudioInBackground(guest)
     }
 
     /// B7: tells the runtime that no background work is possible any more (begin_task then
@@ -114,9 +119,7 @@ extension HostCore {
         deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
             guard let self else { return }
             guard guest.channel === channel else { return completion(.failure(self.gone(guest.id))) }
-            let busy =
-                guest.appState != .background || !guest.background.tasks.isEmpty || self.playsAudioInBackground(guest)
-            if onlyIfIdle, busy {
+            if onlyIfIdle, guest.appState != .background || self.holdsBackgroundWork(guest) {
                 guest.changingSuspension = false
                 guest.suspending = false
                 self.stayedRunning(guest)
