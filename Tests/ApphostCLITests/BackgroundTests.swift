@@ -11,26 +11,25 @@ final class BackgroundTests: HostTestCase {
     static let upload = "libSwiftUploadGuest.so"
     static let overrun = "libCOverrunGuest.so"
 
-    private var started: [HostProcess] = []
-
-    /// Stops each host with SIGTERM, so that it thaws the guests it suspended before it exits.
-    override func tearDown() {
-        for host in started where host.process.isRunning {
-            host.signal(SIGTERM)
-            _ = try? host.waitForExit()
-        }
-        started = []
-        super.tearDown()
-    }
+    override class var stopsHostsGracefully: Bool { true }
 
     private func launch(
         _ guests: [String], _ isolation: String, _ options: [String], environment: [String: String] = [:]
     ) throws -> HostProcess {
-        let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
-        let host = try HostProcess(
-            guests: ["--isolation", isolation] + options + paths, dataDirectory: dataDirectory, environment: environment
-        )
-        started.append(host)
+        try startHost(guests, options: ["--isolation", isolation] + options, environment: environment)
+    }
+
+    /// Starts the C sample and the upload sample with `options`, uploads of `chunks` chunks,
+    /// and brings the upload sample to the foreground, so that leaving it begins its upload.
+    private func launchUploadInForeground(_ isolation: String, _ options: [String], chunks: Int) throws
+        -> HostProcess
+    {
+        let host = try launch(
+            [BuildProducts.cSample, Self.upload], isolation, options,
+            environment: ["APPHOST_UPLOAD_CHUNKS": "\(chunks)", "APPHOST_UPLOAD_CHUNK_MS": "50"])
+        try host.waitForLog(Self.uploadID, "callback did_finish_launching")
+        try ctlSucceeds("switch", Self.uploadID)
+        try host.waitForLog(Self.uploadID, "callback will_enter_foreground", prefix: true)
         return host
     }
 
@@ -67,13 +66,8 @@ final class BackgroundTests: HostTestCase {
     // CONTRACT B2, B6: the upload sample begins its task on did_enter_background, finishes and ends
     // it within the budget, and is suspended --suspend-delay later, automatically.
     private func uploadFinishes(_ isolation: String) throws {
-        let host = try launch(
-            [BuildProducts.cSample, Self.upload], isolation,
-            ["--suspend-delay", "0.3", "--background-budget", "5", "--expiration-grace", "1"],
-            environment: ["APPHOST_UPLOAD_CHUNKS": "3", "APPHOST_UPLOAD_CHUNK_MS": "50"])
-        try host.waitForLog(Self.uploadID, "callback did_finish_launching")
-        try ctlSucceeds("switch", Self.uploadID)
-        try host.waitForLog(Self.uploadID, "callback will_enter_foreground", prefix: true)
+        let host = try launchUploadInForeground(
+            isolation, ["--suspend-delay", "0.3", "--background-budget", "5", "--expiration-grace", "1"], chunks: 3)
         let mark = host.events.count
         try ctlSucceeds("switch", Self.cID)
         try host.waitForLog(Self.uploadID, "upload finished", after: mark)
@@ -104,13 +98,9 @@ final class BackgroundTests: HostTestCase {
     // CONTRACT B3: a grace period before the budget ends, the open task's expiration handler runs
     // on the guest's main queue; the sample ends its task there and is suspended as usual.
     private func uploadExpires(_ isolation: String) throws {
-        let host = try launch(
-            [BuildProducts.cSample, Self.upload], isolation,
-            ["--suspend-delay", "0.2", "--background-budget", "0.8", "--expiration-grace", "0.4"],
-            environment: ["APPHOST_UPLOAD_CHUNKS": "1000", "APPHOST_UPLOAD_CHUNK_MS": "50"])
-        try host.waitForLog(Self.uploadID, "callback did_finish_launching")
-        try ctlSucceeds("switch", Self.uploadID)
-        try host.waitForLog(Self.uploadID, "callback will_enter_foreground", prefix: true)
+        let host = try launchUploadInForeground(
+            isolation, ["--suspend-delay", "0.2", "--background-budget", "0.8", "--expiration-grace", "0.4"],
+            chunks: 1000)
         let mark = host.events.count
         try ctlSucceeds("home")
         let began = try host.waitForEvent("task begun", after: mark) {

@@ -5,24 +5,7 @@ import XCTest
 /// `ctl suspend` and `ctl resume`: a suspended guest runs no code until it is resumed, switched
 /// to or terminated.
 final class SuspendTests: HostTestCase {
-    /// Stopped gracefully at the end, rather than killed: a killed host cannot thaw the guests it
-    /// left suspended, whose workers would stay frozen until the next host starts.
-    private var started: [HostProcess] = []
-
-    override func startHost(_ guests: [String], environment: [String: String] = [:]) throws -> HostProcess {
-        let host = try super.startHost(guests, environment: environment)
-        started.append(host)
-        return host
-    }
-
-    override func tearDown() {
-        for host in started where host.process.isRunning {
-            host.signal(SIGTERM)
-            _ = try? host.waitForExit()
-        }
-        started = []
-        super.tearDown()
-    }
+    override class var stopsHostsGracefully: Bool { true }
 
     // CONTRACT A1, A5, B7: a background guest is suspended with no callback; ps shows it
     // suspended, why and since when.

@@ -243,15 +243,7 @@ final class GuestRuntimeCTests: XCTestCase {
         let seen = FixtureObserver.observations
         XCTAssertEqual(seen.map(\.event), messages.map(\.call.callbackName))
         XCTAssertEqual(seen.map(\.appState), messages.map(\.appState.rawValue))
-        for (observation, message) in zip(seen, messages) where observation.scene != 0 {
-            if message.call == .scene(1, .didDisconnect) {
-                XCTAssertEqual(
-                    observation.sceneStatus, StatusCode.invalidHandle, "the handle is gone in did_disconnect")
-            } else {
-                XCTAssertEqual(observation.sceneStatus, StatusCode.ok, observation.event)
-                XCTAssertEqual(observation.sceneState, message.sceneState?.rawValue, observation.event)
-            }
-        }
+        assertSceneStatesSeen(seen, during: messages)
     }
 
     // CONTRACT A2: did_finish_launching's status is ahr_handle's.

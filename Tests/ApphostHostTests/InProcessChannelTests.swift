@@ -48,15 +48,7 @@ final class InProcessChannelTests: XCTestCase {
         XCTAssertEqual(seen.map(\.event), messages.map(\.call.callbackName))
         XCTAssertEqual(seen.map(\.queue), Array(repeating: "guest", count: messages.count))
         XCTAssertEqual(seen.map(\.appState), messages.map(\.appState.rawValue))
-        for (observation, message) in zip(seen, messages) where observation.scene != 0 {
-            if message.call == .scene(1, .didDisconnect) {
-                XCTAssertEqual(
-                    observation.sceneStatus, StatusCode.invalidHandle, "the handle is gone in did_disconnect")
-            } else {
-                XCTAssertEqual(observation.sceneStatus, StatusCode.ok, observation.event)
-                XCTAssertEqual(observation.sceneState, message.sceneState?.rawValue, observation.event)
-            }
-        }
+        assertSceneStatesSeen(seen, during: messages)
 
         settle(channel)
         XCTAssertEqual(
@@ -444,6 +436,24 @@ struct Observation: Sendable {
     var sceneStatus: Int32
     var sceneState: Int32?
     var connection: ObservedConnection?
+}
+
+/// CONTRACT S1: inside each scene callback the guest read its scene's state as the message
+/// said, except in did_disconnect, where the handle is already gone.
+func assertSceneStatesSeen(
+    _ seen: [Observation], during messages: [GuestMessage], file: StaticString = #filePath, line: UInt = #line
+) {
+    for (observation, message) in zip(seen, messages) where observation.scene != 0 {
+        if message.call == .scene(1, .didDisconnect) {
+            XCTAssertEqual(
+                observation.sceneStatus, StatusCode.invalidHandle, "the handle is gone in did_disconnect", file: file,
+                line: line)
+        } else {
+            XCTAssertEqual(observation.sceneStatus, StatusCode.ok, observation.event, file: file, line: line)
+            XCTAssertEqual(
+                observation.sceneState, message.sceneState?.rawValue, observation.event, file: file, line: line)
+        }
+    }
 }
 
 /// Receives the fixture's observer calls. A C function pointer cannot capture, hence the globals.

@@ -13,18 +13,32 @@ class HostTestCase: XCTestCase {
         scratch = try ScratchDirectory()
     }
 
+    /// Whether the hosts are stopped with SIGTERM at the end, rather than killed: a killed host
+    /// cannot thaw the guests it left suspended, whose workers would stay frozen until the next
+    /// host starts.
+    class var stopsHostsGracefully: Bool { false }
+
     override func tearDown() {
-        for host in hosts { host.kill() }
+        for host in hosts {
+            if Self.stopsHostsGracefully, host.process.isRunning {
+                host.signal(SIGTERM)
+                _ = try? host.waitForExit()
+            }
+            host.kill()
+        }
         hosts = []
         scratch = nil
     }
 
     var dataDirectory: String { scratch.dataDirectory }
 
-    /// Starts `apphost launch` on `guests` (build product names or paths) with this test's data directory.
-    func startHost(_ guests: [String], environment: [String: String] = [:]) throws -> HostProcess {
+    /// Starts `apphost launch` with `options` on `guests` (build product names or paths) with this
+    /// test's data directory.
+    func startHost(_ guests: [String], options: [String] = [], environment: [String: String] = [:]) throws
+        -> HostProcess
+    {
         let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
-        let host = try HostProcess(guests: paths, dataDirectory: dataDirectory, environment: environment)
+        let host = try HostProcess(guests: options + paths, dataDirectory: dataDirectory, environment: environment)
         hosts.append(host)
         return host
     }
