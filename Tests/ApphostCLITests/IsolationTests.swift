@@ -142,4 +142,15 @@ final class IsolationTests: HostTestCase {
     private func buildDying(_ flags: [String], as name: String) throws -> String {
         try TestGuests.dying(flags, as: name, into: scratch.path)
     }
+
+    // CONTRACT X2: a worker dies with its host (PR_SET_PDEATHSIG), and the kernel counts the
+    // thread that spawned it as its parent: spawned from one of Dispatch's threads, which retire
+    // when idle, an idle guest was killed about 5 s after it launched. It must live on.
+    func testAnIdleGuestOutlivesTheThreadThatLaunchedIt() throws {
+        let host = try startHost([BuildProducts.cSample])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        Thread.sleep(forTimeInterval: 8)
+        XCTAssertEqual(host.events.filter { $0.kind == .error }.compactMap(\.message), [])
+        XCTAssertEqual(try status().guest(Self.cID)?.appState, .active)
+    }
 }

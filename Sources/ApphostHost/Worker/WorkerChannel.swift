@@ -199,8 +199,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             }
             freezing = .thawing
             // Not on `freezerQueue`: no freeze of this worker is under way while it is frozen, and
-            // the thaw thread resumes many guests at once far faster (see ThawThread).
-            ThawThread.shared.async { [self] in
+            // the thaw threads resume many guests at once far faster (see DedicatedThreads).
+            DedicatedThreads.thawing.async { [self] in
                 let result = Self.attempt { () throws(FreezeError) in try freezer.thaw(pid: pid) }
                 locked { thawed(result, completion: completion) }
             }

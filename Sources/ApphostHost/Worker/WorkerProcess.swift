@@ -62,8 +62,15 @@ final class WorkerProcess: Sendable {
         defer { free(argv[0]) }
         let environment = workerEnvironment()
         defer { for variable in environment { free(variable) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environment + [nil])
+        // From a thread that outlives the worker: the worker dies with the thread that spawned it.
+        let (status, pid) = withUnsafeMutablePointer(to: &actions) { actions in
+            withUnsafeMutablePointer(to: &attributes) { attributes in
+                SpawnRequest(
+                    executable: executable, actions: actions, attributes: attributes, argv: argv,
+                    environment: environment + [nil]
+                ).run()
+            }
+        }
         guard status == 0 else {
             close(hostEnd)
             throw SpawnFailure(description: "cannot run \(executable): \(String(cString: strerror(status)))")
@@ -147,3 +154,22 @@ private let pidfdOpen: (@convention(c) (pid_t, UInt32) -> Int32)? = {
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
     return unsafeBitCast(symbol, to: (@convention(c) (pid_t, UInt32) -> Int32).self)
 }()
+
+/// posix_spawn's arguments, handed to the spawning thread while the caller waits for it.
+private struct SpawnRequest: @unchecked Sendable {
+    // The pointers stay valid throughout: the caller is blocked in `run` until the spawn is done.
+    let executable: String
+    let actions: UnsafeMutablePointer<posix_spawn_file_actions_t>
+    let attributes: UnsafeMutablePointer<posix_spawnattr_t>
+    let argv: [UnsafeMutablePointer<CChar>?]
+    let environment: [UnsafeMutablePointer<CChar>?]
+
+    /// posix_spawn's status and the worker's pid.
+    func run() -> (Int32, pid_t) {
+        DedicatedThreads.spawning.sync { [self] in
+            var pid: pid_t = 0
+            let status = posix_spawn(&pid, executable, actions, attributes, argv, environment)
+            return (status, pid)
+        }
+    }
+}
