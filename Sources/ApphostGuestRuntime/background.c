@@ -163,6 +163,11 @@ bool ahr_background_is_call(const ahr_call *call)
     case AHR_CALL_MEMORY_WARNING:
     case AHR_CALL_WILL_CONNECT:
     case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
         break;
     }
     return false;
@@ -268,6 +273,11 @@ int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
     case AHR_CALL_MEMORY_WARNING:
     case AHR_CALL_WILL_CONNECT:
     case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;

@@ -11,6 +11,7 @@ bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_gue
 {
     const void *app = query(APPHOST_GUEST_APP_CALLBACKS_ID);
     const void *scene;
+    const void *scenes;
 
     memset(callbacks, 0, sizeof *callbacks);
     if (app == NULL) {
@@ -22,6 +23,11 @@ bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_gue
     if (callbacks->has_scene) {
         ahr_copy_sized_struct(&callbacks->scene, sizeof callbacks->scene, alignof(apphost_scene_callbacks_t),
                               scene);
+    }
+    scenes = query(APPHOST_GUEST_SCENES_CALLBACKS_ID);
+    callbacks->has_scenes = scenes != NULL;
+    if (callbacks->has_scenes) {
+        ahr_copy_sized_struct(&callbacks->scenes, sizeof callbacks->scenes, alignof(apphost_guest_scenes_t), scenes);
     }
     return true;
 }
@@ -37,6 +43,11 @@ bool ahr_call_is_known(const ahr_call *call)
     case AHR_CALL_FIRE_TIMER:
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
         return true;
     case AHR_CALL_SCENE_CALLBACK:
         return call->scene_callback >= AHR_SCENE_WILL_ENTER_FOREGROUND &&
@@ -98,6 +109,13 @@ int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_cal
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
         /* The runtime hands these to background.c instead. */
+        break;
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
+        /* And these to scenes.c. */
         break;
     }
     return APPHOST_OK;

@@ -13,10 +13,15 @@ typedef struct ahr_guest_callbacks {
     /* False for a guest without scene callbacks: its scene calls are all skipped. */
     bool has_scene;
     apphost_scene_callbacks_t scene;
+    /* False for a guest without the scenes extension's callbacks (scenes.h):
+     * its actions, sizes and discards reach no code of its, and its modals
+     * are always dismissable. */
+    bool has_scenes;
+    apphost_guest_scenes_t scenes;
 } ahr_guest_callbacks;
 
-/* Takes the guest's tables from `query`; false when it offers no app
- * callbacks, which every guest must. */
+/* Takes the guest's tables from `query` (app, scene and scenes callbacks);
+ * false when it offers no app callbacks, which every guest must. */
 bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_guest_callbacks *callbacks);
 
 /* Calls the C callback for `call` (with `connection` for WILL_CONNECT);

@@ -6,6 +6,7 @@
 
 #include "apphost_guest_runtime.h"
 #include "background.h"
+#include "scenes.h"
 #include "state_mirror.h"
 
 typedef struct ahr_host_context ahr_host_context;
@@ -13,10 +14,12 @@ typedef struct ahr_host_context ahr_host_context;
 struct ahr_host_context {
     /* The guest's apphost_host_t: the key the registry finds this context by. */
     const apphost_host_t *host;
-    /* Immutable while registered. `mirror` and `background` belong to the
-     * runtime, which keeps them until the context is withdrawn. */
+    /* Immutable while registered. `mirror`, `background` and `scenes`
+     * belong to the runtime, which keeps them until the context is
+     * withdrawn. */
     ahr_state_mirror *mirror;
     ahr_background *background;
+    ahr_scenes *scenes;
     char *data_directory;
     ahr_sink sink;
 

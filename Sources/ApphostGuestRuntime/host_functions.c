@@ -130,9 +130,17 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
 static const void *host_get_extension(const apphost_host_t *host, const char *extension_id)
 {
     ahr_host_context *context;
+    const void *extension;
 
     /* A NULL or unknown host or id gets NULL. */
-    if (extension_id == NULL || strcmp(extension_id, APPHOST_BACKGROUND_EXTENSION_ID) != 0) {
+    if (extension_id == NULL) {
+        return NULL;
+    }
+    if (strcmp(extension_id, APPHOST_BACKGROUND_EXTENSION_ID) == 0) {
+        extension = ahr_background_extension();
+    } else if (strcmp(extension_id, APPHOST_SCENES_EXTENSION_ID) == 0) {
+        extension = ahr_scenes_extension();
+    } else {
         return NULL;
     }
     context = ahr_registry_acquire(host);
@@ -140,7 +148,7 @@ static const void *host_get_extension(const apphost_host_t *host, const char *ex
         return NULL;
     }
     ahr_registry_release(context);
-    return ahr_background_extension();
+    return extension;
 }
 
 void ahr_host_functions_install(apphost_host_t *host)

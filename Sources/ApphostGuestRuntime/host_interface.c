@@ -24,7 +24,7 @@ static void free_block(host_block *block)
     free(block);
 }
 
-apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background,
+apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
                                           const char *data_directory, const char *host_name,
                                           const char *host_version, ahr_sink sink)
 {
@@ -48,6 +48,7 @@ apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_backgrou
     block->context.host = &block->host;
     block->context.mirror = mirror;
     block->context.background = background;
+    block->context.scenes = scenes;
     block->context.sink = sink;
     pthread_mutex_init(&block->context.use_lock, NULL);
     pthread_cond_init(&block->context.idle, NULL);

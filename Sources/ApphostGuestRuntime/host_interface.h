@@ -4,6 +4,7 @@
 
 #include "apphost_guest_runtime.h"
 #include "background.h"
+#include "scenes.h"
 #include "state_mirror.h"
 
 /*
@@ -11,7 +12,7 @@
  * as ""), and registers it so that its functions accept it. NULL when out of
  * memory.
  */
-apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background,
+apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
                                           const char *data_directory, const char *host_name,
                                           const char *host_version, ahr_sink sink);
 

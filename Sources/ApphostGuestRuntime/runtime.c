@@ -1,6 +1,7 @@
 /*
  * One loaded guest: its library, the host interface its init got, its
- * callbacks and the mirror of the states the host gave it. The worker runs it,
+ * callbacks, the mirror of the states the host gave it and what its
+ * extensions keep. The worker runs it,
  * and so does the host for the guests it runs in its own process
  * (Sources/ApphostHost/Channels/InProcessRuntime.swift).
  */
@@ -15,6 +16,7 @@
 #include "host_interface.h"
 #include "raw_descriptor.h"
 #include "scene_connection.h"
+#include "scenes.h"
 #include "state_mirror.h"
 #include "utf8_cut.h"
 
@@ -36,6 +38,8 @@ struct ahr_runtime {
     ahr_state_mirror mirror;
     /* The background extension's tasks, timers and work. */
     ahr_background background;
+    /* The scenes extension's activation and modals. */
+    ahr_scenes scenes;
     /* From ahr_start until the guest is unloaded. */
     apphost_host_t *host;
     ahr_guest_callbacks callbacks;
@@ -98,6 +102,7 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
     runtime->phase = PHASE_LOADED;
     ahr_mirror_init(&runtime->mirror);
     ahr_background_init(&runtime->background);
+    ahr_scenes_init(&runtime->scenes);
     *out = runtime;
     return AHR_LOAD_OK;
 }
@@ -142,8 +147,8 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         unload(runtime);
         return refuse(APPHOST_ERROR_UNSUPPORTED, init_status);
     }
-    runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, data_directory, host_name,
-                                              host_version, sink);
+    runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, &runtime->scenes,
+                                              data_directory, host_name, host_version, sink);
     if (runtime->host == NULL) {
         unload(runtime);
         return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);
@@ -167,6 +172,7 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
     }
     runtime->phase = PHASE_RUNNING;
     ahr_background_set_running(&runtime->background, true);
+    ahr_scenes_set_running(&runtime->scenes, true);
     return AHR_START_OK;
 }
 
@@ -174,6 +180,7 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
 {
     apphost_scene_connection_t connection;
     char *session = NULL;
+    char *discarded = NULL;
     int32_t status;
 
     if (runtime->phase != PHASE_RUNNING) {
@@ -183,24 +190,40 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
         !ahr_background_call_is_valid(call)) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
+    status = ahr_scenes_check_call(call);
+    if (status != APPHOST_OK) {
+        return status;
+    }
     /* Everything that may fail comes before the mirror changes. */
     if (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_make(call, &connection, &session)) {
         return APPHOST_ERROR_OUT_OF_MEMORY;
     }
-    if (!ahr_mirror_will_deliver(&runtime->mirror, call)) {
+    if (!ahr_scenes_copy_session(call, &discarded) || !ahr_mirror_will_deliver(&runtime->mirror, call)) {
         free(session);
+        free(discarded);
         return APPHOST_ERROR_OUT_OF_MEMORY;
+    }
+    if (call->kind == AHR_CALL_SCENE_CALLBACK && call->scene_callback == AHR_SCENE_DID_DISCONNECT) {
+        /* Its handle is stale from here, and its modals with it. */
+        ahr_scenes_forget_scene(&runtime->scenes, call->scene);
     }
     if (call->kind == AHR_CALL_WILL_TERMINATE) {
         ahr_background_will_terminate(&runtime->background);
     }
     if (ahr_background_is_call(call)) {
         status = ahr_background_handle(&runtime->background, call);
+    } else if (ahr_scenes_is_call(call)) {
+        status = ahr_scenes_handle(&runtime->scenes, &runtime->mirror,
+                                   runtime->callbacks.has_scenes ? &runtime->callbacks.scenes : NULL, call, discarded);
     } else {
         status = ahr_callbacks_invoke(&runtime->callbacks, call, session != NULL ? &connection : NULL);
     }
     ahr_mirror_did_deliver(&runtime->mirror, call);
+    if (call->kind == AHR_CALL_WILL_TERMINATE) {
+        ahr_scenes_forget_all(&runtime->scenes);
+    }
     free(session);
+    free(discarded);
     return status;
 }
 
@@ -210,14 +233,16 @@ void ahr_stop(ahr_runtime *runtime)
         return;
     }
     /* No task begins, and no timer or work is accepted, during deinit: no
-     * call will run them. */
+     * call will run them. Nor does the host act on scene requests then. */
     ahr_background_set_running(&runtime->background, false);
+    ahr_scenes_set_running(&runtime->scenes, false);
     if (runtime->phase == PHASE_RUNNING && runtime->entry.deinit != NULL) {
         runtime->entry.deinit();
     }
     unload(runtime);
     ahr_mirror_destroy(&runtime->mirror);
     ahr_background_destroy(&runtime->background);
+    ahr_scenes_destroy(&runtime->scenes);
     free(runtime->descriptor_strings);
     free(runtime);
 }

@@ -54,6 +54,9 @@ static bool put(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t state)
         }
         entry = &mirror->scenes[mirror->scene_count++];
         entry->scene = scene;
+        entry->width = 0;
+        entry->height = 0;
+        entry->size_class = APPHOST_SIZE_CLASS_COMPACT;
     }
     entry->state = state;
     return true;
@@ -66,6 +69,25 @@ static void remove_scene(ahr_state_mirror *mirror, apphost_scene_t scene)
 
     if (entry != NULL) {
         *entry = mirror->scenes[--mirror->scene_count];
+    }
+}
+
+/* The scenes calls about a connected scene update its state, as scene
+ * callbacks do; SCENE_SIZE its size too. Call with the lock held. */
+static void follow_scenes_call(ahr_state_mirror *mirror, const ahr_call *call)
+{
+    ahr_scene_entry *entry = find(mirror, call->scene);
+
+    if (entry == NULL) {
+        return;
+    }
+    if (call->has_scene_state) {
+        entry->state = call->scene_state;
+    }
+    if (call->kind == AHR_CALL_SCENE_SIZE) {
+        entry->width = call->width;
+        entry->height = call->height;
+        entry->size_class = call->size_class;
     }
 }
 
@@ -86,6 +108,12 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
             put(mirror, call->scene, call->scene_state);
         }
         break;
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+        follow_scenes_call(mirror, call);
+        break;
     case AHR_CALL_DID_FINISH_LAUNCHING:
     case AHR_CALL_WILL_TERMINATE:
     case AHR_CALL_MEMORY_WARNING:
@@ -93,6 +121,7 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     case AHR_CALL_FIRE_TIMER:
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_DID_DISCARD:
         break;
     }
     if (applied) {
@@ -132,6 +161,21 @@ bool ahr_mirror_scene_state(ahr_state_mirror *mirror, apphost_scene_t scene, int
     entry = find(mirror, scene);
     if (entry != NULL) {
         *state = entry->state;
+    }
+    pthread_mutex_unlock(&mirror->lock);
+    return entry != NULL;
+}
+
+bool ahr_mirror_scene_size(ahr_state_mirror *mirror, apphost_scene_t scene, apphost_scene_size_t *size)
+{
+    ahr_scene_entry *entry;
+
+    pthread_mutex_lock(&mirror->lock);
+    entry = find(mirror, scene);
+    if (entry != NULL) {
+        size->width = entry->width;
+        size->height = entry->height;
+        size->size_class = entry->size_class;
     }
     pthread_mutex_unlock(&mirror->lock);
     return entry != NULL;

@@ -11,12 +11,16 @@
 typedef struct ahr_scene_entry {
     apphost_scene_t scene;
     int32_t state;
+    /* The size the last SCENE_SIZE gave (scenes.h); 0x0 compact until then. */
+    uint32_t width;
+    uint32_t height;
+    int32_t size_class;
 } ahr_scene_entry;
 
 /*
- * So that app_state and scene_state answer "as of the callback being
- * delivered" without asking the host, and save_scene_state knows which
- * handles are connected. Written on the guest's main queue, read from any
+ * So that app_state, scene_state and scene_size answer "as of the callback
+ * being delivered" without asking the host, and save_scene_state and the
+ * scenes extension know which handles are connected. Written on the guest's main queue, read from any
  * guest thread, always under `lock`.
  */
 typedef struct ahr_state_mirror {
@@ -43,8 +47,14 @@ int32_t ahr_mirror_app_state(ahr_state_mirror *mirror);
 /* False when `scene` is not connected. */
 bool ahr_mirror_scene_state(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t *state);
 
+/* Fills in `size` (every member but struct_size) for a connected `scene`;
+ * false when it is not connected. */
+bool ahr_mirror_scene_size(ahr_state_mirror *mirror, apphost_scene_t scene, apphost_scene_size_t *size);
+
 /* Runs `body(context)` only if `scene` is connected, holding the lock so
- * that the scene cannot disconnect meanwhile; returns whether it ran. */
+ * that the scene cannot disconnect meanwhile; returns whether it ran. The
+ * body may take the scenes extension's lock (scenes.h), never the other
+ * way round. */
 bool ahr_mirror_if_connected(ahr_state_mirror *mirror, apphost_scene_t scene, void (*body)(void *context),
                              void *context);
 

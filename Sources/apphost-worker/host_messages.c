@@ -15,7 +15,12 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_EXPIRE_TASK == (int)APPHOST_WIRE_CALL_EXPIRE_TASK &&
                    (int)AHR_CALL_FIRE_TIMER == (int)APPHOST_WIRE_CALL_FIRE_TIMER &&
                    (int)AHR_CALL_RUN_WORK == (int)APPHOST_WIRE_CALL_RUN_WORK &&
-                   (int)AHR_CALL_BACKGROUND_TIME == (int)APPHOST_WIRE_CALL_BACKGROUND_TIME,
+                   (int)AHR_CALL_BACKGROUND_TIME == (int)APPHOST_WIRE_CALL_BACKGROUND_TIME &&
+                   (int)AHR_CALL_SCENE_SIZE == (int)APPHOST_WIRE_CALL_SCENE_SIZE &&
+                   (int)AHR_CALL_PERFORM_ACTION == (int)APPHOST_WIRE_CALL_PERFORM_ACTION &&
+                   (int)AHR_CALL_SHOULD_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL &&
+                   (int)AHR_CALL_DID_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_DID_DISMISS_MODAL &&
+                   (int)AHR_CALL_DID_DISCARD == (int)APPHOST_WIRE_CALL_DID_DISCARD,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -72,10 +77,25 @@ static int64_t read_background_time(wire_cursor *cursor)
     return nanoseconds > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)nanoseconds;
 }
 
+/* PERFORM_ACTION's fields after the scene. An empty payload is NULL, as
+ * ahr_handle hands it on. */
+static void read_action(wire_cursor *cursor, ahr_call *call)
+{
+    wire_bytes name = wire_read_bytes(cursor);
+    wire_bytes payload = wire_read_bytes(cursor);
+
+    call->action_name = (const char *)name.bytes;
+    call->action_name_length = name.length;
+    call->payload = payload.length > 0 ? payload.bytes : NULL;
+    call->payload_length = payload.length;
+    call->activation_ns = wire_read_u64(cursor);
+}
+
 /* The fields after the call's kind; false for a kind or value out of range. */
 static bool read_call_body(wire_cursor *cursor, ahr_call *call)
 {
     uint8_t callback;
+    wire_bytes session;
 
     switch (call->kind) {
     case AHR_CALL_DID_FINISH_LAUNCHING:
@@ -98,6 +118,26 @@ static bool read_call_body(wire_cursor *cursor, ahr_call *call)
     case AHR_CALL_BACKGROUND_TIME:
         call->background_time_ns = read_background_time(cursor);
         return true;
+    case AHR_CALL_SCENE_SIZE:
+        call->scene = wire_read_u64(cursor);
+        call->width = wire_read_u32(cursor);
+        call->height = wire_read_u32(cursor);
+        call->size_class = wire_read_u8(cursor);
+        return call->size_class <= APPHOST_SIZE_CLASS_REGULAR;
+    case AHR_CALL_PERFORM_ACTION:
+        call->scene = wire_read_u64(cursor);
+        read_action(cursor, call);
+        return true;
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+        call->scene = wire_read_u64(cursor);
+        call->modal = wire_read_u64(cursor);
+        return true;
+    case AHR_CALL_DID_DISCARD:
+        session = wire_read_bytes(cursor);
+        call->session_id = (const char *)session.bytes;
+        call->session_id_length = session.length;
+        return true;
     }
     return false;
 }
@@ -114,7 +154,7 @@ bool decode_call(wire_frame frame, call_request *request)
     call->has_scene_state = wire_read_bool(&cursor);
     call->scene_state = wire_read_u8(&cursor);
     kind = wire_read_u8(&cursor);
-    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_BACKGROUND_TIME) {
+    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_DID_DISCARD) {
         return false;
     }
     call->kind = (ahr_call_kind)kind;

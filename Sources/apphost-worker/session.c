@@ -25,8 +25,8 @@ typedef enum session_stage {
 
 typedef struct worker_session {
     frame_reader reader;
-    /* Guest threads write LOG, SAVE_STATE and the background frames
-     * through it, via the sink. */
+    /* Guest threads write LOG, SAVE_STATE, the background and the scenes
+     * frames through it, via the sink. */
     frame_writer writer;
     session_stage stage;
     ahr_runtime *runtime;
@@ -98,6 +98,42 @@ static void sink_work_submitted(void *context, uint64_t work)
     send_id(&((worker_session *)context)->writer, APPHOST_WIRE_WORK_SUBMITTED, work);
 }
 
+/* The scenes extension's: those about a scene are called while the runtime
+ * knows it connected, so that each frame is written before the reply to the
+ * call that disconnects it (apphost_wire.h). */
+static void sink_scene_requested(void *context, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
+                                 size_t length)
+{
+    send_scene_requested(&((worker_session *)context)->writer, from, role, style, bytes, length);
+}
+
+static void sink_session_activation_requested(void *context, const char *utf8, size_t length, int32_t style)
+{
+    send_session_activation_requested(&((worker_session *)context)->writer, utf8, length, style);
+}
+
+static void sink_loading_progress(void *context, apphost_scene_t scene, double progress)
+{
+    send_loading_progress(&((worker_session *)context)->writer, scene, progress);
+}
+
+static void sink_modal_presented(void *context, apphost_scene_t scene, apphost_modal_t modal, int32_t style,
+                                 const char *utf8, size_t length)
+{
+    send_modal_presented(&((worker_session *)context)->writer, scene, modal, style, utf8, length);
+}
+
+static void sink_modal_dismissed(void *context, apphost_scene_t scene, apphost_modal_t modal)
+{
+    send_modal_dismissed(&((worker_session *)context)->writer, scene, modal);
+}
+
+static void sink_notification_posted(void *context, const char *title, size_t title_length, const char *body,
+                                     size_t body_length)
+{
+    send_notification_posted(&((worker_session *)context)->writer, title, title_length, body, body_length);
+}
+
 /* ---- Requests ------------------------------------------------------------- */
 
 static void handle_load(worker_session *session, wire_frame frame)
@@ -152,8 +188,20 @@ static uint8_t wire_outcome(ahr_start_result result)
 static void handle_start(worker_session *session, wire_frame frame)
 {
     start_request request;
-    ahr_sink sink = {session, sink_log, sink_save_state, sink_task_began, sink_task_ended,
-                     sink_timer_scheduled, sink_timer_cancelled, sink_work_submitted};
+    ahr_sink sink = {session,
+                     sink_log,
+                     sink_save_state,
+                     sink_task_began,
+                     sink_task_ended,
+                     sink_timer_scheduled,
+                     sink_timer_cancelled,
+                     sink_work_submitted,
+                     sink_scene_requested,
+                     sink_session_activation_requested,
+                     sink_loading_progress,
+                     sink_modal_presented,
+                     sink_modal_dismissed,
+                     sink_notification_posted};
     ahr_start_result result;
     int32_t init_status = APPHOST_OK;
     char *data_directory;

@@ -126,3 +126,74 @@ void send_timer_scheduled(frame_writer *writer, uint64_t timer, uint64_t delay_n
     frame_put_u64(&frame, interval_ns);
     frame_send(writer, &frame);
 }
+
+void send_scene_requested(frame_writer *writer, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
+                          size_t length)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_SCENE_REQUESTED);
+    frame_put_u64(&frame, from);
+    frame_put_u8(&frame, (uint8_t)role);
+    frame_put_u8(&frame, (uint8_t)style);
+    frame_put_bytes(&frame, bytes, length);
+    frame_send(writer, &frame);
+}
+
+void send_session_activation_requested(frame_writer *writer, const char *session, size_t length, int32_t style)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED);
+    frame_put_bytes(&frame, session, length);
+    frame_put_u8(&frame, (uint8_t)style);
+    frame_send(writer, &frame);
+}
+
+void send_loading_progress(frame_writer *writer, apphost_scene_t scene, double progress)
+{
+    frame_builder frame;
+    uint64_t bits;
+
+    /* An f64 travels as the u64 of its bits. */
+    _Static_assert(sizeof bits == sizeof progress, "double is IEEE 754 binary64");
+    memcpy(&bits, &progress, sizeof bits);
+    frame_begin(&frame, APPHOST_WIRE_LOADING_PROGRESS);
+    frame_put_u64(&frame, scene);
+    frame_put_u64(&frame, bits);
+    frame_send(writer, &frame);
+}
+
+void send_modal_presented(frame_writer *writer, apphost_scene_t scene, apphost_modal_t modal, int32_t style,
+                          const char *title, size_t length)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_MODAL_PRESENTED);
+    frame_put_u64(&frame, scene);
+    frame_put_u64(&frame, modal);
+    frame_put_u8(&frame, (uint8_t)style);
+    frame_put_bytes(&frame, title, length);
+    frame_send(writer, &frame);
+}
+
+void send_modal_dismissed(frame_writer *writer, apphost_scene_t scene, apphost_modal_t modal)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_MODAL_DISMISSED);
+    frame_put_u64(&frame, scene);
+    frame_put_u64(&frame, modal);
+    frame_send(writer, &frame);
+}
+
+void send_notification_posted(frame_writer *writer, const char *title, size_t title_length, const char *body,
+                              size_t body_length)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_NOTIFICATION_POSTED);
+    frame_put_bytes(&frame, title, title_length);
+    frame_put_bytes(&frame, body, body_length);
+    frame_send(writer, &frame);
+}

@@ -24,5 +24,16 @@ void send_task_began(frame_writer *writer, uint64_t task, const char *name, size
  * apphost_wire_type) and the id. */
 void send_id(frame_writer *writer, uint8_t type, uint64_t id);
 void send_timer_scheduled(frame_writer *writer, uint64_t timer, uint64_t delay_ns, uint64_t interval_ns);
+/* The scenes frames; `style`, `role` and the like are the ABI's enum values,
+ * which the runtime checked; strings hold their lengths' bytes. */
+void send_scene_requested(frame_writer *writer, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
+                          size_t length);
+void send_session_activation_requested(frame_writer *writer, const char *session, size_t length, int32_t style);
+void send_loading_progress(frame_writer *writer, apphost_scene_t scene, double progress);
+void send_modal_presented(frame_writer *writer, apphost_scene_t scene, apphost_modal_t modal, int32_t style,
+                          const char *title, size_t length);
+void send_modal_dismissed(frame_writer *writer, apphost_scene_t scene, apphost_modal_t modal);
+void send_notification_posted(frame_writer *writer, const char *title, size_t title_length, const char *body,
+                              size_t body_length);
 
 #endif

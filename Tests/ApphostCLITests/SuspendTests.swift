@@ -83,7 +83,7 @@ final class SuspendTests: HostTestCase {
     }
 
     // CONTRACT S5, S3: switching to a suspended guest resumes it, then brings it forward
-    // (will-enter-foreground, did-become-active) while the old foreground guest goes to background.
+    // (its size, will-enter-foreground, did-become-active) while the old foreground guest goes to background.
     func testSwitchToASuspendedGuestResumesItAndBringsItForward() throws {
         let host = try startBothSamples()
         try ctlSucceeds("suspend", Self.swiftID)
@@ -96,7 +96,8 @@ final class SuspendTests: HostTestCase {
         XCTAssertEqual(after.loggedCallbacks(of: Self.cID), ["will_resign_active", "did_enter_background"])
         let order = after.filter { $0.guest == Self.swiftID && ($0.kind == .callback || $0.kind == .resumed) }
             .map { $0.kind == .callback ? $0.name ?? "?" : "resumed" }
-        XCTAssertEqual(order, ["resumed", "will_enter_foreground", "did_become_active"])
+        // S11: a scene never shown learns its size before it enters the foreground.
+        XCTAssertEqual(order, ["resumed", "did_change_size", "will_enter_foreground", "did_become_active"])
 
         let status = try status()
         XCTAssertEqual(status.foreground, Self.swiftID)

@@ -20,7 +20,9 @@ final class SwitchAndAlertTests: HostTestCase {
             delivered,
             [
                 "\(Self.cID) will_resign_active", "\(Self.cID) did_enter_background",
-                "\(Self.swiftID) will_enter_foreground", "\(Self.swiftID) did_become_active",
+                // S11: its scene, connected in background, learns its size as it is first shown.
+                "\(Self.swiftID) did_change_size", "\(Self.swiftID) will_enter_foreground",
+                "\(Self.swiftID) did_become_active",
             ])
         XCTAssertTrue(after.filter { $0.kind == .sceneState }.allSatisfy { $0.reason == .requested })  // A5
 

@@ -11,6 +11,8 @@ struct ReceivedCall: Equatable, CustomStringConvertible {
             switch message.call {
             case .expireTask(let id), .fireTimer(let id), .runWork(let id): "#\(id)"
             case .backgroundTime(let time): "=" + (time.map { "\($0)" } ?? "unlimited")
+            case .sceneSize(let scene, let size): "@\(scene)=\(size.width)x\(size.height)/\(size.sizeClass)"
+            case .didDiscard(let session): "#" + session.prefix(8)
             default: message.call.scene.map { "@\($0)" } ?? ""
             }
         return "\(guest):\(message.call.callbackName)" + detail
@@ -35,6 +37,8 @@ final class FakeGuest: @unchecked Sendable {
     var forceStops: [String] = []
     /// Makes forceStop fail, as an in-process channel does.
     var unstoppable = false
+    /// Answers should_dismiss_modal with "keep it" (N3).
+    var keepsModals = false
     /// Keeps replies back, as a guest busy in a callback would.
     var holdReplies = false
     var heldReplies: [() -> Void] = []
@@ -54,10 +58,16 @@ final class FakeGuest: @unchecked Sendable {
 /// The shared log of calls, in the order the guests received them.
 final class CallLog: @unchecked Sendable {
     // Appended to on the host queue; read by the test after `settle`.
-    /// The calls that run guest code (callbacks, expiration handlers, timers, async work).
+    /// The calls that run guest code (callbacks, expiration handlers, timers, async work), sizes
+    /// aside.
     var calls: [ReceivedCall] = []
+    /// The sizes scenes were told (did_change_size, S11).
+    var sizes: [ReceivedCall] = []
     /// Every message in order, with the ones that only inform the runtime (background time).
     var messages: [ReceivedCall] = []
+    func sizeNames(_ guest: String? = nil) -> [String] {
+        sizes.filter { guest == nil || $0.guest == guest }.map(\.description)
+    }
     func names(_ guest: String? = nil) -> [String] {
         calls.filter { guest == nil || $0.guest == guest }.map(\.description)
     }
@@ -84,13 +94,20 @@ final class FakeChannel: GuestChannel, @unchecked Sendable {
         guard !closed else { return queue.async { reply(.failure(.closed)) } }
         let received = ReceivedCall(guest: guest.descriptor.id, message: message)
         log.messages.append(received)
-        if message.call.runsGuestCode { log.calls.append(received) }
+        if case .sceneSize = message.call {
+            // Sizes are in `messages` and `sizes`, so that `calls` reads as the lifecycle orders.
+            log.sizes.append(received)
+        } else if message.call.runsGuestCode {
+            log.calls.append(received)
+        }
         let result: GuestReply
         if guest.crashOn == message.call.callbackName {
             closed = true
             result = .failure(.crashed("SIGSEGV"))
         } else if message.call == .didFinishLaunching {
             result = .success(guest.launchStatus)
+        } else if case .shouldDismissModal = message.call {
+            result = .success(guest.keepsModals ? 0 : 1)
         } else {
             result = .success(0)
         }
@@ -172,13 +189,13 @@ final class CoreHarness: @unchecked Sendable {
     init(
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil, store: (any SessionStore)? = nil,
-        backgroundSceneLimit: Int? = nil
+        backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy()
     ) {
         let events = events
         core = HostCore(
             opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
             restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
-            store: store, backgroundSceneLimit: backgroundSceneLimit, emit: { events.append($0) })
+            store: store, backgroundSceneLimit: backgroundSceneLimit, scenes: scenes, emit: { events.append($0) })
     }
 
     /// Moves the manual clock on, on the host queue, and lets what fell due run. Time stops at

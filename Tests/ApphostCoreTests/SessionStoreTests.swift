@@ -106,6 +106,27 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
         if holdSaves { held.append(completion) } else { completion() }
     }
 
+    /// Closed sessions (S7), with their guests, until forgotten.
+    let discarded = Mutex<[(guest: String, sessionID: String)]>([])
+
+    func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let guest = sessions.withLock { all in
+            defer { all.removeAll { $0.sessionID == session } }
+            return all.first { $0.sessionID == session }?.guest
+        }
+        guard let guest else { return completion(.failure(StoreError("no session \(session)"))) }
+        discarded.withLock { $0.append((guest, session)) }
+        completion(.success(()))
+    }
+
+    func discardedSessions(of guest: String) throws(StoreError) -> [String] {
+        discarded.withLock { $0.filter { $0.guest == guest }.map(\.sessionID) }
+    }
+
+    func forget(session: String) throws(StoreError) {
+        discarded.withLock { $0.removeAll { $0.sessionID == session } }
+    }
+
     func releaseSaves() {
         holdSaves = false
         held.forEach { $0() }

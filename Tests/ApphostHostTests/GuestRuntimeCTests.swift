@@ -73,7 +73,7 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(
             RawDescriptor(ahr_descriptor(runtime).pointee),
             RawDescriptor(
-                abi: [1, 0, 0], hasDescriptor: true, structSize: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
+                abi: [1, 1, 0], hasDescriptor: true, structSize: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
                 id: "org.apphost.fixtures.observable", name: "Observable Fixture", version: "2.3.4",
                 vendor: "apphost tests", description: "Reports every callback to the test that loaded it.",
                 capabilities: UInt64(APPHOST_CAPABILITY_MULTIPLE_SCENES.rawValue), hasInit: true, hasDeinit: true,
@@ -137,7 +137,8 @@ final class GuestRuntimeCTests: XCTestCase {
     // is read, and it cannot be started. A newer minor is read as usual (the host refuses it).
     func testAnotherABIMajorIsReadNoFurtherThanItsVersion() throws {
         let major = try loaded(
-            try GuestFixtures.library("minimal_guest.c", name: "c-runtime-abi-2", flags: ["-DFIXTURE_ABI_MAJOR=2"]))
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "c-runtime-abi-2", flags: ["-DFIXTURE_ABI_MAJOR=2", "-DFIXTURE_ABI_MINOR=0"]))
         XCTAssertEqual(
             RawDescriptor(ahr_descriptor(major).pointee),
             RawDescriptor(
@@ -179,7 +180,7 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(host.pointee.struct_size, UInt32(MemoryLayout<apphost_host_t>.size))
         XCTAssertEqual(
             [host.pointee.abi_version.major, host.pointee.abi_version.minor, host.pointee.abi_version.revision],
-            [1, 0, 0])
+            [1, 1, 0])
         XCTAssertEqual(String(cString: host.pointee.name), "apphost")
         XCTAssertEqual(String(cString: host.pointee.version), "9.8.7")
         XCTAssertEqual(host.pointee.data_directory(host).map { String(cString: $0) }, "/data/observable")
@@ -215,7 +216,7 @@ final class GuestRuntimeCTests: XCTestCase {
         let recorder = SinkRecorder()
         XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_NO_APP_CALLBACKS, APPHOST_OK))
         let size = MemoryLayout<apphost_host_t>.size
-        XCTAssertEqual(recorder.lines, ["init host=apphost/9.8.7 size=\(size) abi=1.0 dir=/data/probe", "deinit"])
+        XCTAssertEqual(recorder.lines, ["init host=apphost/9.8.7 size=\(size) abi=1.1 dir=/data/probe", "deinit"])
         XCTAssertEqual(
             deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime),
             Int32(APPHOST_ERROR_INTERNAL.rawValue))
@@ -447,10 +448,14 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(host.pointee.scene_state(&foreign, 1, &state), StatusCode.invalidArgument)
 
         XCTAssertNotNil(host.pointee.get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID))
-        for id in ["apphost.background/2", "apphost.background", "apphost.guest.app/1", ""] {
+        XCTAssertNotNil(host.pointee.get_extension(host, APPHOST_SCENES_EXTENSION_ID))
+        for id in [
+            "apphost.background/2", "apphost.background", "apphost.guest.app/1", "apphost.scenes/2",
+            APPHOST_GUEST_SCENES_CALLBACKS_ID, "",
+        ] {
             XCTAssertNil(host.pointee.get_extension(host, id), id)
         }
-        for id in ["apphost.background/1", ""] {
+        for id in ["apphost.background/1", "apphost.scenes/1", ""] {
             XCTAssertNil(host.pointee.get_extension(nil, id))
             XCTAssertNil(host.pointee.get_extension(&foreign, id))
         }
@@ -811,6 +816,388 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(deliver(.runWork(1), to: runtime), StatusCode.invalidHandle)
     }
 
+    // MARK: The scenes extension
+
+    // get_extension offers one table for apphost.scenes/1, with every member; during init the
+    // extension refuses every request (INVALID_STATE), after the checks that need no state.
+    // CONTRACT X3
+    func testGetExtensionOffersTheScenesTableWhichRefusesRequestsDuringInit() throws {
+        let recorder = SinkRecorder()
+        let (_, fixture) = try startedScenes(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let raw = try XCTUnwrap(host.pointee.get_extension(host, APPHOST_SCENES_EXTENSION_ID))
+        let table = raw.assumingMemoryBound(to: apphost_scenes_t.self)
+        XCTAssertEqual(table.pointee.struct_size, UInt32(MemoryLayout<apphost_scenes_t>.size))
+        XCTAssertEqual(fixture.scenes(), UnsafePointer(table), "the guest got the same table in init")
+        XCTAssertNotNil(table.pointee.request_scene)
+        XCTAssertNotNil(table.pointee.activate_session)
+        XCTAssertNotNil(table.pointee.scene_size)
+        XCTAssertNotNil(table.pointee.set_loading_progress)
+        XCTAssertNotNil(table.pointee.present_modal)
+        XCTAssertNotNil(table.pointee.dismiss_modal)
+        XCTAssertNotNil(table.pointee.post_notification)
+        XCTAssertEqual(recorder.lines, [ScenesFixture.initLine], "before ahr_start returned")
+        XCTAssertEqual(recorder.scenes, [])
+    }
+
+    // CONTRACT S9: request_scene needs the transient activation a user action grants, from
+    // PERFORM_ACTION's delivery (so perform_action itself may open a scene) until its duration has
+    // passed, and consumes it: one scene per action. Without an action, after the one scene, and
+    // once expired: NO_ACTIVATION. A refused `from` or state consumes nothing.
+    func testRequestSceneNeedsAnActivationThatAnActionGrantsOnce() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        fixture.run("request 1 0 1 never")
+        XCTAssertEqual(recorder.lines.last, "request = no_activation", "no action yet")
+
+        var mark = recorder.lines.count
+        XCTAssertEqual(
+            deliver(
+                action(1, "request 9 0 0 x;request-big here;request here 1 2 first;request here 0 0 again"), to: runtime
+            ), 0)
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            [
+                "perform_action 1 request 9 0 0 x;request-big here;request here 1 2 first;request here 0 0 again "
+                    + "payload=null",
+                "request = invalid_handle", "request big = too_large", "request = ok", "request = no_activation",
+            ])
+
+        // From another thread, after perform_action returned, within its activation.
+        XCTAssertEqual(deliver(action(1, "tap", payload: "xyz"), to: runtime), 0)
+        mark = recorder.lines.count
+        DispatchQueue.global().sync { fixture.run("request here 0 0 later;request here 0 0 twice") }
+        XCTAssertEqual(lines(recorder, since: mark), ["request = ok", "request = no_activation"])
+
+        // Expired after its duration, from its delivery.
+        XCTAssertEqual(deliver(action(1, "tap", activation: .milliseconds(50)), to: runtime), 0)
+        usleep(80_000)
+        fixture.run("request here 0 0 late")
+        XCTAssertEqual(recorder.lines.last, "request = no_activation", "expired")
+        XCTAssertEqual(deliver(action(1, "request here 0 0 zero", activation: .zero), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "request = no_activation", "an activation of 0 ends at once")
+
+        // An action on a scene that is not connected reaches no guest code and grants nothing.
+        mark = recorder.lines.count
+        XCTAssertEqual(deliver(action(9, "request 1 0 0 unseen"), to: runtime), StatusCode.invalidHandle)
+        fixture.run("request 1 0 0 after-stale-action")
+        XCTAssertEqual(lines(recorder, since: mark), ["request = no_activation"])
+
+        XCTAssertEqual(
+            recorder.scenes,
+            [
+                .sceneRequested(from: 1, role: 1, style: 2, "first"),
+                .sceneRequested(from: 1, role: 0, style: 0, "later"),
+            ])
+        XCTAssertTrue(recorder.scenesPointersWereNeverNull)
+        XCTAssertTrue(recorder.lines.contains("perform_action 1 tap payload=xyz"))
+    }
+
+    // CONTRACT S9: one activation, many guest threads asking at once: exactly one scene.
+    func testOneActivationOpensOneSceneWhateverTheThreads() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.scenes())
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(action(1, "tap"), to: runtime), 0)
+        let (hostAddress, tableAddress) = (UInt(bitPattern: host), UInt(bitPattern: table))
+        let granted = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let host = UnsafePointer<apphost_host_t>(bitPattern: hostAddress)
+            let table = UnsafePointer<apphost_scenes_t>(bitPattern: tableAddress)!
+            for _ in 0..<200 where table.pointee.request_scene(host, 1, 0, 0, nil, 0) == StatusCode.ok {
+                granted.withLock { $0 += 1 }
+            }
+        }
+        XCTAssertEqual(granted.withLock { $0 }, 1)
+        XCTAssertEqual(recorder.scenes, [.sceneRequested(from: 1, role: 0, style: 0, "")])
+        XCTAssertTrue(recorder.scenesPointersWereNeverNull, "an empty state is not NULL")
+    }
+
+    // CONTRACT S11: scene_size answers from the runtime: 0x0 compact from will_connect until
+    // SCENE_SIZE, which stores the size before did_change_size runs; a scene that is not connected
+    // is INVALID_HANDLE, and a reconnected one starts over. The guest's struct_size bounds the
+    // write, which says how much it wrote.
+    func testSceneSizeBeforeAndAfterSceneSize() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.scenes())
+        XCTAssertEqual(deliver(connect(1, commands: "size here"), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "size here = 0x0 class=0 size=16")
+        let size = SceneSize(width: 1024, height: 768, sizeClass: .regular)
+        XCTAssertEqual(deliver(.sceneSize(1, size), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "did_change_size 1 1024x768 class=1 size=16 query=1024x768")
+        fixture.run("size 1")
+        XCTAssertEqual(recorder.lines.last, "size 1 = 1024x768 class=1 size=16")
+        let mark = recorder.lines.count
+        XCTAssertEqual(deliver(.sceneSize(2, size), to: runtime), StatusCode.invalidHandle)
+        XCTAssertEqual(recorder.lines.count, mark, "no guest code for a scene that is not connected")
+
+        func query(declaring declared: UInt32) -> (Int32, apphost_scene_size_t) {
+            var out = apphost_scene_size_t(struct_size: declared, width: 7, height: 7, size_class: 7)
+            return (table.pointee.scene_size(host, 1, &out), out)
+        }
+        var (status, out) = query(declaring: 8)
+        XCTAssertEqual(status, StatusCode.ok)
+        XCTAssertEqual([out.struct_size, out.width, out.height, UInt32(bitPattern: out.size_class)], [8, 1024, 7, 7])
+        (status, out) = query(declaring: 15)
+        XCTAssertEqual(
+            [out.struct_size, out.width, out.height, UInt32(bitPattern: out.size_class)], [12, 1024, 768, 7])
+        (status, out) = query(declaring: 4096)
+        XCTAssertEqual(
+            [out.struct_size, out.width, out.height, UInt32(bitPattern: out.size_class)], [16, 1024, 768, 1])
+        (status, out) = query(declaring: 3)
+        XCTAssertEqual(status, StatusCode.invalidArgument)
+        XCTAssertEqual([out.struct_size, out.width], [3, 7], "nothing written")
+
+        XCTAssertEqual(
+            deliver(TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
+        fixture.run("size 1")
+        XCTAssertEqual(recorder.lines.last, "size 1 = invalid_handle")
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        fixture.run("size 1")
+        XCTAssertEqual(recorder.lines.last, "size 1 = 0x0 class=0 size=16", "a new connection starts over")
+
+        var call = ahr_call()
+        call.kind = AHR_CALL_SCENE_SIZE
+        call.scene = 1
+        call.size_class = 2
+        XCTAssertEqual(ahr_handle(runtime, &call), StatusCode.invalidArgument, "a size class out of range")
+    }
+
+    // CONTRACT N3: modal ids count from 1 per guest; each scene has its stack; dismiss_modal takes a
+    // modal and those above it off its own scene's stack only, once; a scene's modals are forgotten
+    // when it disconnects, and every scene's after will_terminate.
+    func testModalStacks() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(connect(2), to: runtime), 0)
+        fixture.run("present 1 0 A;present 1 1 B;present 2 0 C;present 1 0 D")
+        fixture.run("dismiss 2 1;dismiss 1 2;dismiss 1 4;dismiss 1 1;dismiss 1 1;dismiss 2 3;present 2 1 E")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "present A = 1", "present B = 2", "present C = 3", "present D = 4", "dismiss 1 = invalid_handle",
+                "dismiss 2 = ok", "dismiss 4 = invalid_handle", "dismiss 1 = ok", "dismiss 1 = invalid_handle",
+                "dismiss 3 = ok", "present E = 5",
+            ])
+        XCTAssertEqual(
+            recorder.scenes,
+            [
+                .modalPresented(1, modal: 1, style: 0, title: "A"), .modalPresented(1, modal: 2, style: 1, title: "B"),
+                .modalPresented(2, modal: 3, style: 0, title: "C"), .modalPresented(1, modal: 4, style: 0, title: "D"),
+                .modalDismissed(1, modal: 2), .modalDismissed(1, modal: 1), .modalDismissed(2, modal: 3),
+                .modalPresented(2, modal: 5, style: 1, title: "E"),
+            ])
+
+        // Disconnected, its modals go; reconnected, it has none.
+        XCTAssertEqual(
+            deliver(TestMessages.scene(2, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
+        XCTAssertEqual(deliver(connect(2), to: runtime), 0)
+        fixture.run("dismiss 2 5;present 1 0 F;present 2 0 G")
+        XCTAssertEqual(
+            Array(recorder.lines.suffix(3)), ["dismiss 5 = invalid_handle", "present F = 6", "present G = 7"])
+        XCTAssertEqual(deliver(GuestMessage(call: .willTerminate, appState: .background), to: runtime), 0)
+        let before = recorder.lines.count
+        XCTAssertEqual(deliver(.shouldDismissModal(1, 6), to: runtime), 1, "forgotten: nothing to keep")
+        XCTAssertEqual(recorder.lines.count, before, "no guest code for a modal that is not open")
+    }
+
+    // CONTRACT N3: SHOULD_DISMISS_MODAL asks the guest about an open modal: 0 keeps it, 1 lets it
+    // (and those above it) go from the runtime's stack too; a modal that is not open has nothing to
+    // keep (1, no guest code). DID_DISMISS_MODAL runs did_dismiss_modal, also for a modal already
+    // gone; a scene that is not connected is INVALID_HANDLE.
+    func testShouldDismissModalAsksTheGuest() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        fixture.run("present 1 0 A;present 1 0 B;present 1 0 C;keep 2")
+        let mark = recorder.lines.count
+        let calls: [(GuestCall, Int32)] = [
+            (.shouldDismissModal(1, 3), 1), (.shouldDismissModal(1, 3), 1), (.shouldDismissModal(1, 2), 0),
+            (.shouldDismissModal(1, 99), 1), (.shouldDismissModal(7, 1), 1), (.didDismissModal(1, 3), 0),
+            (.didDismissModal(7, 3), StatusCode.invalidHandle),
+        ]
+        for (call, answer) in calls {
+            XCTAssertEqual(deliver(call, to: runtime), answer, "\(call)")
+        }
+        fixture.run("dismiss 1 3;keep 0")
+        XCTAssertEqual(deliver(.shouldDismissModal(1, 1), to: runtime), 1)
+        fixture.run("dismiss 1 2;dismiss 1 1")
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            [
+                "should_dismiss 1 3 = 1", "should_dismiss 1 2 = 0", "did_dismiss 1 3", "dismiss 3 = invalid_handle",
+                "should_dismiss 1 1 = 1", "dismiss 2 = invalid_handle", "dismiss 1 = invalid_handle",
+            ])
+        XCTAssertEqual(recorder.scenes.filter { if case .modalDismissed = $0 { true } else { false } }, [])
+    }
+
+    // CONTRACT N3 S9 S11 S7: a guest without the scenes callbacks, or with a table too small for
+    // some, still gets its activation, its sizes kept and its modals always dismissable.
+    func testGuestWithoutScenesCallbacks() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(
+            recorder, name: "scenes-runtime-bare", flags: ["-DFIXTURE_NO_SCENES_CALLBACKS"])
+        XCTAssertEqual(deliver(connect(1, commands: "present here 0 A"), to: runtime), 0)
+        let mark = recorder.lines.count
+        XCTAssertEqual(deliver(.shouldDismissModal(1, 1), to: runtime), 1, "always dismissable")
+        XCTAssertEqual(deliver(action(1, "tap"), to: runtime), 0)
+        XCTAssertEqual(
+            deliver(.sceneSize(1, SceneSize(width: 300, height: 200, sizeClass: .compact)), to: runtime), 0)
+        XCTAssertEqual(deliver(.didDismissModal(1, 1), to: runtime), 0)
+        XCTAssertEqual(deliver(.didDiscard(sessionID: "gone"), to: runtime), 0)
+        fixture.run("dismiss 1 1;request 1 0 0;size 1")
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            ["dismiss 1 = invalid_handle", "request = ok", "size 1 = 300x200 class=0 size=16"])
+
+        // A table whose struct_size ends before should_dismiss_modal: the members past it are skipped.
+        let small = SinkRecorder()
+        let (cut, cutFixture) = try startedScenes(
+            small, name: "scenes-runtime-small",
+            flags: ["-DFIXTURE_SCENES_CALLBACKS_SIZE=offsetof(apphost_guest_scenes_t,should_dismiss_modal)"])
+        XCTAssertEqual(deliver(connect(1, commands: "present here 0 A;keep 1"), to: cut), 0)
+        XCTAssertEqual(deliver(.shouldDismissModal(1, 1), to: cut), 1, "should_dismiss_modal is past struct_size")
+        XCTAssertEqual(deliver(action(1, "tap"), to: cut), 0)
+        XCTAssertEqual(deliver(.didDiscard(sessionID: "gone"), to: cut), 0)
+        cutFixture.run("dismiss 1 1")
+        XCTAssertEqual(
+            Array(small.lines.dropFirst()),
+            ["present A = 1", "perform_action 1 tap payload=null", "unknown command tap", "dismiss 1 = invalid_handle"])
+    }
+
+    // CONTRACT S7: DID_DISCARD hands did_discard the session id, NUL-terminated; a NULL id with a
+    // length is refused.
+    func testDidDiscard() throws {
+        let recorder = SinkRecorder()
+        let (runtime, _) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(.didDiscard(sessionID: "closed-1"), to: runtime), 0)
+        XCTAssertEqual(deliver(.didDiscard(sessionID: ""), to: runtime), 0)
+        XCTAssertEqual(Array(recorder.lines.dropFirst()), ["did_discard closed-1", "did_discard "])
+        var call = ahr_call()
+        call.kind = AHR_CALL_DID_DISCARD
+        call.session_id_length = 3
+        XCTAssertEqual(ahr_handle(runtime, &call), StatusCode.invalidArgument)
+    }
+
+    // PERFORM_ACTION's name is cut at APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary; a
+    // payload past APPHOST_ACTION_PAYLOAD_MAX_BYTES is TOO_LARGE and grants nothing; NULL name or
+    // payload bytes with a length are refused.
+    func testActionNameAndPayloadLimits() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        let limit = Int(APPHOST_SCENES_TEXT_MAX_BYTES)
+        let name = String(repeating: "n", count: limit - 1) + "é"
+        XCTAssertEqual(deliver(action(1, name), to: runtime), 0)
+        XCTAssertEqual(
+            recorder.lines.suffix(2),
+            [
+                "perform_action 1 \(String(repeating: "n", count: limit - 1)) payload=null",
+                "unknown command \(String(repeating: "n", count: limit - 1))",
+            ])
+        fixture.run("request 1 0 0")  // uses that action's activation up
+        let large = Data(count: Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) + 1)
+        let mark = recorder.lines.count
+        XCTAssertEqual(
+            deliver(.performAction(1, name: "request here 0 0", payload: large, activation: .seconds(5)), to: runtime),
+            StatusCode.tooLarge)
+        fixture.run("request 1 0 0")
+        XCTAssertEqual(lines(recorder, since: mark), ["request = no_activation"])
+        let largest = Data(count: Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES))
+        XCTAssertEqual(
+            deliver(.performAction(1, name: "x", payload: largest, activation: .seconds(5)), to: runtime), 0)
+
+        var call = ahr_call()
+        call.kind = AHR_CALL_PERFORM_ACTION
+        call.scene = 1
+        call.action_name_length = 2
+        XCTAssertEqual(ahr_handle(runtime, &call), StatusCode.invalidArgument, "a NULL name of 2 bytes")
+        call.action_name_length = 0
+        call.payload_length = 2
+        XCTAssertEqual(ahr_handle(runtime, &call), StatusCode.invalidArgument, "a NULL payload of 2 bytes")
+    }
+
+    // CONTRACT N2 N1: loading progress takes a fraction, -1 or -2 for a connected scene; sessions
+    // are asked for by id with a style; notifications need a title, their body may be NULL; texts are
+    // cut at APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary. The sink gets each accepted one.
+    func testLoadingProgressSessionsAndNotificationsReachTheSink() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        fixture.run(
+            "progress 1 0;progress 1 1;progress 1 0.5;progress 1 -1;progress 1 -2;progress 1 nan;progress 1 1.0001;"
+                + "progress 1 -3;progress 2 0.5;activate s-1 0;activate s-2 2;activate s 3;notify T B;notify T;long")
+        let limit = Int(APPHOST_SCENES_TEXT_MAX_BYTES)
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "progress 0 = ok", "progress 1 = ok", "progress 0.5 = ok", "progress -1 = ok", "progress -2 = ok",
+                "progress nan = invalid_argument", "progress 1.0001 = invalid_argument",
+                "progress -3 = invalid_argument", "progress 0.5 = invalid_handle", "activate s-1 = ok",
+                "activate s-2 = ok", "activate s = invalid_argument", "notify T = ok", "notify T = ok",
+                "long present=ok modal=1 notify=ok",
+            ])
+        XCTAssertEqual(
+            recorder.scenes,
+            [
+                .loadingProgress(1, 0), .loadingProgress(1, 1), .loadingProgress(1, 0.5), .loadingProgress(1, -1),
+                .loadingProgress(1, -2), .sessionActivation("s-1", style: 0), .sessionActivation("s-2", style: 2),
+                .notification(title: "T", body: "B"), .notification(title: "T", body: ""),
+                .modalPresented(1, modal: 1, style: 1, title: String(repeating: "m", count: limit - 1)),
+                .notification(
+                    title: String(repeating: "m", count: limit - 1), body: String(repeating: "b", count: limit - 1)),
+            ])
+        XCTAssertTrue(recorder.scenesPointersWereNeverNull, "a NULL body is \"\"")
+    }
+
+    // CONTRACT X3: every function with NULL pointers, hosts that are not the guest's, out-of-range
+    // values and unknown scenes or modals gets an error code; none reaches the sink. During deinit
+    // and after ahr_stop, requests are refused too.
+    func testScenesFunctionsWithNullAndUnknownArguments() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1, commands: "abuse"), to: runtime), 0)
+        let statuses: [String] = [
+            "abuse request=invalid_argument,invalid_argument,invalid_argument,invalid_argument,invalid_argument,",
+            "invalid_argument,invalid_handle activate=invalid_argument,invalid_argument,invalid_argument,",
+            "invalid_argument,invalid_argument,invalid_argument size=invalid_argument,invalid_argument,",
+            "invalid_handle progress=invalid_argument,invalid_argument,invalid_argument,invalid_handle ",
+            "present=invalid_argument,invalid_argument,invalid_argument,invalid_argument,invalid_argument,",
+            "invalid_handle modal=0 dismiss=invalid_handle,invalid_handle,invalid_argument ",
+            "notify=invalid_argument,invalid_argument,invalid_argument",
+        ]
+        XCTAssertEqual(recorder.lines.last, statuses.joined())
+        XCTAssertEqual(recorder.scenes, [])
+
+        XCTAssertEqual(deliver(action(1, "tap"), to: runtime), 0)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.scenes())
+        let getExtension = try XCTUnwrap(host.pointee.get_extension)
+        runtimes.removeAll { $0 == runtime }
+        ahr_stop(runtime)
+        XCTAssertEqual(recorder.lines.last, "deinit notify=invalid_state activate=invalid_state")
+        let before = recorder.timeline.count
+        var size = apphost_scene_size_t(struct_size: 16, width: 0, height: 0, size_class: 0)
+        var modal: apphost_modal_t = 9
+        let invalidArgument = StatusCode.invalidArgument
+        XCTAssertEqual(table.pointee.request_scene(host, 1, 0, 0, nil, 0), invalidArgument)
+        XCTAssertEqual(table.pointee.activate_session(host, "s", 0), invalidArgument)
+        XCTAssertEqual(table.pointee.scene_size(host, 1, &size), invalidArgument)
+        XCTAssertEqual(table.pointee.set_loading_progress(host, 1, 0.5), invalidArgument)
+        XCTAssertEqual(table.pointee.present_modal(host, 1, 0, "t", &modal), invalidArgument)
+        XCTAssertEqual(modal, 0)
+        XCTAssertEqual(table.pointee.dismiss_modal(host, 1, 1), invalidArgument)
+        XCTAssertEqual(table.pointee.post_notification(host, "t", nil), invalidArgument)
+        XCTAssertNil(getExtension(host, APPHOST_SCENES_EXTENSION_ID))
+        XCTAssertEqual(recorder.timeline.count, before, "nothing reached the sink after stop")
+    }
+
     // MARK: Stopping
 
     // CONTRACT A3 X3: stop runs deinit once, and the withdrawn host pointer gets error codes.
@@ -902,6 +1289,34 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(start(runtime, recorder, directory: "/data/background"), StartOutcome(AHR_START_OK, APPHOST_OK))
         return (runtime, try XCTUnwrap(BackgroundFixture(name: name)))
     }
+
+    /// Plugins/Fixtures/scenes_runtime_guest.c, loaded and started in process, with its hooks.
+    private func startedScenes(_ recorder: SinkRecorder, name: String = "scenes-runtime", flags: [String] = [])
+        throws -> (runtime: OpaquePointer, fixture: ScenesFixture)
+    {
+        let runtime = try loaded(try ScenesFixture.library(name: name, flags: flags))
+        XCTAssertEqual(start(runtime, recorder, directory: "/data/scenes"), StartOutcome(AHR_START_OK, APPHOST_OK))
+        return (runtime, try XCTUnwrap(ScenesFixture(name: name)))
+    }
+
+    /// A foreground scene connecting, whose session id is commands for the scenes fixture.
+    private func connect(_ scene: SceneHandle, commands: String = "") -> GuestMessage {
+        GuestMessage(
+            call: .sceneWillConnect(
+                SceneConnection(
+                    scene: scene, sessionID: commands, role: .primary, initialState: .foregroundInactive,
+                    restorationData: nil)), appState: .active, sceneState: .foregroundActive)
+    }
+
+    /// A user action on `scene`, whose name is commands for the scenes fixture.
+    private func action(
+        _ scene: SceneHandle, _ name: String, payload: String = "", activation: Duration = .seconds(5)
+    ) -> GuestCall {
+        .performAction(scene, name: name, payload: Data(payload.utf8), activation: activation)
+    }
+
+    /// The log lines since `mark`, the number of lines there were.
+    private func lines(_ recorder: SinkRecorder, since mark: Int) -> [String] { Array(recorder.lines.dropFirst(mark)) }
 
     /// Delivers a call with the app state the tests do not look at.
     fileprivate func deliver(_ call: GuestCall, to runtime: OpaquePointer) -> Int32 {
@@ -1012,14 +1427,33 @@ extension GuestRuntimeCTests {
             case timerScheduled(UInt64, delay: UInt64, interval: UInt64)
             case timerCancelled(UInt64)
             case workSubmitted(UInt64)
+            case sceneRequested(from: UInt64, role: Int32, style: Int32, state: [UInt8])
+            case sessionActivation(String, style: Int32)
+            case loadingProgress(UInt64, Double)
+            case modalPresented(UInt64, modal: UInt64, style: Int32, title: String)
+            case modalDismissed(UInt64, modal: UInt64)
+            case notification(title: String, body: String)
             case mark(String)
 
             static func taskBegan(_ task: UInt64, _ name: String) -> Entry { .taskBegan(task, name: Array(name.utf8)) }
 
+            static func sceneRequested(from: UInt64, role: Int32, style: Int32, _ state: String) -> Entry {
+                .sceneRequested(from: from, role: role, style: style, state: Array(state.utf8))
+            }
+
             var isBackground: Bool {
                 switch self {
-                case .log, .save, .mark: false
-                default: true
+                case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted: true
+                default: false
+                }
+            }
+
+            var isScenes: Bool {
+                switch self {
+                case .sceneRequested, .sessionActivation, .loadingProgress, .modalPresented, .modalDismissed,
+                    .notification:
+                    true
+                default: false
                 }
             }
 
@@ -1032,6 +1466,14 @@ extension GuestRuntimeCTests {
                 case .timerScheduled(let timer, let delay, let interval): "timerScheduled \(timer) \(delay) \(interval)"
                 case .timerCancelled(let timer): "timerCancelled \(timer)"
                 case .workSubmitted(let work): "workSubmitted \(work)"
+                case .sceneRequested(let from, let role, let style, let state):
+                    "sceneRequested \(from) \(role) \(style) \(String(decoding: state, as: UTF8.self))"
+                case .sessionActivation(let session, let style): "sessionActivation \(session) \(style)"
+                case .loadingProgress(let scene, let value): "loadingProgress \(scene) \(value)"
+                case .modalPresented(let scene, let modal, let style, let title):
+                    "modalPresented \(scene) \(modal) \(style) \(title)"
+                case .modalDismissed(let scene, let modal): "modalDismissed \(scene) \(modal)"
+                case .notification(let title, let body): "notification \(title) \(body)"
                 case .mark(let text): "mark \(text)"
                 }
             }
@@ -1041,6 +1483,8 @@ extension GuestRuntimeCTests {
             var logs: [Log] = []
             var saves: [Save] = []
             var nullSaves = 0
+            /// Texts and states the scenes members got as NULL, which the runtime promises never to pass.
+            var nullScenesPointers = 0
             var timeline: [Entry] = []
         }
         private let state = Mutex(State())
@@ -1049,11 +1493,26 @@ extension GuestRuntimeCTests {
         var timeline: [Entry] { state.withLock { $0.timeline } }
         /// The background extension's sink calls, in order.
         var background: [Entry] { timeline.filter(\.isBackground) }
+        /// The scenes extension's sink calls, in order.
+        var scenes: [Entry] { timeline.filter(\.isScenes) }
+        var scenesPointersWereNeverNull: Bool { state.withLock { $0.nullScenesPointers == 0 } }
 
         /// Puts `text` into the timeline, as a point of reference.
         func mark(_ text: String) { record(.mark(text)) }
 
         fileprivate func record(_ entry: Entry) { state.withLock { $0.timeline.append(entry) } }
+
+        /// Records a scenes entry made of texts the sink got; a NULL one is counted.
+        fileprivate func record(_ pointers: [UnsafeRawPointer?], _ entry: Entry) {
+            state.withLock {
+                $0.timeline.append(entry)
+                $0.nullScenesPointers += pointers.filter { $0 == nil }.count
+            }
+        }
+
+        fileprivate static func text(_ utf8: UnsafePointer<CChar>?, _ length: Int) -> String {
+            String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
+        }
         var lines: [String] { logs.map(\.text) }
         var saves: [Save] { state.withLock { $0.saves } }
         var everySaveHadBytes: Bool { state.withLock { $0.nullSaves == 0 } }
@@ -1086,7 +1545,33 @@ extension GuestRuntimeCTests {
                     SinkRecorder.from(context).record(.timerScheduled(timer, delay: delay, interval: interval))
                 },
                 timer_cancelled: { context, timer in SinkRecorder.from(context).record(.timerCancelled(timer)) },
-                work_submitted: { context, work in SinkRecorder.from(context).record(.workSubmitted(work)) })
+                work_submitted: { context, work in SinkRecorder.from(context).record(.workSubmitted(work)) },
+                scene_requested: { context, from, role, style, bytes, length in
+                    let state = Array(UnsafeRawBufferPointer(start: bytes, count: length))
+                    SinkRecorder.from(context).record(
+                        [bytes], .sceneRequested(from: from, role: role, style: style, state: state))
+                },
+                session_activation_requested: { context, utf8, length, style in
+                    SinkRecorder.from(context).record(
+                        [UnsafeRawPointer(utf8)], .sessionActivation(SinkRecorder.text(utf8, length), style: style))
+                },
+                loading_progress: { context, scene, value in
+                    SinkRecorder.from(context).record(.loadingProgress(scene, value))
+                },
+                modal_presented: { context, scene, modal, style, utf8, length in
+                    SinkRecorder.from(context).record(
+                        [UnsafeRawPointer(utf8)],
+                        .modalPresented(scene, modal: modal, style: style, title: SinkRecorder.text(utf8, length)))
+                },
+                modal_dismissed: { context, scene, modal in
+                    SinkRecorder.from(context).record(.modalDismissed(scene, modal: modal))
+                },
+                notification_posted: { context, title, titleLength, body, bodyLength in
+                    SinkRecorder.from(context).record(
+                        [UnsafeRawPointer(title), UnsafeRawPointer(body)],
+                        .notification(
+                            title: SinkRecorder.text(title, titleLength), body: SinkRecorder.text(body, bodyLength)))
+                })
         }
 
         /// A sink that drops everything.
@@ -1355,6 +1840,54 @@ struct BackgroundFixture {
     /// The extension table get_extension gave init, NULL after deinit.
     func background() -> UnsafePointer<apphost_background_t>? {
         hook("fixture_background", as: (@convention(c) () -> UnsafePointer<apphost_background_t>?).self)?()
+    }
+
+    private func hook<F>(_ symbol: String, as _: F.Type) -> F? {
+        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
+        defer { dlclose(library) }
+        return dlsym(library, symbol).map { unsafeBitCast($0, to: F.self) }
+    }
+}
+
+// MARK: - The scenes fixture
+
+/// Plugins/Fixtures/scenes_runtime_guest.c, built under a name (and guest id) of its own, and its
+/// test hooks in the copy this process loaded.
+struct ScenesFixture {
+    private let name: String
+
+    /// What the fixture's init logs: every request refused before the guest runs.
+    static let initLine =
+        "init request=invalid_state activate=invalid_state progress=invalid_state present=invalid_state modal=0 "
+        + "dismiss=invalid_state notify=invalid_state"
+
+    /// The fixture as `<name>.so`, guest id `org.apphost.fixtures.<name>`; `flags` go to cc.
+    static func library(name: String = "scenes-runtime", flags: [String] = []) throws -> String {
+        try GuestFixtures.library(
+            "scenes_runtime_guest.c", name: name,
+            flags: flags + ["-Wall", "-Wextra", "-DFIXTURE_ID=\"org.apphost.fixtures.\(name)\""])
+    }
+
+    /// Nil unless `<name>.so` is loaded in this process.
+    init?(name: String) {
+        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
+        dlclose(library)
+        self.name = name
+    }
+
+    /// Runs the fixture's commands (see its header) on the calling thread.
+    func run(_ commands: String) {
+        hook("fixture_run", as: (@convention(c) (UnsafePointer<CChar>) -> Void).self)?(commands)
+    }
+
+    /// The host interface init got, NULL after deinit.
+    func host() -> UnsafePointer<apphost_host_t>? {
+        hook("fixture_host", as: (@convention(c) () -> UnsafePointer<apphost_host_t>?).self)?()
+    }
+
+    /// The extension table get_extension gave init, NULL after deinit.
+    func scenes() -> UnsafePointer<apphost_scenes_t>? {
+        hook("fixture_scenes", as: (@convention(c) () -> UnsafePointer<apphost_scenes_t>?).self)?()
     }
 
     private func hook<F>(_ symbol: String, as _: F.Type) -> F? {

@@ -37,8 +37,9 @@ final class HeaderCompileTests: XCTestCase {
             .contentsOfDirectory(atPath: includeDirectory.appendingPathComponent("apphost").path)
             .filter { $0.hasSuffix(".h") }.sorted()
         XCTAssertTrue(headers.contains("apphost.h"), "no headers found under \(includeDirectory.path)")
-        // The extensions' headers too: apphost.background/1's.
+        // The extensions' headers too: apphost.background/1's and apphost.scenes/1's.
         XCTAssertTrue(headers.contains("background.h"), "\(headers)")
+        XCTAssertTrue(headers.contains("scenes.h"), "\(headers)")
         for header in headers {
             for language in [Language.c, .cxx] {
                 try compile(language: language, source: "#include <apphost/\(header)>\nint apphost_test_unused;\n")
@@ -88,8 +89,9 @@ final class HeaderCompileTests: XCTestCase {
 
     // MARK: - Helpers
 
-    /// Uses every kind of declaration, the background extension's included (background.h comes
-    /// with the umbrella header), so that unused-parameter and similar warnings would show.
+    /// Uses every kind of declaration, the background and scenes extensions' included (background.h
+    /// and scenes.h come with the umbrella header), so that unused-parameter and similar warnings
+    /// would show.
     private static let umbrellaUse = """
         #include <apphost/apphost.h>
 
@@ -135,6 +137,42 @@ final class HeaderCompileTests: XCTestCase {
             background->cancel_timer(host, timer);
             background->dispatch_async(host, test_work, 0);
             return task != APPHOST_TASK_INVALID && background->end_task(host, task) == APPHOST_OK && seconds >= 0;
+        }
+
+        static void test_size(apphost_scene_t scene, const apphost_scene_size_t *size) { (void)scene; (void)size; }
+        static void test_action(apphost_scene_t scene, const char *name, const void *payload, size_t length)
+        {
+            (void)scene; (void)name; (void)payload; (void)length;
+        }
+        static int32_t test_should(apphost_scene_t scene, apphost_modal_t modal) { return scene != 0 && modal != 0; }
+        static void test_dismissed(apphost_scene_t scene, apphost_modal_t modal) { (void)scene; (void)modal; }
+        static void test_discard(const char *session_id) { (void)session_id; }
+        static const apphost_guest_scenes_t test_scenes_callbacks = {
+            sizeof(apphost_guest_scenes_t), test_size, test_action, test_should, test_dismissed, test_discard };
+        int apphost_test_scenes(const apphost_host_t *host, apphost_scene_t scene);
+        int apphost_test_scenes(const apphost_host_t *host, apphost_scene_t scene)
+        {
+            const apphost_scenes_t *scenes =
+                (const apphost_scenes_t *)host->get_extension(host, APPHOST_SCENES_EXTENSION_ID);
+            apphost_scene_size_t size;
+            apphost_modal_t modal = APPHOST_MODAL_INVALID;
+            char text[APPHOST_SCENES_TEXT_MAX_BYTES + 1] = "title";
+
+            if (scenes == 0 || scenes->struct_size < sizeof(apphost_scenes_t)
+                || test_scenes_callbacks.struct_size == 0) {
+                return 0;
+            }
+            size.struct_size = sizeof size;
+            scenes->request_scene(host, scene, APPHOST_SCENE_ROLE_AUXILIARY, APPHOST_PRESENTATION_PROMINENT, "s", 1);
+            scenes->activate_session(host, "session", APPHOST_PRESENTATION_AUTOMATIC);
+            scenes->set_loading_progress(host, scene, APPHOST_PROGRESS_INDETERMINATE);
+            scenes->set_loading_progress(host, scene, APPHOST_PROGRESS_NONE);
+            scenes->present_modal(host, scene, APPHOST_MODAL_FULL_SCREEN, text, &modal);
+            scenes->post_notification(host, text, 0);
+            return scenes->scene_size(host, scene, &size) == APPHOST_OK && size.size_class == APPHOST_SIZE_CLASS_REGULAR
+                && scenes->dismiss_modal(host, scene, modal) == APPHOST_OK && APPHOST_ACTION_PAYLOAD_MAX_BYTES > 0
+                && apphost_status_name(APPHOST_ERROR_NO_ACTIVATION)[0] == 'n' && APPHOST_MODAL_SHEET == 0
+                && APPHOST_PRESENTATION_STANDARD == 1 && APPHOST_SIZE_CLASS_COMPACT == 0;
         }
         """
 

@@ -13,6 +13,8 @@ final class InProcessChannelTests: XCTestCase {
     private var guestsDirectory: String!
     private var events: EventLog!
     private var opened: [(channel: any GuestChannel, guest: ObservableGuest)] = []
+    /// Channels to other fixtures, closed in tearDown.
+    private var others: [any GuestChannel] = []
 
     override func setUp() {
         hostQueue = DispatchQueue(label: "apphost.test.host")
@@ -28,6 +30,8 @@ final class InProcessChannelTests: XCTestCase {
             guest.release()
         }
         opened = []
+        for channel in others { close(channel) }
+        others = []
         FixtureObserver.reset()
     }
 
@@ -211,7 +215,7 @@ final class InProcessChannelTests: XCTestCase {
         let host = try XCTUnwrap(guest.host())
         XCTAssertEqual(host.pointee.struct_size, UInt32(MemoryLayout<apphost_host_t>.size))
         XCTAssertEqual(host.pointee.abi_version.major, 1)
-        XCTAssertEqual(host.pointee.abi_version.minor, 0)
+        XCTAssertEqual(host.pointee.abi_version.minor, 1)
         XCTAssertEqual(String(cString: host.pointee.name), "apphost")
         XCTAssertFalse(String(cString: host.pointee.version).isEmpty)
 
@@ -240,6 +244,7 @@ final class InProcessChannelTests: XCTestCase {
 
         // The extensions are the C runtime's: the same table in process as in a worker.
         XCTAssertNotNil(host.pointee.get_extension(host, "apphost.background/1"))
+        XCTAssertNotNil(host.pointee.get_extension(host, "apphost.scenes/1"))
         XCTAssertNil(host.pointee.get_extension(host, "apphost.no-such-extension/1"))
         XCTAssertNil(host.pointee.get_extension(host, nil))
         XCTAssertNil(host.pointee.get_extension(nil, "apphost.background/1"))
@@ -258,6 +263,53 @@ final class InProcessChannelTests: XCTestCase {
         XCTAssertEqual(replies.count, 200)
         XCTAssertEqual(events.logLines.filter { $0.hasPrefix("logger ") }, (0..<count).map { "logger \($0)" })
         XCTAssertEqual(events.logLines.filter { $0.hasPrefix("callback ") }.count, 200)
+        XCTAssertTrue(events.allOnHostQueue)
+    }
+
+    // MARK: The scenes extension
+
+    // CONTRACT S9 N1 N2 N3: a request_scene the guest makes inside perform_action reaches the host
+    // as .sceneRequested, before the action's reply; a later one, without a new action, gets
+    // NO_ACTIVATION and reaches nobody. The guest's other scenes requests arrive as their events.
+    func testRequestSceneInsidePerformActionReachesTheHost() throws {
+        let path = try ScenesFixture.library(name: "scenes-in-process")
+        let result = try openResult(path)
+        let channel = try XCTUnwrap(result.success?.channel, result.failure?.description ?? "")
+        others.append(channel)
+        XCTAssertEqual(send(scenesConnect(1, ""), to: channel), .success(0))
+
+        let eventsAtReply = Mutex<[GuestEvent]>([])
+        let replied = DispatchSemaphore(value: 0)
+        let action = GuestMessage(
+            call: .performAction(1, name: "request here 1 1 hello", payload: Data(), activation: .seconds(5)),
+            appState: .active, sceneState: .foregroundActive)
+        channel.send(action) { [events] reply in
+            XCTAssertEqual(reply, .success(0))
+            eventsAtReply.withLock { $0 = events!.events }
+            replied.signal()
+        }
+        XCTAssertEqual(replied.wait(timeout: .now() + 10), .success)
+        let requested = GuestEvent.sceneRequested(
+            from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
+        XCTAssertTrue(eventsAtReply.withLock { $0 }.contains(requested), "before the reply")
+
+        XCTAssertEqual(
+            send(
+                scenesConnect(
+                    2,
+                    "request 1 0 0 again;progress 1 0.5;present 1 1 Sheet;dismiss 1 1;notify Hi body;"
+                        + "activate s-1 2"), to: channel),
+            .success(0))
+        settle(channel)
+        XCTAssertEqual(
+            events.events.filter { if case .log = $0 { false } else { true } },
+            [
+                requested, .loadingProgress(1, .fraction(0.5)),
+                .modalPresented(1, 1, style: .fullScreen, title: "Sheet"),
+                .modalDismissed(1, 1), .notificationPosted(title: "Hi", body: "body"),
+                .sessionActivationRequested(sessionID: "s-1", style: .prominent),
+            ])
+        XCTAssertTrue(events.logLines.contains("request = no_activation"), "\(events.logLines)")
         XCTAssertTrue(events.allOnHostQueue)
     }
 
@@ -372,6 +424,15 @@ final class InProcessChannelTests: XCTestCase {
 
     private func send(_ message: GuestMessage, to channel: any GuestChannel) -> GuestReply? {
         sendAll([message], to: channel).first?.reply
+    }
+
+    /// A foreground scene connecting, whose session id is commands for the scenes fixture.
+    private func scenesConnect(_ scene: SceneHandle, _ commands: String) -> GuestMessage {
+        GuestMessage(
+            call: .sceneWillConnect(
+                SceneConnection(
+                    scene: scene, sessionID: commands, role: .primary, initialState: .foregroundInactive,
+                    restorationData: nil)), appState: .active, sceneState: .foregroundActive)
     }
 
     /// Waits until what the guest's main queue and the host queue hold has run.
@@ -531,6 +592,9 @@ final class EventLog: Sendable {
     }
 
     var allOnHostQueue: Bool { state.withLock { $0.offQueue == 0 } }
+
+    /// Every event, in the order it arrived.
+    var events: [GuestEvent] { state.withLock { $0.events } }
 
     var logs: [Log] {
         state.withLock { state in

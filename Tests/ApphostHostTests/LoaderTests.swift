@@ -162,7 +162,7 @@ final class LoaderTests: XCTestCase {
         assertRefused(
             minor99, .unsupportedABIVersion(guest: ABIVersion(major: 1, minor: 99, revision: 0), host: .current))
         XCTAssertEqual(
-            refusal(minor99)?.description, "\(minor99): unsupported ABI version 1.99.0 (this host loads 1.x up to 1.0)")
+            refusal(minor99)?.description, "\(minor99): unsupported ABI version 1.99.0 (this host loads 1.x up to 1.1)")
     }
 
     // CONTRACT X1

@@ -60,3 +60,46 @@ final class SQLiteSessionStoreTests: XCTestCase {
         }
     }
 }
+
+/// CONTRACT S7: closing a session deletes its state for good; the session is remembered as
+/// discarded until its guest has been told.
+final class SQLiteSessionDiscardTests: XCTestCase {
+    func testADiscardedSessionLosesItsStateAndIsRememberedUntilForgotten() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/sessions.sqlite"
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            try store.create(StoredSession(sessionID: "s1", role: .primary, state: Data("keep".utf8)), of: "org.a")
+            try store.create(StoredSession(sessionID: "s2", role: .auxiliary, state: Data("gone".utf8)), of: "org.a")
+            try store.create(StoredSession(sessionID: "s3", role: .primary, state: nil), of: "org.b")
+            XCTAssertNoThrow(try wait { store.discard(session: "s2", completion: $0) }.get())
+            XCTAssertThrowsError(try wait { store.discard(session: "nope", completion: $0) }.get())
+            // A save still on its way when the session was closed does not bring it back.
+            XCTAssertNoThrow(try wait { store.save(Data("late".utf8), session: "s2", completion: $0) }.get())
+        }
+        let store = try SQLiteSessionStore(path: path)
+        XCTAssertEqual(
+            try store.sessions(of: "org.a"), [StoredSession(sessionID: "s1", role: .primary, state: Data("keep".utf8))])
+        XCTAssertEqual(try store.discardedSessions(of: "org.a"), ["s2"])
+        XCTAssertEqual(try store.discardedSessions(of: "org.b"), [])
+        try store.forget(session: "s2")
+        XCTAssertEqual(try store.discardedSessions(of: "org.a"), [])
+        try store.forget(session: "s1")
+        XCTAssertEqual(try store.sessions(of: "org.a").count, 1, "forget removes only discarded sessions")
+    }
+
+    private func wait(_ body: (@escaping @Sendable (Result<Void, StoreError>) -> Void) -> Void) -> Result<
+        Void, StoreError
+    > {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<Void, StoreError>?
+        body { result in
+            outcome = result
+            done.signal()
+        }
+        done.wait()
+        return outcome!
+    }
+}

@@ -1,3 +1,4 @@
+import CApphost
 import Dispatch
 import Foundation
 import Synchronization
@@ -497,7 +498,76 @@ final class WorkerChannelTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
     }
 
+    // MARK: The scenes extension (CONTRACT S9 N1 N2 N3 S7)
+
+    // End to end through a worker: a request_scene the guest makes inside perform_action reaches
+    // the host's onEvent as .sceneRequested, before the action's reply; a later one, without a new
+    // action, gets NO_ACTIVATION and reaches nobody. The other scenes calls and events cross too.
+    func testRequestSceneInsidePerformActionReachesTheHost() throws {
+        let events = WorkerEventLog()
+        let channel = try open(try ScenesFixture.library(name: "scenes-channel"), events: events)
+        XCTAssertEqual(host.send(scenesConnect(1, ""), to: channel), .success(0))
+
+        let eventsAtReply = Mutex<[GuestEvent]>([])
+        let replied = DispatchSemaphore(value: 0)
+        let action = GuestMessage(
+            call: .performAction(1, name: "request here 1 1 hello", payload: Data("p".utf8), activation: .seconds(5)),
+            appState: .active, sceneState: .foregroundActive)
+        channel.send(action) { reply in
+            XCTAssertEqual(reply, .success(0))
+            eventsAtReply.withLock { $0 = events.events }
+            replied.signal()
+        }
+        XCTAssertEqual(replied.wait(timeout: .now() + 10), .success)
+        let requested = GuestEvent.sceneRequested(
+            from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
+        XCTAssertTrue(eventsAtReply.withLock { $0 }.contains(requested), "before the reply")
+
+        let replies = host.sendAll(
+            [
+                scenesConnect(
+                    2, "request 1 0 0 again;progress 1 -1;present 1 0 Sheet;dismiss 1 1;notify Hi;activate s-1 0"),
+                GuestMessage(
+                    call: .sceneSize(1, SceneSize(width: 640, height: 480, sizeClass: .compact)), appState: .active),
+                GuestMessage(call: .didDiscard(sessionID: "closed"), appState: .active),
+            ], to: channel)
+        XCTAssertEqual(replies.map(\.reply), [.success(0), .success(0), .success(0)])
+        host.settle()
+        XCTAssertEqual(
+            events.events.filter { if case .log = $0 { false } else { true } },
+            [
+                requested, .loadingProgress(1, .indeterminate), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
+                .modalDismissed(1, 1), .notificationPosted(title: "Hi", body: ""),
+                .sessionActivationRequested(sessionID: "s-1", style: .automatic),
+            ])
+        XCTAssertEqual(
+            events.logLines.filter { !$0.hasPrefix("init ") },
+            [
+                "perform_action 1 request here 1 1 hello payload=p", "request = ok", "request = no_activation",
+                "progress -1 = ok", "present Sheet = 1", "dismiss 1 = ok", "notify Hi = ok", "activate s-1 = ok",
+                "did_change_size 1 640x480 class=0 size=16 query=640x480", "did_discard closed",
+            ])
+        XCTAssertTrue(events.allOnHostQueue)
+
+        // A payload past the ABI's limit, even past a frame's, is refused by the guest's runtime;
+        // the worker lives on.
+        let huge = GuestMessage(
+            call: .performAction(1, name: "tap", payload: Data(count: 2 << 20), activation: .seconds(5)),
+            appState: .active)
+        XCTAssertEqual(host.send(huge, to: channel), .success(Int32(APPHOST_ERROR_TOO_LARGE.rawValue)))
+        XCTAssertEqual(host.send(scenesConnect(3, ""), to: channel), .success(0))
+    }
+
     // MARK: Helpers
+
+    /// A foreground scene connecting, whose session id is commands for the scenes fixture.
+    private func scenesConnect(_ scene: SceneHandle, _ commands: String) -> GuestMessage {
+        GuestMessage(
+            call: .sceneWillConnect(
+                SceneConnection(
+                    scene: scene, sessionID: commands, role: .primary, initialState: .foregroundInactive,
+                    restorationData: nil)), appState: .active, sceneState: .foregroundActive)
+    }
 
     private func observable() throws -> String { try GuestFixtures.library("observable_guest.c") }
 
@@ -515,7 +585,7 @@ final class WorkerChannelTests: XCTestCase {
         events.filter {
             switch $0 {
             case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted: true
-            case .log, .saveSceneState, .died: false
+            default: false
             }
         }
     }

@@ -30,7 +30,7 @@ final class WorkerProcessTests: XCTestCase {
             try worker.receive(),
             .loaded(
                 GuestRuntimeCTests.RawDescriptor(
-                    abi: [1, 0, 0], hasDescriptor: true,
+                    abi: [1, 1, 0], hasDescriptor: true,
                     structSize: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
                     id: ProbeGuest.id, name: "Probe", version: "0.1", vendor: "apphost tests", description: nil,
                     capabilities: 6, hasInit: true, hasDeinit: true, hasQuery: true)))
@@ -39,7 +39,7 @@ final class WorkerProcessTests: XCTestCase {
         XCTAssertEqual(
             try worker.receive(until: { $0.isStarted }),
             [
-                .log(2, "init host=apphost/9.8.7 size=\(MemoryLayout<apphost_host_t>.size) abi=1.0 dir=/data/probe"),
+                .log(2, "init host=apphost/9.8.7 size=\(MemoryLayout<apphost_host_t>.size) abi=1.1 dir=/data/probe"),
                 .started(outcome: UInt8(APPHOST_WIRE_STARTED_OK.rawValue), status: 0),
             ])
 
@@ -207,6 +207,82 @@ final class WorkerProcessTests: XCTestCase {
         XCTAssertEqual(worker.waitForExit(), 0)
     }
 
+    // CONTRACT S9 S11 N1 N2 N3 S7 X3: the scenes calls reach the guest's runtime, and what the guest
+    // does with apphost.scenes/1 comes back as frames laid out as apphost_wire.h says, each before
+    // the reply of the call it happened in; a request without a user action's activation is
+    // refused, one inside perform_action is not.
+    func testScenesCallsAndFramesCrossTheWire() throws {
+        let worker = try spawn()
+        _ = try worker.receive()
+        try worker.send(HostFrame.load(path: try ScenesFixture.library(name: "scenes-worker")))
+        guard case .loaded = try worker.receive() else { return XCTFail("no LOADED") }
+        try worker.send(HostFrame.start(dataDirectory: "/data/scenes"))
+        XCTAssertEqual(
+            try worker.receive(until: { $0.isStarted }),
+            [
+                .log(2, ScenesFixture.initLine),
+                .started(outcome: UInt8(APPHOST_WIRE_STARTED_OK.rawValue), status: 0),
+            ])
+        let conversation: [(GuestCall, [WorkerFrame], Int32)] = [
+            (
+                commands(
+                    1,
+                    "present here 0 Sheet;progress here 0.25;request here 1 2 st;notify Hi there;"
+                        + "activate s-9 1"),
+                [
+                    .modalPresented(1, modal: 1, style: 0, title: "Sheet"), .log(2, "present Sheet = 1"),
+                    .loadingProgress(1, bits: (0.25).bitPattern), .log(2, "progress 0.25 = ok"),
+                    .log(2, "request = no_activation"), .notificationPosted(title: "Hi", body: "there"),
+                    .log(2, "notify Hi = ok"), .sessionActivationRequested("s-9", style: 1),
+                    .log(2, "activate s-9 = ok"),
+                ], 0
+            ),
+            (
+                .sceneSize(1, SceneSize(width: 800, height: 600, sizeClass: .regular)),
+                [.log(2, "did_change_size 1 800x600 class=1 size=16 query=800x600")], 0
+            ),
+            (
+                .performAction(1, name: "request here 1 2 st", payload: Data("p".utf8), activation: .seconds(5)),
+                [
+                    .log(2, "perform_action 1 request here 1 2 st payload=p"),
+                    .sceneRequested(from: 1, role: 1, style: 2, state: Array("st".utf8)), .log(2, "request = ok"),
+                ], 0
+            ),
+            (
+                commands(2, "request 1 0 0;notify Bye"),
+                [
+                    .log(2, "request = no_activation"), .notificationPosted(title: "Bye", body: ""),
+                    .log(2, "notify Bye = ok"),
+                ], 0
+            ),
+            (.shouldDismissModal(1, 1), [.log(2, "should_dismiss 1 1 = 1")], 1),
+            (.shouldDismissModal(1, 1), [], 1),
+            (
+                commands(3, "present 1 1 Full;present 1 0 Top;dismiss 1 2;dismiss 1 3"),
+                [
+                    .modalPresented(1, modal: 2, style: 1, title: "Full"), .log(2, "present Full = 2"),
+                    .modalPresented(1, modal: 3, style: 0, title: "Top"), .log(2, "present Top = 3"),
+                    .modalDismissed(1, modal: 2), .log(2, "dismiss 2 = ok"), .log(2, "dismiss 3 = invalid_handle"),
+                ], 0
+            ),
+            (.didDismissModal(1, 1), [.log(2, "did_dismiss 1 1")], 0),
+            (.didDismissModal(9, 1), [], StatusCode.invalidHandle),
+            (.didDiscard(sessionID: "gone"), [.log(2, "did_discard gone")], 0),
+        ]
+        for (index, (call, expected, status)) in conversation.enumerated() {
+            let sequence = UInt64(index + 1)
+            try worker.send(HostFrame.call(sequence: sequence, GuestMessage(call: call, appState: .active)))
+            XCTAssertEqual(
+                try worker.receive(until: { $0.isReply }), expected + [.reply(sequence: sequence, status: status)],
+                "\(call)")
+        }
+        try worker.send(HostFrame.stop)
+        XCTAssertEqual(
+            try worker.receive(until: { $0 == .stopped }),
+            [.log(2, "deinit notify=invalid_state activate=invalid_state"), .stopped])
+        XCTAssertEqual(worker.waitForExit(), 0)
+    }
+
     // CONTRACT B2: after BACKGROUND_TIME the guest's time counts down from what the host gave.
     func testBackgroundTimeCountsDownInTheWorker() throws {
         let worker = try started(try BackgroundFixture.library(name: "background-worker"))
@@ -338,7 +414,32 @@ final class WorkerProcessTests: XCTestCase {
                 "a bool that is neither 0 nor 1", .started,
                 HostFrame.call(sequence: 1, launch, rawHasSceneState: 2).encoded
             ),
-            ("an unknown call", .started, HostFrame.call(sequence: 1, launch, rawKind: 10).encoded),
+            ("an unknown call", .started, HostFrame.call(sequence: 1, launch, rawKind: 15).encoded),
+            (
+                "a SCENE_SIZE whose size class is 2", .started,
+                TestFrame(
+                    type: UInt8(APPHOST_WIRE_CALL.rawValue),
+                    payload: TestPayload().u64(1).u8(3).u8(0).u8(0).u8(UInt8(APPHOST_WIRE_CALL_SCENE_SIZE.rawValue))
+                        .u64(1).u32(800).u32(600).u8(2).bytes
+                ).encoded
+            ),
+            (
+                "a PERFORM_ACTION without its activation", .started,
+                TestFrame(
+                    type: UInt8(APPHOST_WIRE_CALL.rawValue),
+                    payload: TestPayload().u64(1).u8(3).u8(0).u8(0)
+                        .u8(UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue)).u64(1).string("tap").data([]).bytes
+                ).encoded
+            ),
+            (
+                "a DID_DISMISS_MODAL with a byte left over", .started,
+                TestFrame(
+                    type: UInt8(APPHOST_WIRE_CALL.rawValue),
+                    payload: HostFrame.call(
+                        sequence: 1, GuestMessage(call: .didDismissModal(1, 1), appState: .background)
+                    ).payload + [0]
+                ).encoded
+            ),
             (
                 "an EXPIRE_TASK without its id", .started,
                 TestFrame(
@@ -768,13 +869,30 @@ enum HostFrame {
         case .backgroundTime(let remaining):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue))
             if let remaining {
-                let (seconds, attoseconds) = remaining.components
-                payload = payload.bool(true).u64(UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+                payload = payload.bool(true).u64(nanoseconds(remaining))
             } else {
                 payload = payload.bool(false)
             }
+        case .sceneSize(let handle, let size):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SCENE_SIZE.rawValue)).u64(handle).u32(size.width)
+                .u32(size.height).u8(UInt8(size.sizeClass.rawValue))
+        case .performAction(let handle, let name, let data, let activation):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue)).u64(handle).string(name)
+                .data(Array(data)).u64(nanoseconds(activation))
+        case .shouldDismissModal(let handle, let modal):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue)).u64(handle)
+                .u64(modal)
+        case .didDismissModal(let handle, let modal):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue)).u64(handle).u64(modal)
+        case .didDiscard(let session):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_DID_DISCARD.rawValue)).string(session)
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 
     private static func sceneCallbackCode(_ callback: SceneCallback) -> UInt8 {
@@ -805,6 +923,13 @@ enum WorkerFrame: Equatable {
     case timerScheduled(UInt64, delay: UInt64, interval: UInt64)
     case timerCancelled(UInt64)
     case workSubmitted(UInt64)
+    case sceneRequested(from: UInt64, role: UInt8, style: UInt8, state: [UInt8])
+    case sessionActivationRequested(String, style: UInt8)
+    /// The f64's bits, as the wire carries them.
+    case loadingProgress(UInt64, bits: UInt64)
+    case modalPresented(UInt64, modal: UInt64, style: UInt8, title: String)
+    case modalDismissed(UInt64, modal: UInt64)
+    case notificationPosted(title: String, body: String)
 
     var isReply: Bool { if case .reply = self { true } else { false } }
     var isTaskBegan: Bool { if case .taskBegan = self { true } else { false } }
@@ -839,6 +964,20 @@ enum WorkerFrame: Equatable {
             self = .timerCancelled(try reader.u64())
         case APPHOST_WIRE_WORK_SUBMITTED.rawValue:
             self = .workSubmitted(try reader.u64())
+        case APPHOST_WIRE_SCENE_REQUESTED.rawValue:
+            self = .sceneRequested(
+                from: try reader.u64(), role: try reader.u8(), style: try reader.u8(), state: try reader.data())
+        case APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED.rawValue:
+            self = .sessionActivationRequested(try reader.string(), style: try reader.u8())
+        case APPHOST_WIRE_LOADING_PROGRESS.rawValue:
+            self = .loadingProgress(try reader.u64(), bits: try reader.u64())
+        case APPHOST_WIRE_MODAL_PRESENTED.rawValue:
+            self = .modalPresented(
+                try reader.u64(), modal: try reader.u64(), style: try reader.u8(), title: try reader.string())
+        case APPHOST_WIRE_MODAL_DISMISSED.rawValue:
+            self = .modalDismissed(try reader.u64(), modal: try reader.u64())
+        case APPHOST_WIRE_NOTIFICATION_POSTED.rawValue:
+            self = .notificationPosted(title: try reader.string(), body: try reader.string())
         default:
             throw TestWorker.Failure(description: "unknown worker frame type \(type)")
         }

@@ -136,9 +136,48 @@ final class WorkerWireCodecTests: XCTestCase {
         let backgroundCalls = background.enumerated().map { index, call in
             HostToWorkerMessage.call(sequence: UInt64(20 + index), GuestMessage(call: call, appState: .background))
         }
-        for message in messages + callbacks + backgroundCalls {
+        let scenes: [GuestCall] = [
+            .sceneSize(3, SceneSize(width: 0, height: 0, sizeClass: .compact)),
+            .sceneSize(.max, SceneSize(width: .max, height: 768, sizeClass: .regular)),
+            .performAction(3, name: "tap", payload: Data(), activation: .seconds(5)),
+            .performAction(3, name: "", payload: Data([0, 0xFF]), activation: .nanoseconds(1)),
+            .shouldDismissModal(3, 1), .shouldDismissModal(0, .max), .didDismissModal(3, 2),
+            .didDiscard(sessionID: "closed-1"), .didDiscard(sessionID: ""),
+        ]
+        let scenesCalls = scenes.enumerated().map { index, call in
+            HostToWorkerMessage.call(
+                sequence: UInt64(40 + index), GuestMessage(call: call, appState: .active, sceneState: .foregroundActive)
+            )
+        }
+        for message in messages + callbacks + backgroundCalls + scenesCalls {
             XCTAssertEqual(try HostToWorkerMessage(message.frame), message)
         }
+    }
+
+    // The scenes calls as apphost_wire.h lays them out.
+    func testScenesCallLayoutsMatchTheHeader() {
+        func payload(_ call: GuestCall) -> [UInt8] {
+            let frame = HostToWorkerMessage.call(sequence: 2, GuestMessage(call: call, appState: .active)).frame
+            XCTAssertEqual(frame.type, UInt8(APPHOST_WIRE_CALL.rawValue))
+            return frame.payload
+        }
+        let head = le64(2) + [UInt8(AppState.active.rawValue), 0, 0]
+        XCTAssertEqual(
+            payload(.sceneSize(5, SceneSize(width: 1024, height: 768, sizeClass: .regular))),
+            head + [UInt8(APPHOST_WIRE_CALL_SCENE_SIZE.rawValue)] + le64(5) + le32(1024) + le32(768) + [1])
+        XCTAssertEqual(
+            payload(.performAction(5, name: "go", payload: Data([9]), activation: .milliseconds(1500))),
+            head + [UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue)] + le64(5) + le32(2) + Array("go".utf8) + le32(1)
+                + [9] + le64(1_500_000_000))
+        XCTAssertEqual(
+            payload(.shouldDismissModal(5, 6)),
+            head + [UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue)] + le64(5) + le64(6))
+        XCTAssertEqual(
+            payload(.didDismissModal(5, 6)),
+            head + [UInt8(APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue)] + le64(5) + le64(6))
+        XCTAssertEqual(
+            payload(.didDiscard(sessionID: "s")),
+            head + [UInt8(APPHOST_WIRE_CALL_DID_DISCARD.rawValue)] + le32(1) + Array("s".utf8))
     }
 
     // The background calls as apphost_wire.h lays them out: an id, or an opt u64 of nanoseconds.
@@ -200,6 +239,13 @@ final class WorkerWireCodecTests: XCTestCase {
             .saveState(scene: 3, Data([0, 1])), .stopped, .taskBegan(1, name: "upload"), .taskBegan(.max, name: ""),
             .taskEnded(1), .timerScheduled(2, delay: .milliseconds(5), interval: nil),
             .timerScheduled(3, delay: .zero, interval: .seconds(1)), .timerCancelled(2), .workSubmitted(9),
+            .sceneRequested(from: 1, role: .auxiliary, style: .prominent, state: Data([1, 2])),
+            .sceneRequested(from: .max, role: .primary, style: .automatic, state: Data()),
+            .sessionActivationRequested(sessionID: "s-1", style: .standard), .loadingProgress(1, .none),
+            .loadingProgress(1, .indeterminate), .loadingProgress(1, .fraction(0)), .loadingProgress(1, .fraction(1)),
+            .loadingProgress(2, .fraction(0.42)), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
+            .modalPresented(1, .max, style: .fullScreen, title: ""), .modalDismissed(1, 2),
+            .notificationPosted(title: "Hi", body: ""), .notificationPosted(title: "T", body: "B"),
         ]
         for message in messages {
             XCTAssertEqual(try WorkerToHostMessage(message.frame), message)
@@ -249,6 +295,98 @@ final class WorkerWireCodecTests: XCTestCase {
                     payload: le64(1) + [3, 0, 0, UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue), 2] + le64(1))))
     }
 
+    // A name or payload past the runtime's limits travels cut to one byte past them: the runtime
+    // answers as it would to the whole (a cut name, TOO_LARGE), and the frame stays within
+    // APPHOST_WIRE_MAX_FRAME whatever the host was asked to send.
+    func testOversizedActionsAreCutToOneBytePastTheLimits() throws {
+        let payload = Data(count: Int(APPHOST_WIRE_MAX_FRAME) * 2)
+        let name = String(repeating: "é", count: 1000)
+        let frame = HostToWorkerMessage.call(
+            sequence: 1,
+            GuestMessage(
+                call: .performAction(1, name: name, payload: payload, activation: .seconds(5)), appState: .active)
+        ).frame
+        XCTAssertLessThanOrEqual(frame.encoded.count, Int(APPHOST_WIRE_MAX_FRAME))
+        guard case .call(_, let message) = try HostToWorkerMessage(frame),
+            case .performAction(_, let sent, let data, _) = message.call
+        else { return XCTFail("not a PERFORM_ACTION") }
+        XCTAssertEqual(data.count, Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) + 1)
+        XCTAssertEqual(sent, String(repeating: "é", count: 128) + "\u{FFFD}", "257 bytes, half an é repaired")
+    }
+
+    // The scenes frames as apphost_wire.h lays them out, and as the channel reports them: CONTRACT
+    // S9 (a scene requested), N2 (progress, its f64 as the u64 of its bits), N3 (modals), N1.
+    func testScenesFrameLayoutsMatchTheHeader() throws {
+        func frame(_ type: apphost_wire_type, _ payload: [UInt8]) throws -> WorkerToHostMessage {
+            try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload))
+        }
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_SCENE_REQUESTED, le64(3) + [1, 2] + le32(2) + [7, 8]).event,
+            .sceneRequested(from: 3, role: .auxiliary, style: .prominent, state: Data([7, 8])))
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, le32(3) + Array("s-1".utf8) + [1]).event,
+            .sessionActivationRequested(sessionID: "s-1", style: .standard))
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_LOADING_PROGRESS, le64(3) + le64((0.25).bitPattern)).event,
+            .loadingProgress(3, .fraction(0.25)))
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_LOADING_PROGRESS, le64(3) + le64((-2.0).bitPattern)).event,
+            .loadingProgress(3, .none))
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_LOADING_PROGRESS, le64(3) + le64((-1.0).bitPattern)).event,
+            .loadingProgress(3, .indeterminate))
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_MODAL_PRESENTED, le64(3) + le64(4) + [1] + le32(2) + [0x61, 0xFF]).event,
+            .modalPresented(3, 4, style: .fullScreen, title: "a\u{FFFD}"), "invalid UTF-8 is repaired")
+        XCTAssertEqual(try frame(APPHOST_WIRE_MODAL_DISMISSED, le64(3) + le64(4)).event, .modalDismissed(3, 4))
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_NOTIFICATION_POSTED, le32(2) + Array("Hi".utf8) + le32(0)).event,
+            .notificationPosted(title: "Hi", body: ""))
+        XCTAssertEqual(
+            WorkerToHostMessage.loadingProgress(3, .fraction(0.5)).frame.payload, le64(3) + le64((0.5).bitPattern))
+    }
+
+    // A value outside the ABI's enums or ranges, a modal id of 0, a state past the ABI's limit, a
+    // frame cut short or with bytes left over: a protocol error, as for the older frames.
+    func testMalformedScenesFramesAreProtocolErrors() {
+        let tooLarge = [UInt8](repeating: 0, count: Int(APPHOST_SCENE_STATE_MAX_BYTES) + 1)
+        let cases: [(String, apphost_wire_type, [UInt8])] = [
+            ("role 2", APPHOST_WIRE_SCENE_REQUESTED, le64(1) + [2, 0] + le32(0)),
+            ("style 3", APPHOST_WIRE_SCENE_REQUESTED, le64(1) + [0, 3] + le32(0)),
+            (
+                "a state too large", APPHOST_WIRE_SCENE_REQUESTED,
+                le64(1) + [0, 0] + le32(UInt32(tooLarge.count)) + tooLarge
+            ),
+            ("cut short", APPHOST_WIRE_SCENE_REQUESTED, le64(1) + [0, 0]),
+            ("style 3", APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, le32(1) + [0x73, 3]),
+            ("NaN", APPHOST_WIRE_LOADING_PROGRESS, le64(1) + le64(Double.nan.bitPattern)),
+            ("1.5", APPHOST_WIRE_LOADING_PROGRESS, le64(1) + le64((1.5).bitPattern)),
+            ("-0.5", APPHOST_WIRE_LOADING_PROGRESS, le64(1) + le64((-0.5).bitPattern)),
+            ("-3", APPHOST_WIRE_LOADING_PROGRESS, le64(1) + le64((-3.0).bitPattern)),
+            ("a byte left over", APPHOST_WIRE_LOADING_PROGRESS, le64(1) + le64(0) + [0]),
+            ("modal 0", APPHOST_WIRE_MODAL_PRESENTED, le64(1) + le64(0) + [0] + le32(1) + [0x74]),
+            ("modal style 2", APPHOST_WIRE_MODAL_PRESENTED, le64(1) + le64(1) + [2] + le32(1) + [0x74]),
+            ("modal 0", APPHOST_WIRE_MODAL_DISMISSED, le64(1) + le64(0)),
+            ("cut short", APPHOST_WIRE_MODAL_DISMISSED, le64(1)),
+            ("no body", APPHOST_WIRE_NOTIFICATION_POSTED, le32(1) + [0x74]),
+        ]
+        for (what, type, payload) in cases {
+            XCTAssertThrowsError(
+                try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload)), "\(type): \(what)")
+        }
+        let head = le64(1) + [UInt8(AppState.active.rawValue), 0, 0]
+        let calls: [(String, [UInt8])] = [
+            ("size class 2", [UInt8(APPHOST_WIRE_CALL_SCENE_SIZE.rawValue)] + le64(1) + le32(1) + le32(1) + [2]),
+            ("no activation", [UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue)] + le64(1) + le32(0) + le32(0)),
+            ("no modal", [UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue)] + le64(1)),
+            ("a call of 15", [15]),
+        ]
+        for (what, body) in calls {
+            XCTAssertThrowsError(
+                try HostToWorkerMessage(WireFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: head + body)), what)
+        }
+    }
+
     func testEnumCodesAreTheHeaders() {
         XCTAssertEqual(UInt32(WorkerToHostMessage.LoadFailure.dlopen.rawValue), APPHOST_WIRE_LOAD_DLOPEN.rawValue)
         XCTAssertEqual(UInt32(WorkerToHostMessage.LoadFailure.noEntry.rawValue), APPHOST_WIRE_LOAD_NO_ENTRY.rawValue)
@@ -263,7 +401,18 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertEqual(AHR_CALL_FIRE_TIMER.rawValue, APPHOST_WIRE_CALL_FIRE_TIMER.rawValue)
         XCTAssertEqual(AHR_CALL_RUN_WORK.rawValue, APPHOST_WIRE_CALL_RUN_WORK.rawValue)
         XCTAssertEqual(AHR_CALL_BACKGROUND_TIME.rawValue, APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue)
-        XCTAssertEqual(APPHOST_WIRE_VERSION, 2, "version 2 added the background calls and frames")
+        XCTAssertEqual(AHR_CALL_SCENE_SIZE.rawValue, APPHOST_WIRE_CALL_SCENE_SIZE.rawValue)
+        XCTAssertEqual(AHR_CALL_PERFORM_ACTION.rawValue, APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue)
+        XCTAssertEqual(AHR_CALL_SHOULD_DISMISS_MODAL.rawValue, APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue)
+        XCTAssertEqual(AHR_CALL_DID_DISMISS_MODAL.rawValue, APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue)
+        XCTAssertEqual(AHR_CALL_DID_DISCARD.rawValue, APPHOST_WIRE_CALL_DID_DISCARD.rawValue)
+        // The worker->host frames count on from WORK_SUBMITTED.
+        XCTAssertEqual(
+            [
+                APPHOST_WIRE_SCENE_REQUESTED, APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, APPHOST_WIRE_LOADING_PROGRESS,
+                APPHOST_WIRE_MODAL_PRESENTED, APPHOST_WIRE_MODAL_DISMISSED, APPHOST_WIRE_NOTIFICATION_POSTED,
+            ].map(\.rawValue), Array(77...82))
+        XCTAssertEqual(APPHOST_WIRE_VERSION, 3, "version 3 added the scenes calls and frames")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

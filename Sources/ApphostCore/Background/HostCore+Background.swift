@@ -161,6 +161,7 @@ extension HostCore {
         let disconnected = guest.background.heldDisconnects
         guest.background.heldDisconnects = []
         for scene in disconnected { deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached) }
+        for session in pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
         if guest.background.pendingMemoryWarning {
             guest.background.pendingMemoryWarning = false
             deliver(guest, .didReceiveMemoryWarning)
@@ -195,7 +196,7 @@ extension HostCore {
         case .workSubmitted(let id):
             // Only a guest's own thread can submit while it is stopped (in-process): held (B7).
             if guest.stopped { guest.background.heldWork.append(id) } else { deliver(guest, .runWork(id)) }
-        case .log, .saveSceneState, .died:
+        default:
             break
         }
     }
@@ -298,7 +299,7 @@ extension HostCore {
     private func jetsamOrder() -> [GuestRecord] {
         func band(_ guest: GuestRecord) -> Int {
             if guest.suspended { return 0 }
-            return guest.id == foregroundID ? 2 : 1
+            return layout.visible.contains { $0.guest == guest.id } ? 2 : 1
         }
         return guests.filter { $0.phase == .running && $0.channel != nil }
             .sorted { (band($0), $0.background.lastUsed) < (band($1), $1.background.lastUsed) }

@@ -58,6 +58,18 @@ public enum GuestCall: Sendable, Codable, Equatable {
     /// budget as of this call; zero means no background work is possible (B1), as before the
     /// guest is suspended. No guest code runs.
     case backgroundTime(Duration?)
+    /// The scenes extension (scenes.h): the scene's new size (S11), kept by the runtime for
+    /// `scene_size`, then `did_change_size`.
+    case sceneSize(SceneHandle, SceneSize)
+    /// A user action on a scene; the guest holds a transient activation for `activation` from
+    /// its delivery (S9).
+    case performAction(SceneHandle, name: String, payload: Data, activation: Duration)
+    /// The user asks to dismiss a modal (N3): the reply is 1 to let it go, 0 to keep it.
+    case shouldDismissModal(SceneHandle, ModalID)
+    /// The host dismissed a modal, and those above it, as the user asked (N3).
+    case didDismissModal(SceneHandle, ModalID)
+    /// The user closed this session for good (S7).
+    case didDiscard(sessionID: String)
 
     /// The C callback's name, as events and logs show it.
     public var callbackName: String {
@@ -71,6 +83,11 @@ public enum GuestCall: Sendable, Codable, Equatable {
         case .fireTimer: "timer"
         case .runWork: "async_work"
         case .backgroundTime: "background_time"
+        case .sceneSize: "did_change_size"
+        case .performAction: "perform_action"
+        case .shouldDismissModal: "should_dismiss_modal"
+        case .didDismissModal: "did_dismiss_modal"
+        case .didDiscard: "did_discard"
         }
     }
 
@@ -83,7 +100,9 @@ public enum GuestCall: Sendable, Codable, Equatable {
     public var scene: SceneHandle? {
         switch self {
         case .sceneWillConnect(let connection): connection.scene
-        case .scene(let handle, _): handle
+        case .scene(let handle, _), .sceneSize(let handle, _), .performAction(let handle, _, _, _),
+            .shouldDismissModal(let handle, _), .didDismissModal(let handle, _):
+            handle
         default: nil
         }
     }

@@ -38,4 +38,17 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     case timerCancelled(TimerID)
     /// The guest asked for `runWork(id)` on its main queue.
     case workSubmitted(WorkID)
+    /// The scenes extension (scenes.h). The guest asked for a new scene beside `from`, starting
+    /// with `state` as its saved state; its runtime found and consumed a transient activation (S9).
+    case sceneRequested(from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data)
+    /// The guest asked to show one of its sessions (S9: no activation needed).
+    case sessionActivationRequested(sessionID: String, style: PresentationStyle)
+    /// A connected scene reported its loading progress (N2).
+    case loadingProgress(SceneHandle, LoadingProgress)
+    /// The guest presented a modal over a connected scene, on top of its stack (N3).
+    case modalPresented(SceneHandle, ModalID, style: ModalStyle, title: String)
+    /// The guest dismissed a modal of a scene, and those above it.
+    case modalDismissed(SceneHandle, ModalID)
+    /// The guest posted a user notification (N1); the host rate-limits them.
+    case notificationPosted(title: String, body: String)
 }

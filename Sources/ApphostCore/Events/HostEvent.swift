@@ -23,6 +23,17 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case taskExpired = "task-expired"
         case overrun
         case memoryWarning = "memory-warning"
+        case layout
+        case sceneSize = "scene-size"
+        case sceneRequested = "scene-requested"
+        case requestRefused = "request-refused"
+        case sceneClosed = "scene-closed"
+        case loading
+        case modalPresented = "modal-presented"
+        case modalDismissed = "modal-dismissed"
+        case modalKept = "modal-kept"
+        case notification
+        case notificationRefused = "notification-refused"
     }
 
     public var time: Date
@@ -68,7 +79,10 @@ public struct HostEvent: Sendable, Codable, Equatable {
         switch kind {
         case .appState, .sceneState:
             parts.append("\(from ?? "?") -> \(to ?? "?")")
-        case .callback, .alert, .taskBegun, .taskEnded, .taskExpired:
+        case .sceneSize:
+            if let to { parts.append(to) }
+        case .callback, .alert, .taskBegun, .taskEnded, .taskExpired, .sceneRequested, .modalPresented,
+            .modalDismissed, .modalKept, .notification, .notificationRefused:
             if let name { parts.append(name) }
         case .log:
             if let name { parts.append("[\(name)]") }
@@ -135,7 +149,8 @@ enum ISO8601Timestamps {
     static func date(from text: String) -> Date? {
         guard
             let parsed = try? Date(
-                text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(
+                text,
+                strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(
                     separator: .omitted))
         else { return nil }
         return Date(timeIntervalSince1970: (parsed.timeIntervalSince1970 * 1000).rounded() / 1000)

@@ -19,6 +19,19 @@ struct SceneRecord {
     var savedState: Data?
     /// When it last went to background (host uptime): the host disconnects the oldest first (S6).
     var backgroundSince: Duration = .zero
+    /// Its size where the layout last showed it (S11), and the size its connection was told.
+    var size: SceneSize?
+    var sizeSent: SceneSize?
+    /// N2, N3: what the guest reported of it while connected.
+    var loading: LoadingProgress = .none
+    var modals: [ModalRecord] = []
+}
+
+/// A modal the guest presents over a scene (N3), bottom of the stack first.
+struct ModalRecord {
+    var id: ModalID
+    var style: ModalStyle
+    var title: String
 }
 
 /// What the host core knows of one guest.
@@ -56,6 +69,15 @@ final class GuestRecord: @unchecked Sendable {
     /// The watchdog killed it: its death is reported as a watchdog stop, not a crash.
     var killedByWatchdog = false
     var scenes: [SceneRecord] = []
+    /// S9: user actions sent and not yet answered; until when the last answered one lets the
+    /// guest open a scene; and whether a request has used the activation since the last action.
+    var actionsInFlight = 0
+    var activationUntil: Duration?
+    var activationUsed = false
+    /// S7: sessions closed while it was stopped or not running; it hears did-discard when it runs.
+    var discarded: [String] = []
+    /// N1: when its recent notifications were posted (host uptime), oldest first.
+    var notificationTimes: [Duration] = []
     var lastReason: TransitionReason = .requested
     var lastTransition: Date
 
@@ -80,6 +102,10 @@ final class GuestRecord: @unchecked Sendable {
 
     /// Suspended, or being suspended: no call reaches it until it resumes (B7, B8).
     var stopped: Bool { suspended || suspending }
+
+    func sceneIndex(session: String) -> Int? {
+        scenes.firstIndex { $0.sessionID == session }
+    }
 
     func sceneIndex(handle: SceneHandle) -> Int? {
         scenes.firstIndex { $0.handle == handle }

@@ -19,7 +19,7 @@ public final class HostCore: @unchecked Sendable {
     /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
     let backgroundSceneLimit: Int?
     /// Where sessions and saved state outlive the host; nil keeps them in memory only.
-    private var store: (any SessionStore)?
+    var store: (any SessionStore)?
     /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
     let memoryLimit: UInt64?
     /// The last memory reading was over the limit: the guests have been warned.
@@ -27,17 +27,23 @@ public final class HostCore: @unchecked Sendable {
 
     /// Guests in the order they were first loaded.
     var guests: [GuestRecord] = []
-    var foregroundID: String?
-    private var alertShown = false
+    /// The scenes shown and where (S11); every scene it names is in the foreground.
+    var layout = Layout()
+    let scenePolicy: ScenePolicy
+    var alertShown = false
     private var nextHandle: SceneHandle = 1
+
+    /// The guest filling the display, or else the first one shown.
+    var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
 
     public init(
         opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
-        store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil,
+        store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
         emit: @escaping @Sendable (HostEvent) -> Void
     ) {
+        self.scenePolicy = scenes
         self.backgroundSceneLimit = backgroundSceneLimit
         self.store = store
         self.backgroundPolicy = background
@@ -146,8 +152,7 @@ public final class HostCore: @unchecked Sendable {
         guard !guest.suspended, !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is already suspended")))
         }
-        if foregroundID == id { foregroundID = nil }
-        sendToBackground(guest, reason: reason)
+        arrange(layout.keeping { $0.guest != id }, reason: reason)
         stopGuest(guest, channel: channel, reason: reason, completion: completion)
     }
 
@@ -197,11 +202,15 @@ public final class HostCore: @unchecked Sendable {
         if suspended { channel.suspend(completion: confirmed) } else { channel.resume(completion: confirmed) }
     }
 
-    /// Sends every foreground scene to background (S3): the "home screen".
+    /// Sends every foreground scene to background (S3): the "home screen". Picture in picture
+    /// stays up.
     public func home() {
         assertOnHostQueue()
-        if let current = foregroundID.flatMap(guest) { sendToBackground(current, reason: .requested) }
-        foregroundID = nil
+        var next = layout
+        next.main = .empty
+        next.slideOver = []
+        next.prominent = nil
+        arrange(next, reason: .requested)
     }
 
     /// Shows a host alert over the foreground: foregroundActive scenes resign active only (S4).
@@ -210,11 +219,7 @@ public final class HostCore: @unchecked Sendable {
         guard !alertShown else { throw HostCommandError("an alert is already shown") }
         alertShown = true
         record(.alert, name: "shown")
-        for guest in guests where guest.phase == .running {
-            for index in guest.scenes.indices where guest.scenes[index].state == .foregroundActive {
-                move(guest, scene: index, to: .foregroundInactive, reason: .requested)
-            }
-        }
+        arrange(layout, reason: .requested)
     }
 
     /// Dismisses the alert: the covered scenes become active again, with no background trip (S4).
@@ -223,11 +228,7 @@ public final class HostCore: @unchecked Sendable {
         guard alertShown else { throw HostCommandError("no alert is shown") }
         alertShown = false
         record(.alert, name: "dismissed")
-        for guest in guests where guest.phase == .running {
-            for index in guest.scenes.indices where guest.scenes[index].state == .foregroundInactive {
-                move(guest, scene: index, to: .foregroundActive, reason: .requested)
-            }
-        }
+        arrange(layout, reason: .requested)
     }
 
     /// Terminates a running guest: its foreground scenes go to background first (S3, so they
@@ -246,10 +247,9 @@ public final class HostCore: @unchecked Sendable {
         guard !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
         }
-        if foregroundID == id { foregroundID = nil }
         // A3: a running guest hears will-terminate; a suspended one is terminated without a callback.
         if !guest.suspended {
-            sendToBackground(guest, reason: reason)
+            arrange(layout.keeping { $0.guest != id }, reason: reason)
             deliver(guest, .willTerminate, sceneState: nil)
         }
         guest.phase = .terminating
@@ -286,7 +286,10 @@ public final class HostCore: @unchecked Sendable {
                     scenes: guest.scenes.map {
                         SceneStatus(
                             handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
-                            savedBytes: $0.savedState?.count)
+                            savedBytes: $0.savedState?.count, size: $0.size,
+                            placement: layout.placement(of: SceneRef(guest: guest.id, session: $0.sessionID)),
+                            loading: $0.loading,
+                            modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) })
                     },
                     restart: RestartStatus(
                         policy: restartPolicy.mode, restarts: guest.restarts, gaveUp: guest.restartsGivenUp),
@@ -295,7 +298,7 @@ public final class HostCore: @unchecked Sendable {
                     suspension: guest.background.suspendedSince.map {
                         SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
                     })
-            })
+            }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout)
     }
 
     // MARK: Launch
@@ -353,6 +356,8 @@ public final class HostCore: @unchecked Sendable {
         guard guest.phase == .launching else { return }
         guest.phase = .running
         let before = AppState.notRunning
+        // S7: sessions closed since it last ran are gone before any scene connects.
+        for session in pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
         if guest.scenes.isEmpty { createSession(of: guest, role: .primary) }
         noteAppState(guest, from: before, reason: .requested)
         guest.background.lastUsed = clock.uptime()
@@ -398,8 +403,8 @@ public final class HostCore: @unchecked Sendable {
             guest.scenes[index].handle = nil
         }
         guest.phase = .notRunning
-        if foregroundID == guest.id { foregroundID = nil }
         noteAppState(guest, from: before, reason: reason)
+        arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
         record(.terminated, guest: guest.id, reason: reason)
     }
 
@@ -423,18 +428,18 @@ public final class HostCore: @unchecked Sendable {
         }
     }
 
-    private func createSession(of guest: GuestRecord, role: SceneRole) {
-        let session = SceneRecord(sessionID: UUID().uuidString.lowercased(), role: role)
+    func createSession(of guest: GuestRecord, role: SceneRole, state: Data? = nil) {
+        let session = SceneRecord(sessionID: UUID().uuidString.lowercased(), role: role, savedState: state)
         guest.scenes.append(session)
         do throws(StoreError) {
-            try store?.create(StoredSession(sessionID: session.sessionID, role: role, state: nil), of: guest.id)
+            try store?.create(StoredSession(sessionID: session.sessionID, role: role, state: state), of: guest.id)
         } catch {
             record(.error, guest: guest.id, session: session.sessionID, message: "cannot store a new session: \(error)")
         }
     }
 
     /// Runs `body` on the host queue once every save asked for so far is in the store.
-    private func afterSaves(_ body: @escaping @Sendable () -> Void) {
+    func afterSaves(_ body: @escaping @Sendable () -> Void) {
         guard let store else { return body() }
         let hostQueue = hostQueue
         store.flush { hostQueue.async(execute: body) }
@@ -464,35 +469,26 @@ public final class HostCore: @unchecked Sendable {
 
     // MARK: Foreground
 
-    /// Shows `scene` of `guest` full screen, or the primary scene it showed last; the guest's
-    /// scenes shown before go to background (S3).
-    private func bringToForeground(_ guest: GuestRecord, scene: Int? = nil, reason: TransitionReason) {
-        if let current = foregroundID.flatMap(self.guest), current !== guest {
-            sendToBackground(current, reason: reason)
-        }
-        foregroundID = guest.id
+    /// Shows `scene` of `guest` full screen, or the primary scene it showed last; the scenes
+    /// shown before go to background (S3), except slide over and picture in picture.
+    func bringToForeground(_ guest: GuestRecord, scene: Int? = nil, reason: TransitionReason) {
         let primary = guest.scenes.indices.filter { guest.scenes[$0].role == .primary }
         guard
             let index = scene ?? primary.max(by: { guest.scenes[$0].backgroundSince < guest.scenes[$1].backgroundSince }
             )
                 ?? guest.scenes.indices.first
         else { return }
-        let shown = guest.scenes.indices.filter { $0 != index && guest.scenes[$0].state.isForeground }
-        // The new one first, so that the guest stays in the foreground throughout.
-        move(guest, scene: index, to: alertShown ? .foregroundInactive : .foregroundActive, reason: reason)
-        for other in shown { move(guest, scene: other, to: .background, reason: reason) }
-    }
-
-    private func sendToBackground(_ guest: GuestRecord, reason: TransitionReason) {
-        for index in guest.scenes.indices where guest.scenes[index].state.isForeground {
-            move(guest, scene: index, to: .background, reason: reason)
-        }
+        let shown = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
+        var next = layout.removing(shown)
+        next.main = .fullScreen(shown)
+        next.prominent = nil
+        arrange(next, reason: reason)
     }
 
     // MARK: Scene transitions
 
     /// Moves one scene to `target` through the callbacks the contract orders (S2 to S5).
-    private func move(_ guest: GuestRecord, scene index: Int, to target: SceneState, reason: TransitionReason) {
+    func move(_ guest: GuestRecord, scene index: Int, to target: SceneState, reason: TransitionReason) {
         let started = guest.scenes[index].state
         defer {
             if started != .background, target == .background {
@@ -527,6 +523,7 @@ public final class HostCore: @unchecked Sendable {
         let handle = nextHandle
         nextHandle += 1
         guest.scenes[index].handle = handle
+        guest.scenes[index].sizeSent = nil
         let session = guest.scenes[index]
         let connection = SceneConnection(
             scene: handle, sessionID: session.sessionID, role: session.role, initialState: initial,
@@ -552,18 +549,24 @@ public final class HostCore: @unchecked Sendable {
             if before == .background, guest.appState != .background { leftBackground(guest) }
         }
         guard let handle = guest.scenes[index].handle else { return }
+        // S11: a scene learns its size before it enters the foreground.
+        if callback == .willEnterForeground { tellSize(guest, scene: index) }
         deliver(guest, .scene(handle, callback), sceneState: state)
     }
 
     func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
         let from = guest.scenes[index].state
         guest.scenes[index].state = state
+        if state == .unattached {
+            guest.scenes[index].loading = .none
+            guest.scenes[index].modals = []
+        }
         record(
             .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
             from: from.description, to: state.description, reason: reason)
     }
 
-    private func noteAppState(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
+    func noteAppState(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
         let after = guest.appState
         guard after != before else { return }
         guest.lastReason = reason
@@ -627,7 +630,7 @@ public final class HostCore: @unchecked Sendable {
         let place = callback.map { "in \($0)" } ?? "outside any callback"
         let what = guest.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
-        guest.crashedInForeground = foregroundID == guest.id
+        guest.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
         unloaded(guest, channel: channel, reason: reason)
         restartIfAllowed(guest)
     }
@@ -683,9 +686,9 @@ public final class HostCore: @unchecked Sendable {
                 self.record(
                     .error, guest: guest.id, reason: .watchdog, message: "\(overdue); cannot stop it: \(failure)")
             case .success where freezing:
-                if self.foregroundID == guest.id { self.foregroundID = nil }
                 let before = guest.appState
                 guest.suspended = true
+                self.arrange(self.layout.keeping { $0.guest != guest.id }, reason: .watchdog)
                 self.markSuspended(guest, reason: .watchdog)
                 self.noteAppState(guest, from: before, reason: .watchdog)
                 self.record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
@@ -747,6 +750,12 @@ public final class HostCore: @unchecked Sendable {
                 return
             }
             handleBackground(event, from: guest, channel: channel)
+        case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
+            .notificationPosted:
+            guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
+                return
+            }
+            handleScenes(event, from: guest)
         }
     }
 

@@ -7,6 +7,9 @@ public struct HostStatus: Sendable, Codable, Equatable {
     /// Whether a host alert is shown (S4).
     public var alert: Bool
     public var guests: [GuestStatus]
+    /// The virtual display, e.g. "1920x1080", and how its scenes are arranged (S11).
+    public var display: String
+    public var layout: Layout
 }
 
 public struct GuestStatus: Sendable, Codable, Equatable {
@@ -54,4 +57,17 @@ public struct SceneStatus: Sendable, Codable, Equatable {
     public var state: SceneState
     /// Size of the last saved state in bytes; nil when the session saved none.
     public var savedBytes: Int?
+    /// Its size where it was last shown (S11); nil when never shown.
+    public var size: SceneSize?
+    /// Where the layout shows it: "full screen", "split left", ... ; nil when not shown.
+    public var placement: String?
+    public var loading: LoadingProgress
+    /// Its modal stack, bottom first (N3).
+    public var modals: [ModalStatus]
+}
+
+public struct ModalStatus: Sendable, Codable, Equatable {
+    public var id: ModalID
+    public var style: ModalStyle
+    public var title: String
 }

@@ -69,7 +69,7 @@ public struct ABIVersion: Sendable, Codable, Equatable, CustomStringConvertible 
     }
 
     /// The version this host implements.
-    public static let current = ABIVersion(major: 1, minor: 0, revision: 0)
+    public static let current = ABIVersion(major: 1, minor: 1, revision: 0)
 
     /// Same major, and the guest's minor is not newer than the host's.
     public func canLoad(guest: ABIVersion) -> Bool { guest.major == major && guest.minor <= minor }

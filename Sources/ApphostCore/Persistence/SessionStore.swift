@@ -4,7 +4,8 @@ import Foundation
 /// session keeps its id for good, and what it saved comes back when it reconnects, even after
 /// the host was killed. The host core calls it on the host queue; saves finish elsewhere.
 public protocol SessionStore: Sendable {
-    /// The sessions of `guest`, oldest first, each with what it last saved.
+    /// The sessions of `guest`, oldest first, each with what it last saved; discarded ones are not
+    /// among them.
     func sessions(of guest: String) throws(StoreError) -> [StoredSession]
 
     /// Records a new session, durably, before it first connects.
@@ -13,6 +14,18 @@ public protocol SessionStore: Sendable {
     /// Replaces what `session` saved, atomically and durably, after the saves asked for before
     /// it; then calls `completion`, on any thread.
     func save(_ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+
+    /// Discards `session` for good (S7), after the saves asked for before it: what it saved is
+    /// deleted, durably, and later saves of it are dropped. It is remembered as discarded until
+    /// `forget`, so that its guest can be told at its next launch. Then calls `completion`, on
+    /// any thread.
+    func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
+
+    /// The sessions of `guest` discarded and not yet forgotten, oldest first.
+    func discardedSessions(of guest: String) throws(StoreError) -> [String]
+
+    /// Forgets a discarded session once its guest has been told (did-discard).
+    func forget(session: String) throws(StoreError)
 
     /// Calls `completion`, on any thread, once every save asked for before has completed (and
     /// its completion has run).

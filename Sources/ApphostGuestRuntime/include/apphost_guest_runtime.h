@@ -3,13 +3,14 @@
  *
  * It loads one guest library, hands its init the host interface of
  * sdk/include/apphost/host.h, delivers host-to-guest calls and passes what
- * the guest sends the host (log lines, saved scene states, and the tasks,
- * timers and async work of the background extension) to a sink. It
- * keeps a mirror of the states the host last gave the guest, so that
- * app_state and scene_state answer "as of the callback being delivered"
- * without asking the host. It knows nothing of sockets or Swift: the worker
- * process (apphost-worker) drives it from its main thread, and the host can
- * call it directly for guests it runs in its own process.
+ * the guest sends the host (log lines, saved scene states, the tasks,
+ * timers and async work of the background extension, and the requests of
+ * the scenes extension) to a sink. It keeps a mirror of the states the host
+ * last gave the guest, so that app_state, scene_state and scene_size answer
+ * "as of the callback being delivered" without asking the host. It knows
+ * nothing of sockets or Swift: the worker process (apphost-worker) drives it
+ * from its main thread, and the host can call it directly for guests it runs
+ * in its own process.
  *
  * Threads: ahr_start, ahr_handle and ahr_stop run on the guest's main queue,
  * one thread, one at a time. ahr_load and ahr_descriptor may run anywhere.
@@ -144,7 +145,55 @@ typedef struct ahr_sink {
     void (*timer_cancelled)(void *context, apphost_timer_t timer);
     /* dispatch_async submitted work `work`, for RUN_WORK. */
     void (*work_submitted)(void *context, uint64_t work);
+
+    /* The scenes extension ("apphost.scenes/1", scenes.h). The runtime
+     * checks each request against what it knows (the connected scenes of
+     * its mirror, the transient activation, the modals it gave out) and
+     * calls these only for accepted ones, each while it holds its scenes
+     * lock, so that an activation is consumed once and the modals of a
+     * scene are reported in the order they changed. Those about a scene
+     * (scene_requested, loading_progress, modal_presented, modal_dismissed)
+     * are called while the scene is known to be connected, under the
+     * mirror's lock too, so that they reach the sink before a later
+     * did_disconnect is delivered (and a scene_requested made inside
+     * perform_action before ahr_handle returns from it). They must not call
+     * back into the runtime. Strings are not NUL-terminated and not checked
+     * (as for log). */
+
+    /* request_scene consumed the guest's activation (CONTRACT S9): a new
+     * scene of `role` (enum apphost_scene_role) shown with `style` (enum
+     * apphost_presentation_style) beside connected scene `from`, whose
+     * session starts with `length` bytes of state, at most
+     * APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL. */
+    void (*scene_requested)(void *context, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
+                            size_t length);
+    /* activate_session: the session id, 1 to AHR_SESSION_ID_MAX_BYTES bytes,
+     * and the style (enum apphost_presentation_style). */
+    void (*session_activation_requested)(void *context, const char *utf8, size_t length, int32_t style);
+    /* set_loading_progress for connected `scene` (CONTRACT N2): a fraction
+     * from 0 to 1, APPHOST_PROGRESS_INDETERMINATE or APPHOST_PROGRESS_NONE,
+     * never NaN. */
+    void (*loading_progress)(void *context, apphost_scene_t scene, double progress);
+    /* present_modal put `modal` (the runtime's id, per guest, counting from
+     * 1) on top of `scene`'s modal stack (CONTRACT N3), with `style` (enum
+     * apphost_modal_style) and a title of 1 to APPHOST_SCENES_TEXT_MAX_BYTES
+     * bytes, cut at a character boundary. */
+    void (*modal_presented)(void *context, apphost_scene_t scene, apphost_modal_t modal, int32_t style,
+                            const char *utf8, size_t length);
+    /* dismiss_modal took `modal`, and every modal above it, off `scene`'s
+     * stack. */
+    void (*modal_dismissed)(void *context, apphost_scene_t scene, apphost_modal_t modal);
+    /* post_notification (CONTRACT N1): a title of 1 to
+     * APPHOST_SCENES_TEXT_MAX_BYTES bytes and a body of at most that many
+     * (0 for a NULL body), both cut at a character boundary; neither pointer
+     * is NULL. */
+    void (*notification_posted)(void *context, const char *title, size_t title_length, const char *body,
+                                size_t body_length);
 } ahr_sink;
+
+/* The longest session id activate_session accepts, in bytes; a longer one
+ * is no session of the host's: APPHOST_ERROR_INVALID_ARGUMENT. */
+enum { AHR_SESSION_ID_MAX_BYTES = 256 };
 
 typedef enum ahr_start_result {
     AHR_START_OK = 0,
@@ -162,15 +211,26 @@ typedef enum ahr_start_result {
 /*
  * [main-queue] Builds the guest's apphost_host_t (struct_size, the ABI
  * version of these headers, `host_name`, `host_version`, the host
- * functions, whose get_extension offers APPHOST_BACKGROUND_EXTENSION_ID),
- * calls init with it and takes the guest's app and scene callbacks from
- * query. `data_directory` is what the data_directory host function
- * returns: a directory the caller has made. The runtime copies the three
+ * functions, whose get_extension offers APPHOST_BACKGROUND_EXTENSION_ID and
+ * APPHOST_SCENES_EXTENSION_ID), calls init with it and takes the guest's
+ * app, scene and scenes callbacks (APPHOST_GUEST_SCENES_CALLBACKS_ID,
+ * optional) from query; members past a table's struct_size read as NULL.
+ * `data_directory` is what the data_directory host function returns: a
+ * directory the caller has made. The runtime copies the three
  * strings; NULL reads as "". *init_status (when not NULL) is init's status,
  * APPHOST_OK when init succeeded. The background extension accepts tasks,
  * timers and async work only once ahr_start has succeeded: during init,
  * begin_task returns APPHOST_TASK_INVALID, and schedule_timer and
  * dispatch_async APPHOST_ERROR_INVALID_STATE.
+ *
+ * The scenes extension likewise accepts requests only from a successful
+ * ahr_start until ahr_stop begins: during init and deinit request_scene,
+ * activate_session, set_loading_progress, present_modal, dismiss_modal and
+ * post_notification return APPHOST_ERROR_INVALID_STATE (the host could act
+ * on none of them), after the checks of their arguments and host that need
+ * no state (CONTRACT X3); present_modal then writes APPHOST_MODAL_INVALID
+ * to *out_modal. scene_size answers from the mirror at any time, as
+ * scene_state does.
  */
 ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, const char *host_name,
                            const char *host_version, ahr_sink sink, int32_t *init_status);
@@ -188,7 +248,13 @@ typedef enum ahr_call_kind {
     AHR_CALL_EXPIRE_TASK = 6,
     AHR_CALL_FIRE_TIMER = 7,
     AHR_CALL_RUN_WORK = 8,
-    AHR_CALL_BACKGROUND_TIME = 9
+    AHR_CALL_BACKGROUND_TIME = 9,
+    /* The scenes extension's calls: see ahr_handle. */
+    AHR_CALL_SCENE_SIZE = 10,
+    AHR_CALL_PERFORM_ACTION = 11,
+    AHR_CALL_SHOULD_DISMISS_MODAL = 12,
+    AHR_CALL_DID_DISMISS_MODAL = 13,
+    AHR_CALL_DID_DISCARD = 14
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
@@ -213,12 +279,14 @@ typedef struct ahr_call {
     bool has_scene_state;
     int32_t scene_state;
     ahr_call_kind kind;
-    /* WILL_CONNECT and SCENE_CALLBACK: the scene's handle. */
+    /* WILL_CONNECT, SCENE_CALLBACK, SCENE_SIZE, PERFORM_ACTION,
+     * SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the scene's handle. */
     apphost_scene_t scene;
-    /* WILL_CONNECT: the session id, `session_id_length` bytes (no NUL needed),
-     * the role (enum apphost_scene_role), the state it connects into, and
-     * the bytes its session last saved: has_restoration is false when it
-     * saved none, true (with any length, even 0) when it did (CONTRACT S12). */
+    /* WILL_CONNECT and DID_DISCARD: the session id, `session_id_length`
+     * bytes (no NUL needed). WILL_CONNECT: also the role (enum
+     * apphost_scene_role), the state it connects into, and the bytes its
+     * session last saved: has_restoration is false when it saved none, true
+     * (with any length, even 0) when it did (CONTRACT S12). */
     const char *session_id;
     size_t session_id_length;
     int32_t role;
@@ -235,13 +303,32 @@ typedef struct ahr_call {
      * as of this call (0: no background work is possible, as before a
      * suspension), or AHR_BACKGROUND_TIME_UNLIMITED in the foreground. */
     int64_t background_time_ns;
+    /* SCENE_SIZE: the scene's size in points and its size class (enum
+     * apphost_size_class). */
+    uint32_t width;
+    uint32_t height;
+    int32_t size_class;
+    /* PERFORM_ACTION: the action's name, `action_name_length` bytes (no NUL
+     * needed; NULL only with length 0), its payload, `payload_length`
+     * bytes, at most APPHOST_ACTION_PAYLOAD_MAX_BYTES (NULL only with length
+     * 0), and how long the transient activation it grants lasts from its
+     * delivery, in nanoseconds. */
+    const char *action_name;
+    size_t action_name_length;
+    const void *payload;
+    size_t payload_length;
+    uint64_t activation_ns;
+    /* SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the modal, as the runtime
+     * gave it out (ahr_sink.modal_presented). */
+    apphost_modal_t modal;
 } ahr_call;
 
 /*
  * [main-queue] Delivers one call: updates the mirror, runs the guest's
  * callback, then updates the mirror again. Mirror rules: will_connect adds
- * the scene with `scene_state` (or `initial_state` without one); other scene
- * callbacks update a connected scene's state; did_disconnect removes the
+ * the scene with `scene_state` (or `initial_state` without one) and a size
+ * of 0x0 compact; other scene callbacks, and the scenes calls about a
+ * scene, update a connected scene's state; did_disconnect removes the
  * scene BEFORE its callback runs (its handle is already stale there);
  * will_terminate removes every scene AFTER its callback returns, so that the
  * guest can still save them (CONTRACT A3).
@@ -261,16 +348,53 @@ typedef struct ahr_call {
  * The guest's function is called without any lock held, so it may call
  * every function of the extension.
  *
- * Returns did_finish_launching's status, APPHOST_OK for every other call and
- * for a callback the guest does not implement (a NULL member, or one past
- * its table's struct_size), APPHOST_ERROR_INVALID_ARGUMENT for an unknown
- * kind or scene callback, a WILL_CONNECT whose session_id or restoration
- * is NULL with a length, or a background_time_ns below -1,
+ * The scenes calls (every one sets the mirror's app state too, and, with
+ * has_scene_state, the state of its scene when that is connected). A call
+ * about a scene that is not connected runs no guest code:
+ * - SCENE_SIZE stores the size in the mirror, for scene_size, then calls
+ *   did_change_size with it. A scene's size is 0x0 compact from
+ *   will_connect until its first SCENE_SIZE. APPHOST_ERROR_INVALID_HANDLE
+ *   for a scene that is not connected.
+ * - PERFORM_ACTION grants the transient activation (CONTRACT S9), from now
+ *   (CLOCK_MONOTONIC) until activation_ns later, BEFORE calling
+ *   perform_action, so that perform_action itself may call request_scene;
+ *   it replaces any activation held before. request_scene consumes it: one
+ *   scene per action. The name reaches the guest NUL-terminated, cut at
+ *   APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary; the payload is
+ *   NULL when empty. APPHOST_ERROR_INVALID_HANDLE, without any activation,
+ *   for a scene that is not connected; APPHOST_ERROR_TOO_LARGE for a
+ *   payload past APPHOST_ACTION_PAYLOAD_MAX_BYTES.
+ * - SHOULD_DISMISS_MODAL asks should_dismiss_modal about a modal open on a
+ *   connected scene. Returns 1 when the modal may go (the guest has no such
+ *   callback, or it returned nonzero): the runtime then takes it, and every
+ *   modal above it, off the scene's stack; 0 when the guest keeps it. A
+ *   modal that is not open there (never given out, dismissed already, or
+ *   its scene not connected) has nothing to keep: 1, and no guest code runs.
+ * - DID_DISMISS_MODAL takes the modal, and every modal above it, off the
+ *   stack if it is still there, then calls did_dismiss_modal (also when it
+ *   was gone already, as after a SHOULD_DISMISS_MODAL that let it go).
+ *   APPHOST_ERROR_INVALID_HANDLE for a scene that is not connected.
+ * - DID_DISCARD calls did_discard with the session id, NUL-terminated.
+ * The modals of a scene are forgotten when it disconnects: at
+ * did_disconnect, before its callback, and after will_terminate's.
+ *
+ * Returns did_finish_launching's status, SHOULD_DISMISS_MODAL's 1 or 0 (a
+ * verdict, not a status), APPHOST_OK for every other call and for a
+ * callback the guest does not implement (a NULL member, or one past its
+ * table's struct_size), APPHOST_ERROR_INVALID_ARGUMENT for an unknown kind
+ * or scene callback, a WILL_CONNECT or DID_DISCARD whose session_id or a
+ * WILL_CONNECT whose restoration is NULL with a length, a PERFORM_ACTION
+ * whose action_name or payload is NULL with a length, a SCENE_SIZE with a
+ * size_class out of range, or a background_time_ns below -1,
  * APPHOST_ERROR_INVALID_HANDLE for an EXPIRE_TASK or FIRE_TIMER of an id
- * the runtime never gave out, or a RUN_WORK of one it did not give out or
- * already ran, APPHOST_ERROR_OUT_OF_MEMORY when the call could not be
+ * the runtime never gave out, a RUN_WORK of one it did not give out or
+ * already ran, and the scenes calls' cases above, APPHOST_ERROR_TOO_LARGE
+ * for PERFORM_ACTION's, APPHOST_ERROR_OUT_OF_MEMORY when the call could not be
  * prepared (nothing is delivered then), and APPHOST_ERROR_INTERNAL when the
- * guest is not running (not started, or its start failed).
+ * guest is not running (not started, or its start failed). A host that
+ * reads SHOULD_DISMISS_MODAL's answer as a verdict reads INTERNAL, the only
+ * other value it can get, as "let it go" too: a guest that is not running
+ * keeps nothing.
  */
 int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call);
 
@@ -279,11 +403,11 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call);
 /*
  * [main-queue] Calls deinit when init succeeded and the guest is running,
  * withdraws the host interface (later calls through its pointer, the
- * background extension's included, get error codes or invalid ids; calls
- * already in progress finish first), dlcloses the library and frees the
- * runtime with its tasks, timers and work. During deinit no task begins
- * and no timer or work is accepted: no call would run them. NULL is
- * ignored.
+ * background and scenes extensions' included, get error codes or invalid
+ * ids; calls already in progress finish first), dlcloses the library and
+ * frees the runtime with its tasks, timers, work and modals. During deinit
+ * no task begins, no timer or work is accepted (no call would run them) and
+ * the scenes extension refuses requests (ahr_start). NULL is ignored.
  */
 void ahr_stop(ahr_runtime *runtime);
 

@@ -88,8 +88,9 @@ final class InProcessRuntime: @unchecked Sendable {
     }
 }
 
-/// The `ahr_sink` of one in-process guest: its log, save_state and background calls, already
-/// checked by the runtime, as `GuestEvent`s, handed on from the guest thread that made them, in their order.
+/// The `ahr_sink` of one in-process guest: its log, save_state, background and scenes calls,
+/// already checked by the runtime, as `GuestEvent`s, handed on from the guest thread that made
+/// them, in their order.
 private final class EventSink: Sendable {
     let emit: @Sendable (GuestEvent) -> Void
 
@@ -140,7 +141,45 @@ private final class EventSink: Sendable {
             guard let context else { return }
             EventSink.from(context).emit(.workSubmitted(work))
         }
+        // The scenes extension's requests (S9, S11, N1 to N3), checked by the runtime: those about
+        // a scene come while it is connected. Enum values the core does not know are dropped.
+        sink.scene_requested = { context, from, role, style, bytes, length in
+            guard let context, let role = SceneRole(rawValue: role), let style = PresentationStyle(rawValue: style)
+            else { return }
+            let state = bytes.map { Data(bytes: $0, count: length) } ?? Data()
+            EventSink.from(context).emit(.sceneRequested(from: from, role: role, style: style, state: state))
+        }
+        sink.session_activation_requested = { context, utf8, length, style in
+            guard let context, let style = PresentationStyle(rawValue: style) else { return }
+            EventSink.from(context).emit(
+                .sessionActivationRequested(sessionID: EventSink.text(utf8, length), style: style))
+        }
+        sink.loading_progress = { context, scene, value in
+            guard let context, let progress = LoadingProgress(abiValue: value) else { return }
+            EventSink.from(context).emit(.loadingProgress(scene, progress))
+        }
+        sink.modal_presented = { context, scene, modal, style, utf8, length in
+            guard let context, let style = ModalStyle(rawValue: style) else { return }
+            EventSink.from(context).emit(
+                .modalPresented(scene, modal, style: style, title: EventSink.text(utf8, length)))
+        }
+        sink.modal_dismissed = { context, scene, modal in
+            guard let context else { return }
+            EventSink.from(context).emit(.modalDismissed(scene, modal))
+        }
+        sink.notification_posted = { context, title, titleLength, body, bodyLength in
+            guard let context else { return }
+            EventSink.from(context).emit(
+                .notificationPosted(
+                    title: EventSink.text(title, titleLength), body: EventSink.text(body, bodyLength)))
+        }
         return sink
+    }
+
+    /// A guest's text as the runtime passes it on (cut at a character boundary, not checked),
+    /// with invalid UTF-8 repaired, as log's.
+    private static func text(_ utf8: UnsafePointer<CChar>?, _ length: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
     }
 
     private static func from(_ context: UnsafeMutableRawPointer) -> EventSink {

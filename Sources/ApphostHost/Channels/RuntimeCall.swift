@@ -4,8 +4,9 @@ import CApphost
 /// A `GuestMessage` as the C guest runtime's `ahr_call`: the one place where the host's calls
 /// become the runtime's, for the guests it runs in its own process.
 enum RuntimeCall {
-    /// [main-queue] Delivers `message` to `runtime` with `ahr_handle` and returns its status.
-    /// will_connect's session id and restoration bytes live only during the call, as scene.h says.
+    /// [main-queue] Delivers `message` to `runtime` with `ahr_handle` and returns its status (for
+    /// `shouldDismissModal`, its verdict: 1 to let the modal go, 0 to keep it). will_connect's
+    /// session id and restoration bytes live only during the call, as scene.h says.
     static func deliver(_ message: GuestMessage, to runtime: OpaquePointer) -> Int32 {
         var call = ahr_call()
         call.app_state = message.appState.rawValue
@@ -53,6 +54,42 @@ enum RuntimeCall {
             call.kind = AHR_CALL_BACKGROUND_TIME
             call.background_time_ns =
                 remaining.map { Int64(clamping: WireDuration.nanoseconds($0)) } ?? Int64(AHR_BACKGROUND_TIME_UNLIMITED)
+        case .sceneSize(let scene, let size):
+            call.kind = AHR_CALL_SCENE_SIZE
+            call.scene = scene
+            call.width = size.width
+            call.height = size.height
+            call.size_class = size.sizeClass.rawValue
+        case .performAction(let scene, let name, let payload, let activation):
+            call.kind = AHR_CALL_PERFORM_ACTION
+            call.scene = scene
+            call.activation_ns = WireDuration.nanoseconds(activation)
+            // The name and payload live only during the call, as scenes.h says; an empty payload
+            // reaches the guest as NULL.
+            return name.withCString { text in
+                call.action_name = text
+                call.action_name_length = name.utf8.count
+                return payload.withUnsafeBytes { bytes in
+                    call.payload = bytes.count > 0 ? bytes.baseAddress : nil
+                    call.payload_length = bytes.count
+                    return ahr_handle(runtime, &call)
+                }
+            }
+        case .shouldDismissModal(let scene, let modal):
+            call.kind = AHR_CALL_SHOULD_DISMISS_MODAL
+            call.scene = scene
+            call.modal = modal
+        case .didDismissModal(let scene, let modal):
+            call.kind = AHR_CALL_DID_DISMISS_MODAL
+            call.scene = scene
+            call.modal = modal
+        case .didDiscard(let sessionID):
+            call.kind = AHR_CALL_DID_DISCARD
+            return sessionID.withCString { session in
+                call.session_id = session
+                call.session_id_length = sessionID.utf8.count
+                return ahr_handle(runtime, &call)
+            }
         }
         return ahr_handle(runtime, &call)
     }

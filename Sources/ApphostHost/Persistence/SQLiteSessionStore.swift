@@ -38,6 +38,12 @@ public final class SQLiteSessionStore: SessionStore {
                 table.column("created", .integer).notNull()
             }
         }
+        // S7: a closed session stays, without its state, until its guest has been told.
+        migrator.registerMigration("discarded sessions") { db in
+            try db.alter(table: "session") { table in
+                table.add(column: "discarded", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 
@@ -45,7 +51,9 @@ public final class SQLiteSessionStore: SessionStore {
         do {
             return try database.read { db in
                 try Row.fetchAll(
-                    db, sql: "SELECT id, role, state FROM session WHERE guest = ? ORDER BY created, rowid",
+                    db,
+                    sql:
+                        "SELECT id, role, state FROM session WHERE guest = ? AND NOT discarded ORDER BY created, rowid",
                     arguments: [guest]
                 ).map { row in
                     StoredSession(
@@ -78,8 +86,15 @@ public final class SQLiteSessionStore: SessionStore {
         saves.async { [database] in
             do {
                 try database.write { db in
-                    try db.execute(sql: "UPDATE session SET state = ? WHERE id = ?", arguments: [state, session])
-                    if db.changesCount == 0 { throw StoreError("no session \(session)") }
+                    // A save that was on its way when the session was closed is dropped (S7).
+                    try db.execute(
+                        sql: "UPDATE session SET state = ? WHERE id = ? AND NOT discarded", arguments: [state, session])
+                    if db.changesCount == 0,
+                        try Bool.fetchOne(db, sql: "SELECT discarded FROM session WHERE id = ?", arguments: [session])
+                            == nil
+                    {
+                        throw StoreError("no session \(session)")
+                    }
                 }
                 completion(.success(()))
             } catch {
@@ -90,6 +105,43 @@ public final class SQLiteSessionStore: SessionStore {
 
     public func flush(completion: @escaping @Sendable () -> Void) {
         saves.async(execute: completion)
+    }
+
+    public func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        saves.async { [database] in
+            do {
+                try database.write { db in
+                    try db.execute(
+                        sql: "UPDATE session SET state = NULL, discarded = 1 WHERE id = ?", arguments: [session])
+                    if db.changesCount == 0 { throw StoreError("no session \(session)") }
+                }
+                completion(.success(()))
+            } catch {
+                completion(.failure(StoreError(Self.describe(error))))
+            }
+        }
+    }
+
+    public func discardedSessions(of guest: String) throws(StoreError) -> [String] {
+        do {
+            return try database.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT id FROM session WHERE guest = ? AND discarded ORDER BY created, rowid",
+                    arguments: [guest])
+            }
+        } catch {
+            throw StoreError(Self.describe(error))
+        }
+    }
+
+    public func forget(session: String) throws(StoreError) {
+        do {
+            try database.write { db in
+                try db.execute(sql: "DELETE FROM session WHERE id = ? AND discarded", arguments: [session])
+            }
+        } catch {
+            throw StoreError(Self.describe(error))
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

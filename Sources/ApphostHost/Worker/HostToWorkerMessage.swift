@@ -1,4 +1,5 @@
 import ApphostWire
+import CApphost
 import Foundation
 
 /// What the host sends a worker (apphost_wire.h, "Host to worker"). Decoding is for tests that
@@ -67,6 +68,33 @@ enum HostToWorkerMessage: Sendable, Equatable {
             writer.u8(UInt8(APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue))
             writer.bool(remaining != nil)
             if let remaining { writer.u64(WireDuration.nanoseconds(remaining)) }
+        case .sceneSize(let scene, let size):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_SCENE_SIZE.rawValue))
+            writer.u64(scene)
+            writer.u32(size.width)
+            writer.u32(size.height)
+            writer.u8(UInt8(size.sizeClass.rawValue))
+        case .performAction(let scene, let name, let payload, let activation):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue))
+            writer.u64(scene)
+            // The runtime keeps APPHOST_SCENES_TEXT_MAX_BYTES of a name, cut by looking at those
+            // bytes alone, and refuses any payload past APPHOST_ACTION_PAYLOAD_MAX_BYTES (TOO_LARGE)
+            // whatever its size: one byte past each limit is all it needs to answer as it would to
+            // the whole, and the frame never outgrows APPHOST_WIRE_MAX_FRAME.
+            writer.data(name.utf8.prefix(Int(APPHOST_SCENES_TEXT_MAX_BYTES) + 1))
+            writer.data(payload.prefix(Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) + 1))
+            writer.u64(WireDuration.nanoseconds(activation))
+        case .shouldDismissModal(let scene, let modal):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue))
+            writer.u64(scene)
+            writer.u64(modal)
+        case .didDismissModal(let scene, let modal):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue))
+            writer.u64(scene)
+            writer.u64(modal)
+        case .didDiscard(let sessionID):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_DID_DISCARD.rawValue))
+            writer.string(sessionID)
         }
     }
 
@@ -116,6 +144,24 @@ enum HostToWorkerMessage: Sendable, Equatable {
         case APPHOST_WIRE_CALL_RUN_WORK.rawValue: call = .runWork(try reader.u64())
         case APPHOST_WIRE_CALL_BACKGROUND_TIME.rawValue:
             call = .backgroundTime(try reader.bool() ? WireDuration.duration(try reader.u64()) : nil)
+        case APPHOST_WIRE_CALL_SCENE_SIZE.rawValue:
+            let scene = try reader.u64()
+            let width = try reader.u32()
+            let height = try reader.u32()
+            let sizeClass = try WireEnum.decode(SizeClass.self, try reader.u8(), "size class")
+            call = .sceneSize(scene, SceneSize(width: width, height: height, sizeClass: sizeClass))
+        case APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue:
+            let scene = try reader.u64()
+            let name = try reader.string()
+            let payload = Data(try reader.data())
+            call = .performAction(
+                scene, name: name, payload: payload, activation: WireDuration.duration(try reader.u64()))
+        case APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue:
+            call = .shouldDismissModal(try reader.u64(), try reader.u64())
+        case APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue:
+            call = .didDismissModal(try reader.u64(), try reader.u64())
+        case APPHOST_WIRE_CALL_DID_DISCARD.rawValue:
+            call = .didDiscard(sessionID: try reader.string())
         case let other:
             throw WireProtocolError("unknown call \(other)")
         }

@@ -525,8 +525,10 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 throw WireProtocolError("a saved state of \(data.count) bytes, over the ABI's limit")
             }
             post { [onEvent] in onEvent(.saveSceneState(scene, data)) }
-        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
-            // In the order the worker wrote them: a task begun before a call's reply comes first.
+        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted, .sceneRequested,
+            .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed, .notificationPosted:
+            // In the order the worker wrote them: a task begun, or a scene requested, before a
+            // call's reply comes first.
             guard let event = message.event else { break }
             post { [onEvent] in onEvent(event) }
         case .stopped where stopSent:
@@ -605,6 +607,12 @@ extension WorkerToHostMessage {
         case .timerScheduled: "TIMER_SCHEDULED"
         case .timerCancelled: "TIMER_CANCELLED"
         case .workSubmitted: "WORK_SUBMITTED"
+        case .sceneRequested: "SCENE_REQUESTED"
+        case .sessionActivationRequested: "SESSION_ACTIVATION_REQUESTED"
+        case .loadingProgress: "LOADING_PROGRESS"
+        case .modalPresented: "MODAL_PRESENTED"
+        case .modalDismissed: "MODAL_DISMISSED"
+        case .notificationPosted: "NOTIFICATION_POSTED"
         }
     }
 }

@@ -1,4 +1,5 @@
 import ApphostWire
+import CApphost
 import Foundation
 
 /// What a worker sends the host (apphost_wire.h, "Worker to host"). Encoding is for tests that
@@ -31,6 +32,12 @@ enum WorkerToHostMessage: Sendable, Equatable {
     case timerScheduled(TimerID, delay: Duration, interval: Duration?)
     case timerCancelled(TimerID)
     case workSubmitted(WorkID)
+    case sceneRequested(from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data)
+    case sessionActivationRequested(sessionID: String, style: PresentationStyle)
+    case loadingProgress(SceneHandle, LoadingProgress)
+    case modalPresented(SceneHandle, ModalID, style: ModalStyle, title: String)
+    case modalDismissed(SceneHandle, ModalID)
+    case notificationPosted(title: String, body: String)
 
     /// The guest's own calls to the host, as the channel reports them; nil for the conversation's frames.
     var event: GuestEvent? {
@@ -43,6 +50,15 @@ enum WorkerToHostMessage: Sendable, Equatable {
             .timerScheduled(timer, delay: delay, interval: interval)
         case .timerCancelled(let timer): .timerCancelled(timer)
         case .workSubmitted(let work): .workSubmitted(work)
+        case .sceneRequested(let from, let role, let style, let state):
+            .sceneRequested(from: from, role: role, style: style, state: state)
+        case .sessionActivationRequested(let session, let style):
+            .sessionActivationRequested(sessionID: session, style: style)
+        case .loadingProgress(let scene, let progress): .loadingProgress(scene, progress)
+        case .modalPresented(let scene, let modal, let style, let title):
+            .modalPresented(scene, modal, style: style, title: title)
+        case .modalDismissed(let scene, let modal): .modalDismissed(scene, modal)
+        case .notificationPosted(let title, let body): .notificationPosted(title: title, body: body)
         case .hello, .loaded, .loadFailed, .started, .reply, .stopped: nil
         }
     }
@@ -88,13 +104,43 @@ enum WorkerToHostMessage: Sendable, Equatable {
             self = .timerCancelled(try Self.id(&reader, "timer"))
         case APPHOST_WIRE_WORK_SUBMITTED.rawValue:
             self = .workSubmitted(try Self.id(&reader, "work"))
+        case APPHOST_WIRE_SCENE_REQUESTED.rawValue:
+            let from = try reader.u64()
+            let role = try WireEnum.decode(SceneRole.self, try reader.u8(), "scene role")
+            let style = try WireEnum.decode(PresentationStyle.self, try reader.u8(), "presentation style")
+            let state = try reader.data()
+            guard state.count <= Int(APPHOST_SCENE_STATE_MAX_BYTES) else {
+                throw WireProtocolError("a requested scene's state of \(state.count) bytes, over the ABI's limit")
+            }
+            self = .sceneRequested(from: from, role: role, style: style, state: Data(state))
+        case APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED.rawValue:
+            let session = try reader.string()
+            self = .sessionActivationRequested(
+                sessionID: session,
+                style: try WireEnum.decode(PresentationStyle.self, try reader.u8(), "presentation style"))
+        case APPHOST_WIRE_LOADING_PROGRESS.rawValue:
+            let scene = try reader.u64()
+            let value = Double(bitPattern: try reader.u64())
+            guard let progress = LoadingProgress(abiValue: value) else {
+                throw WireProtocolError("a loading progress of \(value)")
+            }
+            self = .loadingProgress(scene, progress)
+        case APPHOST_WIRE_MODAL_PRESENTED.rawValue:
+            let scene = try reader.u64()
+            let modal = try Self.id(&reader, "modal")
+            let style = try WireEnum.decode(ModalStyle.self, try reader.u8(), "modal style")
+            self = .modalPresented(scene, modal, style: style, title: try reader.string())
+        case APPHOST_WIRE_MODAL_DISMISSED.rawValue:
+            self = .modalDismissed(try reader.u64(), try Self.id(&reader, "modal"))
+        case APPHOST_WIRE_NOTIFICATION_POSTED.rawValue:
+            self = .notificationPosted(title: try reader.string(), body: try reader.string())
         default:
             throw WireProtocolError("unknown worker-to-host frame type \(frame.type)")
         }
         try reader.finish()
     }
 
-    /// A task, timer or work id: never zero.
+    /// A task, timer, work or modal id: never zero.
     private static func id(_ reader: inout WirePayloadReader, _ what: String) throws(WireProtocolError) -> UInt64 {
         let id = try reader.u64()
         guard id != 0 else { throw WireProtocolError("a \(what) id of 0") }
@@ -178,6 +224,34 @@ enum WorkerToHostMessage: Sendable, Equatable {
         case .workSubmitted(let work):
             type = APPHOST_WIRE_WORK_SUBMITTED
             writer.u64(work)
+        case .sceneRequested(let from, let role, let style, let state):
+            type = APPHOST_WIRE_SCENE_REQUESTED
+            writer.u64(from)
+            writer.u8(UInt8(role.rawValue))
+            writer.u8(UInt8(style.rawValue))
+            writer.data(state)
+        case .sessionActivationRequested(let session, let style):
+            type = APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED
+            writer.string(session)
+            writer.u8(UInt8(style.rawValue))
+        case .loadingProgress(let scene, let progress):
+            type = APPHOST_WIRE_LOADING_PROGRESS
+            writer.u64(scene)
+            writer.u64(progress.abiValue.bitPattern)
+        case .modalPresented(let scene, let modal, let style, let title):
+            type = APPHOST_WIRE_MODAL_PRESENTED
+            writer.u64(scene)
+            writer.u64(modal)
+            writer.u8(UInt8(style.rawValue))
+            writer.string(title)
+        case .modalDismissed(let scene, let modal):
+            type = APPHOST_WIRE_MODAL_DISMISSED
+            writer.u64(scene)
+            writer.u64(modal)
+        case .notificationPosted(let title, let body):
+            type = APPHOST_WIRE_NOTIFICATION_POSTED
+            writer.string(title)
+            writer.string(body)
         }
         return WireFrame(type: UInt8(type.rawValue), payload: writer.bytes)
     }

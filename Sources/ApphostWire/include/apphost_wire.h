@@ -1,5 +1,6 @@
 /*
- * The host <-> worker wire protocol, version 2 (1 had no background calls).
+ * The host <-> worker wire protocol, version 3 (1 had no background calls,
+ * 2 no scenes calls).
  *
  * With process isolation each guest runs in its own worker process
  * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
@@ -17,18 +18,24 @@
  * expected, not NUL-terminated). An "opt str" / "opt bytes" is u8 present
  * (0 or 1) followed, when present, by u32 length + bytes; an "opt u64" is u8
  * present followed, when present, by the u64. A "bool" is a u8. Durations
- * are u64 nanoseconds.
+ * are u64 nanoseconds. An "f64" is an IEEE 754 binary64 as the u64 of its
+ * bits (little-endian, as every integer).
  *
  * Conversation. The worker speaks first with HELLO. The host then sends LOAD;
  * the worker answers LOADED or LOAD_FAILED. After validating the descriptor
  * the host sends START (or STOP); the worker answers STARTED. Then CALLs,
  * each answered by one REPLY with the same sequence number, in order. LOG,
- * SAVE_STATE and the background frames (TASK_BEGAN to WORK_SUBMITTED) may
- * come from the worker at any time after START, even before STARTED, from
- * any guest thread; the worker writes whole frames under a lock. A
- * background frame is written while the guest's runtime holds its
- * background lock, so that a TASK_BEGAN for a task begun before a CALL's
- * BACKGROUND_TIME was handled comes before that CALL's REPLY. STOP makes the
+ * SAVE_STATE, the background frames (TASK_BEGAN to WORK_SUBMITTED) and the
+ * scenes frames (SCENE_REQUESTED to NOTIFICATION_POSTED) may come from the
+ * worker at any time after START, even before STARTED, from any guest
+ * thread; the worker writes whole frames under a lock. A background frame
+ * is written while the guest's runtime holds its background lock, so that a
+ * TASK_BEGAN for a task begun before a CALL's BACKGROUND_TIME was handled
+ * comes before that CALL's REPLY. A scenes frame about a scene
+ * (SCENE_REQUESTED, LOADING_PROGRESS, MODAL_PRESENTED, MODAL_DISMISSED) is
+ * written while the runtime knows the scene connected, so that it comes
+ * before the REPLY to the CALL that disconnects it; a SCENE_REQUESTED made
+ * inside perform_action comes before that CALL's REPLY. STOP makes the
  * worker call deinit (when init succeeded), unload the guest, answer STOPPED
  * and exit 0. If the host closes its end, the worker exits at once. After
  * LOAD_FAILED or a STARTED that is not OK, the worker accepts only STOP.
@@ -37,8 +44,11 @@
  * failure of its own (out of memory, a socket error); 2 when fd 3 is not a
  * stream socket; 3 on a protocol error: a frame cut short, with bytes left
  * over, with a length out of range, an unknown type, an enum value out of
- * range, a bool not 0 or 1, a NUL inside LOAD's or START's strings, or a
- * frame the conversation does not allow at that point.
+ * range (SCENE_SIZE's size class included), a bool not 0 or 1, a NUL inside
+ * LOAD's or START's strings, or a frame the conversation does not allow at
+ * that point. The host treats what the worker sends alike: besides, an id
+ * of 0, a state past APPHOST_SCENE_STATE_MAX_BYTES and a LOADING_PROGRESS
+ * value scenes.h does not allow are protocol errors.
  *
  * Host to worker:
  *   LOAD        str path, str guests_directory, str host_name, str host_version
@@ -57,9 +67,22 @@
  *                 BACKGROUND_TIME: opt u64 nanoseconds of background budget
  *                               left (absent: unlimited, in the foreground;
  *                               values past INT64_MAX read as INT64_MAX)
+ *                 SCENE_SIZE: u64 scene, u32 width, u32 height,
+ *                               u8 size_class (enum apphost_size_class)
+ *                 PERFORM_ACTION: u64 scene, str name, bytes payload,
+ *                               u64 activation (nanoseconds the transient
+ *                               activation lasts from the call's delivery)
+ *                 SHOULD_DISMISS_MODAL: u64 scene, u64 modal
+ *                               (the REPLY's status is the verdict: 1 to let
+ *                               the modal go, 0 to keep it)
+ *                 DID_DISMISS_MODAL: u64 scene, u64 modal
+ *                 DID_DISCARD: str session_id
  *               The ids are those the worker sent in the frames below; the
  *               REPLY's status for an id it never sent is
- *               APPHOST_ERROR_INVALID_HANDLE (ahr_handle).
+ *               APPHOST_ERROR_INVALID_HANDLE, and so on, as ahr_handle
+ *               (apphost_guest_runtime.h) answers: a name past
+ *               APPHOST_SCENES_TEXT_MAX_BYTES is cut, a payload past
+ *               APPHOST_ACTION_PAYLOAD_MAX_BYTES is APPHOST_ERROR_TOO_LARGE.
  *   STOP        (empty)
  *
  * Worker to host:
@@ -89,6 +112,24 @@
  *   WORK_SUBMITTED   u64 work
  *               Ids are the worker's, per guest, counting from 1 for each
  *               kind; 0 is never one.
+ *   SCENE_REQUESTED  u64 from, u8 role (enum apphost_scene_role),
+ *               u8 style (enum apphost_presentation_style), bytes state (at
+ *               most APPHOST_SCENE_STATE_MAX_BYTES): request_scene, with the
+ *               transient activation it consumed (CONTRACT S9)
+ *   SESSION_ACTIVATION_REQUESTED  str session_id, u8 style (enum
+ *               apphost_presentation_style)
+ *   LOADING_PROGRESS  u64 scene, f64 progress (a fraction from 0 to 1,
+ *               APPHOST_PROGRESS_INDETERMINATE or APPHOST_PROGRESS_NONE)
+ *   MODAL_PRESENTED  u64 scene, u64 modal, u8 style (enum
+ *               apphost_modal_style), str title
+ *   MODAL_DISMISSED  u64 scene, u64 modal (and every modal above it)
+ *   NOTIFICATION_POSTED  str title, str body (empty for none)
+ *               Strings are the guest's bytes, UTF-8 unchecked (the host
+ *               repairs): titles and bodies at most
+ *               APPHOST_SCENES_TEXT_MAX_BYTES, cut on a character
+ *               boundary; session ids 1 to 256 bytes (the runtime refuses
+ *               longer ones). Modal ids are the worker's, per guest,
+ *               counting from 1; 0 is never one.
  */
 #ifndef APPHOST_WIRE_H
 #define APPHOST_WIRE_H
@@ -96,7 +137,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 2,
+    APPHOST_WIRE_VERSION = 3,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -122,7 +163,13 @@ enum apphost_wire_type {
     APPHOST_WIRE_TASK_ENDED = 73,
     APPHOST_WIRE_TIMER_SCHEDULED = 74,
     APPHOST_WIRE_TIMER_CANCELLED = 75,
-    APPHOST_WIRE_WORK_SUBMITTED = 76
+    APPHOST_WIRE_WORK_SUBMITTED = 76,
+    APPHOST_WIRE_SCENE_REQUESTED = 77,
+    APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED = 78,
+    APPHOST_WIRE_LOADING_PROGRESS = 79,
+    APPHOST_WIRE_MODAL_PRESENTED = 80,
+    APPHOST_WIRE_MODAL_DISMISSED = 81,
+    APPHOST_WIRE_NOTIFICATION_POSTED = 82
 };
 
 enum apphost_wire_call {
@@ -134,7 +181,12 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_EXPIRE_TASK = 6,
     APPHOST_WIRE_CALL_FIRE_TIMER = 7,
     APPHOST_WIRE_CALL_RUN_WORK = 8,
-    APPHOST_WIRE_CALL_BACKGROUND_TIME = 9
+    APPHOST_WIRE_CALL_BACKGROUND_TIME = 9,
+    APPHOST_WIRE_CALL_SCENE_SIZE = 10,
+    APPHOST_WIRE_CALL_PERFORM_ACTION = 11,
+    APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL = 12,
+    APPHOST_WIRE_CALL_DID_DISMISS_MODAL = 13,
+    APPHOST_WIRE_CALL_DID_DISCARD = 14
 };
 
 enum apphost_wire_scene_callback {

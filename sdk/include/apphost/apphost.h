@@ -12,6 +12,8 @@
  *
  * Extensions, found with host->get_extension by their ids:
  *   background.h  "apphost.background/1": background tasks, timers, async work
+ *   scenes.h      "apphost.scenes/1" (ABI 1.1): scene requests, sizes,
+ *                 actions, loading progress, modals, notifications, discards
  *
  * See sdk/README.md for the plugin author's guide.
  */
@@ -27,5 +29,6 @@
 #include "entry.h"
 
 #include "background.h"
+#include "scenes.h"
 
 #endif /* APPHOST_H */

@@ -34,7 +34,10 @@ enum apphost_status {
     /* The guest failed; returned by a guest from init or launch. */
     APPHOST_ERROR_GUEST_FAILED = 7,
     /* The host failed for a reason of its own. */
-    APPHOST_ERROR_INTERNAL = 8
+    APPHOST_ERROR_INTERNAL = 8,
+    /* Since ABI 1.1: opening a scene needs the transient activation of a
+     * user action, and the guest holds none (CONTRACT S9). */
+    APPHOST_ERROR_NO_ACTIVATION = 9
 };
 
 /* [thread-safe] A short, stable, lower-case name for `status`, such as
@@ -52,6 +55,7 @@ static inline const char *apphost_status_name(apphost_status_t status)
     case APPHOST_ERROR_TOO_LARGE: return "too_large";
     case APPHOST_ERROR_GUEST_FAILED: return "guest_failed";
     case APPHOST_ERROR_INTERNAL: return "internal";
+    case APPHOST_ERROR_NO_ACTIVATION: return "no_activation";
     default: return "unknown";
     }
 }

@@ -1,0 +1,415 @@
+/*
+ * A valid guest that uses every function of the scenes extension,
+ * "apphost.scenes/1", as the commands a test gives it say, logs what each
+ * returned, and logs every callback of apphost_guest_scenes_t it gets, so
+ * that a test can check it in process or from the far side of the worker's
+ * socket.
+ *
+ * Commands, separated by ';', run in order. <scene> is a number, or "here":
+ * the scene of the last will_connect or perform_action (0 before any).
+ *   request <scene> <role> <style> [state]
+ *                       request_scene with the bytes of [state] (none: NULL,
+ *                       0); logs "request = <status name>"
+ *   request-big <scene> request_scene with APPHOST_SCENE_STATE_MAX_BYTES + 1
+ *                       bytes; logs "request big = <status name>"
+ *   activate <session> <style>
+ *                       activate_session; logs "activate <session> = <status>"
+ *   size <scene>        scene_size; logs "size <scene> = <w>x<h> class=<c>
+ *                       size=<struct_size>" or "size <scene> = <status>"
+ *   progress <scene> <value>
+ *                       set_loading_progress (strtod: "nan" works); logs
+ *                       "progress <value> = <status>"
+ *   present <scene> <style> <title>
+ *                       present_modal; logs "present <title> = <modal>" or
+ *                       "present <title> = <status> <modal written>"
+ *   dismiss <scene> <modal>
+ *                       dismiss_modal; logs "dismiss <modal> = <status>"
+ *   notify <title> [body]
+ *                       post_notification (no body: NULL); logs
+ *                       "notify <title> = <status>"
+ *   keep <modal>        should_dismiss_modal keeps <modal> from now (0:
+ *                       lets every modal go)
+ *   abuse               every function with NULL, foreign and out-of-range
+ *                       arguments (CONTRACT X3); logs "abuse <statuses>"
+ *   sleep <ms>          blocks the main queue <ms> milliseconds (to let an
+ *                       activation run out)
+ *   long                present_modal and post_notification with texts of
+ *                       255 'm' / 'b' and an 'é' that crosses
+ *                       APPHOST_SCENES_TEXT_MAX_BYTES, on scene "here"
+ *
+ * The commands come from the session id of every scene that connects, the
+ * name of every action performed (both for a test driving a worker) and the
+ * fixture_run hook (a test calling the runtime in process).
+ *
+ * Callbacks log: "did_change_size <scene> <w>x<h> class=<c> size=<struct_size>
+ * query=<scene_size's w>x<h>", "perform_action <scene> <name> payload=<bytes
+ * or null>", "should_dismiss <scene> <modal> = <verdict>", "did_dismiss
+ * <scene> <modal>", "did_discard <session>".
+ *
+ * -DFIXTURE_NO_SCENES_CALLBACKS leaves apphost_guest_scenes_t out of query;
+ * -DFIXTURE_SCENES_CALLBACKS_SIZE=<n> declares its struct_size.
+ *
+ * Test hooks, exported besides apphost_entry (fixtures are not samples):
+ *   fixture_run         runs commands on the caller's thread
+ *   fixture_host        the host interface init received, NULL after deinit
+ *   fixture_scenes      the extension get_extension returned in init
+ */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <apphost/apphost.h>
+
+#ifndef FIXTURE_ID
+#define FIXTURE_ID "org.apphost.fixtures.scenes-runtime"
+#endif
+#ifndef FIXTURE_SCENES_CALLBACKS_SIZE
+#define FIXTURE_SCENES_CALLBACKS_SIZE sizeof(apphost_guest_scenes_t)
+#endif
+
+static const apphost_host_t *g_host;
+static const apphost_scenes_t *g_scenes;
+static apphost_scene_t g_here;
+static apphost_modal_t g_keep;
+
+static void say(const char *format, ...)
+{
+    char line[1024];
+    va_list arguments;
+
+    va_start(arguments, format);
+    vsnprintf(line, sizeof line, format, arguments);
+    va_end(arguments);
+    g_host->log(g_host, APPHOST_LOG_INFO, line);
+}
+
+static const char *name(apphost_status_t status) { return apphost_status_name(status); }
+
+static uint64_t number(const char *text) { return text == NULL ? 0 : strtoull(text, NULL, 10); }
+
+static apphost_scene_t scene_of(const char *text)
+{
+    return text != NULL && strcmp(text, "here") == 0 ? g_here : number(text);
+}
+
+/* ---- Commands ------------------------------------------------------------- */
+
+static void request(const char *scene, const char *role, const char *style, const char *state)
+{
+    apphost_status_t status = g_scenes->request_scene(g_host, scene_of(scene), (int32_t)strtol(role, NULL, 10),
+                                                      (int32_t)strtol(style, NULL, 10), state,
+                                                      state == NULL ? 0 : strlen(state));
+
+    say("request = %s", name(status));
+}
+
+static void request_big(const char *scene)
+{
+    size_t length = (size_t)APPHOST_SCENE_STATE_MAX_BYTES + 1;
+    char *state = calloc(length, 1);
+
+    if (state == NULL) {
+        say("request big = no memory");
+        return;
+    }
+    say("request big = %s", name(g_scenes->request_scene(g_host, scene_of(scene), 0, 0, state, length)));
+    free(state);
+}
+
+static void size_of(const char *text)
+{
+    apphost_scene_size_t size;
+    apphost_status_t status;
+
+    memset(&size, 0xAB, sizeof size);
+    size.struct_size = sizeof size;
+    status = g_scenes->scene_size(g_host, scene_of(text), &size);
+    if (status == APPHOST_OK) {
+        say("size %s = %ux%u class=%d size=%u", text, (unsigned)size.width, (unsigned)size.height,
+            (int)size.size_class, (unsigned)size.struct_size);
+    } else {
+        say("size %s = %s", text, name(status));
+    }
+}
+
+static void present(const char *scene, const char *style, const char *title)
+{
+    apphost_modal_t modal = 99;
+    apphost_status_t status =
+        g_scenes->present_modal(g_host, scene_of(scene), (int32_t)strtol(style, NULL, 10), title, &modal);
+
+    if (status == APPHOST_OK) {
+        say("present %s = %" PRIu64, title == NULL ? "(null)" : title, modal);
+    } else {
+        say("present %s = %s %" PRIu64, title == NULL ? "(null)" : title, name(status), modal);
+    }
+}
+
+/* X3: NULL, foreign and out-of-range arguments get error codes, never a crash. */
+static void abuse(void)
+{
+    apphost_host_t foreign = *g_host;
+    apphost_scene_size_t size;
+    apphost_modal_t modal = 99;
+    apphost_status_t present[6];
+    char long_id[300];
+
+    memset(long_id, 's', sizeof long_id - 1);
+    long_id[sizeof long_id - 1] = '\0';
+    size.struct_size = sizeof size;
+    /* In order, so that `modal` is what the last one wrote. */
+    present[0] = g_scenes->present_modal(g_host, g_here, 2, "t", &modal);
+    present[1] = g_scenes->present_modal(g_host, g_here, 0, NULL, &modal);
+    present[2] = g_scenes->present_modal(g_host, g_here, 0, "", &modal);
+    present[3] = g_scenes->present_modal(g_host, g_here, 0, "t", NULL);
+    present[4] = g_scenes->present_modal(NULL, g_here, 0, "t", &modal);
+    present[5] = g_scenes->present_modal(g_host, 999, 0, "t", &modal);
+    say("abuse request=%s,%s,%s,%s,%s,%s,%s activate=%s,%s,%s,%s,%s,%s size=%s,%s,%s progress=%s,%s,%s,%s "
+        "present=%s,%s,%s,%s,%s,%s modal=%" PRIu64 " dismiss=%s,%s,%s notify=%s,%s,%s",
+        name(g_scenes->request_scene(NULL, g_here, 0, 0, NULL, 0)),
+        name(g_scenes->request_scene(&foreign, g_here, 0, 0, NULL, 0)),
+        name(g_scenes->request_scene(g_host, g_here, 2, 0, NULL, 0)),
+        name(g_scenes->request_scene(g_host, g_here, 0, 3, NULL, 0)),
+        name(g_scenes->request_scene(g_host, g_here, 0, -1, NULL, 0)),
+        name(g_scenes->request_scene(g_host, g_here, 0, 0, NULL, 4)),
+        name(g_scenes->request_scene(g_host, 999, 0, 0, NULL, 0)),
+        name(g_scenes->activate_session(NULL, "s", 0)), name(g_scenes->activate_session(g_host, NULL, 0)),
+        name(g_scenes->activate_session(g_host, "", 0)), name(g_scenes->activate_session(g_host, "s", 3)),
+        name(g_scenes->activate_session(g_host, long_id, 0)), name(g_scenes->activate_session(&foreign, "s", 0)),
+        name(g_scenes->scene_size(g_host, g_here, NULL)), name(g_scenes->scene_size(NULL, g_here, &size)),
+        name(g_scenes->scene_size(g_host, 999, &size)),
+        name(g_scenes->set_loading_progress(g_host, g_here, 1.5)),
+        name(g_scenes->set_loading_progress(g_host, g_here, -0.5)),
+        name(g_scenes->set_loading_progress(NULL, g_here, 0.5)),
+        name(g_scenes->set_loading_progress(g_host, 999, 0.5)),
+        name(present[0]), name(present[1]), name(present[2]), name(present[3]), name(present[4]), name(present[5]),
+        modal,
+        name(g_scenes->dismiss_modal(g_host, g_here, APPHOST_MODAL_INVALID)),
+        name(g_scenes->dismiss_modal(g_host, g_here, 1000000)), name(g_scenes->dismiss_modal(NULL, g_here, 1)),
+        name(g_scenes->post_notification(g_host, NULL, "b")), name(g_scenes->post_notification(g_host, "", "b")),
+        name(g_scenes->post_notification(&foreign, "t", "b")));
+}
+
+static void long_texts(void)
+{
+    char text[APPHOST_SCENES_TEXT_MAX_BYTES + 8];
+    char body[APPHOST_SCENES_TEXT_MAX_BYTES + 8];
+    apphost_modal_t modal = 0;
+    apphost_status_t presented;
+
+    memset(text, 'm', APPHOST_SCENES_TEXT_MAX_BYTES - 1);
+    /* 'é' in the 256th and 257th bytes: cut whole. */
+    strcpy(text + APPHOST_SCENES_TEXT_MAX_BYTES - 1, "\xc3\xa9");
+    memset(body, 'b', APPHOST_SCENES_TEXT_MAX_BYTES - 1);
+    strcpy(body + APPHOST_SCENES_TEXT_MAX_BYTES - 1, "\xc3\xa9");
+    presented = g_scenes->present_modal(g_host, g_here, 1, text, &modal);
+    say("long present=%s modal=%" PRIu64 " notify=%s", name(presented), modal,
+        name(g_scenes->post_notification(g_host, text, body)));
+}
+
+static void run_one(char *command)
+{
+    char *saved = NULL;
+    char *verb = strtok_r(command, " ", &saved);
+    char *first = strtok_r(NULL, " ", &saved);
+    char *second = strtok_r(NULL, " ", &saved);
+    char *third = strtok_r(NULL, " ", &saved);
+    char *fourth = strtok_r(NULL, " ", &saved);
+
+    if (verb == NULL) {
+        return;
+    }
+    if (strcmp(verb, "request") == 0 && third != NULL) {
+        request(first, second, third, fourth);
+    } else if (strcmp(verb, "request-big") == 0) {
+        request_big(first);
+    } else if (strcmp(verb, "activate") == 0 && second != NULL) {
+        say("activate %s = %s", first,
+            name(g_scenes->activate_session(g_host, first, (int32_t)strtol(second, NULL, 10))));
+    } else if (strcmp(verb, "size") == 0) {
+        size_of(first);
+    } else if (strcmp(verb, "progress") == 0 && second != NULL) {
+        say("progress %s = %s", second,
+            name(g_scenes->set_loading_progress(g_host, scene_of(first), strtod(second, NULL))));
+    } else if (strcmp(verb, "present") == 0 && second != NULL) {
+        present(first, second, third);
+    } else if (strcmp(verb, "dismiss") == 0) {
+        say("dismiss %s = %s", second, name(g_scenes->dismiss_modal(g_host, scene_of(first), number(second))));
+    } else if (strcmp(verb, "notify") == 0) {
+        say("notify %s = %s", first == NULL ? "(null)" : first,
+            name(g_scenes->post_notification(g_host, first, second)));
+    } else if (strcmp(verb, "keep") == 0) {
+        g_keep = number(first);
+    } else if (strcmp(verb, "abuse") == 0) {
+        abuse();
+    } else if (strcmp(verb, "long") == 0) {
+        long_texts();
+    } else if (strcmp(verb, "sleep") == 0) {
+        long milliseconds = first == NULL ? 0 : strtol(first, NULL, 10);
+        struct timespec pause = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+    } else {
+        say("unknown command %s", verb);
+    }
+}
+
+static void run(const char *commands, size_t length)
+{
+    char *copy = malloc(length + 1);
+    char *saved = NULL;
+    char *command;
+
+    if (copy == NULL) {
+        return;
+    }
+    memcpy(copy, commands, length);
+    copy[length] = '\0';
+    for (command = strtok_r(copy, ";", &saved); command != NULL; command = strtok_r(NULL, ";", &saved)) {
+        run_one(command);
+    }
+    free(copy);
+}
+
+/* ---- The guest's callbacks ------------------------------------------------ */
+
+static void will_connect(const apphost_scene_connection_t *connection)
+{
+    g_here = connection->scene;
+    run(connection->session_id, strlen(connection->session_id));
+}
+
+static void did_change_size(apphost_scene_t scene, const apphost_scene_size_t *size)
+{
+    apphost_scene_size_t queried;
+
+    queried.struct_size = sizeof queried;
+    queried.width = queried.height = 7;
+    g_scenes->scene_size(g_host, scene, &queried);
+    say("did_change_size %" PRIu64 " %ux%u class=%d size=%u query=%ux%u", scene, (unsigned)size->width,
+        (unsigned)size->height, (int)size->size_class, (unsigned)size->struct_size, (unsigned)queried.width,
+        (unsigned)queried.height);
+}
+
+static void perform_action(apphost_scene_t scene, const char *action, const void *payload, size_t length)
+{
+    if (payload == NULL) {
+        say("perform_action %" PRIu64 " %s payload=null", scene, action);
+    } else {
+        say("perform_action %" PRIu64 " %s payload=%.*s", scene, action, (int)length, (const char *)payload);
+    }
+    g_here = scene;
+    run(action, strlen(action));
+}
+
+static int32_t should_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal)
+{
+    int32_t verdict = modal == g_keep ? 0 : 1;
+
+    say("should_dismiss %" PRIu64 " %" PRIu64 " = %d", scene, modal, (int)verdict);
+    return verdict;
+}
+
+static void did_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal)
+{
+    say("did_dismiss %" PRIu64 " %" PRIu64, scene, modal);
+}
+
+static void did_discard(const char *session_id) { say("did_discard %s", session_id); }
+
+static apphost_status_t did_finish_launching(void) { return APPHOST_OK; }
+
+static const apphost_app_callbacks_t app_callbacks = {
+    sizeof(apphost_app_callbacks_t),
+    did_finish_launching,
+    NULL,
+    NULL,
+};
+
+static const apphost_scene_callbacks_t scene_callbacks = {
+    sizeof(apphost_scene_callbacks_t), will_connect, NULL, NULL, NULL, NULL, NULL,
+};
+
+static const apphost_guest_scenes_t scenes_callbacks = {
+    FIXTURE_SCENES_CALLBACKS_SIZE, did_change_size, perform_action, should_dismiss_modal, did_dismiss_modal,
+    did_discard,
+};
+
+static apphost_status_t init(const apphost_host_t *host)
+{
+    apphost_modal_t modal = 99;
+    apphost_status_t presented;
+
+    if (host == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    g_host = host;
+    g_keep = 0;
+    g_scenes = host->get_extension(host, APPHOST_SCENES_EXTENSION_ID);
+    if (g_scenes == NULL || g_scenes->struct_size < sizeof(apphost_scenes_t)) {
+        say("init: no scenes extension");
+        return APPHOST_ERROR_UNSUPPORTED;
+    }
+    /* Before the guest runs: no request is accepted. */
+    presented = g_scenes->present_modal(host, 1, 0, "t", &modal);
+    say("init request=%s activate=%s progress=%s present=%s modal=%" PRIu64 " dismiss=%s notify=%s",
+        name(g_scenes->request_scene(host, 1, 0, 0, NULL, 0)), name(g_scenes->activate_session(host, "s", 0)),
+        name(g_scenes->set_loading_progress(host, 1, 0.5)), name(presented), modal,
+        name(g_scenes->dismiss_modal(host, 1, 1)), name(g_scenes->post_notification(host, "t", NULL)));
+    return APPHOST_OK;
+}
+
+static void deinit(void)
+{
+    say("deinit notify=%s activate=%s", name(g_scenes->post_notification(g_host, "t", NULL)),
+        name(g_scenes->activate_session(g_host, "s", 0)));
+    g_host = NULL;
+    g_scenes = NULL;
+}
+
+static const void *query(const char *interface_id)
+{
+    if (interface_id == NULL) {
+        return NULL;
+    }
+    if (strcmp(interface_id, APPHOST_GUEST_APP_CALLBACKS_ID) == 0) {
+        return &app_callbacks;
+    }
+    if (strcmp(interface_id, APPHOST_GUEST_SCENE_CALLBACKS_ID) == 0) {
+        return &scene_callbacks;
+    }
+#ifndef FIXTURE_NO_SCENES_CALLBACKS
+    if (strcmp(interface_id, APPHOST_GUEST_SCENES_CALLBACKS_ID) == 0) {
+        return &scenes_callbacks;
+    }
+#endif
+    (void)scenes_callbacks;
+    return NULL;
+}
+
+static const apphost_guest_descriptor_t descriptor = {
+    sizeof(apphost_guest_descriptor_t),
+    FIXTURE_ID,
+    "Scenes Runtime Fixture",
+    "1.0.0",
+    "apphost tests",
+    "Uses every function of apphost.scenes/1 as its tests say.",
+    APPHOST_CAPABILITY_MULTIPLE_SCENES,
+};
+
+APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+    APPHOST_ABI_VERSION_INIT, &descriptor, init, deinit, query,
+};
+
+/* ---- Test hooks ----------------------------------------------------------- */
+
+APPHOST_EXPORT void fixture_run(const char *commands) { run(commands, strlen(commands)); }
+
+APPHOST_EXPORT const apphost_host_t *fixture_host(void) { return g_host; }
+
+APPHOST_EXPORT const apphost_scenes_t *fixture_scenes(void) { return g_scenes; }

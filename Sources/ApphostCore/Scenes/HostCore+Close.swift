@@ -1,0 +1,77 @@
+import Foundation
+
+/// CONTRACT S7: closing a scene discards its session. It leaves the layout (S3 if it was shown),
+/// disconnects, and its saved state is deleted; the guest hears did-discard once that is done,
+/// or when it next runs: resumed, or launched again, even by a later host.
+extension HostCore {
+    /// Closes a scene, named as `findScene` reads it.
+    public func closeScene(
+        _ name: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        let found: (GuestRecord, Int)
+        switch findScene(name) {
+        case .success(let scene): found = scene
+        case .failure(let error): return completion(.failure(error))
+        }
+        let (guest, index) = found
+        guard !guest.changingSuspension, guest.phase != .launching, guest.phase != .terminating else {
+            return completion(.failure(HostCommandError("\(guest.id) is \(guest.phase.rawValue); try again")))
+        }
+        let session = guest.scenes[index].sessionID
+        let runs = guest.phase == .running && !guest.stopped
+        if runs { arrange(layout.removing(SceneRef(guest: guest.id, session: session)), reason: .requested) }
+        if let handle = guest.scenes[index].handle {
+            setSceneState(guest, scene: index, to: .unattached, reason: .requested)
+            guest.scenes[index].handle = nil
+            if runs {
+                deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
+            } else {
+                guest.background.heldDisconnects.append(handle)
+            }
+        }
+        guest.scenes.remove(at: index)
+        if !runs { guest.discarded.append(session) }
+        let hostQueue = hostQueue
+        let discarded: @Sendable (Result<Void, StoreError>) -> Void = { result in
+            hostQueue.async { [weak self] in
+                guard let self else { return }
+                if case .failure(let error) = result {
+                    self.record(.error, guest: guest.id, session: session, message: "cannot delete its state: \(error)")
+                }
+                self.record(.sceneClosed, guest: guest.id, session: session, reason: .requested)
+                if runs { self.announceDiscard(session, to: guest) }
+                completion(.success(session))
+            }
+        }
+        if let store { store.discard(session: session, completion: discarded) } else { discarded(.success(())) }
+    }
+
+    /// Tells a running guest that `session` is gone (did-discard), then forgets it for good.
+    func announceDiscard(_ session: String, to guest: GuestRecord) {
+        guard guest.phase == .running || guest.phase == .launching, guest.channel != nil else { return }
+        guest.discarded.removeAll { $0 == session }
+        deliver(guest, .didDiscard(sessionID: session)) { [weak self] reply in
+            guard let self, case .success = reply else { return }
+            do throws(StoreError) {
+                try self.store?.forget(session: session)
+            } catch {
+                self.record(.error, guest: guest.id, session: session, message: "cannot forget it: \(error)")
+            }
+        }
+    }
+
+    /// The sessions closed while the guest was not running, this host's and earlier hosts', to
+    /// announce at launch or on resume.
+    func pendingDiscards(of guest: GuestRecord) -> [String] {
+        var sessions = guest.discarded
+        do throws(StoreError) {
+            for session in try store?.discardedSessions(of: guest.id) ?? [] where !sessions.contains(session) {
+                sessions.append(session)
+            }
+        } catch {
+            record(.error, guest: guest.id, message: "cannot read its closed sessions: \(error)")
+        }
+        return sessions
+    }
+}

@@ -1,0 +1,222 @@
+import CApphost
+import Foundation
+
+/// What a guest asks of its scenes through the scenes extension, and the user actions that let
+/// it: requests need a transient activation (S9) and name a presentation style (S10); loading
+/// progress (N2), modals (N3) and notifications (N1) are shown to the operator.
+extension HostCore {
+    func handleScenes(_ event: GuestEvent, from guest: GuestRecord) {
+        if case .notificationPosted(let title, let body) = event {
+            return postNotification(guest, title: title, body: body)
+        }
+        guard guest.phase == .running else { return }
+        switch event {
+        case .sceneRequested(let from, let role, let style, let state):
+            requestScene(guest, from: from, role: role, style: style, state: state)
+        case .sessionActivationRequested(let session, let style):
+            guard let index = guest.sceneIndex(session: session) else {
+                return record(
+                    .requestRefused, guest: guest.id, session: session, name: style.description,
+                    message: "activate: no session \(session) of \(guest.id)")
+            }
+            show(guest, scene: index, style: style, beside: nil)
+        case .loadingProgress(let handle, let progress):
+            guard let index = guest.sceneIndex(handle: handle) else { return }
+            let before = guest.scenes[index].loading
+            guest.scenes[index].loading = progress
+            // The event stream hears each step a person would see, not every fraction reported.
+            if before.description != progress.description {
+                record(
+                    .loading, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
+                    message: progress.description)
+            }
+        case .modalPresented(let handle, let modal, let style, let title):
+            guard let index = guest.sceneIndex(handle: handle) else { return }
+            guest.scenes[index].modals.append(ModalRecord(id: modal, style: style, title: title))
+            record(
+                .modalPresented, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
+                name: style.description, message: "modal \(modal): \(title)")
+        case .modalDismissed(let handle, let modal):
+            guard let index = guest.sceneIndex(handle: handle) else { return }
+            dropModals(guest, scene: index, from: modal, reason: .automatic)
+        default:
+            break
+        }
+    }
+
+    // MARK: Requests (S9, S10)
+
+    /// S9: the guest's runtime found an activation; the host holds to its own account, so that
+    /// no guest can open more scenes than its user actions allow.
+    private func requestScene(
+        _ guest: GuestRecord, from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data
+    ) {
+        func refuse(_ why: String) {
+            record(.requestRefused, guest: guest.id, scene: from, name: style.description, message: why)
+        }
+        guard takeActivation(guest) else { return refuse("request_scene without a user action's activation") }
+        guard !guest.stopped else { return refuse("the guest is suspended") }
+        let beside = guest.sceneIndex(handle: from)
+        createSession(of: guest, role: role, state: state)
+        let index = guest.scenes.count - 1
+        record(
+            .sceneRequested, guest: guest.id, scene: from, session: guest.scenes[index].sessionID,
+            name: style.description, message: "new \(role) scene")
+        show(guest, scene: index, style: style, beside: beside)
+    }
+
+    /// Whether the guest holds an activation (S9), which this uses up: an action under way, or
+    /// one answered less than the policy's activation ago, and no request since.
+    private func takeActivation(_ guest: GuestRecord) -> Bool {
+        guard !guest.activationUsed else { return false }
+        let open = guest.actionsInFlight > 0 || (guest.activationUntil.map { clock.uptime() < $0 } ?? false)
+        if open { guest.activationUsed = true }
+        return open
+    }
+
+    /// Shows a scene of a running guest as `style` asks (S10): prominent above everything;
+    /// standard beside the scene `beside` (a split with it, or in the other half of its split);
+    /// automatic beside it when the display is wide enough for two regular halves, else full
+    /// screen, as standard is when the scene beside is not in the main area.
+    func show(_ guest: GuestRecord, scene index: Int, style: PresentationStyle, beside: Int?) {
+        let scene = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
+        guard !layout.visible.contains(scene) || style == .prominent else { return }
+        var next = layout.removing(scene)
+        let anchor = beside.map { SceneRef(guest: guest.id, session: guest.scenes[$0].sessionID) }
+        let wide = scenePolicy.displayWidth / 2 >= scenePolicy.compactBelow
+        switch style {
+        case .prominent:
+            next.prominent = scene
+        case .standard, .automatic:
+            let besideAllowed = style == .standard || wide
+            switch next.main {
+            case .fullScreen(let shown) where shown == anchor && besideAllowed:
+                next.main = .split(shown, scene, ratio: 0.5)
+            case .split(let first, _, let ratio) where first == anchor && besideAllowed:
+                next.main = .split(first, scene, ratio: ratio)
+            case .split(_, let second, let ratio) where second == anchor && besideAllowed:
+                next.main = .split(scene, second, ratio: ratio)
+            default:
+                next.main = .fullScreen(scene)
+            }
+        }
+        arrange(next, reason: .requested)
+    }
+
+    // MARK: User actions (S9)
+
+    /// Sends the user action `name` with `payload` to a scene; while the guest handles it, and
+    /// for the policy's activation after, it may open one scene.
+    public func performAction(
+        scene name: String, action: String, payload: Data,
+        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        guard !action.isEmpty else { return completion(.failure(HostCommandError("an action needs a name"))) }
+        guard action.utf8.count <= Int(APPHOST_SCENES_TEXT_MAX_BYTES) else {
+            return completion(
+                .failure(HostCommandError("an action's name is at most \(APPHOST_SCENES_TEXT_MAX_BYTES) bytes")))
+        }
+        guard payload.count <= Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) else {
+            return completion(
+                .failure(HostCommandError("an action's payload is at most \(APPHOST_ACTION_PAYLOAD_MAX_BYTES) bytes")))
+        }
+        let found: (GuestRecord, Int)
+        switch findScene(name) {
+        case .success(let scene): found = scene
+        case .failure(let error): return completion(.failure(error))
+        }
+        let (guest, index) = found
+        guard let handle = guest.scenes[index].handle, guest.scenes[index].state.isForeground else {
+            return completion(
+                .failure(HostCommandError("scene \(name) is not shown: a user acts only on what they see")))
+        }
+        guard guest.phase == .running, !guest.stopped else {
+            return completion(.failure(HostCommandError("\(guest.id) is not running")))
+        }
+        guest.actionsInFlight += 1
+        guest.activationUsed = false
+        let activation = scenePolicy.activation
+        deliver(
+            guest, .performAction(handle, name: action, payload: payload, activation: activation),
+            sceneState: guest.scenes[index].state
+        ) { [weak self] _ in
+            guard let self else { return }
+            guest.actionsInFlight -= 1
+            guest.activationUntil = self.clock.uptime() + activation
+        }
+        completion(.success(()))
+    }
+
+    // MARK: Modals (N3)
+
+    /// The user asks to dismiss the top modal of a scene: the guest may keep it (unsaved
+    /// changes); if it lets it go, it is dismissed and the guest told.
+    public func dismissModal(
+        scene name: String, completion: @escaping @Sendable (Result<Bool, HostCommandError>) -> Void = { _ in }
+    ) {
+        assertOnHostQueue()
+        let found: (GuestRecord, Int)
+        switch findScene(name) {
+        case .success(let scene): found = scene
+        case .failure(let error): return completion(.failure(error))
+        }
+        let (guest, index) = found
+        guard let handle = guest.scenes[index].handle, let modal = guest.scenes[index].modals.last else {
+            return completion(.failure(HostCommandError("scene \(name) presents no modal")))
+        }
+        guard guest.phase == .running, !guest.stopped else {
+            return completion(.failure(HostCommandError("\(guest.id) is not running")))
+        }
+        let session = guest.scenes[index].sessionID
+        deliver(guest, .shouldDismissModal(handle, modal.id), sceneState: guest.scenes[index].state) {
+            [weak self] reply in
+            guard let self, let index = guest.sceneIndex(handle: handle),
+                guest.scenes[index].modals.contains(where: { $0.id == modal.id })
+            else { return completion(.success(true)) }
+            guard case .success(let answer) = reply else {
+                return completion(.failure(HostCommandError("\(guest.id) did not answer")))
+            }
+            // The runtime answers 1 (let it go) or 0 (keep it); anything else is no answer.
+            guard answer == 0 || answer == 1 else {
+                return completion(
+                    .failure(HostCommandError("\(guest.id) could not be asked: \(StatusName.of(answer))")))
+            }
+            guard answer == 1 else {
+                self.record(
+                    .modalKept, guest: guest.id, scene: handle, session: session, name: modal.style.description,
+                    message: "modal \(modal.id): \(modal.title): the guest keeps it")
+                return completion(.success(false))
+            }
+            self.dropModals(guest, scene: index, from: modal.id, reason: .requested)
+            self.deliver(guest, .didDismissModal(handle, modal.id), sceneState: guest.scenes[index].state)
+            completion(.success(true))
+        }
+    }
+
+    /// Removes `modal` and those above it; the event names the lowest.
+    private func dropModals(_ guest: GuestRecord, scene index: Int, from modal: ModalID, reason: TransitionReason) {
+        guard let position = guest.scenes[index].modals.firstIndex(where: { $0.id == modal }) else { return }
+        let dropped = guest.scenes[index].modals[position]
+        guest.scenes[index].modals.removeSubrange(position...)
+        record(
+            .modalDismissed, guest: guest.id, scene: guest.scenes[index].handle,
+            session: guest.scenes[index].sessionID, reason: reason, name: dropped.style.description,
+            message: "modal \(modal): \(dropped.title)")
+    }
+
+    // MARK: Notifications (N1)
+
+    private func postNotification(_ guest: GuestRecord, title: String, body: String) {
+        let now = clock.uptime()
+        guest.notificationTimes.removeAll { now - $0 >= scenePolicy.notificationWindow }
+        guard guest.notificationTimes.count < scenePolicy.notificationLimit else {
+            return record(
+                .notificationRefused, guest: guest.id, name: title,
+                message:
+                    "more than \(scenePolicy.notificationLimit) within \(scenePolicy.notificationWindow.secondsText)")
+        }
+        guest.notificationTimes.append(now)
+        record(.notification, guest: guest.id, name: title, message: body.isEmpty ? nil : body)
+    }
+}

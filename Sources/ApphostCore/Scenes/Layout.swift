@@ -1,0 +1,139 @@
+/// A scene the layout shows: a guest's session. Sessions outlive connections, so the layout
+/// names them, not handles.
+public struct SceneRef: Hashable, Sendable, Codable {
+    public var guest: String
+    public var session: String
+
+    public init(guest: String, session: String) {
+        self.guest = guest
+        self.session = session
+    }
+}
+
+/// How the host arranges the scenes it shows on its virtual display (S11). Guests never see it:
+/// they learn only their scenes' sizes. Every scene it names is in the foreground; the others
+/// of running guests are in background.
+public struct Layout: Sendable, Equatable, Codable {
+    /// What fills the display.
+    public enum Main: Sendable, Equatable, Codable {
+        case empty
+        case fullScreen(SceneRef)
+        /// Two scenes side by side; `ratio` is the first one's share of the width.
+        case split(SceneRef, SceneRef, ratio: Double)
+    }
+
+    public var main: Main = .empty
+    /// Slide over: overlays stacked on the right edge; only the top one (the last) is shown.
+    public var slideOver: [SceneRef] = []
+    public var pictureInPicture: SceneRef?
+    /// A scene above all the others, which stay visible but inactive until it closes (S10).
+    public var prominent: SceneRef?
+
+    public init() {}
+
+    /// The split ratios a user can set: neither side thinner than a tenth of the display.
+    public static let ratios: ClosedRange<Double> = 0.1...0.9
+
+    /// The scenes shown, in the order they are arranged: main, slide over, picture in
+    /// picture, prominent.
+    public var visible: [SceneRef] {
+        var shown: [SceneRef]
+        switch main {
+        case .empty: shown = []
+        case .fullScreen(let scene): shown = [scene]
+        case .split(let first, let second, _): shown = [first, second]
+        }
+        if let top = slideOver.last { shown.append(top) }
+        if let pictureInPicture { shown.append(pictureInPicture) }
+        if let prominent { shown.append(prominent) }
+        return shown
+    }
+
+    /// The scenes filling the display.
+    public var mainScenes: [SceneRef] {
+        switch main {
+        case .empty: []
+        case .fullScreen(let scene): [scene]
+        case .split(let first, let second, _): [first, second]
+        }
+    }
+
+    /// Where `scene` is shown, in words; nil when it is not.
+    public func placement(of scene: SceneRef) -> String? {
+        switch main {
+        case .fullScreen(scene): return "full screen"
+        case .split(scene, _, _): return "split left"
+        case .split(_, scene, _): return "split right"
+        default: break
+        }
+        if prominent == scene { return "prominent" }
+        if pictureInPicture == scene { return "picture in picture" }
+        if slideOver.last == scene { return "slide over" }
+        if slideOver.contains(scene) { return "slide over (hidden)" }
+        return nil
+    }
+
+    /// The layout without `scene` anywhere: a split it was half of becomes the other half's
+    /// full screen.
+    public func removing(_ scene: SceneRef) -> Layout {
+        var next = self
+        switch main {
+        case .fullScreen(scene): next.main = .empty
+        case .split(scene, let other, _), .split(let other, scene, _): next.main = .fullScreen(other)
+        default: break
+        }
+        next.slideOver.removeAll { $0 == scene }
+        if pictureInPicture == scene { next.pictureInPicture = nil }
+        if prominent == scene { next.prominent = nil }
+        return next
+    }
+
+    /// The layout without any scene for which `keep` is false.
+    public func keeping(_ keep: (SceneRef) -> Bool) -> Layout {
+        var next = self
+        for scene in Set(visible + slideOver) where !keep(scene) { next = next.removing(scene) }
+        return next
+    }
+
+    /// The size of each scene shown, by where it is (S11): full screen takes the display; a split
+    /// divides its width by the ratio; slide over is a 320-point column; picture in picture a
+    /// quarter of the width at 16:9; a prominent scene 70% by 80% of the display.
+    func sizes(_ policy: ScenePolicy) -> [SceneRef: SceneSize] {
+        let width = policy.displayWidth
+        let height = policy.displayHeight
+        var sizes: [SceneRef: SceneSize] = [:]
+        switch main {
+        case .empty: break
+        case .fullScreen(let scene): sizes[scene] = policy.size(width: width, height: height)
+        case .split(let first, let second, let ratio):
+            let firstWidth = UInt32((Double(width) * ratio).rounded())
+            sizes[first] = policy.size(width: firstWidth, height: height)
+            sizes[second] = policy.size(width: width - firstWidth, height: height)
+        }
+        if let top = slideOver.last { sizes[top] = policy.size(width: min(width, 320), height: height) }
+        if let pictureInPicture {
+            let pipWidth = width / 4
+            sizes[pictureInPicture] = policy.size(width: pipWidth, height: pipWidth * 9 / 16)
+        }
+        if let prominent {
+            sizes[prominent] = policy.size(
+                width: UInt32((Double(width) * 0.7).rounded()), height: UInt32((Double(height) * 0.8).rounded()))
+        }
+        return sizes
+    }
+
+    /// One line for operators, e.g. "split 0.50: notes/1a2b | notes/3c4d; slide over: mail/9f".
+    public func describe(_ name: (SceneRef) -> String) -> String {
+        var parts: [String]
+        switch main {
+        case .empty: parts = ["home"]
+        case .fullScreen(let scene): parts = ["full screen: \(name(scene))"]
+        case .split(let first, let second, let ratio):
+            parts = ["split \(String(format: "%.2f", ratio)): \(name(first)) | \(name(second))"]
+        }
+        if !slideOver.isEmpty { parts.append("slide over: " + slideOver.reversed().map(name).joined(separator: ", ")) }
+        if let pictureInPicture { parts.append("picture in picture: \(name(pictureInPicture))") }
+        if let prominent { parts.append("prominent: \(name(prominent))") }
+        return parts.joined(separator: "; ")
+    }
+}

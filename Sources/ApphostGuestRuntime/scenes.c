@@ -1,0 +1,783 @@
+/*
+ * The scenes extension: the functions of apphost_scenes_t (see scenes.h in
+ * the SDK for what each promises) and the host's calls that feed what they
+ * check. Each function finds its guest through the registry
+ * (host_context.h), so that any argument at all gets an answer, never a
+ * crash (CONTRACT X3).
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strnlen */
+
+#include "scenes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_context.h"
+#include "utf8_cut.h"
+
+enum { NANOSECONDS_PER_SECOND = 1000000000 };
+
+/* Where a position is not found. */
+static const size_t NOT_FOUND = (size_t)-1;
+
+/* ---- Modal stacks (call with the lock held) -------------------------------- */
+
+static ahr_modal_stack *find_stack(ahr_scenes *scenes, apphost_scene_t scene)
+{
+    size_t i;
+
+    for (i = 0; i < scenes->stack_count; i++) {
+        if (scenes->stacks[i].scene == scene) {
+            return &scenes->stacks[i];
+        }
+    }
+    return NULL;
+}
+
+static void remove_stack(ahr_scenes *scenes, ahr_modal_stack *stack)
+{
+    free(stack->modals);
+    *stack = scenes->stacks[--scenes->stack_count];
+}
+
+/* The position of `modal` on `scene`'s stack, or NOT_FOUND. */
+static size_t modal_position(ahr_scenes *scenes, apphost_scene_t scene, apphost_modal_t modal,
+                             ahr_modal_stack **out_stack)
+{
+    ahr_modal_stack *stack = find_stack(scenes, scene);
+    size_t i;
+
+    *out_stack = stack;
+    if (stack == NULL || modal == APPHOST_MODAL_INVALID) {
+        return NOT_FOUND;
+    }
+    for (i = 0; i < stack->count; i++) {
+        if (stack->modals[i] == modal) {
+            return i;
+        }
+    }
+    return NOT_FOUND;
+}
+
+/* Takes the modal at `position` and every one above it off `stack`; a stack
+ * left empty goes. */
+static void drop_from(ahr_scenes *scenes, ahr_modal_stack *stack, size_t position)
+{
+    stack->count = position;
+    if (stack->count == 0) {
+        remove_stack(scenes, stack);
+    }
+}
+
+/* Takes `modal` and those above it off `scene`'s stack; false when it is
+ * not there. */
+static bool drop_modal(ahr_scenes *scenes, apphost_scene_t scene, apphost_modal_t modal)
+{
+    ahr_modal_stack *stack;
+    size_t position = modal_position(scenes, scene, modal, &stack);
+
+    if (position == NOT_FOUND) {
+        return false;
+    }
+    drop_from(scenes, stack, position);
+    return true;
+}
+
+/* Puts a new modal on top of `scene`'s stack and returns its id; the
+ * invalid id when out of memory (no id is used up then). */
+static apphost_modal_t push_modal(ahr_scenes *scenes, apphost_scene_t scene)
+{
+    ahr_modal_stack *stack = find_stack(scenes, scene);
+
+    if (stack == NULL) {
+        if (scenes->stack_count == scenes->stack_capacity) {
+            size_t capacity = scenes->stack_capacity == 0 ? 4 : scenes->stack_capacity * 2;
+            ahr_modal_stack *stacks = realloc(scenes->stacks, capacity * sizeof *stacks);
+
+            if (stacks == NULL) {
+                return APPHOST_MODAL_INVALID;
+            }
+            scenes->stacks = stacks;
+            scenes->stack_capacity = capacity;
+        }
+        stack = &scenes->stacks[scenes->stack_count++];
+        memset(stack, 0, sizeof *stack);
+        stack->scene = scene;
+    }
+    if (stack->count == stack->capacity) {
+        size_t capacity = stack->capacity == 0 ? 4 : stack->capacity * 2;
+        apphost_modal_t *modals = realloc(stack->modals, capacity * sizeof *modals);
+
+        if (modals == NULL) {
+            /* A stack just made for it holds nothing: not kept. */
+            if (stack->count == 0) {
+                remove_stack(scenes, stack);
+            }
+            return APPHOST_MODAL_INVALID;
+        }
+        stack->modals = modals;
+        stack->capacity = capacity;
+    }
+    stack->modals[stack->count++] = ++scenes->last_modal;
+    return scenes->last_modal;
+}
+
+/* ---- State ---------------------------------------------------------------- */
+
+void ahr_scenes_init(ahr_scenes *scenes)
+{
+    memset(scenes, 0, sizeof *scenes);
+    pthread_mutex_init(&scenes->lock, NULL);
+}
+
+static void free_stacks(ahr_scenes *scenes)
+{
+    size_t i;
+
+    for (i = 0; i < scenes->stack_count; i++) {
+        free(scenes->stacks[i].modals);
+    }
+    scenes->stack_count = 0;
+}
+
+void ahr_scenes_destroy(ahr_scenes *scenes)
+{
+    free_stacks(scenes);
+    free(scenes->stacks);
+    scenes->stacks = NULL;
+    scenes->stack_capacity = 0;
+    pthread_mutex_destroy(&scenes->lock);
+}
+
+void ahr_scenes_set_running(ahr_scenes *scenes, bool running)
+{
+    pthread_mutex_lock(&scenes->lock);
+    scenes->running = running;
+    pthread_mutex_unlock(&scenes->lock);
+}
+
+static bool is_running(ahr_scenes *scenes)
+{
+    bool running;
+
+    pthread_mutex_lock(&scenes->lock);
+    running = scenes->running;
+    pthread_mutex_unlock(&scenes->lock);
+    return running;
+}
+
+void ahr_scenes_forget_scene(ahr_scenes *scenes, apphost_scene_t scene)
+{
+    ahr_modal_stack *stack;
+
+    pthread_mutex_lock(&scenes->lock);
+    stack = find_stack(scenes, scene);
+    if (stack != NULL) {
+        remove_stack(scenes, stack);
+    }
+    pthread_mutex_unlock(&scenes->lock);
+}
+
+void ahr_scenes_forget_all(ahr_scenes *scenes)
+{
+    pthread_mutex_lock(&scenes->lock);
+    free_stacks(scenes);
+    pthread_mutex_unlock(&scenes->lock);
+}
+
+/* ---- The transient activation (CONTRACT S9) -------------------------------- */
+
+/* Grants it from now until `nanoseconds` later. Call with the lock held. */
+static void grant_activation(ahr_scenes *scenes, uint64_t nanoseconds)
+{
+    struct timespec until;
+
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    /* At most 2^64 ns, 585 years: no time_t of 64 bits overflows. */
+    until.tv_sec += (time_t)(nanoseconds / NANOSECONDS_PER_SECOND);
+    until.tv_nsec += (long)(nanoseconds % NANOSECONDS_PER_SECOND);
+    if (until.tv_nsec >= NANOSECONDS_PER_SECOND) {
+        until.tv_sec++;
+        until.tv_nsec -= NANOSECONDS_PER_SECOND;
+    }
+    scenes->has_activation = true;
+    scenes->activation_until = until;
+}
+
+/* Whether the guest holds an activation now, which this consumes. Call with
+ * the lock held. */
+static bool consume_activation(ahr_scenes *scenes)
+{
+    struct timespec now;
+    bool valid;
+
+    if (!scenes->has_activation) {
+        return false;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    valid = now.tv_sec < scenes->activation_until.tv_sec ||
+            (now.tv_sec == scenes->activation_until.tv_sec && now.tv_nsec < scenes->activation_until.tv_nsec);
+    /* Expired or used: either way it is gone. */
+    scenes->has_activation = false;
+    return valid;
+}
+
+/* ---- The host's calls, on the main queue ---------------------------------- */
+
+bool ahr_scenes_is_call(const ahr_call *call)
+{
+    switch (call->kind) {
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
+        return true;
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+        break;
+    }
+    return false;
+}
+
+int32_t ahr_scenes_check_call(const ahr_call *call)
+{
+    switch (call->kind) {
+    case AHR_CALL_SCENE_SIZE:
+        return call->size_class == APPHOST_SIZE_CLASS_COMPACT || call->size_class == APPHOST_SIZE_CLASS_REGULAR
+                   ? APPHOST_OK
+                   : APPHOST_ERROR_INVALID_ARGUMENT;
+    case AHR_CALL_PERFORM_ACTION:
+        if ((call->action_name == NULL && call->action_name_length != 0) ||
+            (call->payload == NULL && call->payload_length != 0)) {
+            return APPHOST_ERROR_INVALID_ARGUMENT;
+        }
+        return call->payload_length > APPHOST_ACTION_PAYLOAD_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK;
+    case AHR_CALL_DID_DISCARD:
+        return call->session_id == NULL && call->session_id_length != 0 ? APPHOST_ERROR_INVALID_ARGUMENT
+                                                                         : APPHOST_OK;
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+        break;
+    }
+    return APPHOST_OK;
+}
+
+bool ahr_scenes_copy_session(const ahr_call *call, char **copy)
+{
+    char *session;
+
+    *copy = NULL;
+    if (call->kind != AHR_CALL_DID_DISCARD) {
+        return true;
+    }
+    session = malloc(call->session_id_length + 1);
+    if (session == NULL) {
+        return false;
+    }
+    if (call->session_id_length > 0) {
+        memcpy(session, call->session_id, call->session_id_length);
+    }
+    session[call->session_id_length] = '\0';
+    *copy = session;
+    return true;
+}
+
+static int32_t change_size(ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks, apphost_scene_t scene)
+{
+    apphost_scene_size_t size;
+
+    memset(&size, 0, sizeof size);
+    /* The mirror took the new size before this runs. */
+    if (!ahr_mirror_scene_size(mirror, scene, &size)) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    size.struct_size = sizeof size;
+    if (callbacks != NULL && callbacks->did_change_size != NULL) {
+        callbacks->did_change_size(scene, &size);
+    }
+    return APPHOST_OK;
+}
+
+static int32_t perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
+                              const ahr_call *call)
+{
+    char name[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
+    size_t length = ahr_utf8_prefix_length(call->action_name, call->action_name_length, APPHOST_SCENES_TEXT_MAX_BYTES);
+    int32_t state;
+
+    if (!ahr_mirror_scene_state(mirror, call->scene, &state)) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    if (length > 0) {
+        memcpy(name, call->action_name, length);
+    }
+    name[length] = '\0';
+    /* Before the guest's code runs, so that perform_action itself may open
+     * a scene (CONTRACT S9). */
+    pthread_mutex_lock(&scenes->lock);
+    grant_activation(scenes, call->activation_ns);
+    pthread_mutex_unlock(&scenes->lock);
+    if (callbacks != NULL && callbacks->perform_action != NULL) {
+        callbacks->perform_action(call->scene, name, call->payload_length > 0 ? call->payload : NULL,
+                                  call->payload_length);
+    }
+    return APPHOST_OK;
+}
+
+static int32_t should_dismiss_modal(ahr_scenes *scenes, const apphost_guest_scenes_t *callbacks, const ahr_call *call)
+{
+    ahr_modal_stack *stack;
+    bool open;
+    int32_t verdict = 1;
+
+    pthread_mutex_lock(&scenes->lock);
+    open = modal_position(scenes, call->scene, call->modal, &stack) != NOT_FOUND;
+    pthread_mutex_unlock(&scenes->lock);
+    /* A modal that is not open has nothing to keep. */
+    if (!open) {
+        return 1;
+    }
+    if (callbacks != NULL && callbacks->should_dismiss_modal != NULL) {
+        verdict = callbacks->should_dismiss_modal(call->scene, call->modal) != 0 ? 1 : 0;
+    }
+    if (verdict != 0) {
+        pthread_mutex_lock(&scenes->lock);
+        /* Unless the guest dismissed it itself meanwhile. */
+        (void)drop_modal(scenes, call->scene, call->modal);
+        pthread_mutex_unlock(&scenes->lock);
+    }
+    return verdict;
+}
+
+static int32_t did_dismiss_modal(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
+                                 const ahr_call *call)
+{
+    int32_t state;
+
+    if (!ahr_mirror_scene_state(mirror, call->scene, &state)) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    pthread_mutex_lock(&scenes->lock);
+    /* Usually gone already: SHOULD_DISMISS_MODAL took it off. */
+    (void)drop_modal(scenes, call->scene, call->modal);
+    pthread_mutex_unlock(&scenes->lock);
+    if (callbacks != NULL && callbacks->did_dismiss_modal != NULL) {
+        callbacks->did_dismiss_modal(call->scene, call->modal);
+    }
+    return APPHOST_OK;
+}
+
+int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
+                          const ahr_call *call, const char *session)
+{
+    switch (call->kind) {
+    case AHR_CALL_SCENE_SIZE:
+        return change_size(mirror, callbacks, call->scene);
+    case AHR_CALL_PERFORM_ACTION:
+        return perform_action(scenes, mirror, callbacks, call);
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+        return should_dismiss_modal(scenes, callbacks, call);
+    case AHR_CALL_DID_DISMISS_MODAL:
+        return did_dismiss_modal(scenes, mirror, callbacks, call);
+    case AHR_CALL_DID_DISCARD:
+        if (callbacks != NULL && callbacks->did_discard != NULL) {
+            callbacks->did_discard(session != NULL ? session : "");
+        }
+        return APPHOST_OK;
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+        break;
+    }
+    return APPHOST_ERROR_INVALID_ARGUMENT;
+}
+
+/* ---- The guest's functions, from any thread ------------------------------- */
+
+/* A style of enum apphost_presentation_style. */
+static bool is_presentation_style(int32_t style)
+{
+    return style >= APPHOST_PRESENTATION_AUTOMATIC && style <= APPHOST_PRESENTATION_PROMINENT;
+}
+
+/* A guest's text of at most APPHOST_SCENES_TEXT_MAX_BYTES, cut at a
+ * character boundary; strnlen, so a longer one is never read past the
+ * limit. */
+static size_t text_length(const char *text)
+{
+    return ahr_utf8_prefix_length(text, strnlen(text, APPHOST_SCENES_TEXT_MAX_BYTES + 1),
+                                  APPHOST_SCENES_TEXT_MAX_BYTES);
+}
+
+/* One request about a scene, carried out under the mirror's lock while the
+ * scene is known to be connected (scenes.h). */
+typedef struct scene_request {
+    ahr_host_context *context;
+    apphost_scene_t scene;
+    int32_t role;
+    int32_t style;
+    const void *bytes;
+    size_t length;
+    double progress;
+    apphost_modal_t modal;
+    apphost_modal_t *out_modal;
+    apphost_status_t status;
+} scene_request;
+
+/* Runs `body` on `request` while its scene is connected; the status it set,
+ * or APPHOST_ERROR_INVALID_HANDLE when the scene is not connected. */
+static apphost_status_t with_connected_scene(scene_request *request, void (*body)(void *argument))
+{
+    ahr_host_context *context = request->context;
+
+    request->status = APPHOST_ERROR_INTERNAL;
+    if (!ahr_mirror_if_connected(context->mirror, request->scene, body, request)) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    return request->status;
+}
+
+static void request_connected(void *argument)
+{
+    scene_request *request = argument;
+    ahr_host_context *context = request->context;
+    ahr_scenes *scenes = context->scenes;
+
+    pthread_mutex_lock(&scenes->lock);
+    if (!scenes->running) {
+        request->status = APPHOST_ERROR_INVALID_STATE;
+    } else if (!consume_activation(scenes)) {
+        request->status = APPHOST_ERROR_NO_ACTIVATION;
+    } else {
+        if (context->sink.scene_requested != NULL) {
+            context->sink.scene_requested(context->sink.context, request->scene, request->role, request->style,
+                                          request->bytes, request->length);
+        }
+        request->status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+}
+
+static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role, int32_t style,
+                                      const void *state, size_t length)
+{
+    static const unsigned char empty = 0;
+    ahr_host_context *context;
+    scene_request request;
+    apphost_status_t status;
+
+    if ((role != APPHOST_SCENE_ROLE_PRIMARY && role != APPHOST_SCENE_ROLE_AUXILIARY) ||
+        !is_presentation_style(style) || (state == NULL && length != 0)) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (length > APPHOST_SCENE_STATE_MAX_BYTES) {
+        status = APPHOST_ERROR_TOO_LARGE;
+    } else if (!is_running(context->scenes)) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        memset(&request, 0, sizeof request);
+        request.context = context;
+        request.scene = from;
+        request.role = role;
+        request.style = style;
+        request.bytes = state != NULL ? state : &empty;
+        request.length = length;
+        status = with_connected_scene(&request, request_connected);
+    }
+    ahr_registry_release(context);
+    return status;
+}
+
+static apphost_status_t activate_session(const apphost_host_t *host, const char *session_id, int32_t style)
+{
+    ahr_host_context *context;
+    ahr_scenes *scenes;
+    apphost_status_t status;
+    size_t length;
+
+    if (session_id == NULL || session_id[0] == '\0' || !is_presentation_style(style)) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    /* strnlen: a longer id is never read past the limit. */
+    length = strnlen(session_id, AHR_SESSION_ID_MAX_BYTES + 1);
+    if (length > AHR_SESSION_ID_MAX_BYTES) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    scenes = context->scenes;
+    pthread_mutex_lock(&scenes->lock);
+    if (!scenes->running) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        if (context->sink.session_activation_requested != NULL) {
+            context->sink.session_activation_requested(context->sink.context, session_id, length, style);
+        }
+        status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+    ahr_registry_release(context);
+    return status;
+}
+
+/*
+ * The size is written as sized structs are read (sized_struct.h): the guest
+ * says in out_size->struct_size how large its struct is, the runtime writes
+ * the whole members that fit in both its own and the guest's (never past
+ * the guest's), and sets struct_size to the bytes it wrote, so that a guest
+ * built against a later, larger struct learns which members are filled in.
+ * A struct_size too small to hold struct_size itself: INVALID_ARGUMENT,
+ * nothing written.
+ */
+static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t scene, apphost_scene_size_t *out_size)
+{
+    ahr_host_context *context;
+    apphost_scene_size_t size;
+    uint32_t declared;
+    size_t written;
+    bool connected;
+
+    if (out_size == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memcpy(&declared, out_size, sizeof declared);
+    written = declared < sizeof size ? declared : sizeof size;
+    /* Every member is 4 bytes: whole members only. */
+    written = written / sizeof(uint32_t) * sizeof(uint32_t);
+    if (written < sizeof size.struct_size) {
+        ahr_registry_release(context);
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memset(&size, 0, sizeof size);
+    connected = ahr_mirror_scene_size(context->mirror, scene, &size);
+    ahr_registry_release(context);
+    if (!connected) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    size.struct_size = (uint32_t)written;
+    memcpy(out_size, &size, written);
+    return APPHOST_OK;
+}
+
+static void progress_connected(void *argument)
+{
+    scene_request *request = argument;
+    ahr_host_context *context = request->context;
+    ahr_scenes *scenes = context->scenes;
+
+    pthread_mutex_lock(&scenes->lock);
+    if (!scenes->running) {
+        request->status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        if (context->sink.loading_progress != NULL) {
+            context->sink.loading_progress(context->sink.context, request->scene, request->progress);
+        }
+        request->status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+}
+
+static apphost_status_t set_loading_progress(const apphost_host_t *host, apphost_scene_t scene, double progress)
+{
+    ahr_host_context *context;
+    scene_request request;
+    apphost_status_t status;
+
+    /* NaN fails every comparison. */
+    if (!(progress == APPHOST_PROGRESS_NONE || progress == APPHOST_PROGRESS_INDETERMINATE ||
+          (progress >= 0.0 && progress <= 1.0))) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (!is_running(context->scenes)) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        memset(&request, 0, sizeof request);
+        request.context = context;
+        request.scene = scene;
+        request.progress = progress;
+        status = with_connected_scene(&request, progress_connected);
+    }
+    ahr_registry_release(context);
+    return status;
+}
+
+static void present_connected(void *argument)
+{
+    scene_request *request = argument;
+    ahr_host_context *context = request->context;
+    ahr_scenes *scenes = context->scenes;
+    apphost_modal_t modal;
+
+    pthread_mutex_lock(&scenes->lock);
+    if (!scenes->running) {
+        request->status = APPHOST_ERROR_INVALID_STATE;
+    } else if ((modal = push_modal(scenes, request->scene)) == APPHOST_MODAL_INVALID) {
+        request->status = APPHOST_ERROR_OUT_OF_MEMORY;
+    } else {
+        /* Before the host hears of it, so that the id is there for a
+         * should_dismiss_modal that comes before this returns. */
+        *request->out_modal = modal;
+        if (context->sink.modal_presented != NULL) {
+            context->sink.modal_presented(context->sink.context, request->scene, modal, request->style,
+                                          request->bytes, request->length);
+        }
+        request->status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+}
+
+static apphost_status_t present_modal(const apphost_host_t *host, apphost_scene_t scene, int32_t style,
+                                      const char *title, apphost_modal_t *out_modal)
+{
+    ahr_host_context *context;
+    scene_request request;
+    apphost_status_t status;
+
+    /* A guest that ignores the status holds the invalid id. */
+    if (out_modal != NULL) {
+        *out_modal = APPHOST_MODAL_INVALID;
+    }
+    if ((style != APPHOST_MODAL_SHEET && style != APPHOST_MODAL_FULL_SCREEN) || title == NULL || title[0] == '\0' ||
+        out_modal == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (!is_running(context->scenes)) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        memset(&request, 0, sizeof request);
+        request.context = context;
+        request.scene = scene;
+        request.style = style;
+        request.bytes = title;
+        request.length = text_length(title);
+        request.out_modal = out_modal;
+        status = with_connected_scene(&request, present_connected);
+    }
+    ahr_registry_release(context);
+    return status;
+}
+
+static void dismiss_connected(void *argument)
+{
+    scene_request *request = argument;
+    ahr_host_context *context = request->context;
+    ahr_scenes *scenes = context->scenes;
+
+    pthread_mutex_lock(&scenes->lock);
+    if (!scenes->running) {
+        request->status = APPHOST_ERROR_INVALID_STATE;
+    } else if (!drop_modal(scenes, request->scene, request->modal)) {
+        request->status = APPHOST_ERROR_INVALID_HANDLE;
+    } else {
+        if (context->sink.modal_dismissed != NULL) {
+            context->sink.modal_dismissed(context->sink.context, request->scene, request->modal);
+        }
+        request->status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+}
+
+static apphost_status_t dismiss_modal(const apphost_host_t *host, apphost_scene_t scene, apphost_modal_t modal)
+{
+    ahr_host_context *context = ahr_registry_acquire(host);
+    scene_request request;
+    apphost_status_t status;
+
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (!is_running(context->scenes)) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        memset(&request, 0, sizeof request);
+        request.context = context;
+        request.scene = scene;
+        request.modal = modal;
+        status = with_connected_scene(&request, dismiss_connected);
+    }
+    ahr_registry_release(context);
+    return status;
+}
+
+static apphost_status_t post_notification(const apphost_host_t *host, const char *title, const char *body)
+{
+    ahr_host_context *context;
+    ahr_scenes *scenes;
+    apphost_status_t status;
+    size_t title_length;
+    size_t body_length;
+
+    if (title == NULL || title[0] == '\0') {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (body == NULL) {
+        body = "";
+    }
+    title_length = text_length(title);
+    body_length = text_length(body);
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    scenes = context->scenes;
+    pthread_mutex_lock(&scenes->lock);
+    if (!scenes->running) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        if (context->sink.notification_posted != NULL) {
+            context->sink.notification_posted(context->sink.context, title, title_length, body, body_length);
+        }
+        status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+    ahr_registry_release(context);
+    return status;
+}
+
+static const apphost_scenes_t extension = {
+    sizeof(apphost_scenes_t), request_scene, activate_session, scene_size,
+    set_loading_progress,     present_modal, dismiss_modal,    post_notification,
+};
+
+const apphost_scenes_t *ahr_scenes_extension(void) { return &extension; }

@@ -1,0 +1,94 @@
+/*
+ * The scenes extension of one guest, "apphost.scenes/1"
+ * (sdk/include/apphost/scenes.h): the transient activation the last user
+ * action granted, and the modals open on each connected scene.
+ *
+ * The runtime answers the guest at once from what it knows: the mirror
+ * (state_mirror.h) says which scenes are connected and their sizes; this
+ * says whether the guest holds an activation (CONTRACT S9) and which modals
+ * it may dismiss (N3), giving out the modal ids itself, per guest, counting
+ * from 1. The sink tells the host of every accepted request (ahr_sink).
+ *
+ * The guest's threads call the extension's functions (scenes.c) at any
+ * time: everything below is under `lock`, and every sink call is made with
+ * it held. A function about a scene runs under the mirror's lock as well
+ * (ahr_mirror_if_connected), so that the scene cannot disconnect meanwhile
+ * and what the sink hears of it comes before the later did_disconnect.
+ * Lock order: the mirror's, then this one; never the other way round.
+ */
+#ifndef AHR_SCENES_H
+#define AHR_SCENES_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "apphost_guest_runtime.h"
+#include "state_mirror.h"
+
+/* The modals open on one scene, bottom first; only scenes with some. */
+typedef struct ahr_modal_stack {
+    apphost_scene_t scene;
+    apphost_modal_t *modals;
+    size_t count;
+    size_t capacity;
+} ahr_modal_stack;
+
+typedef struct ahr_scenes {
+    pthread_mutex_t lock;
+    /* From a successful ahr_start until ahr_stop: requests are accepted. */
+    bool running;
+    /* The transient activation the last PERFORM_ACTION granted, until
+     * `activation_until` (CLOCK_MONOTONIC); request_scene consumes it. */
+    bool has_activation;
+    struct timespec activation_until;
+    /* The last modal id given out; 0 before the first. */
+    apphost_modal_t last_modal;
+    /* A guest has few scenes and few modals: a small array, searched from
+     * the start. */
+    ahr_modal_stack *stacks;
+    size_t stack_count;
+    size_t stack_capacity;
+} ahr_scenes;
+
+void ahr_scenes_init(ahr_scenes *scenes);
+
+/* Frees the modal stacks. Call once no host function can reach `scenes`. */
+void ahr_scenes_destroy(ahr_scenes *scenes);
+
+/* The guest started (true), or is being stopped (false): see `running`. */
+void ahr_scenes_set_running(ahr_scenes *scenes, bool running);
+
+/* True for SCENE_SIZE, PERFORM_ACTION, SHOULD_DISMISS_MODAL,
+ * DID_DISMISS_MODAL and DID_DISCARD. */
+bool ahr_scenes_is_call(const ahr_call *call);
+
+/* APPHOST_OK for any call but a scenes call whose values are out of range
+ * (APPHOST_ERROR_INVALID_ARGUMENT) or whose payload is too large
+ * (APPHOST_ERROR_TOO_LARGE), as ahr_handle documents. */
+int32_t ahr_scenes_check_call(const ahr_call *call);
+
+/* For DID_DISCARD, a NUL-terminated copy of the session id in *copy (free
+ * it); *copy is NULL for other calls. False when out of memory. */
+bool ahr_scenes_copy_session(const ahr_call *call, char **copy);
+
+/* [main-queue] Handles a scenes call, as ahr_handle documents, once the
+ * mirror has followed it; `callbacks` is the guest's table, or NULL when it
+ * has none, and `session` DID_DISCARD's copy. Runs the guest's function
+ * without any lock held. */
+int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
+                          const ahr_call *call, const char *session);
+
+/* [main-queue] `scene` disconnected: its modals are forgotten. */
+void ahr_scenes_forget_scene(ahr_scenes *scenes, apphost_scene_t scene);
+
+/* [main-queue] Every scene disconnected (will_terminate). */
+void ahr_scenes_forget_all(ahr_scenes *scenes);
+
+/* The extension's table, for get_extension: one for every guest, since each
+ * function finds its guest by its `host` argument. */
+const apphost_scenes_t *ahr_scenes_extension(void);
+
+#endif

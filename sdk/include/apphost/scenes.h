@@ -1,0 +1,207 @@
+/*
+ * The scenes extension, "apphost.scenes/1" (ABI 1.1): several windows per
+ * guest, opened and activated on request (CONTRACT S9, S10), their sizes
+ * (S11), loading progress (N2), modal content (N3), user notifications (N1)
+ * and the discarding of closed sessions (S7).
+ *
+ * It has two halves:
+ * - what the host offers, apphost_scenes_t, from the host interface:
+ *
+ *       const apphost_scenes_t *scenes =
+ *           host->get_extension(host, APPHOST_SCENES_EXTENSION_ID);
+ *
+ *   NULL means the host does not offer it. The table is owned by the host
+ *   and valid until deinit returns;
+ * - what the guest implements, apphost_guest_scenes_t, which the host takes
+ *   from the guest's query(APPHOST_GUEST_SCENES_CALLBACKS_ID) after init. It
+ *   is optional: a guest without it gets no actions, sizes, modal dismissals
+ *   or discards, and the host treats its modals as always dismissable.
+ *
+ * Thread tags are those of host.h. Every function tolerates a NULL host,
+ * NULL pointers, unknown handles and out-of-range values: it returns an error
+ * code instead (CONTRACT X3). During init and deinit no scene is connected:
+ * every function but scene_size returns APPHOST_ERROR_INVALID_STATE. Check
+ * struct_size before using a member that a later revision of this header
+ * adds.
+ *
+ * The guest never learns how the host arranges its scenes (full screen,
+ * split view, slide over, picture in picture): only each scene's size and
+ * size class, which may change at any time while the scene is connected.
+ */
+#ifndef APPHOST_SCENES_H
+#define APPHOST_SCENES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host.h"
+#include "scene.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define APPHOST_SCENES_EXTENSION_ID "apphost.scenes/1"
+#define APPHOST_GUEST_SCENES_CALLBACKS_ID "apphost.guest.scenes/1"
+
+/* How a requested scene is shown (CONTRACT S10). */
+enum apphost_presentation_style {
+    /* The host chooses. */
+    APPHOST_PRESENTATION_AUTOMATIC = 0,
+    /* Beside the requesting scene. */
+    APPHOST_PRESENTATION_STANDARD = 1,
+    /* Above every other scene, which stay visible but inactive until it
+     * closes; the host always offers the user a way to close it. */
+    APPHOST_PRESENTATION_PROMINENT = 2
+};
+
+/* A scene's size class (CONTRACT S11): compact below the host's width
+ * threshold, regular from it on. */
+enum apphost_size_class {
+    APPHOST_SIZE_CLASS_COMPACT = 0,
+    APPHOST_SIZE_CLASS_REGULAR = 1
+};
+
+/* A scene's size, in points of the host's virtual display. */
+typedef struct apphost_scene_size {
+    /* In did_change_size: sizeof(apphost_scene_size_t) as the host built it.
+     * For scene_size: set by the caller to the size of its struct; the host
+     * writes only the members that fit, and sets it to what it wrote. */
+    uint32_t struct_size;
+    uint32_t width;
+    uint32_t height;
+    /* One of enum apphost_size_class, from the width. */
+    int32_t size_class;
+} apphost_scene_size_t;
+
+/* A modal presentation's id, unique within the guest. Zero is never valid. */
+typedef uint64_t apphost_modal_t;
+#define APPHOST_MODAL_INVALID ((apphost_modal_t)0)
+
+/* How modal content covers its scene (CONTRACT N3). */
+enum apphost_modal_style {
+    APPHOST_MODAL_SHEET = 0,
+    APPHOST_MODAL_FULL_SCREEN = 1
+};
+
+/* set_loading_progress values besides a fraction from 0 to 1. */
+#define APPHOST_PROGRESS_INDETERMINATE (-1.0)
+#define APPHOST_PROGRESS_NONE (-2.0)
+
+/* The longest action name, modal title, notification title or notification
+ * body the host keeps, in bytes; longer ones are cut at a character
+ * boundary. */
+enum { APPHOST_SCENES_TEXT_MAX_BYTES = 256 };
+/* The largest action payload the host delivers, in bytes. */
+enum { APPHOST_ACTION_PAYLOAD_MAX_BYTES = 64 * 1024 };
+
+/* What the host offers. */
+typedef struct apphost_scenes {
+    /* sizeof(apphost_scenes_t) as the host built it. */
+    uint32_t struct_size;
+
+    /* [thread-safe] Asks for a new scene, of `role` (enum
+     * apphost_scene_role), shown with `style` (enum
+     * apphost_presentation_style); `from` is the connected scene asking,
+     * beside which a standard scene opens. The new session starts with
+     * `state` (`length` bytes, copied before returning; NULL only with
+     * length 0) as its saved state, so that its will_connect restores it:
+     * say there what the scene should show. This needs the transient
+     * activation a user action grants (perform_action, 5 s from its
+     * delivery by default) and consumes it (CONTRACT S9); without one:
+     * APPHOST_ERROR_NO_ACTIVATION. APPHOST_OK means the host has the request:
+     * will_connect for the new scene follows on the main queue, unless the
+     * host refuses it, which it reports in its event stream.
+     * APPHOST_ERROR_INVALID_HANDLE for a `from` that is not connected,
+     * APPHOST_ERROR_TOO_LARGE past APPHOST_SCENE_STATE_MAX_BYTES. */
+    apphost_status_t (*request_scene)(const apphost_host_t *host, apphost_scene_t from, int32_t role,
+                                      int32_t style, const void *state, size_t length);
+
+    /* [thread-safe] Asks the host to show the existing session
+     * `session_id` (UTF-8, NUL-terminated, copied before returning) with
+     * `style`, connecting it if it is unattached. It needs no activation and
+     * consumes none (CONTRACT S9). APPHOST_OK means the host has the
+     * request; a session the guest does not have is refused in the host's
+     * event stream. An id longer than 256 bytes:
+     * APPHOST_ERROR_INVALID_ARGUMENT. */
+    apphost_status_t (*activate_session)(const apphost_host_t *host, const char *session_id, int32_t style);
+
+    /* [main-queue] Writes the size of connected `scene`, as of the callback
+     * being delivered, to *out_size; set out_size->struct_size first. A
+     * scene that was never shown has width and height 0.
+     * APPHOST_ERROR_INVALID_HANDLE for a scene that is not connected. */
+    apphost_status_t (*scene_size)(const apphost_host_t *host, apphost_scene_t scene,
+                                   apphost_scene_size_t *out_size);
+
+    /* [thread-safe] Reports `scene`'s loading progress (CONTRACT N2): a
+     * fraction from 0 to 1, APPHOST_PROGRESS_INDETERMINATE, or
+     * APPHOST_PROGRESS_NONE when it has finished loading. Any other value:
+     * APPHOST_ERROR_INVALID_ARGUMENT. */
+    apphost_status_t (*set_loading_progress)(const apphost_host_t *host, apphost_scene_t scene, double progress);
+
+    /* [thread-safe] Presents modal content over `scene` (CONTRACT N3) with
+     * `style` (enum apphost_modal_style) and `title` (UTF-8, NUL-terminated,
+     * not empty, copied before returning), on top of the scene's modal stack.
+     * Writes its id to *out_modal, or APPHOST_MODAL_INVALID when it fails.
+     * The user can always ask to dismiss it: the host asks
+     * should_dismiss_modal first. */
+    apphost_status_t (*present_modal)(const apphost_host_t *host, apphost_scene_t scene, int32_t style,
+                                      const char *title, apphost_modal_t *out_modal);
+
+    /* [thread-safe] Dismisses `modal` of `scene`, and every modal presented
+     * above it, without asking. APPHOST_ERROR_INVALID_HANDLE for a modal
+     * that is not presented. */
+    apphost_status_t (*dismiss_modal)(const apphost_host_t *host, apphost_scene_t scene, apphost_modal_t modal);
+
+    /* [thread-safe] Posts a user notification (CONTRACT N1): `title` (not
+     * empty) and `body` (may be NULL), UTF-8, NUL-terminated, copied before
+     * returning. APPHOST_OK means the host has it; the host limits how many
+     * a guest may post in a while and refuses the rest, which its event
+     * stream reports. Post sparingly. */
+    apphost_status_t (*post_notification)(const apphost_host_t *host, const char *title, const char *body);
+} apphost_scenes_t;
+
+/* What the guest implements. The host calls each member on the guest's main
+ * queue, one call at a time, among the scene callbacks of scene.h. A NULL
+ * member, or one past struct_size, is skipped. */
+typedef struct apphost_guest_scenes {
+    /* sizeof(apphost_guest_scenes_t) as the guest was built. */
+    uint32_t struct_size;
+
+    /* [main-queue] `scene` has a new size (CONTRACT S11): after will_connect
+     * of a scene that is shown, before will_enter_foreground, and whenever
+     * the host rearranges the scenes. `size` is owned by the host and valid
+     * only during the call. */
+    void (*did_change_size)(apphost_scene_t scene, const apphost_scene_size_t *size);
+
+    /* [main-queue] The user performed the action `name` (UTF-8,
+     * NUL-terminated) on `scene`, with `payload` (`length` bytes; NULL when
+     * there is none). Both are owned by the host and valid only during the
+     * call. From this call on, the guest holds a transient activation for a
+     * few seconds, which request_scene consumes (CONTRACT S9). */
+    void (*perform_action)(apphost_scene_t scene, const char *name, const void *payload, size_t length);
+
+    /* [main-queue] The user asks to dismiss `modal` of `scene`. Return
+     * nonzero to let it go; return 0 to keep it, for instance to ask the user
+     * to confirm discarding unsaved changes (CONTRACT N3). */
+    int32_t (*should_dismiss_modal)(apphost_scene_t scene, apphost_modal_t modal);
+
+    /* [main-queue] The host dismissed `modal` of `scene`, and with it every
+     * modal above it, because the user asked and should_dismiss_modal let
+     * it go. Not called for dismiss_modal's own dismissals. */
+    void (*did_dismiss_modal)(apphost_scene_t scene, apphost_modal_t modal);
+
+    /* [main-queue] The user closed the session `session_id` (UTF-8,
+     * NUL-terminated, owned by the host, valid only during the call): it is
+     * gone for good, with the state it saved (CONTRACT S7). Forget what you
+     * kept for it. A guest that was not running when the user closed it
+     * hears this after did_finish_launching at its next launch. */
+    void (*did_discard)(const char *session_id);
+} apphost_guest_scenes_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* APPHOST_SCENES_H */
