@@ -27,6 +27,7 @@ struct Launch: ParsableCommand {
     @OptionGroup(title: "Crashes and hangs") var policies: PolicyOptions
 
     @OptionGroup(title: "Background work and memory") var background: BackgroundOptions
+    @OptionGroup(title: "Scenes and the virtual display") var scenes: SceneOptions
 
     @OptionGroup(title: "Limits per guest") var limits: LimitsOptions
 
@@ -53,7 +54,7 @@ struct Launch: ParsableCommand {
             opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
             restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
             memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
-            logger: logger)
+            scenes: scenes.policy, logger: logger)
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { printer.print($0) }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).

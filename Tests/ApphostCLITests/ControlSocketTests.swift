@@ -57,6 +57,14 @@ final class ControlSocketTests: HostTestCase {
             (#"{"guest":"org.x"}"#, "malformed request"),
             (#"["ps"]"#, "malformed request"),
             (#"{"command":"memory-warning","level":"dire"}"#, "level\" is warning or critical, not \"dire\""),
+            (#"{"command":"action","name":"go"}"#, "action needs a \"scene\""),
+            (#"{"command":"action","scene":"1"}"#, "action needs a \"name\""),
+            (#"{"command":"close"}"#, "close needs a \"scene\""),
+            (#"{"command":"layout","layout":"tile"}"#, "layout\" is one of full, split"),
+            (#"{"command":"layout","layout":"split","scene":"1"}"#, "layout split needs a \"scene2\""),
+            (#"{"command":"layout","layout":"ratio"}"#, "layout ratio needs a \"ratio\""),
+            (#"{"command":"layout","layout":"ratio","ratio":2}"#, "ratio 2.0 is out of range"),
+            (#"{"command":"action","scene":"nope","name":"go"}"#, "no scene nope"),
         ]
         for (request, expected) in cases {
             let line = try client.send(line: request)

@@ -10,6 +10,9 @@ public struct HostStatus: Sendable, Codable, Equatable {
     /// The virtual display, e.g. "1920x1080", and how its scenes are arranged (S11).
     public var display: String
     public var layout: Layout
+
+    /// The layout in one line, scenes named "<guest>/<session's first 8 characters>".
+    public var layoutLine: String { layout.describe(Layout.shortName) }
 }
 
 public struct GuestStatus: Sendable, Codable, Equatable {

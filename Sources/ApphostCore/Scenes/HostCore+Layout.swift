@@ -128,7 +128,7 @@ extension HostCore {
     /// Records the layout when it changed, in one line, as `ctl events` shows it.
     func noteLayout(from before: Layout) {
         guard layout != before else { return }
-        record(.layout, message: layout.describe { "\($0.guest)/\($0.session.prefix(8))" })
+        record(.layout, message: layout.describe(Layout.shortName))
     }
 
     /// A scene by its session id, a unique prefix of one (at least 4 characters), or its

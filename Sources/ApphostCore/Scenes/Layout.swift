@@ -122,6 +122,9 @@ public struct Layout: Sendable, Equatable, Codable {
         return sizes
     }
 
+    /// "<guest>/<session's first 8 characters>", as operators see a scene.
+    public static func shortName(_ scene: SceneRef) -> String { "\(scene.guest)/\(scene.session.prefix(8))" }
+
     /// One line for operators, e.g. "split 0.50: notes/1a2b | notes/3c4d; slide over: mail/9f".
     public func describe(_ name: (SceneRef) -> String) -> String {
         var parts: [String]

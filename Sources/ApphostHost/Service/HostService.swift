@@ -29,7 +29,8 @@ public final class HostService: @unchecked Sendable {
     public init(
         dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
         watchdog: WatchdogPolicy = WatchdogPolicy(), background: BackgroundPolicy = BackgroundPolicy(),
-        memoryLimit: UInt64? = nil, backgroundSceneLimit: Int? = nil, logger: Logger
+        memoryLimit: UInt64? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
+        logger: Logger
     ) {
         self.memoryLimit = memoryLimit
         let hostQueue = DispatchQueue(label: "apphost.host")
@@ -42,6 +43,7 @@ public final class HostService: @unchecked Sendable {
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
             background: background, memoryLimit: memoryLimit, backgroundSceneLimit: backgroundSceneLimit,
+            scenes: scenes,
             emit: { events.publish($0) })
     }
 
@@ -256,6 +258,33 @@ extension HostService: ControlResponder {
                 begin()
                 core.openScene(id) { result in
                     answer(result.map { "opened a window of \(id): session \($0)" })
+                    self.end()
+                }
+            case .action(let scene, let name, let payload):
+                core.performAction(scene: scene, action: name, payload: Data(payload.utf8)) { result in
+                    answer(result.map { "action \(name) sent to scene \(scene)" })
+                }
+            case .close(let scene):
+                begin()
+                core.closeScene(scene) { result in
+                    answer(result.map { "closed scene \($0): its session and saved state are discarded" })
+                    self.end()
+                }
+            case .dismiss(let scene):
+                begin()
+                core.dismissModal(scene: scene) { result in
+                    answer(
+                        result.map {
+                            $0
+                                ? "dismissed the top modal of \(scene)"
+                                : "the guest keeps the modal (it may ask to confirm)"
+                        })
+                    self.end()
+                }
+            case .layout(let change):
+                begin()
+                core.changeLayout(change) { result in
+                    answer(result.map { "layout: \(self.core.status().layoutLine)" })
                     self.end()
                 }
             case .memoryWarning(let level):

@@ -1,8 +1,8 @@
 import ApphostHost
 import Foundation
 
-/// `ctl ps` for people: the foreground and alert, one row per guest, and under each guest one
-/// indented line per scene.
+/// `ctl ps` for people: the foreground, alert and layout, one row per guest, and under each
+/// guest one indented line per scene, with its size, place, loading progress and modal stack.
 struct StatusTable {
     let status: HostStatus
     /// To say how long ago each guest's last transition was.
@@ -10,7 +10,8 @@ struct StatusTable {
 
     var lines: [String] {
         var lines = [
-            "foreground: \(status.foreground ?? "none")    alert: \(status.alert ? "shown" : "none")"
+            "foreground: \(status.foreground ?? "none")    alert: \(status.alert ? "shown" : "none")",
+            "display \(status.display): \(status.layoutLine)",
         ]
         guard !status.guests.isEmpty else { return lines + ["no guests"] }
         let header = ["GUEST", "NAME", "STATE", "PHASE", "REASON", "SINCE", "RESTARTS"]
@@ -32,8 +33,18 @@ struct StatusTable {
             for scene in guest.scenes {
                 let handle = scene.handle.map(String.init) ?? "-"
                 let saved = scene.savedBytes.map { $0 == 1 ? "1 byte" : "\($0) bytes" } ?? "nothing"
-                lines.append(
-                    "  scene \(handle)  session \(scene.session)  \(scene.role)  \(scene.state)  saved \(saved)")
+                var parts = [
+                    "scene \(handle)", "session \(scene.session)", "\(scene.role)", "\(scene.state)", "saved \(saved)",
+                ]
+                if let size = scene.size { parts.append("\(size)") }
+                if let placement = scene.placement { parts.append(placement) }
+                if scene.loading != .none { parts.append("loading \(scene.loading)") }
+                if !scene.modals.isEmpty {
+                    // Bottom first, the top one last, as they are stacked.
+                    parts.append(
+                        "modals " + scene.modals.map { "\"\($0.title)\" (\($0.style))" }.joined(separator: " > "))
+                }
+                lines.append("  " + parts.joined(separator: "  "))
             }
         }
         return lines

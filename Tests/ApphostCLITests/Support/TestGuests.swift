@@ -120,3 +120,16 @@ enum TestGuests {
         return output
     }
 }
+
+extension TestGuests {
+    /// Plugins/Fixtures/scenes_runtime_guest.c: runs the name of each action performed on it as
+    /// commands of its own little language (see the file), and logs what each scenes function
+    /// returned and every callback of apphost_guest_scenes_t.
+    static let scenesID = "org.apphost.fixtures.scenes-runtime"
+
+    static func scenes(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/scenes_runtime_guest.c").path,
+            to: directory + "/libScenesFixture.so", file: file, line: line)
+    }
+}

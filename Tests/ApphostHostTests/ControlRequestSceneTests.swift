@@ -1,0 +1,205 @@
+import Foundation
+import XCTest
+
+@testable import ApphostCore
+@testable import ApphostHost
+
+/// The control protocol's scene requests (CONTRACT S7, S9, S11, N3): what each line parses to,
+/// that every request survives its own line, and the one-line errors of the broken ones. The
+/// host's answers to them are tested end to end in ApphostCLITests.
+final class ControlRequestSceneTests: XCTestCase {
+    private func parse(_ line: String) throws(ControlProtocolError) -> ControlRequest {
+        try ControlRequest(line: Array(line.utf8))
+    }
+
+    private func error(_ line: String) -> String? {
+        do {
+            let request = try parse(line)
+            XCTFail("\(line) parsed as \(request)")
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    // MARK: Parsing
+
+    func testSceneRequestsParse() throws {
+        let cases: [(String, ControlRequest)] = [
+            (
+                #"{"command":"action","scene":"1a2b","name":"compose","payload":"to: ann"}"#,
+                .action(scene: "1a2b", name: "compose", payload: "to: ann")
+            ),
+            (#"{"command":"action","scene":"3","name":"refresh"}"#, .action(scene: "3", name: "refresh", payload: "")),
+            (#"{"command":"close","scene":"1a2b3c4d"}"#, .close(scene: "1a2b3c4d")),
+            (#"{"command":"dismiss","scene":"7"}"#, .dismiss(scene: "7")),
+            (#"{"command":"layout","layout":"full","scene":"1a2b"}"#, .layout(.fullScreen("1a2b"))),
+            (
+                #"{"command":"layout","layout":"split","scene":"1a2b","scene2":"3c4d"}"#,
+                .layout(.split("1a2b", "3c4d", ratio: 0.5))
+            ),
+            (
+                #"{"command":"layout","layout":"split","scene":"1a2b","scene2":"3c4d","ratio":0.3}"#,
+                .layout(.split("1a2b", "3c4d", ratio: 0.3))
+            ),
+            (#"{"command":"layout","layout":"ratio","ratio":0.7}"#, .layout(.ratio(0.7))),
+            (#"{"command":"layout","layout":"slide-over","scene":"5"}"#, .layout(.slideOver("5"))),
+            (#"{"command":"layout","layout":"hide-slide-over"}"#, .layout(.hideSlideOver)),
+            (#"{"command":"layout","layout":"pip","scene":"5"}"#, .layout(.pictureInPicture("5"))),
+            (#"{"command":"layout","layout":"close-pip"}"#, .layout(.closePictureInPicture)),
+        ]
+        for (line, expected) in cases {
+            XCTAssertEqual(try parse(line), expected, line)
+        }
+    }
+
+    // Fields a mode does not use are ignored, as for the other commands.
+    func testFieldsAModeDoesNotUseAreIgnored() throws {
+        XCTAssertEqual(
+            try parse(#"{"command":"layout","layout":"hide-slide-over","scene":"5","ratio":0.4}"#),
+            .layout(.hideSlideOver))
+        XCTAssertEqual(try parse(#"{"command":"close","scene":"5","guest":"org.x"}"#), .close(scene: "5"))
+    }
+
+    // The ratio's range is the host's to check (one rule for the CLI and raw clients): the
+    // parser passes it through, and the core refuses it in one line.
+    func testOutOfRangeRatiosReachTheHost() throws {
+        XCTAssertEqual(try parse(#"{"command":"layout","layout":"ratio","ratio":2}"#), .layout(.ratio(2)))
+    }
+
+    // MARK: Round trip
+
+    func testSceneRequestsSurviveTheirOwnLine() throws {
+        let requests: [ControlRequest] = [
+            .action(scene: "1a2b", name: "compose", payload: "to: \"ann\"\nline two"),
+            .action(scene: "3", name: "refresh", payload: ""),
+            .action(scene: "3", name: "snowman ☃", payload: "ünïcödé"),
+            .close(scene: "1a2b3c4d-0000"),
+            .dismiss(scene: "7"),
+            .layout(.fullScreen("1a2b")),
+            .layout(.split("1a2b", "3c4d", ratio: 0.5)),
+            .layout(.split("1a2b", "3c4d", ratio: 0.125)),
+            .layout(.ratio(0.9)),
+            .layout(.slideOver("5")),
+            .layout(.hideSlideOver),
+            .layout(.pictureInPicture("5")),
+            .layout(.closePictureInPicture),
+        ]
+        for request in requests {
+            let line = request.line
+            XCTAssertFalse(line.contains("\n"), "one line: \(line)")
+            XCTAssertEqual(try parse(line), request, line)
+        }
+    }
+
+    func testSceneRequestLinesCarryOnlyTheirFields() {
+        XCTAssertEqual(
+            ControlRequest.action(scene: "3", name: "go", payload: "x").line,
+            #"{"command":"action","name":"go","payload":"x","scene":"3"}"#)
+        XCTAssertEqual(ControlRequest.close(scene: "3").line, #"{"command":"close","scene":"3"}"#)
+        XCTAssertEqual(ControlRequest.dismiss(scene: "3").line, #"{"command":"dismiss","scene":"3"}"#)
+        XCTAssertEqual(
+            ControlRequest.layout(.split("1", "2", ratio: 0.25)).line,
+            #"{"command":"layout","layout":"split","ratio":0.25,"scene":"1","scene2":"2"}"#)
+        XCTAssertEqual(
+            ControlRequest.layout(.hideSlideOver).line, #"{"command":"layout","layout":"hide-slide-over"}"#)
+        XCTAssertEqual(
+            ControlRequest.layout(.closePictureInPicture).line, #"{"command":"layout","layout":"close-pip"}"#)
+    }
+
+    // MARK: Errors
+
+    func testBrokenSceneRequestsGetOneLineErrors() {
+        let needsScene = #"needs a "scene" (a session id, a prefix of one, or a handle)"#
+        let modes = "full, split, ratio, slide-over, hide-slide-over, pip, close-pip"
+        let cases: [(String, String)] = [
+            (#"{"command":"action","name":"go"}"#, "action " + needsScene),
+            (#"{"command":"action","scene":"","name":"go"}"#, "action " + needsScene),
+            (#"{"command":"action","scene":"3"}"#, #"action needs a "name""#),
+            (#"{"command":"action","scene":"3","name":""}"#, #"action needs a "name""#),
+            (#"{"command":"close"}"#, "close " + needsScene),
+            (#"{"command":"dismiss","guest":"org.x"}"#, "dismiss " + needsScene),
+            (#"{"command":"layout"}"#, #"layout's "layout" is one of \#(modes), not """#),
+            (#"{"command":"layout","layout":"tile"}"#, #"layout's "layout" is one of \#(modes), not "tile""#),
+            (#"{"command":"layout","layout":"full"}"#, "layout " + needsScene),
+            (#"{"command":"layout","layout":"pip"}"#, "layout " + needsScene),
+            (#"{"command":"layout","layout":"slide-over"}"#, "layout " + needsScene),
+            (#"{"command":"layout","layout":"split","scene":"1"}"#, #"layout split needs a "scene2""#),
+            (#"{"command":"layout","layout":"split","scene2":"2"}"#, "layout " + needsScene),
+            (#"{"command":"layout","layout":"ratio"}"#, #"layout ratio needs a "ratio""#),
+        ]
+        for (line, expected) in cases {
+            XCTAssertEqual(error(line), expected, line)
+        }
+    }
+
+    // A field of the wrong type is a malformed request, like any JSON the protocol cannot read.
+    func testFieldsOfTheWrongTypeAreMalformed() {
+        for line in [
+            #"{"command":"layout","layout":"ratio","ratio":"half"}"#,
+            #"{"command":"layout","layout":"split","scene":"1","scene2":"2","ratio":[0.5]}"#,
+            #"{"command":"action","scene":3,"name":"go"}"#,
+            #"{"command":"action","scene":"3","name":"go","payload":{"a":1}}"#,
+        ] {
+            XCTAssertEqual(
+                error(line)?.hasPrefix("malformed request: expected one JSON object"), true, line)
+        }
+    }
+
+    func testUnknownCommandsListTheSceneCommands() {
+        let message = error(#"{"command":"zoom"}"#) ?? ""
+        XCTAssertFalse(message.contains("\n"))
+        for name in ["action", "close", "dismiss", "layout"] {
+            XCTAssertTrue(ControlRequest.commandNames.contains(name), name)
+            XCTAssertTrue(message.contains(name), message)
+        }
+    }
+
+    // MARK: Status
+
+    // `ctl ps --json` and the CLI read the status through ControlReply<HostStatus>: the display,
+    // the layout and each scene's size, place, progress and modals come back as they went.
+    func testStatusWithLayoutAndSceneDetailsDecodesAsAReply() throws {
+        let notes = SceneRef(guest: "org.example.notes", session: "1a2b3c4d-5e6f-4000-8000-000000000001")
+        let second = SceneRef(guest: "org.example.notes", session: "9f8e7d6c-5e6f-4000-8000-000000000002")
+        let mail = SceneRef(guest: "org.example.mail", session: "0b0b0b0b-5e6f-4000-8000-000000000003")
+        var layout = Layout()
+        layout.main = .split(notes, second, ratio: 0.3)
+        layout.slideOver = [mail]
+        layout.pictureInPicture = SceneRef(guest: "org.example.video", session: "0c0c0c0c")
+        layout.prominent = SceneRef(guest: "org.example.login", session: "0d0d0d0d")
+        let scenes = [
+            SceneStatus(
+                handle: 4, session: notes.session, role: .primary, state: .foregroundInactive, savedBytes: 12,
+                size: SceneSize(width: 480, height: 900, sizeClass: .compact), placement: "split left",
+                loading: .fraction(0.42),
+                modals: [
+                    ModalStatus(id: 1, style: .sheet, title: "Compose"),
+                    ModalStatus(id: 2, style: .fullScreen, title: "Discard changes?"),
+                ]),
+            SceneStatus(
+                handle: nil, session: second.session, role: .auxiliary, state: .unattached, savedBytes: nil,
+                size: nil, placement: nil, loading: .indeterminate, modals: []),
+            SceneStatus(
+                handle: 5, session: mail.session, role: .primary, state: .background, savedBytes: 0,
+                size: SceneSize(width: 1120, height: 900, sizeClass: .regular), placement: nil, loading: .none,
+                modals: []),
+        ]
+        let guest = GuestStatus(
+            id: notes.guest, name: "Notes", version: "1.0", path: "/guests/libnotes.so", appState: .inactive,
+            phase: .running, lastReason: .requested, since: Date(timeIntervalSince1970: 1_700_000_000),
+            scenes: scenes, restart: RestartStatus(policy: .never, restarts: 0, gaveUp: false),
+            backgroundTimeRemaining: nil, tasks: [], suspension: nil)
+        let status = HostStatus(
+            foreground: notes.guest, alert: false, guests: [guest], display: "1600x900", layout: layout)
+
+        let line = ControlReply.success(status).line
+        XCTAssertFalse(line.contains("\n"))
+        let reply = try ControlCoding.decode(ControlReply<HostStatus>.self, from: line)
+        XCTAssertTrue(reply.ok)
+        XCTAssertEqual(reply.result, status)
+        XCTAssertEqual(reply.result?.display, "1600x900")
+        XCTAssertEqual(reply.result?.layout.placement(of: second), "split right")
+        XCTAssertEqual(reply.result?.guests.first?.scenes.first?.modals.last?.title, "Discard changes?")
+    }
+}
