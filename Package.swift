@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
         .library(name: "SwiftSampleGuest", type: .dynamic, targets: ["SwiftSampleGuest"]),
         .library(name: "SwiftUploadGuest", type: .dynamic, targets: ["SwiftUploadGuest"]),
+        .library(name: "SwiftNotesGuest", type: .dynamic, targets: ["SwiftNotesGuest"]),
         .library(name: "COverrunGuest", type: .dynamic, targets: ["COverrunGuest"]),
         .executable(name: "apphost-benchmarks", targets: ["ApphostBenchmarks"]),
     ],
@@ -100,6 +101,14 @@ let package = Package(
             name: "SwiftUploadGuest",
             dependencies: ["ApphostSDK"],
             path: "Plugins/SwiftUploadGuest",
+            linkerSettings: guestLinkerSettings
+        ),
+        // The multi-window sample (sdk/README.md, "Scenes and windows"): a note list and editor
+        // windows opened on user actions, each restored with its text.
+        .target(
+            name: "SwiftNotesGuest",
+            dependencies: ["ApphostSDK"],
+            path: "Plugins/SwiftNotesGuest",
             linkerSettings: guestLinkerSettings
         ),
         .target(

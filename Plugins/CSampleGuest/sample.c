@@ -8,11 +8,18 @@
  *     restored in will_connect, bumped in did_become_active and saved with
  *     host->save_scene_state when the scene enters background (CONTRACT S12)
  *     and when the app terminates (CONTRACT A3);
+ *   - several scenes through the scenes extension, "apphost.scenes/1": the
+ *     user action "open" asks for an auxiliary scene beside the one it was
+ *     performed on (CONTRACT S9, S10), "progress <0 to 100>" reports loading
+ *     progress (N2), "sheet <title>" presents a modal (N3); each scene logs
+ *     its size (S11), and closed sessions are forgotten (S7);
  *   - defensive handling of NULL pointers and unknown handles (CONTRACT X3).
  *
  * Every callback logs one INFO line, "callback <name>" for app callbacks and
- * "callback <name> scene=<handle>" for scene callbacks; the end-to-end tests
- * grep for them, so keep the format if you copy this file.
+ * "callback <name> scene=<handle>" for scene callbacks, and the extension's
+ * results "open -> <status>", "size <w>x<h> <class> scene=<handle>",
+ * "discarded <session>"; the end-to-end tests grep for them, so keep the
+ * format if you copy this file.
  *
  * Threading: the host calls every callback on this guest's main queue, one at
  * a time, so the globals below need no locks. A guest that starts threads of
@@ -36,6 +43,9 @@
 
 /* The host interface from init; valid until deinit returns. */
 static const apphost_host_t *g_host;
+/* The scenes extension, or NULL when the host does not offer it: then the
+ * guest has only the scenes the host connects by itself. */
+static const apphost_scenes_t *g_scenes_extension;
 
 /* True when the host offers `member`. init() already checked that the host's
  * struct is large enough to have every member this file uses. */
@@ -263,6 +273,66 @@ static void did_disconnect(apphost_scene_t scene)
     }
 }
 
+/* ---- The scenes extension (CONTRACT S7, S9 to S11, N2, N3) ---------------- */
+
+static void did_change_size(apphost_scene_t scene, const apphost_scene_size_t *size)
+{
+    if (size == NULL) {
+        return;
+    }
+    /* Lay out for the size class, never for a layout: the guest is not told
+     * whether it is full screen, split or in slide over (CONTRACT S11). */
+    log_message(APPHOST_LOG_INFO, "size %ux%u %s scene=%" PRIu64, (unsigned)size->width, (unsigned)size->height,
+                size->size_class == APPHOST_SIZE_CLASS_COMPACT ? "compact" : "regular", scene);
+}
+
+/* The payload is not NUL-terminated: copy at most `capacity - 1` bytes. */
+static void payload_text(const void *payload, size_t length, char *text, size_t capacity)
+{
+    size_t kept = length < capacity - 1 ? length : capacity - 1;
+
+    if (payload != NULL) {
+        memcpy(text, payload, kept);
+    } else {
+        kept = 0;
+    }
+    text[kept] = '\0';
+}
+
+static void perform_action(apphost_scene_t scene, const char *name, const void *payload, size_t length)
+{
+    char text[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
+    apphost_status_t status;
+    apphost_modal_t modal = APPHOST_MODAL_INVALID;
+
+    if (name == NULL || g_scenes_extension == NULL) {
+        return;
+    }
+    payload_text(payload, length, text, sizeof text);
+    log_message(APPHOST_LOG_INFO, "callback perform_action scene=%" PRIu64 " %s", scene, name);
+    if (strcmp(name, "open") == 0) {
+        /* The action's transient activation lets this one request through
+         * (CONTRACT S9); the new scene starts with a counter of 0. */
+        status = g_scenes_extension->request_scene(g_host, scene, APPHOST_SCENE_ROLE_AUXILIARY,
+                                                   APPHOST_PRESENTATION_STANDARD, "0", 1);
+        log_message(APPHOST_LOG_INFO, "open -> %s", apphost_status_name(status));
+    } else if (strcmp(name, "progress") == 0) {
+        status = g_scenes_extension->set_loading_progress(g_host, scene, strtod(text, NULL) / 100.0);
+        log_message(APPHOST_LOG_INFO, "progress -> %s", apphost_status_name(status));
+    } else if (strcmp(name, "sheet") == 0) {
+        status = g_scenes_extension->present_modal(g_host, scene, APPHOST_MODAL_SHEET, text, &modal);
+        log_message(APPHOST_LOG_INFO, "sheet -> %s modal=%" PRIu64, apphost_status_name(status), modal);
+    } else {
+        log_message(APPHOST_LOG_WARNING, "unknown action %s", name);
+    }
+}
+
+static void did_discard(const char *session_id)
+{
+    /* The user closed the session: its saved state is gone (CONTRACT S7). */
+    log_message(APPHOST_LOG_INFO, "discarded %s", session_id == NULL ? "?" : session_id);
+}
+
 /* ---- Entry point --------------------------------------------------------- */
 
 /* The callback tables are constant and live as long as the library, as
@@ -284,6 +354,17 @@ static const apphost_scene_callbacks_t scene_callbacks = {
     did_disconnect,
 };
 
+/* should_dismiss_modal and did_dismiss_modal are NULL: every sheet may go
+ * when the user asks (CONTRACT N3). */
+static const apphost_guest_scenes_t guest_scenes = {
+    sizeof(apphost_guest_scenes_t),
+    did_change_size,
+    perform_action,
+    NULL,
+    NULL,
+    did_discard,
+};
+
 static apphost_status_t init(const apphost_host_t *host)
 {
     /* Refuse a host without the members this guest uses rather than crash
@@ -294,6 +375,15 @@ static apphost_status_t init(const apphost_host_t *host)
     }
     g_host = host;
     memset(g_scenes, 0, sizeof g_scenes);
+    /* A host older than ABI 1.1 has no scenes extension: run without it. */
+    g_scenes_extension = NULL;
+    if (host->struct_size >= offsetof(apphost_host_t, get_extension) + sizeof(host->get_extension) &&
+        host->get_extension != NULL) {
+        const apphost_scenes_t *found = host->get_extension(host, APPHOST_SCENES_EXTENSION_ID);
+        if (found != NULL && found->struct_size >= sizeof(apphost_scenes_t)) {
+            g_scenes_extension = found;
+        }
+    }
     return APPHOST_OK;
 }
 
@@ -301,6 +391,7 @@ static void deinit(void)
 {
     /* The host pointer dies when deinit returns: forget it. */
     memset(g_scenes, 0, sizeof g_scenes);
+    g_scenes_extension = NULL;
     g_host = NULL;
 }
 
@@ -315,6 +406,9 @@ static const void *query(const char *interface_id)
     }
     if (strcmp(interface_id, APPHOST_GUEST_SCENE_CALLBACKS_ID) == 0) {
         return &scene_callbacks;
+    }
+    if (strcmp(interface_id, APPHOST_GUEST_SCENES_CALLBACKS_ID) == 0) {
+        return &guest_scenes;
     }
     return NULL; /* an interface this guest does not offer */
 }

@@ -89,6 +89,15 @@ static const apphost_scene_callbacks_t scene_callbacks = {
     apphost_sdk_scene_did_disconnect,
 };
 
+static const apphost_guest_scenes_t guest_scenes = {
+    sizeof(apphost_guest_scenes_t),
+    apphost_sdk_scene_did_change_size,
+    apphost_sdk_scene_perform_action,
+    apphost_sdk_scene_should_dismiss_modal,
+    apphost_sdk_scene_did_dismiss_modal,
+    apphost_sdk_did_discard,
+};
+
 /* [thread-safe]: compares strings and returns constant data. */
 static const void *apphost_guest_entry_query(const char *interface_id)
 {
@@ -100,6 +109,9 @@ static const void *apphost_guest_entry_query(const char *interface_id)
     }
     if (strcmp(interface_id, APPHOST_GUEST_SCENE_CALLBACKS_ID) == 0) {
         return &scene_callbacks;
+    }
+    if (strcmp(interface_id, APPHOST_GUEST_SCENES_CALLBACKS_ID) == 0) {
+        return &guest_scenes;
     }
     return NULL;
 }

@@ -22,6 +22,9 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
     case guestFailed
     /// The host failed for a reason of its own (`APPHOST_ERROR_INTERNAL`).
     case internalError
+    /// Opening a scene needs a user action's transient activation, and the guest holds none
+    /// (CONTRACT S9; ABI 1.1).
+    case noActivation
     /// A code these headers do not know, from a newer host.
     case unknown(Int32)
 
@@ -33,7 +36,7 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private static let known: [ApphostError] = [
         .invalidArgument, .invalidHandle, .invalidState, .unsupported, .outOfMemory, .tooLarge,
-        .guestFailed, .internalError,
+        .guestFailed, .internalError, .noActivation,
     ]
 
     /// The C status code.
@@ -48,6 +51,7 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooLarge: code = APPHOST_ERROR_TOO_LARGE
         case .guestFailed: code = APPHOST_ERROR_GUEST_FAILED
         case .internalError: code = APPHOST_ERROR_INTERNAL
+        case .noActivation: code = APPHOST_ERROR_NO_ACTIVATION
         case .unknown(let status): return status
         }
         return Int32(code.rawValue)

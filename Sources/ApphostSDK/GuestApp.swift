@@ -54,6 +54,11 @@ public protocol GuestApp: AnyObject {
     /// per connection; the SDK keeps the delegate until the scene disconnects
     /// or the guest terminates.
     func makeSceneDelegate(for session: SceneSession) -> SceneDelegate
+
+    /// The user closed the session `id` for good, with the state it saved
+    /// (CONTRACT S7): forget what you kept for it. A guest that was not
+    /// running then hears it right after ``didFinishLaunching(host:)``.
+    func didDiscardSession(id: String)
 }
 
 extension GuestApp {
@@ -67,6 +72,7 @@ extension GuestApp {
     public func didFinishLaunching(host: Host) throws {}
     public func willTerminate() {}
     public func didReceiveMemoryWarning() {}
+    public func didDiscardSession(id: String) {}
 
     /// By default a scene gets a delegate that ignores every callback.
     public func makeSceneDelegate(for session: SceneSession) -> SceneDelegate {

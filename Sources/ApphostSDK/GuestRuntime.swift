@@ -177,3 +177,44 @@ public func _apphostSDKSceneDidDisconnect(_ handle: UInt64) {
     runtime.withScene(handle, "did_disconnect") { $1.sceneDidDisconnect($0) }
     runtime.scenes[handle] = nil
 }
+
+// MARK: - The scenes extension's callbacks (scenes.h, apphost_guest_scenes_t)
+
+@_cdecl("apphost_sdk_scene_did_change_size")
+public func _apphostSDKSceneDidChangeSize(_ handle: UInt64, _ size: UnsafePointer<apphost_scene_size_t>?) {
+    guard let size else { return }
+    let copied = SceneSize(size.pointee)
+    GuestRuntime.current?.withScene(handle, "did_change_size") { $1.sceneDidChangeSize($0, to: copied) }
+}
+
+@_cdecl("apphost_sdk_scene_perform_action")
+public func _apphostSDKScenePerformAction(
+    _ handle: UInt64, _ name: UnsafePointer<CChar>?, _ payload: UnsafeRawPointer?, _ length: Int
+) {
+    let action = name.map { String(cString: $0) } ?? ""
+    let bytes = payload.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+    GuestRuntime.current?.withScene(handle, "perform_action") { $1.scene($0, perform: action, payload: bytes) }
+}
+
+@_cdecl("apphost_sdk_scene_should_dismiss_modal")
+public func _apphostSDKSceneShouldDismissModal(_ handle: UInt64, _ modal: UInt64) -> Int32 {
+    var dismiss = true
+    GuestRuntime.current?.withScene(handle, "should_dismiss_modal") {
+        dismiss = $1.scene($0, shouldDismiss: Modal(id: modal, sceneHandle: handle))
+    }
+    return dismiss ? 1 : 0
+}
+
+@_cdecl("apphost_sdk_scene_did_dismiss_modal")
+public func _apphostSDKSceneDidDismissModal(_ handle: UInt64, _ modal: UInt64) {
+    GuestRuntime.current?.withScene(handle, "did_dismiss_modal") {
+        $1.scene($0, didDismiss: Modal(id: modal, sceneHandle: handle))
+    }
+}
+
+@_cdecl("apphost_sdk_did_discard")
+public func _apphostSDKDidDiscard(_ sessionID: UnsafePointer<CChar>?) {
+    guard let runtime = GuestRuntime.current, let sessionID else { return }
+    let id = String(cString: sessionID)
+    HostCallout.onMainQueue { runtime.app.didDiscardSession(id: id) }
+}

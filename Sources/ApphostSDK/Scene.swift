@@ -11,7 +11,9 @@
 /// - a temporary interruption: `sceneWillResignActive`, later
 ///   `sceneDidBecomeActive` (S4);
 /// - return: `sceneWillEnterForeground`, `sceneDidBecomeActive` (S5);
-/// - the host drops a background scene: `sceneDidDisconnect` (S6).
+/// - the host drops a background scene: `sceneDidDisconnect` (S6);
+/// - with the scenes extension (``Scenes``): sizes, user actions and modal
+///   dismissals (S9, S11, N3).
 public protocol SceneDelegate: AnyObject {
     /// The scene connects. `restorationData` is what its session last saved
     /// with ``Scene/saveState(_:)``, or nil if it saved nothing (CONTRACT S12).
@@ -28,6 +30,21 @@ public protocol SceneDelegate: AnyObject {
     /// The host disconnected the scene. Its handle is no longer valid (saving
     /// fails now), but its session and saved state survive.
     func sceneDidDisconnect(_ scene: Scene)
+
+    /// The scene has a new size (CONTRACT S11): before it first enters the
+    /// foreground, and whenever the host rearranges the display. Lay out for
+    /// the size class; the guest never learns the layout itself.
+    func sceneDidChangeSize(_ scene: Scene, to size: SceneSize)
+    /// The user performed `action` on the scene, with `payload`. From now on,
+    /// for a few seconds, the guest may open one scene
+    /// (``Scenes/requestScene(from:role:style:state:)``, CONTRACT S9).
+    func scene(_ scene: Scene, perform action: String, payload: [UInt8])
+    /// The user asks to dismiss `modal`. Return false to keep it, for instance
+    /// to ask them to confirm discarding unsaved changes (CONTRACT N3). By
+    /// default it goes.
+    func scene(_ scene: Scene, shouldDismiss modal: Modal) -> Bool
+    /// The host dismissed `modal`, and those above it, as the user asked.
+    func scene(_ scene: Scene, didDismiss modal: Modal)
 }
 
 extension SceneDelegate {
@@ -37,6 +54,10 @@ extension SceneDelegate {
     public func sceneWillResignActive(_ scene: Scene) {}
     public func sceneDidEnterBackground(_ scene: Scene) {}
     public func sceneDidDisconnect(_ scene: Scene) {}
+    public func sceneDidChangeSize(_ scene: Scene, to size: SceneSize) {}
+    public func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {}
+    public func scene(_ scene: Scene, shouldDismiss modal: Modal) -> Bool { true }
+    public func scene(_ scene: Scene, didDismiss modal: Modal) {}
 }
 
 /// The delegate of ``GuestApp/makeSceneDelegate(for:)``'s default.

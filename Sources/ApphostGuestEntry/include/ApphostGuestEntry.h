@@ -42,6 +42,12 @@ void apphost_sdk_scene_will_resign_active(apphost_scene_t scene);
 void apphost_sdk_scene_did_enter_background(apphost_scene_t scene);
 void apphost_sdk_scene_did_disconnect(apphost_scene_t scene);
 
+void apphost_sdk_scene_did_change_size(apphost_scene_t scene, const apphost_scene_size_t *size);
+void apphost_sdk_scene_perform_action(apphost_scene_t scene, const char *name, const void *payload, size_t length);
+int32_t apphost_sdk_scene_should_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal);
+void apphost_sdk_scene_did_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal);
+void apphost_sdk_did_discard(const char *session_id);
+
 #ifdef __cplusplus
 }
 #endif

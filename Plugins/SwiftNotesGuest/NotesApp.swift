@@ -1,0 +1,128 @@
+// Swift Notes: a multi-window guest on the "apphost.scenes/1" extension through ApphostSDK's
+// `Scenes`. Its primary window lists the notes; each note opens in an auxiliary editor window
+// beside the list. Every window saves what it shows as its scene state, so that after the host
+// restarts, or after the guest is terminated and launched again, every window comes back with
+// its text (CONTRACT S8, S12). This is the pattern to copy: a window's state says what it shows.
+//
+// User actions (`apphost ctl action <scene> <action> <payload>`):
+//   on the list:    new <title>      adds a note
+//                   open <title>     opens the note in an editor window (needs the action, S9)
+//   on an editor:   type <text>      appends text to the note
+//
+// Log lines (INFO), which the end-to-end tests match:
+//   list: <title>, <title>            the list after a change
+//   connected list: <title>, ...      a list window connected, with the titles it restored
+//   editor <title>: <text>            an editor after a change
+//   connected editor <title>: <text>  an editor window connected, with the text it restored
+//   open <title> refused: <error>     WARNING: request_scene failed (no activation, ...)
+//   size <width>x<height> <class>     a window's new size
+//   discarded <session>               a closed window's session is gone (S7)
+//
+// The host calls everything here on the guest's main queue one call at a time, so the plain
+// stored properties need no locks.
+
+import ApphostSDK
+
+@main
+final class NotesApp: GuestApp {
+    static let descriptor = GuestDescriptor(
+        id: "org.apphost.samples.notes", name: "Swift Notes", version: "1.0.0", vendor: "apphost",
+        summary: "A note list and editor windows, each restored with its text.",
+        capabilities: [.multipleScenes])
+
+    private var host: Host?
+    /// Nil when the host does not offer the scenes extension: the guest then shows only its list.
+    private(set) var scenes: Scenes?
+    /// The notes' titles in the order they were added, and the text of each.
+    var titles: [String] = []
+    var texts: [String: String] = [:]
+
+    required init() {}
+
+    func didFinishLaunching(host: Host) throws {
+        self.host = host
+        scenes = host.scenes
+    }
+
+    func makeSceneDelegate(for session: SceneSession) -> SceneDelegate {
+        session.role == .auxiliary ? EditorWindow(app: self) : ListWindow(app: self)
+    }
+
+    func didDiscardSession(id: String) { log("discarded \(id)") }
+
+    func log(_ line: String, level: LogLevel = .info) { host?.log(level: level, line) }
+}
+
+/// The primary window: the list of notes. Its state is the titles, one a line.
+final class ListWindow: SceneDelegate {
+    unowned let app: NotesApp
+    init(app: NotesApp) { self.app = app }
+
+    func sceneWillConnect(_ scene: Scene, restorationData: [UInt8]?) {
+        let saved = String(decoding: restorationData ?? [], as: UTF8.self).split(separator: "\n").map(String.init)
+        for title in saved where !app.titles.contains(title) { app.titles.append(title) }
+        app.log("connected list: " + app.titles.joined(separator: ", "))
+    }
+
+    func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {
+        let title = String(decoding: payload, as: UTF8.self)
+        guard !title.isEmpty, !title.contains("\n") else { return app.log("\(action) needs a title", level: .warning) }
+        switch action {
+        case "new":
+            if !app.titles.contains(title) { app.titles.append(title) }
+            save(scene)
+            app.log("list: " + app.titles.joined(separator: ", "))
+        case "open":
+            // The new window's state names its note, and the text it has so far.
+            let state = Array((title + "\n" + (app.texts[title] ?? "")).utf8)
+            do {
+                try app.scenes?.requestScene(from: scene, role: .auxiliary, style: .standard, state: state)
+            } catch {
+                app.log("open \(title) refused: \(error)", level: .warning)
+            }
+        default:
+            app.log("unknown action \(action)", level: .warning)
+        }
+    }
+
+    func sceneDidEnterBackground(_ scene: Scene) { save(scene) }
+
+    func sceneDidChangeSize(_ scene: Scene, to size: SceneSize) { app.log("size \(size)") }
+
+    private func save(_ scene: Scene) {
+        try? scene.saveState(Array(app.titles.joined(separator: "\n").utf8))
+    }
+}
+
+/// An editor window: one note. Its state is the note's title, a line break, then its text.
+final class EditorWindow: SceneDelegate {
+    unowned let app: NotesApp
+    private var title = ""
+    init(app: NotesApp) { self.app = app }
+
+    func sceneWillConnect(_ scene: Scene, restorationData: [UInt8]?) {
+        let state = String(decoding: restorationData ?? [], as: UTF8.self)
+        let parts = state.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        title = parts.first.map(String.init) ?? ""
+        let text = parts.count > 1 ? String(parts[1]) : ""
+        // The saved text wins: it is what this window showed last.
+        app.texts[title] = text
+        app.log("connected editor \(title): \(text)")
+    }
+
+    func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {
+        guard action == "type" else { return app.log("unknown action \(action)", level: .warning) }
+        let text = (app.texts[title] ?? "") + String(decoding: payload, as: UTF8.self)
+        app.texts[title] = text
+        save(scene)
+        app.log("editor \(title): \(text)")
+    }
+
+    func sceneDidEnterBackground(_ scene: Scene) { save(scene) }
+
+    func sceneDidChangeSize(_ scene: Scene, to size: SceneSize) { app.log("size \(size)") }
+
+    private func save(_ scene: Scene) {
+        try? scene.saveState(Array((title + "\n" + (app.texts[title] ?? "")).utf8))
+    }
+}

@@ -1,0 +1,180 @@
+import CApphost
+
+extension Host {
+    /// The scenes extension, "apphost.scenes/1" (`scenes.h`): opening and showing scenes, sizes,
+    /// loading progress, modals and notifications. Nil when the host does not offer it.
+    /// Thread-safe; each access asks the host again, so keep the result.
+    public var scenes: Scenes? { Scenes(host: self) }
+}
+
+/// What a guest asks of the host for its windows: the C ABI's `apphost_scenes_t`. Get it from
+/// ``Host/scenes``.
+///
+/// A guest opens a scene only while handling a user action
+/// (``SceneDelegate/scene(_:perform:payload:)``), which grants it one request for a few seconds
+/// (CONTRACT S9); without one, ``requestScene(from:role:style:state:)`` throws
+/// ``ApphostError/noActivation``. Give the new scene what it should show as its `state`: its
+/// delegate gets it back as the restoration data of `sceneWillConnect`.
+///
+/// ```swift
+/// func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {
+///     guard action == "open" else { return }
+///     try? host.scenes?.requestScene(from: scene, role: .auxiliary, style: .standard, state: payload)
+/// }
+/// ```
+///
+/// Every method is thread-safe except ``size(of:)``, which answers as of the callback being
+/// delivered.
+///
+/// `@unchecked Sendable`: it holds the host's constant table, whose functions are thread-safe.
+public final class Scenes: @unchecked Sendable {
+    public let host: Host
+    let table: UnsafePointer<apphost_scenes_t>
+
+    /// Wraps the host's table, or nil when the host does not offer the extension or its table is
+    /// smaller than these headers' (every member is in revision 1).
+    init?(host: Host) {
+        guard let pointer = host.extensionInterface(APPHOST_SCENES_EXTENSION_ID) else { return nil }
+        let table = pointer.assumingMemoryBound(to: apphost_scenes_t.self)
+        guard Int(table.pointee.struct_size) >= MemoryLayout<apphost_scenes_t>.size else { return nil }
+        self.host = host
+        self.table = table
+    }
+
+    /// Asks for a new scene of `role`, shown as `style` (beside `scene` for `.standard`), whose
+    /// session starts with `state` as its saved state (at most 1 MiB). Consumes the transient
+    /// activation of a user action; throws ``ApphostError/noActivation`` without one. The new
+    /// scene connects later, on the main queue, unless the host refuses it (its event stream
+    /// says why).
+    public func requestScene(
+        from scene: Scene, role: SceneRole = .auxiliary, style: PresentationStyle = .automatic, state: [UInt8] = []
+    ) throws {
+        guard let request = table.pointee.request_scene else { throw ApphostError.unsupported }
+        let status = state.withUnsafeBytes { bytes in
+            request(host.raw, scene.handle, role.rawValue, style.rawValue, bytes.baseAddress, bytes.count)
+        }
+        try ApphostError.check(status)
+    }
+
+    /// Asks the host to show the existing session `id` as `style`, connecting it if needed. Needs
+    /// no activation (S9). A session the guest does not have is refused in the host's event stream.
+    public func activateSession(_ id: String, style: PresentationStyle = .automatic) throws {
+        guard let activate = table.pointee.activate_session else { throw ApphostError.unsupported }
+        try ApphostError.check(activate(host.raw, id, style.rawValue))
+    }
+
+    /// The size of `scene` as of the callback being delivered (CONTRACT S11); 0 by 0 until it
+    /// is first shown. Call it only from a callback.
+    public func size(of scene: Scene) throws -> SceneSize {
+        guard let query = table.pointee.scene_size else { throw ApphostError.unsupported }
+        var size = apphost_scene_size_t()
+        size.struct_size = UInt32(MemoryLayout<apphost_scene_size_t>.size)
+        try ApphostError.check(query(host.raw, scene.handle, &size))
+        return SceneSize(size)
+    }
+
+    /// Reports `scene`'s loading progress, which the host shows to operators (CONTRACT N2).
+    public func setLoadingProgress(_ progress: LoadingProgress, for scene: Scene) throws {
+        guard let report = table.pointee.set_loading_progress else { throw ApphostError.unsupported }
+        let value: Double
+        switch progress {
+        case .none: value = APPHOST_PROGRESS_NONE
+        case .indeterminate: value = APPHOST_PROGRESS_INDETERMINATE
+        case .fraction(let fraction): value = fraction
+        }
+        try ApphostError.check(report(host.raw, scene.handle, value))
+    }
+
+    /// Presents modal content titled `title` over `scene`, on top of its modal stack (CONTRACT
+    /// N3). The user can always ask to dismiss it: ``SceneDelegate/scene(_:shouldDismiss:)``
+    /// decides.
+    public func presentModal(on scene: Scene, style: ModalStyle = .sheet, title: String) throws -> Modal {
+        guard let present = table.pointee.present_modal else { throw ApphostError.unsupported }
+        var id: apphost_modal_t = 0
+        try ApphostError.check(present(host.raw, scene.handle, style.rawValue, title, &id))
+        return Modal(id: id, sceneHandle: scene.handle)
+    }
+
+    /// Dismisses `modal` and every modal presented above it, without asking.
+    public func dismiss(_ modal: Modal) throws {
+        guard let dismiss = table.pointee.dismiss_modal else { throw ApphostError.unsupported }
+        try ApphostError.check(dismiss(host.raw, modal.sceneHandle, modal.id))
+    }
+
+    /// Posts a user notification to the host's operators (CONTRACT N1). The host limits how many
+    /// a guest may post in a while and reports the rest as refused: post sparingly.
+    public func postNotification(title: String, body: String? = nil) throws {
+        guard let post = table.pointee.post_notification else { throw ApphostError.unsupported }
+        try ApphostError.check(post(host.raw, title, body))
+    }
+}
+
+/// How a requested scene is shown (CONTRACT S10): the C ABI's `enum apphost_presentation_style`.
+public struct PresentationStyle: RawRepresentable, Sendable, Hashable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The host chooses.
+    public static let automatic = PresentationStyle(rawValue: 0)
+    /// Beside the requesting scene.
+    public static let standard = PresentationStyle(rawValue: 1)
+    /// Above every other scene, which stay visible but inactive until it closes.
+    public static let prominent = PresentationStyle(rawValue: 2)
+}
+
+/// A scene's size class (CONTRACT S11): the C ABI's `enum apphost_size_class`.
+public struct SizeClass: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let compact = SizeClass(rawValue: 0)
+    public static let regular = SizeClass(rawValue: 1)
+
+    public var description: String { self == .compact ? "compact" : self == .regular ? "regular" : "\(rawValue)" }
+}
+
+/// A scene's size in points of the host's virtual display, and its size class: all a guest
+/// learns of the layout it is in (CONTRACT S11).
+public struct SceneSize: Sendable, Hashable, CustomStringConvertible {
+    public var width: UInt32
+    public var height: UInt32
+    public var sizeClass: SizeClass
+
+    public init(width: UInt32, height: UInt32, sizeClass: SizeClass) {
+        self.width = width
+        self.height = height
+        self.sizeClass = sizeClass
+    }
+
+    init(_ size: apphost_scene_size_t) {
+        self.init(width: size.width, height: size.height, sizeClass: SizeClass(rawValue: size.size_class))
+    }
+
+    public var description: String { "\(width)x\(height) \(sizeClass)" }
+}
+
+/// A scene's loading progress (CONTRACT N2).
+public enum LoadingProgress: Sendable, Hashable {
+    /// Finished loading.
+    case none
+    case indeterminate
+    /// From 0 to 1.
+    case fraction(Double)
+}
+
+/// How modal content covers its scene (CONTRACT N3): the C ABI's `enum apphost_modal_style`.
+public struct ModalStyle: RawRepresentable, Sendable, Hashable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let sheet = ModalStyle(rawValue: 0)
+    public static let fullScreen = ModalStyle(rawValue: 1)
+}
+
+/// A modal presented over a scene.
+public struct Modal: Sendable, Hashable {
+    /// The modal's id, unique within the guest (never 0).
+    public let id: UInt64
+    /// The handle of the scene it covers.
+    public let sceneHandle: UInt64
+}

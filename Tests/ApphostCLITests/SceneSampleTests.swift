@@ -1,0 +1,82 @@
+import ApphostHost
+import Foundation
+import XCTest
+
+/// The multi-window samples end to end: the Swift notes guest restores its windows and their
+/// text after the host is killed (CONTRACT S8, S9, S12), and the C sample opens, sizes and closes
+/// scenes (S7, S9, S11, N3), in both isolation modes.
+final class SceneSampleTests: HostTestCase {
+    static let notesID = "org.apphost.samples.notes"
+    static let notes = "libSwiftNotesGuest.so"
+
+    override class var stopsHostsGracefully: Bool { true }
+
+    private func scenes(of guest: String) throws -> [SceneStatus] {
+        try XCTUnwrap(try status().guest(guest)?.scenes)
+    }
+
+    func testNotesRestoresItsWindowsAndTextInProcess() throws { try notesRestore("none") }
+    func testNotesRestoresItsWindowsAndTextIsolated() throws { try notesRestore("process") }
+
+    // CONTRACT S9, S12, S8: the list opens an editor window on a user action; after the host is
+    // killed with SIGKILL, a new host reconnects both windows, same sessions, with their text.
+    private func notesRestore(_ isolation: String) throws {
+        var host = try startHost([Self.notes], options: ["--isolation", isolation])
+        try host.waitForLog(Self.notesID, "connected list: ")
+        let list = try XCTUnwrap(try scenes(of: Self.notesID).first)
+        try ctlSucceeds("action", list.session, "new", "Groceries")
+        try host.waitForLog(Self.notesID, "list: Groceries")
+        try ctlSucceeds("action", list.session, "open", "Groceries")
+        try host.waitForLog(Self.notesID, "connected editor Groceries: ")
+        let editor = try XCTUnwrap(try scenes(of: Self.notesID).last)
+        XCTAssertEqual(editor.role, .auxiliary)
+        XCTAssertEqual(try scenes(of: Self.notesID).map(\.placement), ["split left", "split right"])
+
+        let mark = host.events.count
+        try ctlSucceeds("action", editor.session, "type", "milk, eggs")
+        try host.waitForLog(Self.notesID, "editor Groceries: milk, eggs", after: mark)
+        try host.waitForEvent("the editor's state saved", after: mark) {
+            $0.kind == .stateSaved && $0.session == editor.session
+        }
+        host.signal(SIGKILL)
+        _ = try host.waitForExit()
+
+        host = try startHost([Self.notes], options: ["--isolation", isolation])
+        try host.waitForLog(Self.notesID, "connected list: Groceries")
+        try host.waitForLog(Self.notesID, "connected editor Groceries: milk, eggs")
+        XCTAssertEqual(try scenes(of: Self.notesID).map(\.session), [list.session, editor.session])
+    }
+
+    func testTheCSampleOpensSizesAndClosesScenesInProcess() throws { try cSampleScenes("none") }
+    func testTheCSampleOpensSizesAndClosesScenesIsolated() throws { try cSampleScenes("process") }
+
+    // CONTRACT S9, S10, S11, N3, S7: "open" opens an auxiliary scene beside the first, both
+    // learn their halves; a sheet is dismissed when the operator asks (the sample never keeps
+    // one); closing the auxiliary scene discards its session.
+    private func cSampleScenes(_ isolation: String) throws {
+        let host = try startHost([BuildProducts.cSample], options: ["--isolation", isolation, "--display", "1000x800"])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        let first = try XCTUnwrap(try scenes(of: Self.cID).first)
+        try host.waitForLog(Self.cID, "size 1000x800 regular scene=\(first.handle ?? 0)")
+
+        try ctlSucceeds("action", first.session, "open")
+        try host.waitForLog(Self.cID, "open -> ok")
+        try host.waitForLog(Self.cID, "size 500x800 compact scene=\(first.handle ?? 0)")
+        let second = try XCTUnwrap(try scenes(of: Self.cID).last)
+        XCTAssertEqual(second.role, .auxiliary)
+        XCTAssertEqual(second.size, SceneSize(width: 500, height: 800, sizeClass: .compact))
+
+        try ctlSucceeds("action", second.session, "sheet", "Settings")
+        try host.waitForLog(Self.cID, "sheet -> ok modal=1")
+        XCTAssertEqual(try scenes(of: Self.cID).last?.modals.map(\.title), ["Settings"])
+        let dismissed = try ctlSucceeds("dismiss", second.session).stdout.joined()
+        XCTAssertTrue(dismissed.contains("dismissed"), dismissed)
+        XCTAssertEqual(try scenes(of: Self.cID).last?.modals, [])
+
+        let mark = host.events.count
+        try ctlSucceeds("close", second.session)
+        try host.waitForLog(Self.cID, "discarded \(second.session)", after: mark)
+        try host.waitForLog(Self.cID, "size 1000x800 regular scene=\(first.handle ?? 0)", after: mark)
+        XCTAssertEqual(try scenes(of: Self.cID).map(\.session), [first.session])
+    }
+}
