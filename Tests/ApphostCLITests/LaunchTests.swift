@@ -2,9 +2,10 @@ import ApphostHost
 import XCTest
 
 /// `apphost launch` on the two samples: launch order, background connection, states, reasons.
-final class LaunchTests: HostTestCase {
+/// Run by LaunchTests (process isolation) and LaunchInProcessTests (none).
+class LaunchCases: HostTestCase {
     // CONTRACT A2, S2: the launch callback first, then will-connect, will-enter-foreground, did-become-active.
-    func testForegroundGuestLaunchesThenConnectsInContractOrder() throws {
+    func foregroundGuestLaunchesThenConnectsInContractOrder() throws {
         let host = try startBothSamples()
         XCTAssertEqual(
             host.events.loggedCallbacks(of: Self.cID),
@@ -12,7 +13,7 @@ final class LaunchTests: HostTestCase {
     }
 
     // CONTRACT S2: the second guest's scene connects straight into background.
-    func testSecondGuestConnectsIntoBackground() throws {
+    func secondGuestConnectsIntoBackground() throws {
         let host = try startBothSamples()
         // ps answers after every callback of the launch has been delivered.
         let status = try status()
@@ -23,7 +24,7 @@ final class LaunchTests: HostTestCase {
     }
 
     // CONTRACT A1: ps reports each guest's app state and each scene's state.
-    func testPsShowsAppAndSceneStates() throws {
+    func psShowsAppAndSceneStates() throws {
         _ = try startBothSamples()
         let status = try status()
         XCTAssertEqual(status.foreground, Self.cID)
@@ -48,7 +49,7 @@ final class LaunchTests: HostTestCase {
 
     // CONTRACT A5: every transition in the stream carries a reason; launch transitions are
     // requested, the background connection automatic, the final terminations shutdown.
-    func testEveryTransitionCarriesAReason() throws {
+    func everyTransitionCarriesAReason() throws {
         let host = try startBothSamples()
         _ = try status()
         host.signal(SIGTERM)
@@ -67,4 +68,26 @@ final class LaunchTests: HostTestCase {
         XCTAssertEqual(Set(terminations.compactMap(\.guest)), [Self.cID, Self.swiftID])
         XCTAssertTrue(terminations.allSatisfy { $0.reason == .shutdown }, "\(terminations.map(\.humanLine))")
     }
+}
+
+// CONTRACT A1, A2, A5, S2: the same cases with each isolation. (Linux's XCTest runs only the tests a
+// class declares, hence one line for each.)
+final class LaunchTests: LaunchCases {
+    func testForegroundGuestLaunchesThenConnectsInContractOrder() throws {
+        try foregroundGuestLaunchesThenConnectsInContractOrder()
+    }
+    func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
+    func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
+    func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
+}
+
+final class LaunchInProcessTests: LaunchCases {
+    override class var isolation: String? { "none" }
+
+    func testForegroundGuestLaunchesThenConnectsInContractOrder() throws {
+        try foregroundGuestLaunchesThenConnectsInContractOrder()
+    }
+    func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
+    func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
+    func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
 }

@@ -2,10 +2,11 @@ import ApphostHost
 import XCTest
 
 /// `ctl switch`, `ctl home` and `ctl alert`: the scene transitions of S3, S4 and S5.
-final class SwitchAndAlertTests: HostTestCase {
+/// Run by SwitchAndAlertTests (process isolation) and SwitchAndAlertInProcessTests (none).
+class SwitchAndAlertCases: HostTestCase {
     // CONTRACT S3, S5: the old guest resigns and enters background, then the new one enters
     // the foreground and becomes active, in that order.
-    func testSwitchSendsOldGuestToBackgroundThenBringsNewOneForward() throws {
+    func switchSendsOldGuestToBackgroundThenBringsNewOneForward() throws {
         let host = try startBothSamples()
         let mark = host.events.count
         let reply = try ctlSucceeds("switch", Self.swiftID)
@@ -33,7 +34,7 @@ final class SwitchAndAlertTests: HostTestCase {
     }
 
     // CONTRACT S5: ctl names a guest by its descriptor name too, in any case.
-    func testSwitchAcceptsTheDescriptorNameInAnyCase() throws {
+    func switchAcceptsTheDescriptorNameInAnyCase() throws {
         let host = try startBothSamples()
         let mark = host.events.count
         try ctlSucceeds("switch", "swift SAMPLE")
@@ -41,7 +42,7 @@ final class SwitchAndAlertTests: HostTestCase {
         XCTAssertEqual(try status().foreground, Self.swiftID)
     }
 
-    func testSwitchToAnUnknownGuestListsTheLoadedOnes() throws {
+    func switchToAnUnknownGuestListsTheLoadedOnes() throws {
         _ = try startBothSamples()
         let result = try ctl("switch", "org.example.missing")
         assertOneLineError(result, containing: "no guest org.example.missing")
@@ -49,7 +50,7 @@ final class SwitchAndAlertTests: HostTestCase {
     }
 
     // CONTRACT S3: home sends the foreground guest to background.
-    func testHomeSendsTheForegroundGuestToBackground() throws {
+    func homeSendsTheForegroundGuestToBackground() throws {
         let host = try startBothSamples()
         let mark = host.events.count
         try ctlSucceeds("home")
@@ -63,7 +64,7 @@ final class SwitchAndAlertTests: HostTestCase {
 
     // CONTRACT S4: an alert sends only will-resign-active; dismissing it sends did-become-active,
     // with no background transition in between.
-    func testAlertOnlyResignsActiveAndDismissReactivates() throws {
+    func alertOnlyResignsActiveAndDismissReactivates() throws {
         let host = try startBothSamples()
         let mark = host.events.count
         try ctlSucceeds("alert")
@@ -87,10 +88,36 @@ final class SwitchAndAlertTests: HostTestCase {
     }
 
     // CONTRACT S4: one alert at a time; nothing to dismiss without one.
-    func testAlertTwiceAndDismissWithoutAlertAreErrors() throws {
+    func alertTwiceAndDismissWithoutAlertAreErrors() throws {
         _ = try startBothSamples()
         assertOneLineError(try ctl("alert", "--dismiss"), containing: "no alert is shown")
         try ctlSucceeds("alert")
         assertOneLineError(try ctl("alert"), containing: "an alert is already shown")
     }
+}
+
+// CONTRACT S3, S4, S5: the same cases with each isolation. (Linux's XCTest runs only the tests a
+// class declares, hence one line for each.)
+final class SwitchAndAlertTests: SwitchAndAlertCases {
+    func testSwitchSendsOldGuestToBackgroundThenBringsNewOneForward() throws {
+        try switchSendsOldGuestToBackgroundThenBringsNewOneForward()
+    }
+    func testSwitchAcceptsTheDescriptorNameInAnyCase() throws { try switchAcceptsTheDescriptorNameInAnyCase() }
+    func testSwitchToAnUnknownGuestListsTheLoadedOnes() throws { try switchToAnUnknownGuestListsTheLoadedOnes() }
+    func testHomeSendsTheForegroundGuestToBackground() throws { try homeSendsTheForegroundGuestToBackground() }
+    func testAlertOnlyResignsActiveAndDismissReactivates() throws { try alertOnlyResignsActiveAndDismissReactivates() }
+    func testAlertTwiceAndDismissWithoutAlertAreErrors() throws { try alertTwiceAndDismissWithoutAlertAreErrors() }
+}
+
+final class SwitchAndAlertInProcessTests: SwitchAndAlertCases {
+    override class var isolation: String? { "none" }
+
+    func testSwitchSendsOldGuestToBackgroundThenBringsNewOneForward() throws {
+        try switchSendsOldGuestToBackgroundThenBringsNewOneForward()
+    }
+    func testSwitchAcceptsTheDescriptorNameInAnyCase() throws { try switchAcceptsTheDescriptorNameInAnyCase() }
+    func testSwitchToAnUnknownGuestListsTheLoadedOnes() throws { try switchToAnUnknownGuestListsTheLoadedOnes() }
+    func testHomeSendsTheForegroundGuestToBackground() throws { try homeSendsTheForegroundGuestToBackground() }
+    func testAlertOnlyResignsActiveAndDismissReactivates() throws { try alertOnlyResignsActiveAndDismissReactivates() }
+    func testAlertTwiceAndDismissWithoutAlertAreErrors() throws { try alertTwiceAndDismissWithoutAlertAreErrors() }
 }

@@ -32,12 +32,20 @@ class HostTestCase: XCTestCase {
 
     var dataDirectory: String { scratch.dataDirectory }
 
+    /// The `--isolation` the hosts of this class get unless a test says otherwise; nil for the
+    /// default (process). Subclasses run the same tests in the other mode.
+    class var isolation: String? { nil }
+
     /// Starts `apphost launch` with `options` on `guests` (build product names or paths) with this
     /// test's data directory.
     func startHost(_ guests: [String], options: [String] = [], environment: [String: String] = [:]) throws
         -> HostProcess
     {
         let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
+        var options = options
+        if let isolation = Self.isolation, !options.contains("--isolation") {
+            options = ["--isolation", isolation] + options
+        }
         let host = try HostProcess(guests: options + paths, dataDirectory: dataDirectory, environment: environment)
         hosts.append(host)
         return host
