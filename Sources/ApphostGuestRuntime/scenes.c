@@ -447,17 +447,32 @@ typedef struct scene_request {
     apphost_status_t status;
 } scene_request;
 
-/* Runs `body` on `request` while its scene is connected; the status it set,
- * or APPHOST_ERROR_INVALID_HANDLE when the scene is not connected. */
-static apphost_status_t with_connected_scene(scene_request *request, void (*body)(void *argument))
+/* Runs `body` on `request` while its scene is connected, for the guest of
+ * `host`, and returns the status it set. Before that: APPHOST_ERROR_INVALID_ARGUMENT
+ * for a host the registry does not know, `refusal` when it is not APPHOST_OK,
+ * APPHOST_ERROR_INVALID_STATE while the extension does not run (init,
+ * deinit), and APPHOST_ERROR_INVALID_HANDLE when the scene is not connected. */
+static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_request *request,
+                                           void (*body)(void *argument), apphost_status_t refusal)
 {
-    ahr_host_context *context = request->context;
+    ahr_host_context *context = ahr_registry_acquire(host);
+    apphost_status_t status;
 
-    request->status = APPHOST_ERROR_INTERNAL;
-    if (!ahr_mirror_if_connected(context->mirror, request->scene, body, request)) {
-        return APPHOST_ERROR_INVALID_HANDLE;
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    return request->status;
+    if (refusal != APPHOST_OK) {
+        status = refusal;
+    } else if (!is_running(context->scenes)) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else {
+        request->context = context;
+        request->status = APPHOST_ERROR_INTERNAL;
+        status = ahr_mirror_if_connected(context->mirror, request->scene, body, request) ? request->status
+                                                                                          : APPHOST_ERROR_INVALID_HANDLE;
+    }
+    ahr_registry_release(context);
+    return status;
 }
 
 static void request_connected(void *argument)
@@ -485,34 +500,20 @@ static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_
                                       const void *state, size_t length)
 {
     static const unsigned char empty = 0;
-    ahr_host_context *context;
     scene_request request;
-    apphost_status_t status;
 
     if ((role != APPHOST_SCENE_ROLE_PRIMARY && role != APPHOST_SCENE_ROLE_AUXILIARY) ||
         !is_presentation_style(style) || (state == NULL && length != 0)) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire(host);
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (length > APPHOST_SCENE_STATE_MAX_BYTES) {
-        status = APPHOST_ERROR_TOO_LARGE;
-    } else if (!is_running(context->scenes)) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else {
-        memset(&request, 0, sizeof request);
-        request.context = context;
-        request.scene = from;
-        request.role = role;
-        request.style = style;
-        request.bytes = state != NULL ? state : &empty;
-        request.length = length;
-        status = with_connected_scene(&request, request_connected);
-    }
-    ahr_registry_release(context);
-    return status;
+    memset(&request, 0, sizeof request);
+    request.scene = from;
+    request.role = role;
+    request.style = style;
+    request.bytes = state != NULL ? state : &empty;
+    request.length = length;
+    return on_connected_scene(host, &request, request_connected,
+                              length > APPHOST_SCENE_STATE_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK);
 }
 
 static apphost_status_t activate_session(const apphost_host_t *host, const char *session_id, int32_t style)
@@ -612,30 +613,17 @@ static void progress_connected(void *argument)
 
 static apphost_status_t set_loading_progress(const apphost_host_t *host, apphost_scene_t scene, double progress)
 {
-    ahr_host_context *context;
     scene_request request;
-    apphost_status_t status;
 
     /* NaN fails every comparison. */
     if (!(progress == APPHOST_PROGRESS_NONE || progress == APPHOST_PROGRESS_INDETERMINATE ||
           (progress >= 0.0 && progress <= 1.0))) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire(host);
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (!is_running(context->scenes)) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else {
-        memset(&request, 0, sizeof request);
-        request.context = context;
-        request.scene = scene;
-        request.progress = progress;
-        status = with_connected_scene(&request, progress_connected);
-    }
-    ahr_registry_release(context);
-    return status;
+    memset(&request, 0, sizeof request);
+    request.scene = scene;
+    request.progress = progress;
+    return on_connected_scene(host, &request, progress_connected, APPHOST_OK);
 }
 
 static void present_connected(void *argument)
@@ -666,9 +654,7 @@ static void present_connected(void *argument)
 static apphost_status_t present_modal(const apphost_host_t *host, apphost_scene_t scene, int32_t style,
                                       const char *title, apphost_modal_t *out_modal)
 {
-    ahr_host_context *context;
     scene_request request;
-    apphost_status_t status;
 
     /* A guest that ignores the status holds the invalid id. */
     if (out_modal != NULL) {
@@ -678,24 +664,13 @@ static apphost_status_t present_modal(const apphost_host_t *host, apphost_scene_
         out_modal == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire(host);
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (!is_running(context->scenes)) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else {
-        memset(&request, 0, sizeof request);
-        request.context = context;
-        request.scene = scene;
-        request.style = style;
-        request.bytes = title;
-        request.length = text_length(title);
-        request.out_modal = out_modal;
-        status = with_connected_scene(&request, present_connected);
-    }
-    ahr_registry_release(context);
-    return status;
+    memset(&request, 0, sizeof request);
+    request.scene = scene;
+    request.style = style;
+    request.bytes = title;
+    request.length = text_length(title);
+    request.out_modal = out_modal;
+    return on_connected_scene(host, &request, present_connected, APPHOST_OK);
 }
 
 static void dismiss_connected(void *argument)
@@ -720,24 +695,12 @@ static void dismiss_connected(void *argument)
 
 static apphost_status_t dismiss_modal(const apphost_host_t *host, apphost_scene_t scene, apphost_modal_t modal)
 {
-    ahr_host_context *context = ahr_registry_acquire(host);
     scene_request request;
-    apphost_status_t status;
 
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (!is_running(context->scenes)) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else {
-        memset(&request, 0, sizeof request);
-        request.context = context;
-        request.scene = scene;
-        request.modal = modal;
-        status = with_connected_scene(&request, dismiss_connected);
-    }
-    ahr_registry_release(context);
-    return status;
+    memset(&request, 0, sizeof request);
+    request.scene = scene;
+    request.modal = modal;
+    return on_connected_scene(host, &request, dismiss_connected, APPHOST_OK);
 }
 
 static apphost_status_t post_notification(const apphost_host_t *host, const char *title, const char *body)

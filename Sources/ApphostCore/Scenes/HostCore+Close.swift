@@ -9,12 +9,7 @@ extension HostCore {
         _ name: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        let found: (GuestRecord, Int)
-        switch findScene(name) {
-        case .success(let scene): found = scene
-        case .failure(let error): return completion(.failure(error))
-        }
-        let (guest, index) = found
+        guard let (guest, index) = findScene(name, else: completion) else { return }
         guard !guest.changingSuspension, guest.phase != .launching, guest.phase != .terminating else {
             return completion(.failure(HostCommandError("\(guest.id) is \(guest.phase.rawValue); try again")))
         }

@@ -153,6 +153,18 @@ extension HostCore {
         return .failure(HostCommandError("no scene \(name) (give a session id, a prefix of one, or a scene handle)"))
     }
 
+    /// `findScene`, or nil after failing `completion` with why not.
+    func findScene<T>(
+        _ name: String, else completion: (Result<T, HostCommandError>) -> Void
+    ) -> (GuestRecord, Int)? {
+        switch findScene(name) {
+        case .success(let found): return found
+        case .failure(let error):
+            completion(.failure(error))
+            return nil
+        }
+    }
+
     /// Runs `body` once every guest of `ids` runs and is not suspended: suspended ones are resumed
     /// first; a guest not running, or changing its suspension, fails the command.
     func whenRunning(

@@ -121,12 +121,7 @@ extension HostCore {
             return completion(
                 .failure(HostCommandError("an action's payload is at most \(APPHOST_ACTION_PAYLOAD_MAX_BYTES) bytes")))
         }
-        let found: (GuestRecord, Int)
-        switch findScene(name) {
-        case .success(let scene): found = scene
-        case .failure(let error): return completion(.failure(error))
-        }
-        let (guest, index) = found
+        guard let (guest, index) = findScene(name, else: completion) else { return }
         guard let handle = guest.scenes[index].handle, guest.scenes[index].state.isForeground else {
             return completion(
                 .failure(HostCommandError("scene \(name) is not shown: a user acts only on what they see")))
@@ -156,12 +151,7 @@ extension HostCore {
         scene name: String, completion: @escaping @Sendable (Result<Bool, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        let found: (GuestRecord, Int)
-        switch findScene(name) {
-        case .success(let scene): found = scene
-        case .failure(let error): return completion(.failure(error))
-        }
-        let (guest, index) = found
+        guard let (guest, index) = findScene(name, else: completion) else { return }
         guard let handle = guest.scenes[index].handle, let modal = guest.scenes[index].modals.last else {
             return completion(.failure(HostCommandError("scene \(name) presents no modal")))
         }
