@@ -43,6 +43,8 @@ struct BackgroundOptions: ParsableArguments {
             throw ValidationError("--expiration-grace must be between 0 and --background-budget.")
         }
         guard suspendDelay >= 0 else { throw ValidationError("--suspend-delay must be 0 seconds or more.") }
+        try Seconds.checkBounded(backgroundBudget, "--background-budget")
+        try Seconds.checkBounded(suspendDelay, "--suspend-delay")
         if let limit = backgroundSceneLimit, limit < 0 {
             throw ValidationError("--background-scene-limit must be 0 or more.")
         }

@@ -31,6 +31,8 @@ struct PolicyOptions: ParsableArguments {
         guard watchdogHardLimit >= watchdog else {
             throw ValidationError("--watchdog-hard-limit must be at least --watchdog.")
         }
+        try Seconds.checkBounded(restartInterval, "--restart-interval")
+        try Seconds.checkBounded(watchdogHardLimit, "--watchdog-hard-limit")
     }
 
     var restartPolicy: RestartPolicy {

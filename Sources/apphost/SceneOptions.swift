@@ -25,13 +25,13 @@ struct SceneOptions: ParsableArguments {
     func validate() throws {
         _ = try displaySize()
         guard compactWidth > 0 else { throw ValidationError("--compact-width must be more than 0 points.") }
-        guard activation >= 0, activation.isFinite else {
-            throw ValidationError("--activation must be 0 seconds or more.")
-        }
+        guard activation >= 0 else { throw ValidationError("--activation must be 0 seconds or more.") }
+        try Seconds.checkBounded(activation, "--activation")
         guard notificationLimit >= 0 else { throw ValidationError("--notification-limit must be 0 or more.") }
-        guard notificationWindow > 0, notificationWindow.isFinite else {
+        guard notificationWindow > 0 else {
             throw ValidationError("--notification-window must be more than 0 seconds.")
         }
+        try Seconds.checkBounded(notificationWindow, "--notification-window")
     }
 
     /// "1920x1080" as (1920, 1080); each side from 1 to 16384 points.

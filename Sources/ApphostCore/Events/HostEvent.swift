@@ -81,9 +81,16 @@ public struct HostEvent: Sendable, Codable, Equatable {
             parts.append("\(from ?? "?") -> \(to ?? "?")")
         case .sceneSize:
             if let to { parts.append(to) }
-        case .callback, .alert, .taskBegun, .taskEnded, .taskExpired, .sceneRequested, .modalPresented,
-            .modalDismissed, .modalKept, .notification, .notificationRefused:
+        case .callback, .alert, .taskBegun, .taskEnded, .taskExpired, .modalPresented, .modalDismissed, .modalKept:
             if let name { parts.append(name) }
+        case .notification, .notificationRefused:
+            // In quotes, so that the title does not run into the body (N1).
+            if let name { parts.append("\"\(name)\"") }
+        case .sceneRequested, .sceneClosed, .requestRefused:
+            // The session says which scene: a closed one has no handle any more (S7), and a
+            // requested one's handle is the scene that asked (S9). Cut as `ctl ps` shows it.
+            if let name { parts.append(name) }
+            if let session { parts.append("session \(session.prefix(8))") }
         case .log:
             if let name { parts.append("[\(name)]") }
         default:

@@ -275,9 +275,10 @@ extension HostService: ControlResponder {
                 core.dismissModal(scene: scene) { result in
                     answer(
                         result.map {
+                            // A kept modal is the guest's answer (N3), not a failure.
                             $0
-                                ? "dismissed the top modal of \(scene)"
-                                : "the guest keeps the modal (it may ask to confirm)"
+                                ? "dismissed the top modal of scene \(scene)"
+                                : "the guest keeps it (the top modal of scene \(scene) stays; it may ask to confirm)"
                         })
                     self.end()
                 }

@@ -11,7 +11,7 @@ struct StatusTable {
     var lines: [String] {
         var lines = [
             "foreground: \(status.foreground ?? "none")    alert: \(status.alert ? "shown" : "none")",
-            "display \(status.display): \(status.layoutLine)",
+            "display: \(status.display)    layout: \(status.layoutLine)",
         ]
         guard !status.guests.isEmpty else { return lines + ["no guests"] }
         let header = ["GUEST", "NAME", "STATE", "PHASE", "REASON", "SINCE", "RESTARTS"]
@@ -30,22 +30,28 @@ struct StatusTable {
         for (guest, cells) in zip(status.guests, rows) {
             lines.append(row(cells))
             if let background = Self.background(guest, now: now) { lines.append("  " + background) }
-            for scene in guest.scenes {
-                let handle = scene.handle.map(String.init) ?? "-"
-                let saved = scene.savedBytes.map { $0 == 1 ? "1 byte" : "\($0) bytes" } ?? "nothing"
-                var parts = [
-                    "scene \(handle)", "session \(scene.session)", "\(scene.role)", "\(scene.state)", "saved \(saved)",
-                ]
-                if let size = scene.size { parts.append("\(size)") }
-                if let placement = scene.placement { parts.append(placement) }
-                if scene.loading != .none { parts.append("loading \(scene.loading)") }
-                if !scene.modals.isEmpty {
-                    // Bottom first, the top one last, as they are stacked.
-                    parts.append(
-                        "modals " + scene.modals.map { "\"\($0.title)\" (\($0.style))" }.joined(separator: " > "))
-                }
-                lines.append("  " + parts.joined(separator: "  "))
-            }
+            for scene in guest.scenes { lines += Self.scene(scene).map { "  " + $0 } }
+        }
+        return lines
+    }
+
+    /// A scene's line: its handle, its session's first 8 characters (which every `ctl` command
+    /// takes; `--json` has the whole id), role, state, saved state, size (S11), where the layout
+    /// shows it and its loading progress (N2); then its modal stack (N3), if any, the top last.
+    static func scene(_ scene: SceneStatus) -> [String] {
+        let handle = scene.handle.map(String.init) ?? "-"
+        let saved = scene.savedBytes.map { $0 == 1 ? "1 byte" : "\($0) bytes" } ?? "nothing"
+        var parts = [
+            "scene \(handle)", "session \(scene.session.prefix(8))", "\(scene.role)", "\(scene.state)",
+            "saved \(saved)",
+        ]
+        if let size = scene.size { parts.append("\(size)") }
+        if let placement = scene.placement { parts.append(placement) }
+        if scene.loading != .none { parts.append("loading \(scene.loading)") }
+        var lines = [parts.joined(separator: "  ")]
+        if !scene.modals.isEmpty {
+            let modals = scene.modals.map { "\"\($0.title)\" (\($0.style))" }
+            lines.append("  modals, top last: " + modals.joined(separator: ", "))
         }
         return lines
     }
