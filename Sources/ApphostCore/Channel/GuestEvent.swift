@@ -2,6 +2,9 @@ import Foundation
 
 /// Guest log levels; raw values are the C ABI's `enum apphost_log_level`.
 public enum GuestLogLevel: Int32, Sendable, CodableByName {
+    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
+    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
+
     case trace = 0
     case debug = 1
     case info = 2

@@ -25,6 +25,30 @@ public enum LoadingProgress: Sendable, Codable, Equatable, CustomStringConvertib
         }
     }
 
+    /// In JSON a fraction is a number, the others their names: 0.42, "indeterminate", "none".
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let fraction = try? container.decode(Double.self), (0...1).contains(fraction) {
+            self = .fraction(fraction)
+            return
+        }
+        switch try container.decode(String.self) {
+        case "none": self = .none
+        case "indeterminate": self = .indeterminate
+        case let other:
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown progress \(other)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .none: try container.encode("none")
+        case .indeterminate: try container.encode("indeterminate")
+        case .fraction(let fraction): try container.encode(fraction)
+        }
+    }
+
     /// "42%", "loading" or "-", as `ctl ps` shows it.
     public var description: String {
         switch self {

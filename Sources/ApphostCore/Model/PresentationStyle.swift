@@ -1,6 +1,9 @@
 /// How a requested scene is shown (CONTRACT S10). Raw values are the C ABI's
 /// `enum apphost_presentation_style`.
 public enum PresentationStyle: Int32, Sendable, CodableByName {
+    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
+    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
+
     /// The host chooses.
     case automatic = 0
     /// Beside the requesting scene.

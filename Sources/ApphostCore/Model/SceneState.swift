@@ -1,5 +1,8 @@
 /// A scene's state (CONTRACT S1). Raw values are the C ABI's `enum apphost_scene_state`.
 public enum SceneState: Int32, Sendable, CodableByName {
+    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
+    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
+
     case unattached = 0
     case foregroundInactive = 1
     case foregroundActive = 2
@@ -19,6 +22,9 @@ public enum SceneState: Int32, Sendable, CodableByName {
 
 /// A scene's role. Raw values are the C ABI's `enum apphost_scene_role`.
 public enum SceneRole: Int32, Sendable, CodableByName {
+    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
+    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
+
     case primary = 0
     case auxiliary = 1
 

@@ -20,6 +20,40 @@ public struct Layout: Sendable, Equatable, Codable {
         case fullScreen(SceneRef)
         /// Two scenes side by side; `ratio` is the first one's share of the width.
         case split(SceneRef, SceneRef, ratio: Double)
+
+        // In JSON: {"mode":"split","scenes":[...],"ratio":0.5}, {"mode":"fullScreen","scenes":[...]}
+        // or {"mode":"empty","scenes":[]}, for tools such as jq.
+        private enum CodingKeys: String, CodingKey { case mode, scenes, ratio }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let scenes = try container.decode([SceneRef].self, forKey: .scenes)
+            switch (try container.decode(String.self, forKey: .mode), scenes.count) {
+            case ("empty", 0): self = .empty
+            case ("fullScreen", 1): self = .fullScreen(scenes[0])
+            case ("split", 2):
+                self = .split(scenes[0], scenes[1], ratio: try container.decode(Double.self, forKey: .ratio))
+            case (let mode, let count):
+                throw DecodingError.dataCorruptedError(
+                    forKey: .mode, in: container, debugDescription: "no layout \(mode) of \(count) scenes")
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .empty:
+                try container.encode("empty", forKey: .mode)
+                try container.encode([SceneRef](), forKey: .scenes)
+            case .fullScreen(let scene):
+                try container.encode("fullScreen", forKey: .mode)
+                try container.encode([scene], forKey: .scenes)
+            case .split(let first, let second, let ratio):
+                try container.encode("split", forKey: .mode)
+                try container.encode([first, second], forKey: .scenes)
+                try container.encode(ratio, forKey: .ratio)
+            }
+        }
     }
 
     public var main: Main = .empty
