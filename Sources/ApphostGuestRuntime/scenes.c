@@ -434,8 +434,15 @@ static size_t text_length(const char *text)
 
 /* One request about a scene, carried out under the mirror's lock while the
  * scene is known to be connected (scenes.h). */
-typedef struct scene_request {
+typedef struct scene_request scene_request;
+
+/* What a function does once its scene is known connected, under the
+ * extension's lock, while it runs; returns the function's status. */
+typedef apphost_status_t (*scene_body)(scene_request *request, ahr_host_context *context);
+
+struct scene_request {
     ahr_host_context *context;
+    scene_body body;
     apphost_scene_t scene;
     int32_t role;
     int32_t style;
@@ -445,15 +452,27 @@ typedef struct scene_request {
     apphost_modal_t modal;
     apphost_modal_t *out_modal;
     apphost_status_t status;
-} scene_request;
+};
+
+/* Runs request->body under the extension's lock, while the scene is known to
+ * be connected (ahr_mirror_if_connected's callback). */
+static void run_locked(void *argument)
+{
+    scene_request *request = argument;
+    ahr_scenes *scenes = request->context->scenes;
+
+    pthread_mutex_lock(&scenes->lock);
+    request->status = scenes->running ? request->body(request, request->context) : APPHOST_ERROR_INVALID_STATE;
+    pthread_mutex_unlock(&scenes->lock);
+}
 
 /* Runs `body` on `request` while its scene is connected, for the guest of
- * `host`, and returns the status it set. Before that: APPHOST_ERROR_INVALID_ARGUMENT
+ * `host`, and returns its status. Before that: APPHOST_ERROR_INVALID_ARGUMENT
  * for a host the registry does not know, `refusal` when it is not APPHOST_OK,
  * APPHOST_ERROR_INVALID_STATE while the extension does not run (init,
  * deinit), and APPHOST_ERROR_INVALID_HANDLE when the scene is not connected. */
-static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_request *request,
-                                           void (*body)(void *argument), apphost_status_t refusal)
+static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_request *request, scene_body body,
+                                           apphost_status_t refusal)
 {
     ahr_host_context *context = ahr_registry_acquire(host);
     apphost_status_t status;
@@ -467,33 +486,26 @@ static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_req
         status = APPHOST_ERROR_INVALID_STATE;
     } else {
         request->context = context;
+        request->body = body;
         request->status = APPHOST_ERROR_INTERNAL;
-        status = ahr_mirror_if_connected(context->mirror, request->scene, body, request) ? request->status
-                                                                                          : APPHOST_ERROR_INVALID_HANDLE;
+        status = ahr_mirror_if_connected(context->mirror, request->scene, run_locked, request)
+                     ? request->status
+                     : APPHOST_ERROR_INVALID_HANDLE;
     }
     ahr_registry_release(context);
     return status;
 }
 
-static void request_connected(void *argument)
+static apphost_status_t request_connected(scene_request *request, ahr_host_context *context)
 {
-    scene_request *request = argument;
-    ahr_host_context *context = request->context;
-    ahr_scenes *scenes = context->scenes;
-
-    pthread_mutex_lock(&scenes->lock);
-    if (!scenes->running) {
-        request->status = APPHOST_ERROR_INVALID_STATE;
-    } else if (!consume_activation(scenes)) {
-        request->status = APPHOST_ERROR_NO_ACTIVATION;
-    } else {
-        if (context->sink.scene_requested != NULL) {
-            context->sink.scene_requested(context->sink.context, request->scene, request->role, request->style,
-                                          request->bytes, request->length);
-        }
-        request->status = APPHOST_OK;
+    if (!consume_activation(context->scenes)) {
+        return APPHOST_ERROR_NO_ACTIVATION;
     }
-    pthread_mutex_unlock(&scenes->lock);
+    if (context->sink.scene_requested != NULL) {
+        context->sink.scene_requested(context->sink.context, request->scene, request->role, request->style,
+                                      request->bytes, request->length);
+    }
+    return APPHOST_OK;
 }
 
 static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role, int32_t style,
@@ -593,22 +605,12 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     return APPHOST_OK;
 }
 
-static void progress_connected(void *argument)
+static apphost_status_t progress_connected(scene_request *request, ahr_host_context *context)
 {
-    scene_request *request = argument;
-    ahr_host_context *context = request->context;
-    ahr_scenes *scenes = context->scenes;
-
-    pthread_mutex_lock(&scenes->lock);
-    if (!scenes->running) {
-        request->status = APPHOST_ERROR_INVALID_STATE;
-    } else {
-        if (context->sink.loading_progress != NULL) {
-            context->sink.loading_progress(context->sink.context, request->scene, request->progress);
-        }
-        request->status = APPHOST_OK;
+    if (context->sink.loading_progress != NULL) {
+        context->sink.loading_progress(context->sink.context, request->scene, request->progress);
     }
-    pthread_mutex_unlock(&scenes->lock);
+    return APPHOST_OK;
 }
 
 static apphost_status_t set_loading_progress(const apphost_host_t *host, apphost_scene_t scene, double progress)
@@ -626,29 +628,21 @@ static apphost_status_t set_loading_progress(const apphost_host_t *host, apphost
     return on_connected_scene(host, &request, progress_connected, APPHOST_OK);
 }
 
-static void present_connected(void *argument)
+static apphost_status_t present_connected(scene_request *request, ahr_host_context *context)
 {
-    scene_request *request = argument;
-    ahr_host_context *context = request->context;
-    ahr_scenes *scenes = context->scenes;
-    apphost_modal_t modal;
+    apphost_modal_t modal = push_modal(context->scenes, request->scene);
 
-    pthread_mutex_lock(&scenes->lock);
-    if (!scenes->running) {
-        request->status = APPHOST_ERROR_INVALID_STATE;
-    } else if ((modal = push_modal(scenes, request->scene)) == APPHOST_MODAL_INVALID) {
-        request->status = APPHOST_ERROR_OUT_OF_MEMORY;
-    } else {
-        /* Before the host hears of it, so that the id is there for a
-         * should_dismiss_modal that comes before this returns. */
-        *request->out_modal = modal;
-        if (context->sink.modal_presented != NULL) {
-            context->sink.modal_presented(context->sink.context, request->scene, modal, request->style,
-                                          request->bytes, request->length);
-        }
-        request->status = APPHOST_OK;
+    if (modal == APPHOST_MODAL_INVALID) {
+        return APPHOST_ERROR_OUT_OF_MEMORY;
     }
-    pthread_mutex_unlock(&scenes->lock);
+    /* Before the host hears of it, so that the id is there for a
+     * should_dismiss_modal that comes before this returns. */
+    *request->out_modal = modal;
+    if (context->sink.modal_presented != NULL) {
+        context->sink.modal_presented(context->sink.context, request->scene, modal, request->style, request->bytes,
+                                      request->length);
+    }
+    return APPHOST_OK;
 }
 
 static apphost_status_t present_modal(const apphost_host_t *host, apphost_scene_t scene, int32_t style,
@@ -673,24 +667,15 @@ static apphost_status_t present_modal(const apphost_host_t *host, apphost_scene_
     return on_connected_scene(host, &request, present_connected, APPHOST_OK);
 }
 
-static void dismiss_connected(void *argument)
+static apphost_status_t dismiss_connected(scene_request *request, ahr_host_context *context)
 {
-    scene_request *request = argument;
-    ahr_host_context *context = request->context;
-    ahr_scenes *scenes = context->scenes;
-
-    pthread_mutex_lock(&scenes->lock);
-    if (!scenes->running) {
-        request->status = APPHOST_ERROR_INVALID_STATE;
-    } else if (!drop_modal(scenes, request->scene, request->modal)) {
-        request->status = APPHOST_ERROR_INVALID_HANDLE;
-    } else {
-        if (context->sink.modal_dismissed != NULL) {
-            context->sink.modal_dismissed(context->sink.context, request->scene, request->modal);
-        }
-        request->status = APPHOST_OK;
+    if (!drop_modal(context->scenes, request->scene, request->modal)) {
+        return APPHOST_ERROR_INVALID_HANDLE;
     }
-    pthread_mutex_unlock(&scenes->lock);
+    if (context->sink.modal_dismissed != NULL) {
+        context->sink.modal_dismissed(context->sink.context, request->scene, request->modal);
+    }
+    return APPHOST_OK;
 }
 
 static apphost_status_t dismiss_modal(const apphost_host_t *host, apphost_scene_t scene, apphost_modal_t modal)
