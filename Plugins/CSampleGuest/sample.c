@@ -11,15 +11,17 @@
  *   - several scenes through the scenes extension, "apphost.scenes/1": the
  *     user action "open" asks for an auxiliary scene beside the one it was
  *     performed on (CONTRACT S9, S10), "progress <0 to 100>" reports loading
- *     progress (N2), "sheet <title>" presents a modal (N3); each scene logs
- *     its size (S11), and closed sessions are forgotten (S7);
+ *     progress (N2), "sheet <title>" presents a modal (N3) and
+ *     "close-sheet" takes the scene's sheets down again; each scene logs its
+ *     size (S11), and closed sessions are forgotten (S7);
  *   - defensive handling of NULL pointers and unknown handles (CONTRACT X3).
  *
  * Every callback logs one INFO line, "callback <name>" for app callbacks and
  * "callback <name> scene=<handle>" for scene callbacks, and the extension's
  * results "open -> <status>", "size <w>x<h> <class> scene=<handle>",
- * "discarded <session>"; the end-to-end tests grep for them, so keep the
- * format if you copy this file.
+ * "sheet -> <status> modal=<id>", "close-sheet -> <status>" (or "no sheet"),
+ * "dismissed modal=<id> scene=<handle>", "discarded <session>"; the
+ * end-to-end tests grep for them, so keep the format if you copy this file.
  *
  * Threading: the host calls every callback on this guest's main queue, one at
  * a time, so the globals below need no locks. A guest that starts threads of
@@ -82,6 +84,7 @@ enum { MAX_SCENES = 16 };
 struct scene_slot {
     apphost_scene_t scene; /* APPHOST_SCENE_INVALID when the slot is free */
     uint64_t counter;      /* times the scene became active, across launches */
+    apphost_modal_t sheet; /* the first sheet still presented over it, if any */
 };
 
 static struct scene_slot g_scenes[MAX_SCENES];
@@ -113,6 +116,7 @@ static struct scene_slot *add_scene(apphost_scene_t scene)
         if (g_scenes[i].scene == APPHOST_SCENE_INVALID) {
             g_scenes[i].scene = scene;
             g_scenes[i].counter = 0;
+            g_scenes[i].sheet = APPHOST_MODAL_INVALID;
             return &g_scenes[i];
         }
     }
@@ -302,6 +306,7 @@ static void payload_text(const void *payload, size_t length, char *text, size_t 
 static void perform_action(apphost_scene_t scene, const char *name, const void *payload, size_t length)
 {
     char text[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
+    struct scene_slot *slot = find_scene(scene);
     apphost_status_t status;
     apphost_modal_t modal = APPHOST_MODAL_INVALID;
 
@@ -322,8 +327,33 @@ static void perform_action(apphost_scene_t scene, const char *name, const void *
     } else if (strcmp(name, "sheet") == 0) {
         status = g_scenes_extension->present_modal(g_host, scene, APPHOST_MODAL_SHEET, text, &modal);
         log_message(APPHOST_LOG_INFO, "sheet -> %s modal=%" PRIu64, apphost_status_name(status), modal);
+        /* Sheets stack; remembering the first is enough to take them all down. */
+        if (status == APPHOST_OK && slot != NULL && slot->sheet == APPHOST_MODAL_INVALID) {
+            slot->sheet = modal;
+        }
+    } else if (strcmp(name, "close-sheet") == 0) {
+        if (slot == NULL || slot->sheet == APPHOST_MODAL_INVALID) {
+            log_message(APPHOST_LOG_INFO, "close-sheet: no sheet");
+            return;
+        }
+        /* Dismisses the first sheet and every modal above it, without asking
+         * should_dismiss_modal: the guest itself decided. */
+        status = g_scenes_extension->dismiss_modal(g_host, scene, slot->sheet);
+        log_message(APPHOST_LOG_INFO, "close-sheet -> %s", apphost_status_name(status));
+        slot->sheet = APPHOST_MODAL_INVALID;
     } else {
         log_message(APPHOST_LOG_WARNING, "unknown action %s", name);
+    }
+}
+
+static void did_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal)
+{
+    struct scene_slot *slot = find_scene(scene);
+
+    /* The user dismissed `modal` and every modal above it (CONTRACT N3). */
+    log_message(APPHOST_LOG_INFO, "dismissed modal=%" PRIu64 " scene=%" PRIu64, modal, scene);
+    if (slot != NULL && slot->sheet == modal) {
+        slot->sheet = APPHOST_MODAL_INVALID;
     }
 }
 
@@ -354,14 +384,15 @@ static const apphost_scene_callbacks_t scene_callbacks = {
     did_disconnect,
 };
 
-/* should_dismiss_modal and did_dismiss_modal are NULL: every sheet may go
- * when the user asks (CONTRACT N3). */
+/* should_dismiss_modal is NULL: every sheet may go when the user asks
+ * (CONTRACT N3). A guest with unsaved changes in a sheet returns 0 from it
+ * and asks the user to confirm. */
 static const apphost_guest_scenes_t guest_scenes = {
     sizeof(apphost_guest_scenes_t),
     did_change_size,
     perform_action,
     NULL,
-    NULL,
+    did_dismiss_modal,
     did_discard,
 };
 

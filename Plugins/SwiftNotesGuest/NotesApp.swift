@@ -3,10 +3,14 @@
 // beside the list. Every window saves what it shows as its scene state, so that after the host
 // restarts, or after the guest is terminated and launched again, every window comes back with
 // its text (CONTRACT S8, S12). This is the pattern to copy: a window's state says what it shows.
+// (To keep the sample short an editor's state carries its note's text; a real app keeps its
+// documents in `host.dataDirectory` and puts only the note's title in the state, so that closing
+// a window loses nothing.)
 //
 // User actions (`apphost ctl action <scene> <action> <payload>`):
 //   on the list:    new <title>      adds a note
-//                   open <title>     opens the note in an editor window (needs the action, S9)
+//                   open <title>     opens the note in an editor window (needs the action, S9),
+//                                    or shows the one it is already open in
 //   on an editor:   type <text>      appends text to the note
 //
 // Log lines (INFO), which the end-to-end tests match:
@@ -15,6 +19,7 @@
 //   editor <title>: <text>            an editor after a change
 //   connected editor <title>: <text>  an editor window connected, with the text it restored
 //   open <title> refused: <error>     WARNING: request_scene failed (no activation, ...)
+//   show <title> refused: <error>     WARNING: activate_session failed
 //   size <width>x<height> <class>     a window's new size
 //   discarded <session>               a closed window's session is gone (S7)
 //
@@ -36,6 +41,8 @@ final class NotesApp: GuestApp {
     /// The notes' titles in the order they were added, and the text of each.
     var titles: [String] = []
     var texts: [String: String] = [:]
+    /// The note each editor window's session shows, connected or not (S6), until it is closed.
+    var editors: [String: String] = [:]
 
     required init() {}
 
@@ -48,7 +55,11 @@ final class NotesApp: GuestApp {
         session.role == .auxiliary ? EditorWindow(app: self) : ListWindow(app: self)
     }
 
-    func didDiscardSession(id: String) { log("discarded \(id)") }
+    /// The user closed a window (S7): if it was an editor, its session will not come back.
+    func didDiscardSession(id: String) {
+        editors[id] = nil
+        log("discarded \(id)")
+    }
 
     func log(_ line: String, level: LogLevel = .info) { host?.log(level: level, line) }
 }
@@ -73,6 +84,15 @@ final class ListWindow: SceneDelegate {
             save(scene)
             app.log("list: " + app.titles.joined(separator: ", "))
         case "open":
+            if let editor = app.editors.first(where: { $0.value == title })?.key {
+                // Already open: show that window, which needs no activation (S9).
+                do {
+                    try app.scenes?.activateSession(editor)
+                } catch {
+                    app.log("show \(title) refused: \(error)", level: .warning)
+                }
+                return
+            }
             // The new window's state names its note, and the text it has so far.
             let state = Array((title + "\n" + (app.texts[title] ?? "")).utf8)
             do {
@@ -107,6 +127,7 @@ final class EditorWindow: SceneDelegate {
         let text = parts.count > 1 ? String(parts[1]) : ""
         // The saved text wins: it is what this window showed last.
         app.texts[title] = text
+        app.editors[scene.sessionID] = title
         app.log("connected editor \(title): \(text)")
     }
 

@@ -70,10 +70,16 @@ final class SessionStoreTests: XCTestCase {
     }
 }
 
-/// A store in memory, shared by host cores as a database file is by host processes.
+/// A store in memory, shared by host cores as a database file is by host processes, with the
+/// semantics of SQLiteSessionStore: saves and discards complete in the order asked (held while
+/// `holdSaves`); a save of an unknown session fails, a save of a discarded one is dropped and
+/// succeeds (S7); a discarded session is listed by `discardedSessions` until `forget`.
 final class MemoryStore: SessionStore, @unchecked Sendable {
-    // `sessions` is locked; the rest is set by the test while the host queue is idle.
+    // `sessions` and `discarded` are locked; the rest is set by the test while the host queue is
+    // idle.
     let sessions = Mutex<[(guest: String, sessionID: String, role: SceneRole, state: Data?)]>([])
+    /// Closed sessions (S7), with their guests, oldest first, until forgotten.
+    let discarded = Mutex<[(guest: String, sessionID: String)]>([])
     var failing = false
     var holdSaves = false
     private var held: [() -> Void] = []
@@ -93,30 +99,37 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
     }
 
     func save(_ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        let commit = { [self] in
-            sessions.withLock { all in
-                for index in all.indices where all[index].sessionID == session { all[index].state = state }
+        enqueue { [self] in
+            let found = sessions.withLock { all in
+                guard let index = all.firstIndex(where: { $0.sessionID == session }) else { return false }
+                all[index].state = state
+                return true
             }
-            completion(.success(()))
+            if found || isDiscarded(session) {
+                completion(.success(()))
+            } else {
+                completion(.failure(StoreError("no session \(session)")))
+            }
         }
-        if holdSaves { held.append(commit) } else { commit() }
     }
 
     func flush(completion: @escaping @Sendable () -> Void) {
-        if holdSaves { held.append(completion) } else { completion() }
+        enqueue(completion)
     }
 
-    /// Closed sessions (S7), with their guests, until forgotten.
-    let discarded = Mutex<[(guest: String, sessionID: String)]>([])
-
     func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        let guest = sessions.withLock { all in
-            defer { all.removeAll { $0.sessionID == session } }
-            return all.first { $0.sessionID == session }?.guest
+        enqueue { [self] in
+            let guest = sessions.withLock { all in
+                defer { all.removeAll { $0.sessionID == session } }
+                return all.first { $0.sessionID == session }?.guest
+            }
+            if let guest {
+                discarded.withLock { $0.append((guest, session)) }
+            } else if !isDiscarded(session) {
+                return completion(.failure(StoreError("no session \(session)")))
+            }
+            completion(.success(()))
         }
-        guard let guest else { return completion(.failure(StoreError("no session \(session)"))) }
-        discarded.withLock { $0.append((guest, session)) }
-        completion(.success(()))
     }
 
     func discardedSessions(of guest: String) throws(StoreError) -> [String] {
@@ -131,5 +144,14 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
         holdSaves = false
         held.forEach { $0() }
         held = []
+    }
+
+    private func isDiscarded(_ session: String) -> Bool {
+        discarded.withLock { $0.contains { $0.sessionID == session } }
+    }
+
+    /// Runs `work` now, or once the test releases saves, after what was held before it.
+    private func enqueue(_ work: @escaping () -> Void) {
+        if holdSaves { held.append(work) } else { work() }
     }
 }

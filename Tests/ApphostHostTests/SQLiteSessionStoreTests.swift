@@ -1,5 +1,6 @@
 import ApphostHost
 import Foundation
+import Synchronization
 import XCTest
 
 /// The SQLite session store (CONTRACT S8, S12) on its own: what one opening saved, the next reads.
@@ -88,6 +89,97 @@ final class SQLiteSessionDiscardTests: XCTestCase {
         XCTAssertEqual(try store.discardedSessions(of: "org.a"), [])
         try store.forget(session: "s1")
         XCTAssertEqual(try store.sessions(of: "org.a").count, 1, "forget removes only discarded sessions")
+    }
+
+    // S7: the discard runs after the saves asked for before it, so that a save on its way when
+    // the user closed the scene cannot outlive the close; its state is gone for good.
+    func testADiscardComesAfterTheSavesAskedForBeforeIt() throws {
+        let path = try databasePath()
+        let order = Mutex<[String]>([])
+        let done = DispatchGroup()
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            try store.create(StoredSession(sessionID: "s1", role: .primary, state: nil), of: "org.a")
+            for index in 1...20 {
+                done.enter()
+                store.save(Data("save \(index)".utf8), session: "s1") { result in
+                    order.withLock { $0.append("save \(index): \(Self.text(result))") }
+                    done.leave()
+                }
+            }
+            done.enter()
+            store.discard(session: "s1") { result in
+                order.withLock { $0.append("discard: \(Self.text(result))") }
+                done.leave()
+            }
+            done.enter()
+            store.save(Data("too late".utf8), session: "s1") { result in
+                order.withLock { $0.append("late: \(Self.text(result))") }
+                done.leave()
+            }
+            done.wait()
+            XCTAssertEqual(
+                order.withLock { $0 },
+                (1...20).map { "save \($0): ok" } + ["discard: ok", "late: ok"],
+                "in the order asked; a late save of a discarded session is dropped, not an error")
+            XCTAssertEqual(try store.sessions(of: "org.a"), [])
+        }
+        let reopened = try SQLiteSessionStore(path: path)
+        XCTAssertEqual(try reopened.sessions(of: "org.a"), [], "S7: not resurrected by the late save")
+        XCTAssertEqual(try reopened.discardedSessions(of: "org.a"), ["s1"])
+    }
+
+    // S7: discarded sessions are listed per guest, oldest first, each until it is forgotten,
+    // across reopenings; a forgotten session is unknown.
+    func testDiscardedSessionsArePerGuestUntilForgotten() throws {
+        let path = try databasePath()
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            for (session, guest) in [("a1", "org.a"), ("b1", "org.b"), ("a2", "org.a"), ("a3", "org.a")] {
+                try store.create(
+                    StoredSession(sessionID: session, role: .auxiliary, state: Data(session.utf8)), of: guest)
+            }
+            for session in ["a3", "b1", "a1"] {
+                XCTAssertNoThrow(try wait { store.discard(session: session, completion: $0) }.get())
+            }
+            XCTAssertNoThrow(try wait { store.discard(session: "a1", completion: $0) }.get(), "again: still discarded")
+        }
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            XCTAssertEqual(try store.discardedSessions(of: "org.a"), ["a1", "a3"], "oldest first")
+            XCTAssertEqual(try store.discardedSessions(of: "org.b"), ["b1"])
+            XCTAssertEqual(
+                try store.sessions(of: "org.a"),
+                [StoredSession(sessionID: "a2", role: .auxiliary, state: Data("a2".utf8))])
+            XCTAssertEqual(try store.sessions(of: "org.b"), [])
+            try store.forget(session: "a1")
+            try store.forget(session: "a1")
+            try store.forget(session: "nope")
+            XCTAssertEqual(try store.discardedSessions(of: "org.a"), ["a3"])
+            XCTAssertEqual(try store.discardedSessions(of: "org.b"), ["b1"], "another guest's stay")
+            XCTAssertThrowsError(try wait { store.save(Data("x".utf8), session: "a1", completion: $0) }.get()) {
+                error in
+                XCTAssertEqual(error as? StoreError, StoreError("no session a1"), "forgotten: unknown")
+            }
+            XCTAssertThrowsError(try wait { store.discard(session: "a1", completion: $0) }.get())
+        }
+        let reopened = try SQLiteSessionStore(path: path)
+        XCTAssertEqual(try reopened.discardedSessions(of: "org.a"), ["a3"])
+        XCTAssertEqual(try reopened.sessions(of: "org.a").map(\.sessionID), ["a2"])
+    }
+
+    private static func text(_ result: Result<Void, StoreError>) -> String {
+        switch result {
+        case .success: "ok"
+        case .failure(let error): error.description
+        }
+    }
+
+    private func databasePath() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory + "/sessions.sqlite"
     }
 
     private func wait(_ body: (@escaping @Sendable (Result<Void, StoreError>) -> Void) -> Void) -> Result<

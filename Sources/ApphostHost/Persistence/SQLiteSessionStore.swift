@@ -80,6 +80,9 @@ public final class SQLiteSessionStore: SessionStore {
         }
     }
 
+    /// A save of a discarded session (S7) is dropped and reported as a success: it was asked for
+    /// before the close reached the store, and nothing is lost by dropping it. Once the session
+    /// is forgotten it is unknown, and a save fails with "no session", as for any unknown id.
     public func save(
         _ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
@@ -107,6 +110,9 @@ public final class SQLiteSessionStore: SessionStore {
         saves.async(execute: completion)
     }
 
+    /// Marks the session discarded and deletes its state in one transaction, on the queue of the
+    /// saves, so after every save asked for before it. Discarding it again succeeds; an unknown
+    /// id fails with "no session".
     public func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         saves.async { [database] in
             do {
@@ -134,6 +140,8 @@ public final class SQLiteSessionStore: SessionStore {
         }
     }
 
+    /// Deletes the row of a session whose discard has completed; a session that is not
+    /// discarded (or not yet: call it from the discard's completion or later) stays.
     public func forget(session: String) throws(StoreError) {
         do {
             try database.write { db in
