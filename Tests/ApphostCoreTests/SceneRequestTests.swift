@@ -184,7 +184,7 @@ final class SceneRequestTests: XCTestCase {
             guest.emit(.loadingProgress(1, .indeterminate))
         }
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.loading, .indeterminate)
-        XCTAssertEqual(host.events.of(.loading).compactMap(\.message), ["10%", "50%", "loading"])
+        XCTAssertEqual(host.events.of(.loading).compactMap(\.message), ["10%", "50%", "indeterminate"])
         host.run { _ in guest.emit(.loadingProgress(1, LoadingProgress.none)) }
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.loading, LoadingProgress.none)
     }

@@ -49,11 +49,11 @@ public enum LoadingProgress: Sendable, Codable, Equatable, CustomStringConvertib
         }
     }
 
-    /// "42%", "loading" or "-", as `ctl ps` shows it.
+    /// "42%", "indeterminate" or "-", as `ctl ps` and the event stream show it.
     public var description: String {
         switch self {
         case .none: "-"
-        case .indeterminate: "loading"
+        case .indeterminate: "indeterminate"
         case .fraction(let value): "\(Int((value * 100).rounded(.down)))%"
         }
     }

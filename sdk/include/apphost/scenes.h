@@ -114,13 +114,18 @@ typedef struct apphost_scenes {
      * will_connect for the new scene follows on the main queue, unless the
      * host refuses it, which it reports in its event stream.
      * APPHOST_ERROR_INVALID_HANDLE for a `from` that is not connected,
-     * APPHOST_ERROR_TOO_LARGE past APPHOST_SCENE_STATE_MAX_BYTES. */
+     * APPHOST_ERROR_TOO_LARGE past APPHOST_SCENE_STATE_MAX_BYTES. When several
+     * apply, argument errors come first, then INVALID_STATE (init, deinit),
+     * then INVALID_HANDLE, then NO_ACTIVATION: so a request made before any
+     * scene connects (in did_finish_launching) gets INVALID_HANDLE. */
     apphost_status_t (*request_scene)(const apphost_host_t *host, apphost_scene_t from, int32_t role,
                                       int32_t style, const void *state, size_t length);
 
     /* [thread-safe] Asks the host to show the existing session
      * `session_id` (UTF-8, NUL-terminated, copied before returning) with
-     * `style`, connecting it if it is unattached. It needs no activation and
+     * `style`, connecting it if it is unattached; with no requesting scene,
+     * standard and automatic show it full screen, prominent above the others.
+     * A session already shown stays where it is. It needs no activation and
      * consumes none (CONTRACT S9). APPHOST_OK means the host has the
      * request; a session the guest does not have is refused in the host's
      * event stream. An id longer than 256 bytes:
