@@ -38,3 +38,16 @@ final class HostEventFormatTests: XCTestCase {
             event.humanLine.hasSuffix("app-state org.test.a background -> active (requested)"), event.humanLine)
     }
 }
+
+/// Durations as events and tables show them.
+final class SecondsTextTests: XCTestCase {
+    func testSecondsAreWrittenWithoutTrailingZeros() {
+        XCTAssertEqual(Duration.seconds(10).secondsText, "10 s")
+        XCTAssertEqual(Duration.milliseconds(250).secondsText, "0.25 s")
+        XCTAssertEqual(Duration.milliseconds(1500).secondsText, "1.5 s")
+        XCTAssertEqual(Duration.milliseconds(1).secondsText, "0.001 s")
+        XCTAssertEqual(Duration.microseconds(1999).secondsText, "0.002 s", "rounded to the millisecond")
+        XCTAssertEqual(Duration.zero.secondsText, "0 s")
+        XCTAssertEqual(Duration.milliseconds(-1500).secondsText, "-1.5 s")
+    }
+}
