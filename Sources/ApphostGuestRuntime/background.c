@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growth.h"
 #include "host_context.h"
 #include "utf8_cut.h"
 
@@ -48,15 +49,8 @@ static ahr_background_entry *table_add(ahr_background_table *table)
     if (table->count == table->capacity && table->live < table->count) {
         table_compact(table);
     }
-    if (table->count == table->capacity) {
-        size_t capacity = table->capacity == 0 ? 8 : table->capacity * 2;
-        ahr_background_entry *entries = realloc(table->entries, capacity * sizeof *entries);
-
-        if (entries == NULL) {
-            return NULL;
-        }
-        table->entries = entries;
-        table->capacity = capacity;
+    if (!ahr_reserve_one((void **)&table->entries, &table->capacity, table->count, sizeof *table->entries)) {
+        return NULL;
     }
     entry = &table->entries[table->count++];
     memset(entry, 0, sizeof *entry);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growth.h"
 #include "host_context.h"
 #include "utf8_cut.h"
 
@@ -90,33 +91,20 @@ static apphost_modal_t push_modal(ahr_scenes *scenes, apphost_scene_t scene)
     ahr_modal_stack *stack = find_stack(scenes, scene);
 
     if (stack == NULL) {
-        if (scenes->stack_count == scenes->stack_capacity) {
-            size_t capacity = scenes->stack_capacity == 0 ? 4 : scenes->stack_capacity * 2;
-            ahr_modal_stack *stacks = realloc(scenes->stacks, capacity * sizeof *stacks);
-
-            if (stacks == NULL) {
-                return APPHOST_MODAL_INVALID;
-            }
-            scenes->stacks = stacks;
-            scenes->stack_capacity = capacity;
+        if (!ahr_reserve_one((void **)&scenes->stacks, &scenes->stack_capacity, scenes->stack_count,
+                             sizeof *scenes->stacks)) {
+            return APPHOST_MODAL_INVALID;
         }
         stack = &scenes->stacks[scenes->stack_count++];
         memset(stack, 0, sizeof *stack);
         stack->scene = scene;
     }
-    if (stack->count == stack->capacity) {
-        size_t capacity = stack->capacity == 0 ? 4 : stack->capacity * 2;
-        apphost_modal_t *modals = realloc(stack->modals, capacity * sizeof *modals);
-
-        if (modals == NULL) {
-            /* A stack just made for it holds nothing: not kept. */
-            if (stack->count == 0) {
-                remove_stack(scenes, stack);
-            }
-            return APPHOST_MODAL_INVALID;
+    if (!ahr_reserve_one((void **)&stack->modals, &stack->capacity, stack->count, sizeof *stack->modals)) {
+        /* A stack just made for it holds nothing: not kept. */
+        if (stack->count == 0) {
+            remove_stack(scenes, stack);
         }
-        stack->modals = modals;
-        stack->capacity = capacity;
+        return APPHOST_MODAL_INVALID;
     }
     stack->modals[stack->count++] = ++scenes->last_modal;
     return scenes->last_modal;

@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "growth.h"
+
 void ahr_mirror_init(ahr_state_mirror *mirror)
 {
     pthread_mutex_init(&mirror->lock, NULL);
@@ -42,15 +44,9 @@ static bool put(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t state)
     ahr_scene_entry *entry = find(mirror, scene);
 
     if (entry == NULL) {
-        if (mirror->scene_count == mirror->scene_capacity) {
-            size_t capacity = mirror->scene_capacity == 0 ? 4 : mirror->scene_capacity * 2;
-            ahr_scene_entry *scenes = realloc(mirror->scenes, capacity * sizeof *scenes);
-
-            if (scenes == NULL) {
-                return false;
-            }
-            mirror->scenes = scenes;
-            mirror->scene_capacity = capacity;
+        if (!ahr_reserve_one((void **)&mirror->scenes, &mirror->scene_capacity, mirror->scene_count,
+                             sizeof *mirror->scenes)) {
+            return false;
         }
         entry = &mirror->scenes[mirror->scene_count++];
         entry->scene = scene;
