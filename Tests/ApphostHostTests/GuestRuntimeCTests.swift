@@ -1807,24 +1807,21 @@ enum ProbeGuest {
     }
 }
 
-// MARK: - The background fixture
+// MARK: - Fixtures with test hooks
 
-/// Plugins/Fixtures/background_guest.c, built under a name (and guest id) of its own, and its test
-/// hooks in the copy this process loaded.
-struct BackgroundFixture {
-    private let name: String
+/// A fixture library this process loaded, whose exported test hooks (`fixture_run`,
+/// `fixture_host`, ...) reach the copy the runtime runs.
+protocol LoadedFixture {
+    /// The library's name, without `.so`.
+    var name: String { get }
+}
 
-    /// The fixture as `<name>.so`, guest id `org.apphost.fixtures.<name>`; `flags` go to cc.
-    static func library(name: String = "background", flags: [String] = []) throws -> String {
-        try GuestFixtures.library(
-            "background_guest.c", name: name, flags: flags + ["-DFIXTURE_ID=\"org.apphost.fixtures.\(name)\""])
-    }
-
-    /// Nil unless `<name>.so` is loaded in this process.
-    init?(name: String) {
-        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
+extension LoadedFixture {
+    /// Whether `<name>.so` is loaded in this process.
+    static func isLoaded(_ name: String) -> Bool {
+        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return false }
         dlclose(library)
-        self.name = name
+        return true
     }
 
     /// Runs the fixture's commands (see its header) on the calling thread.
@@ -1837,24 +1834,40 @@ struct BackgroundFixture {
         hook("fixture_host", as: (@convention(c) () -> UnsafePointer<apphost_host_t>?).self)?()
     }
 
-    /// The extension table get_extension gave init, NULL after deinit.
-    func background() -> UnsafePointer<apphost_background_t>? {
-        hook("fixture_background", as: (@convention(c) () -> UnsafePointer<apphost_background_t>?).self)?()
-    }
-
-    private func hook<F>(_ symbol: String, as _: F.Type) -> F? {
+    func hook<F>(_ symbol: String, as _: F.Type) -> F? {
         guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
         defer { dlclose(library) }
         return dlsym(library, symbol).map { unsafeBitCast($0, to: F.self) }
     }
 }
 
-// MARK: - The scenes fixture
+/// Plugins/Fixtures/background_guest.c, built under a name (and guest id) of its own, and its test
+/// hooks in the copy this process loaded.
+struct BackgroundFixture: LoadedFixture {
+    let name: String
+
+    /// The fixture as `<name>.so`, guest id `org.apphost.fixtures.<name>`; `flags` go to cc.
+    static func library(name: String = "background", flags: [String] = []) throws -> String {
+        try GuestFixtures.library(
+            "background_guest.c", name: name, flags: flags + ["-DFIXTURE_ID=\"org.apphost.fixtures.\(name)\""])
+    }
+
+    /// Nil unless `<name>.so` is loaded in this process.
+    init?(name: String) {
+        guard Self.isLoaded(name) else { return nil }
+        self.name = name
+    }
+
+    /// The extension table get_extension gave init, NULL after deinit.
+    func background() -> UnsafePointer<apphost_background_t>? {
+        hook("fixture_background", as: (@convention(c) () -> UnsafePointer<apphost_background_t>?).self)?()
+    }
+}
 
 /// Plugins/Fixtures/scenes_runtime_guest.c, built under a name (and guest id) of its own, and its
 /// test hooks in the copy this process loaded.
-struct ScenesFixture {
-    private let name: String
+struct ScenesFixture: LoadedFixture {
+    let name: String
 
     /// What the fixture's init logs: every request refused before the guest runs.
     static let initLine =
@@ -1870,29 +1883,12 @@ struct ScenesFixture {
 
     /// Nil unless `<name>.so` is loaded in this process.
     init?(name: String) {
-        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
-        dlclose(library)
+        guard Self.isLoaded(name) else { return nil }
         self.name = name
-    }
-
-    /// Runs the fixture's commands (see its header) on the calling thread.
-    func run(_ commands: String) {
-        hook("fixture_run", as: (@convention(c) (UnsafePointer<CChar>) -> Void).self)?(commands)
-    }
-
-    /// The host interface init got, NULL after deinit.
-    func host() -> UnsafePointer<apphost_host_t>? {
-        hook("fixture_host", as: (@convention(c) () -> UnsafePointer<apphost_host_t>?).self)?()
     }
 
     /// The extension table get_extension gave init, NULL after deinit.
     func scenes() -> UnsafePointer<apphost_scenes_t>? {
         hook("fixture_scenes", as: (@convention(c) () -> UnsafePointer<apphost_scenes_t>?).self)?()
-    }
-
-    private func hook<F>(_ symbol: String, as _: F.Type) -> F? {
-        guard let library = dlopen(GuestFixtures.path(name + ".so"), RTLD_NOW | RTLD_NOLOAD) else { return nil }
-        defer { dlclose(library) }
-        return dlsym(library, symbol).map { unsafeBitCast($0, to: F.self) }
     }
 }
