@@ -161,7 +161,8 @@ extension HostCore {
         let disconnected = guest.background.heldDisconnects
         guest.background.heldDisconnects = []
         for scene in disconnected { deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached) }
-        for session in pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
+        // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
+        for session in guest.discarded { announceDiscard(session, to: guest) }
         if guest.background.pendingMemoryWarning {
             guest.background.pendingMemoryWarning = false
             deliver(guest, .didReceiveMemoryWarning)

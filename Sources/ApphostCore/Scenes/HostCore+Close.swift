@@ -57,7 +57,7 @@ extension HostCore {
     }
 
     /// The sessions closed while the guest was not running, this host's and earlier hosts', to
-    /// announce at launch or on resume.
+    /// announce at launch. (On resume only this host's can be pending: `guest.discarded`.)
     func pendingDiscards(of guest: GuestRecord) -> [String] {
         var sessions = guest.discarded
         do throws(StoreError) {
