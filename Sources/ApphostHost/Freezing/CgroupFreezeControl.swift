@@ -3,14 +3,27 @@ protocol CgroupFreezeControl: Sendable {
     var mechanism: String { get }
     /// Throws why a cgroup under `base` cannot be frozen at all.
     func checkSupported(_ cgroup: String, base: String) throws(FreezeError)
-    /// Freezes or thaws `cgroup` and waits until the kernel says it is done.
-    func set(_ cgroup: String, frozen: Bool, timeout: Duration) throws(FreezeError)
+    /// Opens the files that freeze and confirm `cgroup`, for as long as it is used.
+    func open(_ cgroup: String) throws(FreezeError) -> CgroupFreezeFiles
+    /// Freezes or thaws the cgroup and waits until the kernel says it is done. Returns whether a
+    /// process is left in it, where the confirmation says (cgroup v2), else nil.
+    func set(_ files: CgroupFreezeFiles, frozen: Bool, timeout: Duration) throws(FreezeError) -> Bool?
     /// Thaws a cgroup without waiting, where nobody waits for the outcome.
     func letRun(_ cgroup: String)
 }
 
-/// cgroup v2: `cgroup.freeze`, confirmed by the "frozen" line of `cgroup.events`. A process frozen
-/// this way still dies of SIGKILL.
+/// The open files of one cgroup that a freezer writes and reads.
+struct CgroupFreezeFiles: Sendable {
+    let cgroup: String
+    /// Takes the new state.
+    let control: KernelFileHandle
+    /// Says when the kernel is done.
+    let state: KernelFileHandle
+}
+
+/// cgroup v2: `cgroup.freeze`, confirmed by the "frozen" line of `cgroup.events`, whose
+/// "populated" line says whether a process is left. A process frozen this way still dies of
+/// SIGKILL.
 struct CgroupV2FreezeControl: CgroupFreezeControl {
     let mechanism = "cgroup v2"
 
@@ -21,15 +34,26 @@ struct CgroupV2FreezeControl: CgroupFreezeControl {
         }
     }
 
-    func set(_ cgroup: String, frozen: Bool, timeout: Duration) throws(FreezeError) {
-        try KernelFile.write(frozen ? "1" : "0", to: "\(cgroup)/cgroup.freeze")
+    func open(_ cgroup: String) throws(FreezeError) -> CgroupFreezeFiles {
+        CgroupFreezeFiles(
+            cgroup: cgroup, control: try KernelFileHandle("\(cgroup)/cgroup.freeze", .write),
+            state: try KernelFileHandle("\(cgroup)/cgroup.events", .read))
+    }
+
+    func set(_ files: CgroupFreezeFiles, frozen: Bool, timeout: Duration) throws(FreezeError) -> Bool? {
+        try files.control.write(frozen ? "1" : "0")
         let expected = frozen ? "frozen 1" : "frozen 0"
+        var populated = true
+        // Thawing is done by the time the write returns: the first read confirms it.
         let confirmed = try Polling.until(timeout: timeout) { () throws(FreezeError) in
-            try KernelFile.read("\(cgroup)/cgroup.events").split(separator: "\n").contains { $0 == expected }
+            let lines = try files.state.read().split(separator: "\n")
+            populated = !lines.contains("populated 0")
+            return lines.contains { $0 == expected }
         }
         guard confirmed else {
-            throw FreezeError("\(cgroup) did not report \"\(expected)\" within \(timeout.secondsText)")
+            throw FreezeError("\(files.cgroup) did not report \"\(expected)\" within \(timeout.secondsText)")
         }
+        return populated
     }
 
     func letRun(_ cgroup: String) { try? KernelFile.write("0", to: "\(cgroup)/cgroup.freeze") }
@@ -43,18 +67,23 @@ struct CgroupV1FreezeControl: CgroupFreezeControl {
 
     func checkSupported(_ cgroup: String, base: String) throws(FreezeError) {}
 
-    func set(_ cgroup: String, frozen: Bool, timeout: Duration) throws(FreezeError) {
-        let file = "\(cgroup)/freezer.state"
+    func open(_ cgroup: String) throws(FreezeError) -> CgroupFreezeFiles {
+        let state = try KernelFileHandle("\(cgroup)/freezer.state", .readWrite)
+        return CgroupFreezeFiles(cgroup: cgroup, control: state, state: state)
+    }
+
+    func set(_ files: CgroupFreezeFiles, frozen: Bool, timeout: Duration) throws(FreezeError) -> Bool? {
         let state = frozen ? "FROZEN" : "THAWED"
-        try KernelFile.write(state, to: file)
+        try files.control.write(state)
         var last = ""
         let confirmed = try Polling.until(timeout: timeout) { () throws(FreezeError) in
-            last = try KernelFile.read(file).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+            last = try files.state.read().split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
             return last == state
         }
         guard confirmed else {
-            throw FreezeError("\(file) still reads \(last) after \(timeout.secondsText), not \(state)")
+            throw FreezeError("\(files.state.path) still reads \(last) after \(timeout.secondsText), not \(state)")
         }
+        return nil
     }
 
     func letRun(_ cgroup: String) { try? KernelFile.write("THAWED", to: "\(cgroup)/freezer.state") }

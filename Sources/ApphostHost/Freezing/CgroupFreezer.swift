@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import Synchronization
 
 /// Freezes a worker with a cgroup freezer, in a cgroup of the worker's own: the kernel stops
 /// every thread of every process in it. `control` says how the hierarchy at hand (v2 or v1)
@@ -9,6 +10,9 @@ public final class CgroupFreezer: ProcessFreezer {
     let cgroups: WorkerCgroups
     private let control: any CgroupFreezeControl
     private let timeout: Duration
+    /// The files each adopted worker's cgroup is frozen and thawed with: opened once, as every
+    /// open in cgroupfs costs more than the write or read itself (Benchmarks/README.md).
+    private let opened = Mutex<[pid_t: CgroupFreezeFiles]>([:])
 
     /// The cgroup v2 freezer, in our own cgroup v2 directory; throws why this machine lacks it.
     public static func v2(
@@ -43,40 +47,65 @@ public final class CgroupFreezer: ProcessFreezer {
         self.timeout = timeout
         try cgroups.probe { probe throws(FreezeError) in
             try control.checkSupported(probe, base: base)
-            try control.set(probe, frozen: true, timeout: timeout)
-            try control.set(probe, frozen: false, timeout: timeout)
+            let files = try control.open(probe)
+            _ = try control.set(files, frozen: true, timeout: timeout)
+            _ = try control.set(files, frozen: false, timeout: timeout)
         }
         for stale in cgroups.removeStaleParents(thawing: control.letRun) {
             logger.info("removed a stale worker cgroup", metadata: ["cgroup": "\(stale)"])
         }
     }
 
-    public func adopt(pid: pid_t) throws(FreezeError) { try cgroups.adopt(pid: pid) }
+    public func adopt(pid: pid_t) throws(FreezeError) {
+        try cgroups.adopt(pid: pid) { child throws(FreezeError) in
+            let files = try control.open(child)
+            opened.withLock { $0[pid] = files }
+        }
+    }
 
     public func freeze(pid: pid_t) throws(FreezeError) {
-        let child = try cgroups.child(of: pid)
-        guard try cgroups.holds(pid, in: child) else { throw .exited(pid) }
+        let files = try files(of: pid)
+        let populated: Bool?
         do {
-            try control.set(child, frozen: true, timeout: timeout)
+            populated = try control.set(files, frozen: true, timeout: timeout)
         } catch {
             // Not frozen in time (a thread in uninterruptible sleep): leave it running rather
             // than half stopped.
-            control.letRun(child)
+            control.letRun(files.cgroup)
             throw FreezeError("cannot freeze process \(pid), it runs on: \(error)")
         }
         // An empty cgroup counts as frozen: check that the process did not exit meanwhile.
-        guard try cgroups.holds(pid, in: child) else { throw .exited(pid) }
+        guard try runs(pid, in: files, populated: populated) else { throw .exited(pid) }
     }
 
     public func thaw(pid: pid_t) throws(FreezeError) {
-        let child = try cgroups.child(of: pid)
+        let files = try files(of: pid)
+        let populated: Bool?
         do {
-            try control.set(child, frozen: false, timeout: timeout)
+            populated = try control.set(files, frozen: false, timeout: timeout)
         } catch {
             throw FreezeError("cannot thaw process \(pid): \(error)")
         }
-        guard try cgroups.holds(pid, in: child) else { throw .exited(pid) }
+        guard try runs(pid, in: files, populated: populated) else { throw .exited(pid) }
     }
 
-    public func release(pid: pid_t) { cgroups.release(pid: pid) }
+    public func release(pid: pid_t) {
+        // Closed before the cgroup goes (or once a thaw still under way is done with them).
+        opened.withLock { _ = $0.removeValue(forKey: pid) }
+        cgroups.release(pid: pid)
+    }
+
+    /// Whether the worker is still there: what confirmed the freeze or thaw says (cgroup v2:
+    /// whether anything is left in the worker's cgroup, which is the worker and what it started),
+    /// else its cgroup's process list and /proc.
+    private func runs(_ pid: pid_t, in files: CgroupFreezeFiles, populated: Bool?) throws(FreezeError) -> Bool {
+        if let populated { return populated }
+        return try cgroups.holds(pid, in: files.cgroup)
+    }
+
+    /// The open files of an adopted worker's cgroup; an error for any other process.
+    private func files(of pid: pid_t) throws(FreezeError) -> CgroupFreezeFiles {
+        guard let files = opened.withLock({ $0[pid] }) else { throw .notAdopted(pid) }
+        return files
+    }
 }

@@ -1,37 +1,18 @@
 import Glibc
 
-/// Reads and writes the small files of /proc and cgroupfs with plain system calls: a cgroup
-/// control file takes its value in one write(2), and its errno is the only explanation the
-/// kernel gives, so it goes into the error as it is.
+/// Reads and writes the small files of /proc and cgroupfs with plain system calls, opening them for
+/// one use (`KernelFileHandle` keeps a file open for many): a cgroup control file takes its value
+/// in one write(2), and its errno is the only explanation the kernel gives, so it goes into the
+/// error as it is.
 enum KernelFile {
     /// The file's whole text.
     static func read(_ path: String) throws(FreezeError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(errno, "cannot read", path) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw failure(errno, "cannot read", path) }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        try KernelFileHandle(path, .read, failing: "cannot read").read()
     }
 
     /// Writes `value` in a single write(2), as cgroup control files require.
     static func write(_ value: String, to path: String) throws(FreezeError) {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(errno, "cannot write \(value) to", path) }
-        defer { close(descriptor) }
-        let bytes = Array(value.utf8)
-        var written = -1
-        repeat {
-            written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        } while written < 0 && errno == EINTR
-        guard written == bytes.count else { throw failure(written < 0 ? errno : EIO, "cannot write \(value) to", path) }
+        try KernelFileHandle(path, .write, failing: "cannot write \(value) to").write(value)
     }
 
     /// Creates a directory; one that exists already is fine.

@@ -53,13 +53,15 @@ final class WorkerCgroups: Sendable {
         }
     }
 
-    /// Moves `pid`, every thread of it, into a child cgroup of its own.
-    func adopt(pid: pid_t) throws(FreezeError) {
+    /// Moves `pid`, every thread of it, into a child cgroup of its own. `prepare` gets the child
+    /// first, before the process is in it; when it throws, nothing is adopted.
+    func adopt(pid: pid_t, prepare: (_ child: String) throws(FreezeError) -> Void = { _ in }) throws(FreezeError) {
         try adopted.withLock { adopted throws(FreezeError) in
             let child = directory(of: pid)
             do throws(FreezeError) {
                 try KernelFile.makeDirectory(parent)
                 try KernelFile.makeDirectory(child)
+                try prepare(child)
                 try KernelFile.write("\(pid)", to: "\(child)/cgroup.procs")
             } catch {
                 if !adopted.contains(pid) {
@@ -70,14 +72,6 @@ final class WorkerCgroups: Sendable {
             }
             adopted.insert(pid)
         }
-    }
-
-    /// The child cgroup of an adopted worker; an error for any other process.
-    func child(of pid: pid_t) throws(FreezeError) -> String {
-        guard adopted.withLock({ $0.contains(pid) }) else {
-            throw .notAdopted(pid)
-        }
-        return directory(of: pid)
     }
 
     /// Whether `pid` still runs in its child. A process leaves its cgroup as it exits, but a
