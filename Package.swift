@@ -26,6 +26,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
@@ -57,7 +58,10 @@ let package = Package(
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
-            dependencies: ["CApphost", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CApphost", .product(name: "Logging", package: "swift-log"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
         ),
         // Loading, the in-process channel, the control socket and the host service. SwiftPM links
         // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker

@@ -18,37 +18,6 @@ public protocol ScheduledAction: AnyObject, Sendable {
     func cancel()
 }
 
-/// The production clock: Dispatch timers on the host queue.
-public final class DispatchHostClock: HostClock {
-    private let queue: DispatchQueue
-
-    public init(queue: DispatchQueue) { self.queue = queue }
-
-    public func now() -> Date { Date() }
-
-    public func uptime() -> Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
-
-    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
-        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .nanoseconds(0))
-        let scheduled = DispatchScheduledAction(timer: timer)
-        timer.setEventHandler {
-            scheduled.cancel()
-            action()
-        }
-        timer.activate()
-        return scheduled
-    }
-}
-
-final class DispatchScheduledAction: ScheduledAction, @unchecked Sendable {
-    // A DispatchSource is thread-safe to cancel; the class only wraps it.
-    private let timer: DispatchSourceTimer
-    init(timer: DispatchSourceTimer) { self.timer = timer }
-    func cancel() { timer.cancel() }
-}
-
 /// A clock that moves only when told to; for tests of policy with exact timing.
 public final class ManualClock: HostClock, @unchecked Sendable {
     // Confined to the thread that drives the test, like the host core it serves.
