@@ -14,6 +14,7 @@ try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: scratch) }
 let dataDirectory = scratch.appendingPathComponent("data").path
 
+HostDescriptorLimit.raise()  // as `apphost launch` does: 200 guests take some 800 descriptors
 let guests = try GuestBuilds(into: scratch)
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
 

@@ -49,6 +49,7 @@ struct Launch: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "apphost")
+        HostDescriptorLimit.raise()
         let service = HostService(
             dataDirectory: try dataDirectory.resolve(),
             opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),

@@ -111,7 +111,33 @@ final class IsolationTests: HostTestCase {
         try next.waitForLog(Self.cID, "callback did_become_active", prefix: true)
     }
 
+    // CONTRACT X2: a host started with a soft descriptor limit below its hard one raises it, for
+    // its four descriptors per guest; each worker gets back the soft limit the host started with.
+    func testTheHostRaisesItsDescriptorLimitAndItsWorkersKeepTheUsualOne() throws {
+        var inherited = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &inherited), 0)
+        let hard = inherited.rlim_max
+        guard hard > 600 else { throw XCTSkip("the hard descriptor limit is \(hard)") }
+        var lowered = rlimit(rlim_cur: 512, rlim_max: hard)
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered), 0)
+        let started = Result { try startBothSamples() }
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &inherited), 0)
+        let host = try started.get()
+
+        XCTAssertEqual(try Self.openFilesLimits(host.pid), [hard, hard])
+        let pids = workers(of: host)
+        XCTAssertEqual(pids.count, 2)
+        for pid in pids { XCTAssertEqual(try Self.openFilesLimits(pid), [512, hard], "worker \(pid)") }
+    }
+
     // MARK: Helpers
+
+    /// The soft and hard "Max open files" of /proc/<pid>/limits.
+    private static func openFilesLimits(_ pid: pid_t) throws -> [rlim_t] {
+        let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+        let line = try XCTUnwrap(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        return line.split(separator: " ").compactMap { rlim_t($0) }
+    }
 
     /// Alive and not a zombie.
     private static func isAlive(_ pid: pid_t) -> Bool {

@@ -49,6 +49,15 @@ enum ResourceLimit {
         }
     }
 
+    /// Sets only the soft limit of a process, at most its hard limit; false when that failed.
+    @discardableResult
+    static func setSoft(_ kind: Kind, to value: UInt64, pid: pid_t) -> Bool {
+        var limit = rlimit()
+        guard let prlimit, prlimit(pid, kind.resource, nil, &limit) == 0 else { return false }
+        limit.rlim_cur = min(rlim_t(value), limit.rlim_max)
+        return prlimit(pid, kind.resource, &limit, nil) == 0
+    }
+
     /// The soft limit of a process, for tests and logs; nil when it cannot be read.
     static func current(_ kind: Kind, pid: pid_t) -> UInt64? {
         var limit = rlimit()

@@ -32,9 +32,11 @@ final class WorkerHandshake {
         }
     }
 
-    /// HELLO: the worker runs and speaks this host's protocol version.
+    /// HELLO: the worker runs and speaks this host's protocol version. It waits for LOAD, so
+    /// that its descriptor limit is set back here before any of the guest's code runs.
     func awaitHello() throws(LoadError) {
         guard case .hello(let version, _) = try receive(.hello) else { throw unexpected(.hello) }
+        HostDescriptorLimit.restore(in: process.pid)
         guard version == UInt32(APPHOST_WIRE_VERSION) else {
             abandon()
             throw LoadError(
