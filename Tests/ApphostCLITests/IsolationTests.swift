@@ -130,7 +130,26 @@ final class IsolationTests: HostTestCase {
         for pid in pids { XCTAssertEqual(try Self.openFilesLimits(pid), [512, hard], "worker \(pid)") }
     }
 
+    // CONTRACT X2: workers run at the host's nice value, not at the one of whichever host thread
+    // spawned them (Dispatch runs user-initiated work at -2 where it may).
+    func testWorkersRunAtTheNiceValueOfTheHost() throws {
+        let host = try startBothSamples()
+        let pids = workers(of: host)
+        XCTAssertEqual(pids.count, 2)
+        let hostNice = try Self.nice(host.pid)
+        for pid in pids { XCTAssertEqual(try Self.nice(pid), hostNice, "worker \(pid)") }
+    }
+
     // MARK: Helpers
+
+    /// The nice value of a process's main thread, field 19 of /proc/<pid>/stat.
+    private static func nice(_ pid: pid_t) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let close = try XCTUnwrap(text.lastIndex(of: ")"))
+        // Fields after the name start at field 3 (state).
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return try XCTUnwrap(Int(fields[19 - 3]))
+    }
 
     /// The soft and hard "Max open files" of /proc/<pid>/limits.
     private static func openFilesLimits(_ pid: pid_t) throws -> [rlim_t] {

@@ -11,21 +11,25 @@ import Synchronization
 ///   Without the privilege they run at normal priority; `isRealtime` says.
 /// - `spawning`: the one thread that starts workers. A worker asks the kernel to kill it when its
 ///   parent dies (PR_SET_PDEATHSIG), and its parent is the thread that spawned it: spawned from
-///   a Dispatch thread, it would be killed when that thread retires, seconds later.
+///   a Dispatch thread, it would be killed when that thread retires, seconds later. It runs at
+///   the nice value of the host's main thread, which workers inherit: the Dispatch thread that
+///   first asks for it may run at another (-2 for user-initiated work, where the host may).
 final class DedicatedThreads: Sendable {
     static let thawing = DedicatedThreads(count: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), realtime: true)
-    static let spawning = DedicatedThreads(count: 1, realtime: false)
+    static let spawning = DedicatedThreads(count: 1, realtime: false, niceOfMainThread: true)
 
     private let work = Mutex<[@Sendable () -> Void]>([])
     private let pending = DispatchSemaphore(value: 0)
     private let realtime = Atomic<Bool>(false)
     private let wantsRealtime: Bool
+    private let niceOfMainThread: Bool
 
     /// Whether the threads got real-time priority.
     var isRealtime: Bool { realtime.load(ordering: .acquiring) }
 
-    private init(count: Int, realtime: Bool) {
+    private init(count: Int, realtime: Bool, niceOfMainThread: Bool = false) {
         wantsRealtime = realtime
+        self.niceOfMainThread = niceOfMainThread
         // Plain pthreads, never joined: they live as long as the process.
         for _ in 0..<count {
             let context = Unmanaged.passRetained(self).toOpaque()
@@ -67,6 +71,14 @@ final class DedicatedThreads: Sendable {
             var parameters = sched_param()
             parameters.sched_priority = 1
             realtime.store(pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0, ordering: .releasing)
+        }
+        if niceOfMainThread {
+            // On Linux a nice value is a thread's; PRIO_PROCESS with the process id names the
+            // main thread. Best effort: a lower value than ours may take a privilege.
+            let which = __priority_which_t(PRIO_PROCESS.rawValue)
+            errno = 0
+            let nice = getpriority(which, id_t(getpid()))
+            if errno == 0 { setpriority(which, 0, nice) }  // 0: the calling thread
         }
         while true {
             pending.wait()
