@@ -9,8 +9,8 @@ struct RoundTripBenchmark {
     let guestPath: String
     let dataDirectory: String
 
-    /// Opens the guest, then alternates batches of channel round trips with batches of
-    /// `baseline`, so that both see the same machine conditions.
+    /// Opens the guest, warms both up, then alternates batches of channel round trips with
+    /// batches of `baseline`, so that both see the same machine conditions.
     func run(iterations: Int, baseline: (Int) -> [Double]) throws -> (channel: Samples, baseline: Samples) {
         let hostQueue = DispatchQueue(label: "bench.host")
         let opened = DispatchSemaphore(value: 0)
@@ -26,9 +26,15 @@ struct RoundTripBenchmark {
         opened.wait()
         let channel = try box.result!.get().channel
 
+        let message = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
+        // Warm-up, not measured: see `warmUp`.
+        let warmUpEnd = monotonicNanoseconds() + Self.warmUp
+        while monotonicNanoseconds() < warmUpEnd {
+            _ = chain(count: 100, on: hostQueue) { done in channel.send(message) { _ in done() } }
+            _ = baseline(100)
+        }
         var channelDurations: [Double] = []
         var baselineDurations: [Double] = []
-        let message = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
         for _ in 0..<max(1, iterations / 100) {
             channelDurations += chain(count: 100, on: hostQueue) { done in
                 channel.send(message) { _ in done() }
@@ -40,6 +46,11 @@ struct RoundTripBenchmark {
         closed.wait()
         return (Samples(channelDurations), Samples(baselineDurations))
     }
+
+    /// How long round trips and the baseline alternate, unmeasured, before measuring. In their
+    /// first 50 to 150 ms on the 2-core VM both ran 3 to 7 times slower (40 to 90 us) than once
+    /// settled (9 to 17), and a run of 300 iterations measured little else.
+    static let warmUp = 500_000_000.0
 
     private final class ChannelBox: @unchecked Sendable {
         // Written on the host queue, read after the semaphore.
