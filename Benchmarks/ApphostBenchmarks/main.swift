@@ -36,11 +36,22 @@ Report.print("bare DispatchQueue async round trip", hops)
 Report.ratio("in-process / bare (median)", inProcessTrips.median / hops.median, target: "<= 1.5")
 print("")
 
-// Process isolation: each guest in a worker process of its own.
-let pingPong = try SocketpairPingPong()
-let (workerTrips, pings) = try RoundTripBenchmark(
-    opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory
-).run(iterations: iterations, baseline: pingPong.measure)
+// Process isolation: each guest in a worker process of its own. Over four pairs of fresh
+// processes: the scheduler keeps a ping-ponging pair on one processor or on two for as long as
+// it lasts (on the 2-core VM 9 or 12 us for the raw pair, 11 or 15 for the worker's), and one
+// pair of each would make the ratio a draw of those.
+var workerSamples: [Double] = []
+var pingSamples: [Double] = []
+for _ in 0..<4 {
+    let pingPong = try SocketpairPingPong()
+    let (trips, pings) = try RoundTripBenchmark(
+        opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory
+    ).run(iterations: max(100, iterations / 4), baseline: pingPong.measure)
+    workerSamples += trips.sorted
+    pingSamples += pings.sorted
+}
+let workerTrips = Samples(workerSamples)
+let pings = Samples(pingSamples)
 Report.print("callback round trip, worker channel", workerTrips)
 Report.print("raw socketpair ping-pong, two processes", pings)
 Report.ratio("worker / raw (median)", workerTrips.median / pings.median, target: "<= 1.5")
