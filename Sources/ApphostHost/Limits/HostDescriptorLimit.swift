@@ -19,10 +19,11 @@ public enum HostDescriptorLimit {
             guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
             guard started == nil, limit.rlim_cur < limit.rlim_max else { return UInt64(limit.rlim_cur) }
             let before = limit.rlim_cur
-            limit.rlim_cur = limit.rlim_max
+            // Under an unlimited hard limit the soft one may not exceed fs.nr_open (2^20 by default).
+            limit.rlim_cur = limit.rlim_max == rlim_t.max ? max(before, 1 << 20) : limit.rlim_max
             guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return UInt64(before) }
             started = before
-            return UInt64(limit.rlim_max)
+            return UInt64(limit.rlim_cur)
         }
     }
 
