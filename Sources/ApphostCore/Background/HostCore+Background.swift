@@ -38,17 +38,18 @@ extension HostCore {
     /// all of them are sent together, so that the last runs as soon after the first as it can.
     private func expireTasks(_ guest: GuestRecord) {
         guard guest.phase == .running, !guest.stopped else { return }
-        var expiring: [GuestCall] = []
+        let expiring = guest.background.tasks.indices.filter { !guest.background.tasks[$0].expired }
+        for index in expiring { guest.background.tasks[index].expired = true }
+        // Sent before the events are recorded: the guest's handlers run while the host tells
+        // its subscribers.
+        deliver(guest, all: expiring.map { .expireTask(guest.background.tasks[$0].id) })
         let left = backgroundPolicy.expirationGrace.secondsText
-        for index in guest.background.tasks.indices where !guest.background.tasks[index].expired {
+        for index in expiring {
             let task = guest.background.tasks[index]
-            guest.background.tasks[index].expired = true
-            expiring.append(.expireTask(task.id))
             record(
                 .taskExpired, guest: guest.id, reason: .budgetExpired, name: task.name,
                 message: "task \(task.id): \(left) of background time left")
         }
-        deliver(guest, all: expiring)
     }
 
     /// B4: the budget is over. A guest still holding tasks ran over: it is suspended (or
