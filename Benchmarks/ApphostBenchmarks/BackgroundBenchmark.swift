@@ -21,8 +21,6 @@ struct BackgroundBenchmark {
 
     struct Result {
         var expirationLateness: Samples
-        /// When the host sent each expiration, after it was due: the host's share of the lateness.
-        var expirationSent: Samples
         var overrunToFrozen: Samples
         /// From the request until the last guest was confirmed running (its `resumed` event).
         var resumeAllNanoseconds: Double
@@ -74,7 +72,7 @@ struct BackgroundBenchmark {
         stopped.wait()
         return Result(
             expirationLateness: Samples(recorder.expirationLateness),
-            expirationSent: Samples(recorder.sentLateness), overrunToFrozen: Samples(recorder.frozenLateness),
+            overrunToFrozen: Samples(recorder.frozenLateness),
             resumeAllNanoseconds: resumeAll, resumeAllCompletedNanoseconds: resumeAllCompleted, resumed: counter.value,
             expected: everyone * tasksPerGuest)
     }
@@ -87,7 +85,6 @@ struct BackgroundBenchmark {
         private let budget: Double
         private var enteredBackground: [String: Double] = [:]
         private var expirations: [Double] = []
-        private var sent: [Double] = []
         private var frozen: [Double] = []
         private var resumed: [Double] = []
 
@@ -108,8 +105,6 @@ struct BackgroundBenchmark {
                         let ran = Double(text.dropFirst("expired ".count)), let entered = enteredBackground[guest]
                     else { return }
                     expirations.append(ran - (entered + budget - grace))
-                case .taskExpired:
-                    if let entered = enteredBackground[guest] { sent.append(now - (entered + budget - grace)) }
                 case .resumed:
                     resumed.append(now)
                 case .suspended where event.reason == .budgetExpired:
@@ -124,7 +119,6 @@ struct BackgroundBenchmark {
         var lastResumed: Double? { lock.withLock { resumed.max() } }
         var expirationLateness: [Double] { lock.withLock { expirations } }
         var frozenLateness: [Double] { lock.withLock { frozen } }
-        var sentLateness: [Double] { lock.withLock { sent } }
     }
 
     private final class Counter: @unchecked Sendable {

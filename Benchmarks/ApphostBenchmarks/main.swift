@@ -88,7 +88,6 @@ let budgets = try BackgroundBenchmark(
     dataDirectory: dataDirectory, stagger: stagger, policy: backgroundPolicy
 ).run()
 Report.print("expiration lateness, 1000 tasks in 100 guests", budgets.expirationLateness, target: "p99 < 2 ms")
-Report.print("  of which until the host decided to send them", budgets.expirationSent)
 Report.print("bare DispatchSourceTimer lateness, 1000 timers", bareTimers)
 Report.ratio(
     "expiration / bare timer (p99)",
