@@ -1,9 +1,12 @@
 /*
  * A guest for the background benchmarks: launched into background, it begins
  * BENCH_TASKS tasks in did_finish_launching and never ends them. Each
- * expiration handler logs "expired <CLOCK_MONOTONIC nanoseconds>" from the
- * guest's main queue, so the benchmark sees when the handler really ran; at
- * the end of its budget the guest runs over and the host freezes it.
+ * expiration handler notes its CLOCK_MONOTONIC time on the guest's main
+ * queue; the last one logs them all, "expired <nanoseconds> ...", so that the
+ * benchmark sees when each handler really ran without a log of each handler
+ * delaying the next (the bare timers it is compared with note their times in
+ * memory too). At the end of its budget the guest runs over and the host
+ * freezes it.
  *
  * Build with -DBENCH_ID="..." for a distinct id per copy.
  */
@@ -26,15 +29,31 @@
 static const apphost_host_t *host_interface;
 static const apphost_background_t *background;
 
+/* Touched on the main queue only. */
+static uint64_t expired_at[BENCH_TASKS];
+static int expired_count;
+
 static void expiring(void *context, apphost_task_t task)
 {
     struct timespec now;
-    char line[64];
+    char line[32 + 21 * BENCH_TASKS];
+    size_t used;
+    int index;
 
     (void)context;
     (void)task;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    snprintf(line, sizeof line, "expired %" PRIu64, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+    if (expired_count == BENCH_TASKS) {
+        return;
+    }
+    expired_at[expired_count++] = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+    if (expired_count < BENCH_TASKS) {
+        return;
+    }
+    used = (size_t)snprintf(line, sizeof line, "expired");
+    for (index = 0; index < BENCH_TASKS; index++) {
+        used += (size_t)snprintf(line + used, sizeof line - used, " %" PRIu64, expired_at[index]);
+    }
     host_interface->log(host_interface, APPHOST_LOG_INFO, line);
 }
 
