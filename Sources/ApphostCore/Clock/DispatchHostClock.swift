@@ -103,26 +103,24 @@ private struct Schedule {
 
     /// The next action due by `now` that was scheduled before `order`, dropping cancelled ones.
     mutating func popDue(by now: UInt64, scheduledBefore order: Int) -> HeapScheduledAction? {
-        while let first = heap.min, first.deadline <= now {
-            if first.action.isCancelled {
-                heap.removeMin()
-                cancelled -= 1
-                continue
-            }
-            guard first.order < order else { return nil }
-            return heap.removeMin().action
-        }
-        return nil
+        dropCancelledFirst()
+        guard let first = heap.min, first.deadline <= now, first.order < order else { return nil }
+        return heap.removeMin().action
     }
 
     /// When the first action that is not cancelled is due.
     var earliest: UInt64? {
         mutating get {
-            while let first = heap.min, first.action.isCancelled {
-                heap.removeMin()
-                cancelled -= 1
-            }
+            dropCancelledFirst()
             return heap.min?.deadline
+        }
+    }
+
+    /// Removes cancelled entries from the top of the heap, so that its minimum is a live one.
+    private mutating func dropCancelledFirst() {
+        while let first = heap.min, first.action.isCancelled {
+            heap.removeMin()
+            cancelled -= 1
         }
     }
 
