@@ -11,19 +11,17 @@ public enum HostDescriptorLimit {
     /// The soft limit before `raise()`; nil until then, or when nothing was changed.
     private static let started = Mutex<rlim_t?>(nil)
 
-    /// Raises this process's soft limit to its hard limit, once. Returns the limit now in force.
-    @discardableResult
-    public static func raise() -> UInt64 {
+    /// Raises this process's soft limit to its hard limit, once; best effort.
+    public static func raise() {
         started.withLock { started in
             var limit = rlimit()
-            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
-            guard started == nil, limit.rlim_cur < limit.rlim_max else { return UInt64(limit.rlim_cur) }
+            guard started == nil, getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0,
+                limit.rlim_cur < limit.rlim_max
+            else { return }
             let before = limit.rlim_cur
             // Under an unlimited hard limit the soft one may not exceed fs.nr_open (2^20 by default).
             limit.rlim_cur = limit.rlim_max == rlim_t.max ? max(before, 1 << 20) : limit.rlim_max
-            guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return UInt64(before) }
-            started = before
-            return UInt64(limit.rlim_cur)
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 { started = before }
         }
     }
 

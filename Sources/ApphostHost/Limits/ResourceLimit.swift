@@ -49,13 +49,12 @@ enum ResourceLimit {
         }
     }
 
-    /// Sets only the soft limit of a process, at most its hard limit; false when that failed.
-    @discardableResult
-    static func setSoft(_ kind: Kind, to value: UInt64, pid: pid_t) -> Bool {
+    /// Sets only the soft limit of a process, at most its hard limit; best effort.
+    static func setSoft(_ kind: Kind, to value: UInt64, pid: pid_t) {
         var limit = rlimit()
-        guard let prlimit, prlimit(pid, kind.resource, nil, &limit) == 0 else { return false }
+        guard let prlimit, prlimit(pid, kind.resource, nil, &limit) == 0 else { return }
         limit.rlim_cur = min(rlim_t(value), limit.rlim_max)
-        return prlimit(pid, kind.resource, &limit, nil) == 0
+        _ = prlimit(pid, kind.resource, &limit, nil)
     }
 
     /// The soft limit of a process, for tests and logs; nil when it cannot be read.
