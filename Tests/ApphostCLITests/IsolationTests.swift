@@ -16,7 +16,7 @@ final class IsolationTests: HostTestCase {
         try host.waitForEvent("the dying fixture's saved state") {
             $0.kind == .stateSaved && $0.guest == Self.dyingID
         }
-        XCTAssertEqual(workers(of: host).count, 3, "one worker per guest")
+        XCTAssertEqual(WorkerProcesses.all(ofHost: host.pid).count, 3, "one worker per guest")
 
         let mark = host.events.count
         try ctlSucceeds("switch", Self.dyingID)
@@ -39,7 +39,7 @@ final class IsolationTests: HostTestCase {
         XCTAssertEqual(afterCrash.guest(Self.cID)?.phase, .running)
         XCTAssertEqual(afterCrash.guest(Self.swiftID)?.phase, .running)
         XCTAssertTrue(host.process.isRunning)
-        XCTAssertEqual(workers(of: host).count, 2, "the crashed worker is reaped, the others run")
+        XCTAssertEqual(WorkerProcesses.all(ofHost: host.pid).count, 2, "the crashed worker is reaped, the others run")
 
         let back = host.events.count
         try ctlSucceeds("switch", Self.cID)
@@ -87,14 +87,14 @@ final class IsolationTests: HostTestCase {
         let host = try HostProcess(guests: ["--isolation", "none", sample], dataDirectory: dataDirectory)
         defer { host.kill() }
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
-        XCTAssertEqual(workers(of: host), [], "no worker process")
+        XCTAssertEqual(WorkerProcesses.all(ofHost: host.pid), [], "no worker process")
     }
 
     // CONTRACT X2 B7: workers run with no_new_privs, and none outlives a host killed with SIGKILL,
     // not even a frozen one; a new host on the same data directory starts cleanly.
     func testWorkersDieWithTheHostEvenFrozen() throws {
         let host = try startBothSamples()
-        let pids = workers(of: host)
+        let pids = WorkerProcesses.all(ofHost: host.pid)
         XCTAssertEqual(pids.count, 2)
         for pid in pids {
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -104,8 +104,8 @@ final class IsolationTests: HostTestCase {
         host.signal(SIGKILL)
         _ = try host.waitForExit()
         let deadline = Date() + 10
-        while Date() < deadline, pids.contains(where: { Self.isAlive($0) }) { usleep(20_000) }
-        XCTAssertEqual(pids.filter { Self.isAlive($0) }, [], "workers outlived their host")
+        while Date() < deadline, pids.contains(where: { !WorkerProcesses.hasExited($0) }) { usleep(20_000) }
+        XCTAssertEqual(pids.filter { !WorkerProcesses.hasExited($0) }, [], "workers outlived their host")
 
         let next = try startBothSamples()
         try next.waitForLog(Self.cID, "callback did_become_active", prefix: true)
@@ -125,7 +125,7 @@ final class IsolationTests: HostTestCase {
         let host = try started.get()
 
         XCTAssertEqual(try Self.openFilesLimits(host.pid), [hard, hard])
-        let pids = workers(of: host)
+        let pids = WorkerProcesses.all(ofHost: host.pid)
         XCTAssertEqual(pids.count, 2)
         for pid in pids { XCTAssertEqual(try Self.openFilesLimits(pid), [512, hard], "worker \(pid)") }
     }
@@ -134,53 +134,19 @@ final class IsolationTests: HostTestCase {
     // spawned them (Dispatch runs user-initiated work at -2 where it may).
     func testWorkersRunAtTheNiceValueOfTheHost() throws {
         let host = try startBothSamples()
-        let pids = workers(of: host)
+        let pids = WorkerProcesses.all(ofHost: host.pid)
         XCTAssertEqual(pids.count, 2)
-        let hostNice = try Self.nice(host.pid)
-        for pid in pids { XCTAssertEqual(try Self.nice(pid), hostNice, "worker \(pid)") }
+        let hostNice = try XCTUnwrap(WorkerProcesses.nice(host.pid))
+        for pid in pids { XCTAssertEqual(WorkerProcesses.nice(pid), hostNice, "worker \(pid)") }
     }
 
     // MARK: Helpers
-
-    /// The nice value of a process's main thread, field 19 of /proc/<pid>/stat.
-    private static func nice(_ pid: pid_t) throws -> Int {
-        let text = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-        let close = try XCTUnwrap(text.lastIndex(of: ")"))
-        // Fields after the name start at field 3 (state).
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        return try XCTUnwrap(Int(fields[19 - 3]))
-    }
 
     /// The soft and hard "Max open files" of /proc/<pid>/limits.
     private static func openFilesLimits(_ pid: pid_t) throws -> [rlim_t] {
         let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
         let line = try XCTUnwrap(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
         return line.split(separator: " ").compactMap { rlim_t($0) }
-    }
-
-    /// Alive and not a zombie.
-    private static func isAlive(_ pid: pid_t) -> Bool {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return false }
-        return text[text.index(after: close)...].split(separator: " ").first != "Z"
-    }
-
-    /// The live `apphost-worker` children of the host.
-    private func workers(of host: HostProcess) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry),
-                let text = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")")
-            else { return nil }
-            let name = text[text.index(after: open)..<close]
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            guard fields.count >= 2, name == "apphost-worker", fields[0] != "Z", pid_t(fields[1]) == host.pid else {
-                return nil
-            }
-            return pid
-        }
     }
 
     /// Plugins/Fixtures/dying_guest.c built with `flags` into this test's scratch directory.

@@ -5,13 +5,20 @@ import Foundation
 enum WorkerProcesses {
     /// The pid of the worker of `host` that has mapped a file named `library`, or nil.
     static func pid(ofHost host: pid_t, mapping library: String) -> pid_t? {
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { pid_t($0) } ?? []
-        return pids.first { pid in
-            guard read("/proc/\(pid)/comm")?.trimmingCharacters(in: .newlines) == "apphost-worker",
-                let stat = read("/proc/\(pid)/stat"), parentPID(stat) == host
-            else { return false }
-            return read("/proc/\(pid)/maps")?.contains("/" + library) == true
+        processes().first { pid in
+            isWorker(pid, ofHost: host) && read("/proc/\(pid)/maps")?.contains("/" + library) == true
         }
+    }
+
+    /// Every worker of `host` that has not exited (zombies excluded).
+    static func all(ofHost host: pid_t) -> [pid_t] {
+        processes().filter { isWorker($0, ofHost: host) && !hasExited($0) }
+    }
+
+    /// The nice value of a process's main thread (field 19 of its stat); nil once it is gone.
+    static func nice(_ pid: pid_t) -> Int? {
+        guard let fields = statFields(read("/proc/\(pid)/stat")), fields.count > 16 else { return nil }
+        return Int(fields[16])
     }
 
     /// utime + stime of the whole process (every thread), in clock ticks; nil once it is gone.
@@ -34,7 +41,16 @@ enum WorkerProcesses {
         return text[text.index(after: close)...].split(separator: " ")
     }
 
-    private static func parentPID(_ stat: String) -> pid_t? {
+    private static func processes() -> [pid_t] {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { pid_t($0) } ?? []
+    }
+
+    private static func isWorker(_ pid: pid_t, ofHost host: pid_t) -> Bool {
+        read("/proc/\(pid)/comm")?.trimmingCharacters(in: .newlines) == "apphost-worker"
+            && parentPID(read("/proc/\(pid)/stat")) == host
+    }
+
+    private static func parentPID(_ stat: String?) -> pid_t? {
         statFields(stat).flatMap { $0.count > 1 ? pid_t($0[1]) : nil }
     }
 
