@@ -5,8 +5,9 @@ import XCTest
 
 @testable import ApphostCore
 
-/// The production clock's one timer and heap: order, cancellation and the sweep. Timings are
-/// far apart and only bound how long a test waits, never what it checks.
+/// The production clock's one timer and heap, which times budgets, expirations, the suspend delay
+/// and the watchdog (CONTRACT B2 to B6): order, cancellation and the sweep. Timings are far apart
+/// and only bound how long a test waits, never what it checks.
 final class DispatchHostClockTests: XCTestCase {
     private let queue = DispatchQueue(label: "clock.tests")
     private let log = RunLog()
