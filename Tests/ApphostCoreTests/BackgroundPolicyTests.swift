@@ -27,6 +27,42 @@ final class BackgroundPolicyTests: XCTestCase {
         host.settle()
     }
 
+    // CONTRACT B1: once the host has decided to suspend a guest, no background work is possible:
+    // its runtime hears so before will_resign_active, and no budget starts in did_enter_background,
+    // so a task begun there gets the invalid id.
+    func testSuspendingAForegroundGuestEndsBackgroundWorkBeforeItsCallbacks() throws {
+        let before = host.calls.allNames(id).count
+        host.run { $0.suspend(id) }
+        XCTAssertEqual(
+            messagesSince(before),
+            [
+                "org.test.a:background_time=0.0 seconds", "org.test.a:will_resign_active@1",
+                "org.test.a:did_enter_background@1", "org.test.a:background_time=0.0 seconds",
+            ])
+        XCTAssertEqual(status.appState, .suspended)
+        host.run { $0.resume(id) }
+        XCTAssertEqual(host.calls.allNames(id).last, "org.test.a:background_time=30.0 seconds", "a fresh budget")
+    }
+
+    // CONTRACT B1, A3: the same for termination (ctl terminate, and a host's shutdown): no budget
+    // starts while the guest goes to background on its way to will_terminate.
+    func testTerminatingAForegroundGuestEndsBackgroundWorkBeforeItsCallbacks() throws {
+        for command in ["terminate", "shutdown"] {
+            let before = host.calls.allNames(id).count
+            host.run { core in
+                if command == "terminate" { core.terminate(id) } else { core.shutdown {} }
+            }
+            XCTAssertEqual(
+                messagesSince(before),
+                [
+                    "org.test.a:background_time=0.0 seconds",
+                    "org.test.a:will_resign_active@\(command == "terminate" ? 1 : 2)",
+                    "org.test.a:did_enter_background@\(command == "terminate" ? 1 : 2)", "org.test.a:will_terminate",
+                ], command)
+            host.run { $0.launch(path: id, foreground: true) }
+        }
+    }
+
     // CONTRACT B2: the budget starts as the guest enters background, told to its runtime before
     // did_enter_background, counts down, and is reset (unlimited) before will_enter_foreground.
     func testBudgetStartsInBackgroundAndResetsInForeground() throws {

@@ -44,6 +44,9 @@ struct BackgroundState {
     /// Last time it was in the foreground, or launched (host uptime): memory pressure ends the
     /// least recently used first (A4).
     var lastUsed: Duration = .zero
+    /// B1: the host has decided to suspend or terminate the guest and told its runtime that no
+    /// background time is left; the scene callbacks of that transition start no budget.
+    var workEnded = false
 
     /// Forgets everything but what outlives a run (the last-used time).
     mutating func reset() {

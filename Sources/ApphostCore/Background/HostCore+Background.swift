@@ -25,6 +25,17 @@ extension HostCore {
         ]
     }
 
+    /// B1: the host has decided to suspend or terminate `guest`: its runtime hears that no
+    /// background time is left before any callback of that transition, so that a task begun
+    /// there (in did_enter_background, say) gets the invalid id.
+    func endBackgroundWork(_ guest: GuestRecord) {
+        guard !guest.background.workEnded, guest.channel != nil else { return }
+        guest.background.workEnded = true
+        guest.background.cancelBudget()
+        guest.background.cancelAutoSuspension()
+        deliver(guest, .backgroundTime(.zero))
+    }
+
     /// The guest came to the foreground: time is unlimited again (B2). Its open tasks stay open.
     func leftBackground(_ guest: GuestRecord) {
         guest.background.cancelAutoSuspension()
@@ -116,6 +127,7 @@ extension HostCore {
     ) {
         guest.changingSuspension = true
         guest.suspending = true
+        guest.background.workEnded = true
         guest.background.cancelAutoSuspension()
         deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
             guard let self else { return }
@@ -141,6 +153,7 @@ extension HostCore {
     /// A suspension did not happen: the guest gets back what is left of its budget (which ran on
     /// meanwhile), and what waited for it.
     func stayedRunning(_ guest: GuestRecord) {
+        guest.background.workEnded = false
         let remaining = guest.background.deadline.map { max(.zero, $0 - clock.uptime()) }
         deliver(guest, .backgroundTime(remaining))
         deliverHeld(guest)
@@ -149,6 +162,7 @@ extension HostCore {
     /// The guest runs again. In background it gets a fresh budget (and is suspended again once
     /// idle, B6); then what waited for it is delivered, in order (B8).
     func resumed(_ guest: GuestRecord) {
+        guest.background.workEnded = false
         guest.background.suspendedSince = nil
         guest.background.suspendReason = nil
         if guest.appState == .background { enteredBackground(guest) }

@@ -152,6 +152,7 @@ public final class HostCore: @unchecked Sendable {
         guard !guest.suspended, !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is already suspended")))
         }
+        endBackgroundWork(guest)
         arrange(layout.keeping { $0.guest != id }, reason: reason)
         stopGuest(guest, channel: channel, reason: reason, completion: completion)
     }
@@ -249,6 +250,7 @@ public final class HostCore: @unchecked Sendable {
         }
         // A3: a running guest hears will-terminate; a suspended one is terminated without a callback.
         if !guest.suspended {
+            endBackgroundWork(guest)
             arrange(layout.keeping { $0.guest != id }, reason: reason)
             deliver(guest, .willTerminate, sceneState: nil)
         }
@@ -544,7 +546,7 @@ public final class HostCore: @unchecked Sendable {
         setSceneState(guest, scene: index, to: state, reason: reason)
         // B2: the budget starts as the guest enters background and is reset as it leaves, each
         // told to the guest before the callback that makes the change.
-        if guest.phase == .running, !guest.stopped {
+        if guest.phase == .running, !guest.stopped, !guest.background.workEnded {
             if before != .background, guest.appState == .background { enteredBackground(guest) }
             if before == .background, guest.appState != .background { leftBackground(guest) }
         }
