@@ -113,9 +113,14 @@ final class LifecycleOrderTests: XCTestCase {
     }
 
     // CONTRACT A1: each callback carries the app and scene state the guest is in while it runs.
+    // At launch no scene is connected: the guest is in background until will_enter_foreground,
+    // and the event stream says the same.
     func testMessagesCarryStates() throws {
         _ = host.opener.add("org.test.a")
         _ = try launch("org.test.a", foreground: true)?.get()
+        XCTAssertEqual(
+            host.events.of(.appState, guest: "org.test.a").map { "\($0.from ?? "") -> \($0.to ?? "")" },
+            ["notRunning -> background", "background -> inactive", "inactive -> active"])
         host.run { $0.home() }
         let seen = host.calls.calls.map {
             "\($0.message.call.callbackName) \($0.message.appState) \($0.message.sceneState.map(\.description) ?? "-")"
@@ -123,7 +128,7 @@ final class LifecycleOrderTests: XCTestCase {
         XCTAssertEqual(
             seen,
             [
-                "did_finish_launching inactive -", "will_connect background unattached",
+                "did_finish_launching background -", "will_connect background unattached",
                 "will_enter_foreground inactive foregroundInactive", "did_become_active active foregroundActive",
                 "will_resign_active inactive foregroundInactive", "did_enter_background background background",
             ])

@@ -88,11 +88,12 @@ final class GuestRecord: @unchecked Sendable {
         lastTransition = now
     }
 
-    /// CONTRACT A1: derived from the scenes while the guest runs.
+    /// CONTRACT A1: derived from the scenes while the guest runs, and background from the moment
+    /// its launch callback may run (no scene is connected yet).
     var appState: AppState {
         switch phase {
-        case .notRunning, .launching: return .notRunning
-        case .running, .terminating:
+        case .notRunning: return .notRunning
+        case .launching, .running, .terminating:
             if suspended { return .suspended }
             if scenes.contains(where: { $0.state == .foregroundActive }) { return .active }
             if scenes.contains(where: { $0.state == .foregroundInactive }) { return .inactive }

@@ -329,15 +329,16 @@ public final class HostCore: @unchecked Sendable {
         sink.id = descriptor.id
         sink.channel = opened.channel
         guest.channel = opened.channel
-        guest.phase = .launching
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
+        // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
+        guest.phase = .launching
+        noteAppState(guest, from: .notRunning, reason: .requested)
         // What a guest thread asked for between init and the channel's opening, now it has a record.
         let early = sink.early
         sink.early = []
         for event in early { handle(event, from: sink) }
 
-        let launchState: AppState = foreground ? .inactive : .background
-        deliver(guest, .didFinishLaunching, sceneState: nil, appState: launchState) { [weak self] reply in
+        deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
             guard let self else { return }
             switch reply {
             case .success(0):
@@ -357,7 +358,7 @@ public final class HostCore: @unchecked Sendable {
     private func launched(_ guest: GuestRecord, foreground: Bool) {
         guard guest.phase == .launching else { return }
         guest.phase = .running
-        let before = AppState.notRunning
+        let before = guest.appState
         // S7: sessions closed since it last ran are gone before any scene connects.
         for session in pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
         if guest.scenes.isEmpty { createSession(of: guest, role: .primary) }
@@ -579,15 +580,14 @@ public final class HostCore: @unchecked Sendable {
     // MARK: Channel
 
     func deliver(
-        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState? = nil, appState: AppState? = nil,
+        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState? = nil,
         reply: (@Sendable (GuestReply) -> Void)? = nil
     ) {
         guard let channel = guest.channel else {
             reply?(.failure(.closed))
             return
         }
-        let (message, answer) = prepare(
-            guest, call, channel: channel, sceneState: sceneState, appState: appState, reply: reply)
+        let (message, answer) = prepare(guest, call, channel: channel, sceneState: sceneState, reply: reply)
         channel.send(message, reply: answer)
     }
 
@@ -595,16 +595,16 @@ public final class HostCore: @unchecked Sendable {
     func deliver(_ guest: GuestRecord, all calls: [GuestCall]) {
         guard let channel = guest.channel, !calls.isEmpty else { return }
         channel.send(
-            all: calls.map { prepare(guest, $0, channel: channel, sceneState: nil, appState: nil, reply: nil) })
+            all: calls.map { prepare(guest, $0, channel: channel, sceneState: nil, reply: nil) })
     }
 
     /// Records a call and watches it (B5); returns the message and the reply that settles it.
     private func prepare(
         _ guest: GuestRecord, _ call: GuestCall, channel: any GuestChannel, sceneState: SceneState?,
-        appState: AppState?, reply: (@Sendable (GuestReply) -> Void)?
+        reply: (@Sendable (GuestReply) -> Void)?
     ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
         if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
-        let message = GuestMessage(call: call, appState: appState ?? guest.appState, sceneState: sceneState)
+        let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
         guest.inFlight.append(call.callbackName)
         if guest.inFlight.count == 1 { watchNewOldest(guest, channel: channel) }
         return (
