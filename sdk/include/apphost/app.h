@@ -1,6 +1,8 @@
 /*
  * App lifecycle: the app states and the callbacks a guest implements for
  * its process-wide life (CONTRACT A1 to A5).
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_APP_H
 #define APPHOST_APP_H

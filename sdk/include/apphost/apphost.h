@@ -16,6 +16,8 @@
  *                 actions, loading progress, modals, notifications, discards
  *
  * See sdk/README.md for the plugin author's guide.
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_H
 #define APPHOST_H

@@ -28,6 +28,8 @@
  * possible: begin_task returns APPHOST_TASK_INVALID, and schedule_timer and
  * dispatch_async return APPHOST_ERROR_INVALID_STATE. Any function that
  * allocates may return APPHOST_ERROR_OUT_OF_MEMORY (or the invalid id).
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_BACKGROUND_H
 #define APPHOST_BACKGROUND_H

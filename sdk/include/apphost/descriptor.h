@@ -1,6 +1,8 @@
 /*
  * The guest descriptor: who the guest is and what it declares it needs.
  * The host reads it before calling init, so it must be static data.
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_DESCRIPTOR_H
 #define APPHOST_DESCRIPTOR_H

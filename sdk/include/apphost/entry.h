@@ -9,6 +9,8 @@
  * and hides every other symbol (sdk/apphost.map does that). The host
  * dlopens the library, reads apphost_entry.abi_version first and refuses
  * the guest unless apphost_version_is_compatible() holds.
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_ENTRY_H
 #define APPHOST_ENTRY_H

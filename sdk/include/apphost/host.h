@@ -10,6 +10,8 @@
  *
  * Every function tolerates a NULL host, NULL pointers, unknown handles and
  * out-of-range values: it returns an error code instead (CONTRACT X3).
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_HOST_H
 #define APPHOST_HOST_H

@@ -1,6 +1,8 @@
 /*
  * Scenes: the windows of a guest, their states and the callbacks a guest
  * implements for them (CONTRACT S1 to S5, S12).
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_SCENE_H
 #define APPHOST_SCENE_H

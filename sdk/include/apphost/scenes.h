@@ -27,6 +27,8 @@
  * The guest never learns how the host arranges its scenes (full screen,
  * split view, slide over, picture in picture): only each scene's size and
  * size class, which may change at any time while the scene is connected.
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_SCENES_H
 #define APPHOST_SCENES_H

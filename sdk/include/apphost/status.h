@@ -4,6 +4,8 @@
  * APPHOST_OK is zero; every error is positive. New codes may be added in a
  * minor version, so treat unknown codes as errors and name them with
  * apphost_status_name().
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_STATUS_H
 #define APPHOST_STATUS_H

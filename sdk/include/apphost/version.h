@@ -5,6 +5,8 @@
  * major version and the guest's minor version is not newer than the host's.
  * Minor versions only add (new extensions, new trailing struct members,
  * new enum values); a major version may change anything.
+ *
+ * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
 #ifndef APPHOST_VERSION_H
 #define APPHOST_VERSION_H
