@@ -33,6 +33,12 @@
  *                       arguments (CONTRACT X3); logs "abuse <statuses>"
  *   sleep <ms>          blocks the main queue <ms> milliseconds (to let an
  *                       activation run out)
+ *   states <scene>      app_state, scene_state and scene_size, the [main-queue]
+ *                       functions; logs "states <scene> = app=<state or
+ *                       negated status> scene=<state or status> size=<w>x<h
+ *                       or status>"
+ *   thread <command>    runs one command on a thread of the guest's own and
+ *                       waits for it (CONTRACT X3's thread rule)
  *   long                present_modal and post_notification with texts of
  *                       255 'm' / 'b' and an 'é' that crosses
  *                       APPHOST_SCENES_TEXT_MAX_BYTES, on scene "here"
@@ -46,6 +52,8 @@
  * or null>", "should_dismiss <scene> <modal> = <verdict>", "did_dismiss
  * <scene> <modal>", "did_discard <session>".
  *
+ * -DFIXTURE_CAPABILITIES=<bits> declares other capabilities than
+ * APPHOST_CAPABILITY_MULTIPLE_SCENES (0: one scene only, CONTRACT S13);
  * -DFIXTURE_NO_SCENES_CALLBACKS leaves apphost_guest_scenes_t out of query;
  * -DFIXTURE_SCENES_CALLBACKS_SIZE=<n> declares its struct_size.
  *
@@ -57,6 +65,7 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -68,6 +77,9 @@
 
 #ifndef FIXTURE_ID
 #define FIXTURE_ID "org.apphost.fixtures.scenes-runtime"
+#endif
+#ifndef FIXTURE_CAPABILITIES
+#define FIXTURE_CAPABILITIES APPHOST_CAPABILITY_MULTIPLE_SCENES
 #endif
 #ifndef FIXTURE_SCENES_CALLBACKS_SIZE
 #define FIXTURE_SCENES_CALLBACKS_SIZE sizeof(apphost_guest_scenes_t)
@@ -213,7 +225,58 @@ static void long_texts(void)
         name(g_scenes->post_notification(g_host, text, body)));
 }
 
+/* The [main-queue] functions, from whichever thread runs this. */
+static void states(const char *text)
+{
+    apphost_scene_size_t size;
+    apphost_status_t size_status;
+    apphost_status_t state_status;
+    int32_t state = -1;
+    char state_text[32];
+    char size_text[32];
+
+    memset(&size, 0, sizeof size);
+    size.struct_size = sizeof size;
+    state_status = g_host->scene_state(g_host, scene_of(text), &state);
+    size_status = g_scenes->scene_size(g_host, scene_of(text), &size);
+    if (state_status == APPHOST_OK) {
+        snprintf(state_text, sizeof state_text, "%d", (int)state);
+    } else {
+        snprintf(state_text, sizeof state_text, "%s", name(state_status));
+    }
+    if (size_status == APPHOST_OK) {
+        snprintf(size_text, sizeof size_text, "%ux%u", (unsigned)size.width, (unsigned)size.height);
+    } else {
+        snprintf(size_text, sizeof size_text, "%s", name(size_status));
+    }
+    say("states %s = app=%d scene=%s size=%s", text, (int)g_host->app_state(g_host), state_text, size_text);
+}
+
+static void run_one(char *command);
+static void run_one_here(char *command);
+
+static void *run_on_thread(void *command)
+{
+    run_one(command);
+    return NULL;
+}
+
 static void run_one(char *command)
+{
+    pthread_t thread;
+
+    if (strncmp(command, "thread ", 7) == 0) {
+        if (pthread_create(&thread, NULL, run_on_thread, command + 7) != 0) {
+            say("thread = cannot start");
+            return;
+        }
+        pthread_join(thread, NULL);
+        return;
+    }
+    run_one_here(command);
+}
+
+static void run_one_here(char *command)
 {
     char *saved = NULL;
     char *verb = strtok_r(command, " ", &saved);
@@ -248,6 +311,8 @@ static void run_one(char *command)
         g_keep = number(first);
     } else if (strcmp(verb, "abuse") == 0) {
         abuse();
+    } else if (strcmp(verb, "states") == 0) {
+        states(first);
     } else if (strcmp(verb, "long") == 0) {
         long_texts();
     } else if (strcmp(verb, "sleep") == 0) {
@@ -399,7 +464,7 @@ static const apphost_guest_descriptor_t descriptor = {
     "1.0.0",
     "apphost tests",
     "Uses every function of apphost.scenes/1 as its tests say.",
-    APPHOST_CAPABILITY_MULTIPLE_SCENES,
+    FIXTURE_CAPABILITIES,
 };
 
 APPHOST_EXPORT const apphost_entry_t apphost_entry = {

@@ -6,6 +6,7 @@
 
 #include "apphost_guest_runtime.h"
 #include "background.h"
+#include "main_queue.h"
 #include "scenes.h"
 #include "state_mirror.h"
 
@@ -20,6 +21,7 @@ struct ahr_host_context {
     ahr_state_mirror *mirror;
     ahr_background *background;
     ahr_scenes *scenes;
+    ahr_main_queue *main_queue;
     char *data_directory;
     ahr_sink sink;
 
@@ -32,6 +34,11 @@ struct ahr_host_context {
     /* The next registered context. */
     ahr_host_context *next;
 };
+
+/* Whether the calling thread is delivering a call to the guest, as a
+ * [main-queue] function (`name`, such as "app_state") requires; when it is
+ * not, the guest's log hears of it, once per function. */
+bool ahr_context_on_main_queue(ahr_host_context *context, ahr_main_queue_function function, const char *name);
 
 /* Makes `context` findable by `context->host`. */
 void ahr_registry_add(ahr_host_context *context);

@@ -60,6 +60,10 @@ static int32_t host_app_state(const apphost_host_t *host)
     if (context == NULL) {
         return UNKNOWN_HOST_APP_STATE;
     }
+    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_APP_STATE, "app_state")) {
+        ahr_registry_release(context);
+        return -APPHOST_ERROR_WRONG_THREAD;
+    }
     state = ahr_mirror_app_state(context->mirror);
     ahr_registry_release(context);
     return state;
@@ -70,12 +74,19 @@ static apphost_status_t host_scene_state(const apphost_host_t *host, apphost_sce
     ahr_host_context *context;
     bool connected;
 
+    if (scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
     if (out_state == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     context = ahr_registry_acquire(host);
     if (context == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_SCENE_STATE, "scene_state")) {
+        ahr_registry_release(context);
+        return APPHOST_ERROR_WRONG_THREAD;
     }
     connected = ahr_mirror_scene_state(context->mirror, scene, out_state);
     ahr_registry_release(context);
@@ -108,6 +119,9 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
     pending_save save;
     bool connected;
 
+    if (scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
     if (bytes == NULL && length != 0) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }

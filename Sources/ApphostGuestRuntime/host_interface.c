@@ -1,7 +1,8 @@
-#define _POSIX_C_SOURCE 200809L /* strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup, snprintf */
 
 #include "host_interface.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +26,8 @@ static void free_block(host_block *block)
 }
 
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
-                                          const char *data_directory, const char *host_name,
-                                          const char *host_version, ahr_sink sink)
+                                          ahr_main_queue *main_queue, const char *data_directory,
+                                          const char *host_name, const char *host_version, ahr_sink sink)
 {
     host_block *block = calloc(1, sizeof *block);
 
@@ -49,6 +50,7 @@ apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_backgrou
     block->context.mirror = mirror;
     block->context.background = background;
     block->context.scenes = scenes;
+    block->context.main_queue = main_queue;
     block->context.sink = sink;
     pthread_mutex_init(&block->context.use_lock, NULL);
     pthread_cond_init(&block->context.idle, NULL);
@@ -64,4 +66,25 @@ void ahr_host_interface_withdraw(apphost_host_t *host)
     pthread_cond_destroy(&block->context.idle);
     pthread_mutex_destroy(&block->context.use_lock);
     free_block(block);
+}
+
+bool ahr_context_on_main_queue(ahr_host_context *context, ahr_main_queue_function function, const char *name)
+{
+    char message[256];
+    int length;
+
+    if (ahr_main_queue_is_current(context->main_queue)) {
+        return true;
+    }
+    if (ahr_main_queue_first_misuse(context->main_queue, function) && context->sink.log != NULL) {
+        length = snprintf(message, sizeof message,
+                          "%s is a [main-queue] function, called here from a thread that is not delivering a "
+                          "callback: it returns APPHOST_ERROR_WRONG_THREAD (logged once)",
+                          name);
+        if (length > 0) {
+            context->sink.log(context->sink.context, APPHOST_LOG_WARNING, message,
+                              (size_t)length < sizeof message ? (size_t)length : sizeof message - 1);
+        }
+    }
+    return false;
 }

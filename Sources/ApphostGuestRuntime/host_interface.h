@@ -4,6 +4,7 @@
 
 #include "apphost_guest_runtime.h"
 #include "background.h"
+#include "main_queue.h"
 #include "scenes.h"
 #include "state_mirror.h"
 
@@ -13,8 +14,8 @@
  * memory.
  */
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
-                                          const char *data_directory, const char *host_name,
-                                          const char *host_version, ahr_sink sink);
+                                          ahr_main_queue *main_queue, const char *data_directory,
+                                          const char *host_name, const char *host_version, ahr_sink sink);
 
 /*
  * Withdraws the interface: later calls through this pointer get error codes,

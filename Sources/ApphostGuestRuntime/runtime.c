@@ -14,6 +14,7 @@
 #include "background.h"
 #include "guest_callbacks.h"
 #include "host_interface.h"
+#include "main_queue.h"
 #include "raw_descriptor.h"
 #include "scene_connection.h"
 #include "scenes.h"
@@ -40,6 +41,8 @@ struct ahr_runtime {
     ahr_background background;
     /* The scenes extension's activation and modals. */
     ahr_scenes scenes;
+    /* Which thread delivers a call now, for the [main-queue] functions. */
+    ahr_main_queue main_queue;
     /* From ahr_start until the guest is unloaded. */
     apphost_host_t *host;
     ahr_guest_callbacks callbacks;
@@ -102,7 +105,8 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
     runtime->phase = PHASE_LOADED;
     ahr_mirror_init(&runtime->mirror);
     ahr_background_init(&runtime->background);
-    ahr_scenes_init(&runtime->scenes);
+    ahr_scenes_init(&runtime->scenes, (runtime->descriptor.capabilities & APPHOST_CAPABILITY_MULTIPLE_SCENES) != 0);
+    ahr_main_queue_init(&runtime->main_queue);
     *out = runtime;
     return AHR_LOAD_OK;
 }
@@ -148,18 +152,20 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         return refuse(APPHOST_ERROR_UNSUPPORTED, init_status);
     }
     runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, &runtime->scenes,
-                                              data_directory, host_name, host_version, sink);
+                                              &runtime->main_queue, data_directory, host_name, host_version, sink);
     if (runtime->host == NULL) {
         unload(runtime);
         return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);
     }
 
+    ahr_main_queue_enter(&runtime->main_queue);
     status = runtime->entry.init(runtime->host);
     if (init_status != NULL) {
         *init_status = status;
     }
     /* A guest whose init failed is unloaded without deinit, as entry.h says. */
     if (status != APPHOST_OK) {
+        ahr_main_queue_leave(&runtime->main_queue);
         unload(runtime);
         return AHR_START_INIT_FAILED;
     }
@@ -167,9 +173,11 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         if (runtime->entry.deinit != NULL) {
             runtime->entry.deinit();
         }
+        ahr_main_queue_leave(&runtime->main_queue);
         unload(runtime);
         return AHR_START_NO_APP_CALLBACKS;
     }
+    ahr_main_queue_leave(&runtime->main_queue);
     runtime->phase = PHASE_RUNNING;
     ahr_background_set_running(&runtime->background, true);
     ahr_scenes_set_running(&runtime->scenes, true);
@@ -210,6 +218,7 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     if (call->kind == AHR_CALL_WILL_TERMINATE) {
         ahr_background_will_terminate(&runtime->background);
     }
+    ahr_main_queue_enter(&runtime->main_queue);
     if (ahr_background_is_call(call)) {
         status = ahr_background_handle(&runtime->background, call);
     } else if (ahr_scenes_is_call(call)) {
@@ -218,6 +227,7 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     } else {
         status = ahr_callbacks_invoke(&runtime->callbacks, call, session != NULL ? &connection : NULL);
     }
+    ahr_main_queue_leave(&runtime->main_queue);
     ahr_mirror_did_deliver(&runtime->mirror, call);
     if (call->kind == AHR_CALL_WILL_TERMINATE) {
         ahr_scenes_forget_all(&runtime->scenes);
@@ -225,6 +235,13 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     free(session);
     free(discarded);
     return status;
+}
+
+void ahr_run_on_main_queue(ahr_runtime *runtime, void (*body)(void *context), void *context)
+{
+    ahr_main_queue_enter(&runtime->main_queue);
+    body(context);
+    ahr_main_queue_leave(&runtime->main_queue);
 }
 
 void ahr_stop(ahr_runtime *runtime)
@@ -237,12 +254,15 @@ void ahr_stop(ahr_runtime *runtime)
     ahr_background_set_running(&runtime->background, false);
     ahr_scenes_set_running(&runtime->scenes, false);
     if (runtime->phase == PHASE_RUNNING && runtime->entry.deinit != NULL) {
+        ahr_main_queue_enter(&runtime->main_queue);
         runtime->entry.deinit();
+        ahr_main_queue_leave(&runtime->main_queue);
     }
     unload(runtime);
     ahr_mirror_destroy(&runtime->mirror);
     ahr_background_destroy(&runtime->background);
     ahr_scenes_destroy(&runtime->scenes);
+    ahr_main_queue_destroy(&runtime->main_queue);
     free(runtime->descriptor_strings);
     free(runtime);
 }

@@ -112,10 +112,11 @@ static apphost_modal_t push_modal(ahr_scenes *scenes, apphost_scene_t scene)
 
 /* ---- State ---------------------------------------------------------------- */
 
-void ahr_scenes_init(ahr_scenes *scenes)
+void ahr_scenes_init(ahr_scenes *scenes, bool multiple_scenes)
 {
     memset(scenes, 0, sizeof *scenes);
     pthread_mutex_init(&scenes->lock, NULL);
+    scenes->multiple_scenes = multiple_scenes;
 }
 
 static void free_stacks(ahr_scenes *scenes)
@@ -439,6 +440,9 @@ struct scene_request {
     double progress;
     apphost_modal_t modal;
     apphost_modal_t *out_modal;
+    /* A request for another scene: refused unless the guest declares
+     * APPHOST_CAPABILITY_MULTIPLE_SCENES (CONTRACT S13). */
+    bool opens_scene;
     apphost_status_t status;
 };
 
@@ -455,10 +459,13 @@ static void run_locked(void *argument)
 }
 
 /* Runs `body` on `request` while its scene is connected, for the guest of
- * `host`, and returns its status. Before that: APPHOST_ERROR_INVALID_ARGUMENT
- * for a host the registry does not know, `refusal` when it is not APPHOST_OK,
+ * `host`, and returns its status. Before that (and after the caller
+ * answered scene 0 with APPHOST_ERROR_INVALID_HANDLE, before any other
+ * check, as every function does): APPHOST_ERROR_INVALID_ARGUMENT for a host the registry does not know, `refusal` when it is not APPHOST_OK,
  * APPHOST_ERROR_INVALID_STATE while the extension does not run (init,
- * deinit), and APPHOST_ERROR_INVALID_HANDLE when the scene is not connected. */
+ * deinit), APPHOST_ERROR_NOT_DECLARED for a request that opens a scene of a
+ * guest that declares one scene only, and APPHOST_ERROR_INVALID_HANDLE when
+ * the scene is not connected. */
 static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_request *request, scene_body body,
                                            apphost_status_t refusal)
 {
@@ -472,6 +479,8 @@ static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_req
         status = refusal;
     } else if (!is_running(context->scenes)) {
         status = APPHOST_ERROR_INVALID_STATE;
+    } else if (request->opens_scene && !context->scenes->multiple_scenes) {
+        status = APPHOST_ERROR_NOT_DECLARED;
     } else {
         request->context = context;
         request->body = body;
@@ -502,6 +511,9 @@ static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_
     static const unsigned char empty = 0;
     scene_request request;
 
+    if (from == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
     if ((role != APPHOST_SCENE_ROLE_PRIMARY && role != APPHOST_SCENE_ROLE_AUXILIARY) ||
         !is_presentation_style(style) || (state == NULL && length != 0)) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
@@ -512,6 +524,7 @@ static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_
     request.style = style;
     request.bytes = state != NULL ? state : &empty;
     request.length = length;
+    request.opens_scene = true;
     return on_connected_scene(host, &request, request_connected,
                               length > APPHOST_SCENE_STATE_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK);
 }
@@ -550,14 +563,16 @@ static apphost_status_t activate_session(const apphost_host_t *host, const char 
     return status;
 }
 
+/* The apphost_scene_size_t of ABI 1.1, whose members every caller needs. */
+enum { AHR_SCENE_SIZE_MIN_BYTES = 4 * sizeof(uint32_t) };
+
 /*
  * The size is written as sized structs are read (sized_struct.h): the guest
  * says in out_size->struct_size how large its struct is, the runtime writes
- * the whole members that fit in both its own and the guest's (never past
- * the guest's), and sets struct_size to the bytes it wrote, so that a guest
- * built against a later, larger struct learns which members are filled in.
- * A struct_size too small to hold struct_size itself: INVALID_ARGUMENT,
- * nothing written.
+ * the members of its own struct (never past the guest's), and sets
+ * struct_size to the bytes it wrote, so that a guest built against a later,
+ * larger struct learns which members are filled in. A struct_size smaller
+ * than the struct of ABI 1.1: INVALID_ARGUMENT, nothing written.
  */
 static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t scene, apphost_scene_size_t *out_size)
 {
@@ -567,21 +582,28 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     size_t written;
     bool connected;
 
+    if (scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
     if (out_size == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memcpy(&declared, out_size, sizeof declared);
+    /* Every member the struct has had since ABI 1.1 is needed. */
+    if (declared < AHR_SCENE_SIZE_MIN_BYTES) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     context = ahr_registry_acquire(host);
     if (context == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    memcpy(&declared, out_size, sizeof declared);
-    written = declared < sizeof size ? declared : sizeof size;
-    /* Every member is 4 bytes: whole members only. */
-    written = written / sizeof(uint32_t) * sizeof(uint32_t);
-    if (written < sizeof size.struct_size) {
+    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_SCENE_SIZE, "scene_size")) {
         ahr_registry_release(context);
-        return APPHOST_ERROR_INVALID_ARGUMENT;
+        return APPHOST_ERROR_WRONG_THREAD;
     }
+    /* A guest built against a later, larger struct gets the members this
+     * runtime knows. */
+    written = declared < sizeof size ? declared : sizeof size;
     memset(&size, 0, sizeof size);
     connected = ahr_mirror_scene_size(context->mirror, scene, &size);
     ahr_registry_release(context);
@@ -605,6 +627,9 @@ static apphost_status_t set_loading_progress(const apphost_host_t *host, apphost
 {
     scene_request request;
 
+    if (scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
     /* NaN fails every comparison. */
     if (!(progress == APPHOST_PROGRESS_NONE || progress == APPHOST_PROGRESS_INDETERMINATE ||
           (progress >= 0.0 && progress <= 1.0))) {
@@ -642,6 +667,9 @@ static apphost_status_t present_modal(const apphost_host_t *host, apphost_scene_
     if (out_modal != NULL) {
         *out_modal = APPHOST_MODAL_INVALID;
     }
+    if (scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
     if ((style != APPHOST_MODAL_SHEET && style != APPHOST_MODAL_FULL_SCREEN) || title == NULL || title[0] == '\0' ||
         out_modal == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
@@ -670,6 +698,9 @@ static apphost_status_t dismiss_modal(const apphost_host_t *host, apphost_scene_
 {
     scene_request request;
 
+    if (scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
     memset(&request, 0, sizeof request);
     request.scene = scene;
     request.modal = modal;

@@ -38,6 +38,9 @@ typedef struct ahr_modal_stack {
 
 typedef struct ahr_scenes {
     pthread_mutex_t lock;
+    /* The descriptor declares APPHOST_CAPABILITY_MULTIPLE_SCENES (CONTRACT
+     * S13): without it, request_scene is refused. Set at load. */
+    bool multiple_scenes;
     /* From a successful ahr_start until ahr_stop: requests are accepted. */
     bool running;
     /* The transient activation the last PERFORM_ACTION granted, until
@@ -53,7 +56,7 @@ typedef struct ahr_scenes {
     size_t stack_capacity;
 } ahr_scenes;
 
-void ahr_scenes_init(ahr_scenes *scenes);
+void ahr_scenes_init(ahr_scenes *scenes, bool multiple_scenes);
 
 /* Frees the modal stacks. Call once no host function can reach `scenes`. */
 void ahr_scenes_destroy(ahr_scenes *scenes);

@@ -25,6 +25,12 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Opening a scene needs a user action's transient activation, and the guest holds none
     /// (CONTRACT S9; ABI 1.1).
     case noActivation
+    /// A main-queue function was called from a thread that is not delivering one of the host's
+    /// callbacks to this guest; it did nothing (CONTRACT X3; ABI 1.2).
+    case wrongThread
+    /// The call needs a capability the guest's descriptor does not declare, such as
+    /// ``GuestCapabilities/multipleScenes`` for a second scene (CONTRACT S13; ABI 1.2).
+    case notDeclared
     /// A code these headers do not know, from a newer host.
     case unknown(Int32)
 
@@ -36,7 +42,7 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private static let known: [ApphostError] = [
         .invalidArgument, .invalidHandle, .invalidState, .unsupported, .outOfMemory, .tooLarge,
-        .guestFailed, .internalError, .noActivation,
+        .guestFailed, .internalError, .noActivation, .wrongThread, .notDeclared,
     ]
 
     /// The C status code.
@@ -52,6 +58,8 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .guestFailed: code = APPHOST_ERROR_GUEST_FAILED
         case .internalError: code = APPHOST_ERROR_INTERNAL
         case .noActivation: code = APPHOST_ERROR_NO_ACTIVATION
+        case .wrongThread: code = APPHOST_ERROR_WRONG_THREAD
+        case .notDeclared: code = APPHOST_ERROR_NOT_DECLARED
         case .unknown(let status): return status
         }
         return Int32(code.rawValue)

@@ -55,7 +55,9 @@ public final class Host: @unchecked Sendable {
     }
 
     /// The guest's app state as of the callback being delivered. Call it only
-    /// from a callback.
+    /// from a callback, on the main queue: from any other thread the host
+    /// refuses (CONTRACT X3), and the value is no state but
+    /// `-APPHOST_ERROR_WRONG_THREAD`; the guest's log says so once.
     public var appState: AppState {
         guard let function = raw.pointee.app_state else { return .notRunning }
         return AppState(rawValue: function(raw))
@@ -63,7 +65,8 @@ public final class Host: @unchecked Sendable {
 
     /// The state of `scene` as of the callback being delivered. Call it only
     /// from a callback. Throws ``ApphostError/invalidHandle`` for a scene
-    /// that is no longer connected.
+    /// that is no longer connected, ``ApphostError/wrongThread`` off the main
+    /// queue.
     public func sceneState(for scene: Scene) throws -> SceneState {
         guard let function = raw.pointee.scene_state else {
             throw ApphostError.unsupported

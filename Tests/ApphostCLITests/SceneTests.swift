@@ -55,6 +55,58 @@ final class SceneTests: HostTestCase {
         XCTAssertTrue(table.contains("split left") && table.contains("800x900"), table)
     }
 
+    func testMainQueueFunctionsRefuseAGuestThreadInProcess() throws { try mainQueueFunctionsRefuseAThread("none") }
+    func testMainQueueFunctionsRefuseAGuestThreadIsolated() throws { try mainQueueFunctionsRefuseAThread("process") }
+
+    // CONTRACT X3: app_state, scene_state and scene_size answer the guest's main queue; a thread
+    // of the guest's own gets APPHOST_ERROR_WRONG_THREAD, and the guest's log says so once per
+    // function.
+    private func mainQueueFunctionsRefuseAThread(_ isolation: String) throws {
+        let host = try launch(isolation)
+        let first = try XCTUnwrap(try scenes().first)
+        let mark = host.events.count
+        try ctlSucceeds("action", first.session, "states here;thread states here;thread states here")
+        _ = try host.waitForLog(TestGuests.scenesID, "states here = app=2 scene=2 size=1600x900", after: mark)
+        _ = try host.waitForLog(
+            TestGuests.scenesID, "states here = app=-10 scene=wrong_thread size=wrong_thread", after: mark)
+        for function in ["app_state", "scene_state", "scene_size"] {
+            _ = try host.waitForLog(
+                TestGuests.scenesID, "\(function) is a [main-queue] function", prefix: true, after: mark)
+        }
+        let answers = host.events.dropFirst(mark).filter {
+            $0.kind == .log && $0.message == "states here = app=-10 scene=wrong_thread size=wrong_thread"
+        }
+        let warnings = host.events.dropFirst(mark).filter {
+            $0.kind == .log && ($0.message ?? "").contains("[main-queue] function")
+        }
+        XCTAssertEqual(answers.count, 2)
+        XCTAssertEqual(warnings.count, 3, "once per function")
+    }
+
+    func testASingleSceneGuestGetsNoSecondSceneInProcess() throws { try singleSceneGuest("none") }
+    func testASingleSceneGuestGetsNoSecondSceneIsolated() throws { try singleSceneGuest("process") }
+
+    // CONTRACT S13: a guest that does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES has one
+    // scene: its request is refused with APPHOST_ERROR_NOT_DECLARED, and so is the operator's
+    // open, with a one-line error.
+    private func singleSceneGuest(_ isolation: String) throws {
+        let fixture = try TestGuests.singleSceneScenes(into: scratch.path)
+        let host = try startHost([fixture], options: ["--isolation", isolation])
+        try host.waitForEvent("the fixture active") {
+            $0.kind == .sceneState && $0.guest == TestGuests.scenesID && $0.to == "foregroundActive"
+        }
+        let first = try XCTUnwrap(try scenes().first)
+        let mark = host.events.count
+        try ctlSucceeds("action", first.session, "request here 1 1 note")
+        _ = try host.waitForLog(TestGuests.scenesID, "request = not_declared", after: mark)
+        let open = try ctl("open", TestGuests.scenesID)
+        XCTAssertEqual(open.status, 1)
+        XCTAssertEqual(
+            open.stderr,
+            ["apphost: \(TestGuests.scenesID) has one scene: it does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES"])
+        XCTAssertEqual(try scenes().count, 1)
+    }
+
     func testTheActivationExpiresInProcess() throws { try activationExpires("none") }
     func testTheActivationExpiresIsolated() throws { try activationExpires("process") }
 

@@ -46,7 +46,8 @@ final class FakeGuest: @unchecked Sendable {
     /// Sent by a guest thread right after init, before the channel is handed over.
     var eventsAfterInit: [GuestEvent] = []
 
-    init(id: String, capabilities: GuestDescriptor.Capabilities = []) {
+    /// A fake declares several scenes unless a test says otherwise (S13).
+    init(id: String, capabilities: GuestDescriptor.Capabilities = [.multipleScenes]) {
         descriptor = GuestDescriptor(
             id: id, name: id.components(separatedBy: ".").last ?? id, version: "1.0", capabilities: capabilities)
     }
@@ -155,7 +156,7 @@ final class FakeOpener: GuestOpener, @unchecked Sendable {
     var guests: [String: FakeGuest] = [:]
     let log = CallLog()
 
-    func add(_ id: String, capabilities: GuestDescriptor.Capabilities = []) -> FakeGuest {
+    func add(_ id: String, capabilities: GuestDescriptor.Capabilities = [.multipleScenes]) -> FakeGuest {
         let guest = FakeGuest(id: id, capabilities: capabilities)
         guests[id] = guest
         return guest

@@ -48,6 +48,25 @@ final class OpenSceneTests: XCTestCase {
         XCTAssertEqual(second.guest("org.test.a")?.scenes.map(\.state), [.foregroundActive, .background])
     }
 
+    // CONTRACT S13: a guest that does not declare several scenes has one: the operator's open is
+    // refused with the reason, and nothing is delivered or stored.
+    func testOpeningASecondWindowOfASingleSceneGuestIsRefused() throws {
+        let store = MemoryStore()
+        let host = CoreHarness(store: store)
+        _ = host.opener.add("org.test.a", capabilities: [])
+        host.run { $0.launch(path: "org.test.a", foreground: true) }
+        let before = host.calls.names("org.test.a").count
+        let opened = OpenedBox()
+        host.run { core in core.openScene("org.test.a") { opened.result = $0 } }
+        XCTAssertThrowsError(try opened.result?.get()) { error in
+            XCTAssertEqual(
+                (error as? HostCommandError)?.message,
+                "org.test.a has one scene: it does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES")
+        }
+        XCTAssertEqual(host.calls.names("org.test.a").count, before)
+        XCTAssertEqual(try store.sessions(of: "org.test.a").count, 1)
+    }
+
     func testOpeningAWindowOfAGuestThatIsNotRunningIsRefused() throws {
         let host = CoreHarness()
         let opened = OpenedBox()

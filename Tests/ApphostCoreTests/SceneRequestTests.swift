@@ -45,6 +45,24 @@ final class SceneRequestTests: XCTestCase {
         XCTAssertEqual(connection.role, .auxiliary)
     }
 
+    // CONTRACT S13: a guest that does not declare several scenes gets no second one, even with
+    // a user action's activation: the host refuses it on its own account, with the reason.
+    func testASingleSceneGuestGetsNoSecondScene() throws {
+        let host = CoreHarness()
+        let guest = host.opener.add("org.test.one", capabilities: [])
+        host.run { $0.launch(path: "org.test.one", foreground: true) }
+        let scene = try XCTUnwrap(host.guest("org.test.one")?.scenes.first?.session)
+        guest.holdReplies = true
+        host.run { core in core.performAction(scene: scene, action: "open", payload: Data()) }
+        host.run { _ in
+            guest.emit(.sceneRequested(from: 1, role: .auxiliary, style: .standard, state: Data()))
+        }
+        XCTAssertEqual(host.guest("org.test.one")?.scenes.count, 1)
+        XCTAssertEqual(
+            host.events.of(.requestRefused).map(\.message),
+            ["org.test.one has one scene: it does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES"])
+    }
+
     // CONTRACT S9: the activation lasts as long as the policy says, from the action's answer.
     func testTheActivationCarriesThePolicysDuration() throws {
         let host = CoreHarness(scenes: ScenePolicy(activation: .milliseconds(300)))

@@ -293,7 +293,7 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(recorder.lines.last, "will_terminate app=3 save=ok")
         XCTAssertEqual(recorder.saves, [SinkRecorder.Save(scene: 1, bytes: Array("terminating".utf8))])
         var state: Int32 = -1
-        XCTAssertEqual(host.pointee.scene_state(host, 1, &state), StatusCode.invalidHandle)
+        XCTAssertEqual(onMainQueue(runtime) { host.pointee.scene_state(host, 1, &state) }, StatusCode.invalidHandle)
         XCTAssertEqual(TestMessages.save(host, scene: 1, [1]), StatusCode.invalidHandle)
     }
 
@@ -340,7 +340,7 @@ final class GuestRuntimeCTests: XCTestCase {
             0)
         let host = try XCTUnwrap(ProbeGuest.host(named: "probe-no-scenes"))
         var state: Int32 = -1
-        XCTAssertEqual(host.pointee.scene_state(host, 4, &state), StatusCode.ok)
+        XCTAssertEqual(onMainQueue(bare) { host.pointee.scene_state(host, 4, &state) }, StatusCode.ok)
         XCTAssertEqual(state, SceneState.foregroundInactive.rawValue)
     }
 
@@ -431,21 +431,28 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertNil(host.pointee.data_directory(nil))
         XCTAssertNil(host.pointee.data_directory(&foreign))
 
-        XCTAssertEqual(host.pointee.app_state(host), AppState.notRunning.rawValue, "nothing delivered yet")
+        XCTAssertEqual(
+            onMainQueue(runtime) { host.pointee.app_state(host) }, AppState.notRunning.rawValue,
+            "nothing delivered yet")
         XCTAssertEqual(host.pointee.app_state(nil), -1)
         XCTAssertEqual(host.pointee.app_state(&foreign), -1)
         XCTAssertEqual(deliver(GuestMessage(call: .didReceiveMemoryWarning, appState: .background), to: runtime), 0)
-        XCTAssertEqual(host.pointee.app_state(host), AppState.background.rawValue)
+        XCTAssertEqual(onMainQueue(runtime) { host.pointee.app_state(host) }, AppState.background.rawValue)
 
         XCTAssertEqual(deliver(TestMessages.connect(1), to: runtime), 0)
         var state: Int32 = -1
-        XCTAssertEqual(host.pointee.scene_state(host, 1, &state), StatusCode.ok)
+        XCTAssertEqual(onMainQueue(runtime) { host.pointee.scene_state(host, 1, &state) }, StatusCode.ok)
         XCTAssertEqual(state, SceneState.unattached.rawValue)
-        XCTAssertEqual(host.pointee.scene_state(host, 1, nil), StatusCode.invalidArgument)
-        XCTAssertEqual(host.pointee.scene_state(host, 2, &state), StatusCode.invalidHandle)
-        XCTAssertEqual(host.pointee.scene_state(host, 0, &state), StatusCode.invalidHandle)
-        XCTAssertEqual(host.pointee.scene_state(nil, 1, &state), StatusCode.invalidArgument)
-        XCTAssertEqual(host.pointee.scene_state(&foreign, 1, &state), StatusCode.invalidArgument)
+        onMainQueue(runtime) {
+            XCTAssertEqual(host.pointee.scene_state(host, 1, nil), StatusCode.invalidArgument)
+            XCTAssertEqual(host.pointee.scene_state(host, 2, &state), StatusCode.invalidHandle)
+            XCTAssertEqual(host.pointee.scene_state(host, 0, &state), StatusCode.invalidHandle)
+            XCTAssertEqual(host.pointee.scene_state(nil, 1, &state), StatusCode.invalidArgument)
+            XCTAssertEqual(host.pointee.scene_state(&foreign, 1, &state), StatusCode.invalidArgument)
+        }
+        // Handle 0 is refused first, whatever else is wrong (one rule for every function).
+        XCTAssertEqual(host.pointee.scene_state(nil, 0, nil), StatusCode.invalidHandle)
+        XCTAssertEqual(host.pointee.save_scene_state(nil, 0, nil, 5), StatusCode.invalidHandle)
 
         XCTAssertNotNil(host.pointee.get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID))
         XCTAssertNotNil(host.pointee.get_extension(host, APPHOST_SCENES_EXTENSION_ID))
@@ -628,7 +635,9 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(remaining(), APPHOST_BACKGROUND_TIME_UNLIMITED)
         XCTAssertEqual(
             deliver(GuestMessage(call: .backgroundTime(.seconds(30)), appState: .background), to: runtime), 0)
-        XCTAssertEqual(host.pointee.app_state(host), AppState.background.rawValue, "the mirror follows every call")
+        XCTAssertEqual(
+            onMainQueue(runtime) { host.pointee.app_state(host) }, AppState.background.rawValue,
+            "the mirror follows every call")
         let first = remaining()
         XCTAssertLessThanOrEqual(first, 30)
         XCTAssertGreaterThan(first, 29)
@@ -930,7 +939,7 @@ final class GuestRuntimeCTests: XCTestCase {
         let size = SceneSize(width: 1024, height: 768, sizeClass: .regular)
         XCTAssertEqual(deliver(.sceneSize(1, size), to: runtime), 0)
         XCTAssertEqual(recorder.lines.last, "did_change_size 1 1024x768 class=1 size=16 query=1024x768")
-        fixture.run("size 1")
+        onMainQueue(runtime) { fixture.run("size 1") }
         XCTAssertEqual(recorder.lines.last, "size 1 = 1024x768 class=1 size=16")
         let mark = recorder.lines.count
         XCTAssertEqual(deliver(.sceneSize(2, size), to: runtime), StatusCode.invalidHandle)
@@ -938,27 +947,32 @@ final class GuestRuntimeCTests: XCTestCase {
 
         func query(declaring declared: UInt32) -> (Int32, apphost_scene_size_t) {
             var out = apphost_scene_size_t(struct_size: declared, width: 7, height: 7, size_class: 7)
-            return (table.pointee.scene_size(host, 1, &out), out)
+            return (onMainQueue(runtime) { table.pointee.scene_size(host, 1, &out) }, out)
         }
-        var (status, out) = query(declaring: 8)
+        // A struct smaller than ABI 1.1's (16 bytes) lacks members every caller needs (CONTRACT X3).
+        for declared: UInt32 in [0, 3, 8, 15] {
+            let (status, out) = query(declaring: declared)
+            XCTAssertEqual(status, StatusCode.invalidArgument, "struct_size \(declared)")
+            XCTAssertEqual([out.struct_size, out.width], [declared, 7], "nothing written")
+        }
+        var (status, out) = query(declaring: 16)
         XCTAssertEqual(status, StatusCode.ok)
-        XCTAssertEqual([out.struct_size, out.width, out.height, UInt32(bitPattern: out.size_class)], [8, 1024, 7, 7])
-        (status, out) = query(declaring: 15)
-        XCTAssertEqual(
-            [out.struct_size, out.width, out.height, UInt32(bitPattern: out.size_class)], [12, 1024, 768, 7])
-        (status, out) = query(declaring: 4096)
         XCTAssertEqual(
             [out.struct_size, out.width, out.height, UInt32(bitPattern: out.size_class)], [16, 1024, 768, 1])
-        (status, out) = query(declaring: 3)
-        XCTAssertEqual(status, StatusCode.invalidArgument)
-        XCTAssertEqual([out.struct_size, out.width], [3, 7], "nothing written")
+        (status, out) = query(declaring: 4096)
+        XCTAssertEqual(
+            [out.struct_size, out.width, out.height, UInt32(bitPattern: out.size_class)], [16, 1024, 768, 1],
+            "a later, larger struct gets the members this runtime knows")
+        var zero = apphost_scene_size_t(struct_size: 0, width: 7, height: 7, size_class: 7)
+        XCTAssertEqual(table.pointee.scene_size(host, 0, &zero), StatusCode.invalidHandle, "handle 0 first")
+        XCTAssertEqual(table.pointee.scene_size(nil, 0, nil), StatusCode.invalidHandle, "handle 0 first")
 
         XCTAssertEqual(
             deliver(TestMessages.scene(1, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
-        fixture.run("size 1")
+        onMainQueue(runtime) { fixture.run("size 1") }
         XCTAssertEqual(recorder.lines.last, "size 1 = invalid_handle")
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
-        fixture.run("size 1")
+        onMainQueue(runtime) { fixture.run("size 1") }
         XCTAssertEqual(recorder.lines.last, "size 1 = 0x0 class=0 size=16", "a new connection starts over")
 
         var call = ahr_call()
@@ -1037,6 +1051,48 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(recorder.scenes.filter { if case .modalDismissed = $0 { true } else { false } }, [])
     }
 
+    // CONTRACT X3: the [main-queue] functions (app_state, scene_state, scene_size) answer the
+    // thread that delivers a callback; a thread of the guest's own gets APPHOST_ERROR_WRONG_THREAD
+    // (app_state: its negation) and changes nothing, and the guest's log hears of it once per
+    // function. Between callbacks no thread is the main queue.
+    func testMainQueueFunctionsRefuseOtherThreads() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(
+            deliver(.sceneSize(1, SceneSize(width: 300, height: 200, sizeClass: .compact)), to: runtime), 0)
+        let mark = recorder.lines.count
+        XCTAssertEqual(deliver(action(1, "states here;thread states here;thread states here"), to: runtime), 0)
+        let warning =
+            " is a [main-queue] function, called here from a thread that is not delivering a callback: "
+            + "it returns APPHOST_ERROR_WRONG_THREAD (logged once)"
+        XCTAssertEqual(
+            Array(lines(recorder, since: mark).dropFirst()),
+            [
+                "states here = app=3 scene=2 size=300x200", "scene_state" + warning, "scene_size" + warning,
+                "app_state" + warning, "states here = app=-10 scene=wrong_thread size=wrong_thread",
+                "states here = app=-10 scene=wrong_thread size=wrong_thread",
+            ])
+        let between = recorder.lines.count
+        fixture.run("states 1")
+        XCTAssertEqual(lines(recorder, since: between), ["states 1 = app=-10 scene=wrong_thread size=wrong_thread"])
+    }
+
+    // CONTRACT S13: a guest that does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES has one
+    // scene: request_scene is refused with APPHOST_ERROR_NOT_DECLARED, before the handle and the
+    // activation are looked at, and the host hears nothing; activating its session still works.
+    func testASingleSceneGuestCannotRequestAnother() throws {
+        let recorder = SinkRecorder()
+        let (runtime, _) = try startedScenes(recorder, name: "scenes-single", flags: ["-DFIXTURE_CAPABILITIES=0"])
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        let mark = recorder.lines.count
+        XCTAssertEqual(deliver(action(1, "request here 1 1;request 999 1 1;activate s1 0"), to: runtime), 0)
+        XCTAssertEqual(
+            Array(lines(recorder, since: mark).dropFirst()),
+            ["request = not_declared", "request = not_declared", "activate s1 = ok"])
+        XCTAssertFalse(recorder.scenes.contains { if case .sceneRequested = $0 { true } else { false } })
+    }
+
     // CONTRACT N3 S9 S11 S7: a guest without the scenes callbacks, or with a table too small for
     // some, still gets its activation, its sizes kept and its modals always dismissable.
     func testGuestWithoutScenesCallbacks() throws {
@@ -1051,7 +1107,7 @@ final class GuestRuntimeCTests: XCTestCase {
             deliver(.sceneSize(1, SceneSize(width: 300, height: 200, sizeClass: .compact)), to: runtime), 0)
         XCTAssertEqual(deliver(.didDismissModal(1, 1), to: runtime), 0)
         XCTAssertEqual(deliver(.didDiscard(sessionID: "gone"), to: runtime), 0)
-        fixture.run("dismiss 1 1;request 1 0 0;size 1")
+        onMainQueue(runtime) { fixture.run("dismiss 1 1;request 1 0 0;size 1") }
         XCTAssertEqual(
             lines(recorder, since: mark),
             ["dismiss 1 = invalid_handle", "request = ok", "size 1 = 300x200 class=0 size=16"])
@@ -1344,6 +1400,21 @@ extension GuestRuntimeCTests {
     /// Delivers `message` through ahr_handle, with the in-process channel's own conversion.
     fileprivate func deliver(_ message: GuestMessage, to runtime: OpaquePointer) -> Int32 {
         RuntimeCall.deliver(message, to: runtime)
+    }
+
+    /// Runs `body` on the runtime's main queue, as guest code inside a callback runs: the
+    /// [main-queue] host functions answer it.
+    fileprivate func onMainQueue<T>(_ runtime: OpaquePointer, _ body: () -> T) -> T {
+        withoutActuallyEscaping(body) { body in
+            var call: () -> Void = {}
+            var result: T?
+            call = { result = body() }
+            withUnsafeMutablePointer(to: &call) { pointer in
+                ahr_run_on_main_queue(
+                    runtime, { context in context!.assumingMemoryBound(to: (() -> Void).self).pointee() }, pointer)
+            }
+            return result!
+        }
     }
 
     /// ahr_start's result and init status, comparable.

@@ -7,4 +7,6 @@ enum StatusCode {
     static let invalidHandle = Int32(APPHOST_ERROR_INVALID_HANDLE.rawValue)
     static let tooLarge = Int32(APPHOST_ERROR_TOO_LARGE.rawValue)
     static let `internal` = Int32(APPHOST_ERROR_INTERNAL.rawValue)
+    static let wrongThread = Int32(APPHOST_ERROR_WRONG_THREAD.rawValue)
+    static let notDeclared = Int32(APPHOST_ERROR_NOT_DECLARED.rawValue)
 }

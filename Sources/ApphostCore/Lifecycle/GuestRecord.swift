@@ -104,6 +104,14 @@ final class GuestRecord: @unchecked Sendable {
     /// Suspended, or being suspended: no call reaches it until it resumes (B7, B8).
     var stopped: Bool { suspended || suspending }
 
+    /// S13: it may have a scene more only if it declares several.
+    var mayOpenScene: Bool { descriptor.capabilities.contains(.multipleScenes) || scenes.isEmpty }
+
+    /// Why a guest that declares one scene gets no other (S13).
+    static func singleScene(_ id: String) -> String {
+        "\(id) has one scene: it does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES"
+    }
+
     func sceneIndex(session: String) -> Int? {
         scenes.firstIndex { $0.sessionID == session }
     }

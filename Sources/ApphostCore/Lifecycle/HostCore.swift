@@ -121,6 +121,9 @@ public final class HostCore: @unchecked Sendable {
         case .success(let found): guest = found.0
         case .failure(let error): return completion(.failure(error))
         }
+        guard guest.mayOpenScene else {
+            return completion(.failure(HostCommandError(GuestRecord.singleScene(id))))
+        }
         guard !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
         }

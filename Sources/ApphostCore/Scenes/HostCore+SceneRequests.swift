@@ -54,6 +54,7 @@ extension HostCore {
         func refuse(_ why: String) {
             record(.requestRefused, guest: guest.id, scene: from, name: style.description, message: why)
         }
+        guard guest.mayOpenScene else { return refuse(GuestRecord.singleScene(guest.id)) }
         guard takeActivation(guest) else { return refuse("request_scene without a user action's activation") }
         guard !guest.stopped else { return refuse("the guest is suspended") }
         let beside = guest.sceneIndex(handle: from)

@@ -230,7 +230,13 @@ typedef enum ahr_start_result {
  * on none of them), after the checks of their arguments and host that need
  * no state (CONTRACT X3); present_modal then writes APPHOST_MODAL_INVALID
  * to *out_modal. scene_size answers from the mirror at any time, as
- * scene_state does.
+ * scene_state does, to the thread delivering a call (ahr_run_on_main_queue).
+ *
+ * request_scene is refused with APPHOST_ERROR_NOT_DECLARED when the
+ * descriptor does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES (CONTRACT
+ * S13), and app_state, scene_state and scene_size with
+ * APPHOST_ERROR_WRONG_THREAD off the thread delivering a call (X3), which
+ * the log sink hears once per function, at APPHOST_LOG_WARNING.
  */
 ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, const char *host_name,
                            const char *host_version, ahr_sink sink, int32_t *init_status);
@@ -397,6 +403,17 @@ typedef struct ahr_call {
  * keeps nothing.
  */
 int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call);
+
+/*
+ * [main-queue] Runs `body(context)` as a delivery runs: while it runs, the
+ * [main-queue] host functions (app_state, scene_state, scene_size,
+ * activation_token) answer calls from this thread, as they answer a
+ * guest's callbacks, and refuse every other thread with
+ * APPHOST_ERROR_WRONG_THREAD. ahr_start, ahr_handle and ahr_stop do this
+ * themselves around the guest code they call; this is for a caller that
+ * runs guest code of its own on the main queue, as tests do.
+ */
+void ahr_run_on_main_queue(ahr_runtime *runtime, void (*body)(void *context), void *context);
 
 /* ---- Stopping ------------------------------------------------------------- */
 

@@ -130,6 +130,16 @@ extension TestGuests {
     static func scenes(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         try compile(
             packageRoot.appendingPathComponent("Plugins/Fixtures/scenes_runtime_guest.c").path,
-            to: directory + "/libScenesFixture.so", file: file, line: line)
+            to: directory + "/libScenesFixture.so", flags: ["-pthread"], file: file, line: line)
+    }
+
+    /// The scenes fixture as a guest that declares no capability, so one scene only (S13).
+    static func singleSceneScenes(into directory: String, file: StaticString = #filePath, line: UInt = #line)
+        throws -> String
+    {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/scenes_runtime_guest.c").path,
+            to: directory + "/libSingleSceneFixture.so", flags: ["-pthread", "-DFIXTURE_CAPABILITIES=0"], file: file,
+            line: line)
     }
 }

@@ -4,12 +4,20 @@
  * returns.
  *
  * Thread tags: [main-queue] functions may be called only from the guest's
- * main queue, that is from inside a callback the host made; [thread-safe]
+ * main queue, that is from inside a callback the host made (init, deinit,
+ * every callback, expiration handler, timer and async work); [thread-safe]
  * functions may be called from any thread, including threads the guest
- * started itself.
+ * started itself. Since ABI 1.2 the host checks: a [main-queue] function
+ * called from any other thread does nothing and returns
+ * APPHOST_ERROR_WRONG_THREAD (app_state: its negation), and the host's log
+ * says so once per function.
  *
  * Every function tolerates a NULL host, NULL pointers, unknown handles and
- * out-of-range values: it returns an error code instead (CONTRACT X3).
+ * out-of-range values: it returns an error code instead (CONTRACT X3). One
+ * rule for scene handles: APPHOST_SCENE_INVALID (0) gets
+ * APPHOST_ERROR_INVALID_HANDLE from every function that takes a scene,
+ * before any other check; so does a handle that is not connected, once the
+ * other arguments passed their checks.
  *
  * Rules cited as CONTRACT <id> are in sdk/CONTRACT.md.
  */
@@ -65,7 +73,9 @@ struct apphost_host {
     const char *(*data_directory)(const apphost_host_t *host);
 
     /* [main-queue] The guest's app state (enum apphost_app_state) as of the
-     * callback being delivered; -1 for a NULL or unknown host. */
+     * callback being delivered; -1 for a NULL or unknown host, and
+     * -APPHOST_ERROR_WRONG_THREAD off the main queue (a negative value is
+     * never a state). */
     int32_t (*app_state)(const apphost_host_t *host);
 
     /* [main-queue] Writes the state (enum apphost_scene_state) of `scene` as

@@ -17,10 +17,11 @@
  *   is optional: a guest without it gets no actions, sizes, modal dismissals
  *   or discards, and the host treats its modals as always dismissable.
  *
- * Thread tags are those of host.h. Every function tolerates a NULL host,
- * NULL pointers, unknown handles and out-of-range values: it returns an error
- * code instead (CONTRACT X3). During init and deinit no scene is connected:
- * every function but scene_size returns APPHOST_ERROR_INVALID_STATE. Check
+ * Thread tags are those of host.h, and so is the rule for scene handles.
+ * Every function tolerates a NULL host, NULL pointers, unknown handles and
+ * out-of-range values: it returns an error code instead (CONTRACT X3). During
+ * init and deinit no scene is connected: every function but scene_size
+ * returns APPHOST_ERROR_INVALID_STATE for a scene other than 0. Check
  * struct_size before using a member that a later revision of this header
  * adds.
  *
@@ -68,8 +69,10 @@ enum apphost_size_class {
 /* A scene's size, in points of the host's virtual display. */
 typedef struct apphost_scene_size {
     /* In did_change_size: sizeof(apphost_scene_size_t) as the host built it.
-     * For scene_size: set by the caller to the size of its struct; the host
-     * writes only the members that fit, and sets it to what it wrote. */
+     * For scene_size: set by the caller to the size of its struct, at least
+     * that of ABI 1.1 (16 bytes; smaller: APPHOST_ERROR_INVALID_ARGUMENT);
+     * the host writes the members it has that fit, and sets it to what it
+     * wrote. */
     uint32_t struct_size;
     uint32_t width;
     uint32_t height;
@@ -112,14 +115,18 @@ typedef struct apphost_scenes {
      * say there what the scene should show. This needs the transient
      * activation a user action grants (perform_action, 5 s from its
      * delivery by default) and consumes it (CONTRACT S9); without one:
-     * APPHOST_ERROR_NO_ACTIVATION. APPHOST_OK means the host has the request:
-     * will_connect for the new scene follows on the main queue, unless the
-     * host refuses it, which it reports in its event stream.
-     * APPHOST_ERROR_INVALID_HANDLE for a `from` that is not connected,
-     * APPHOST_ERROR_TOO_LARGE past APPHOST_SCENE_STATE_MAX_BYTES. When several
-     * apply, argument errors come first, then INVALID_STATE (init, deinit),
-     * then INVALID_HANDLE, then NO_ACTIVATION: so a request made before any
-     * scene connects (in did_finish_launching) gets INVALID_HANDLE. */
+     * APPHOST_ERROR_NO_ACTIVATION. A guest whose descriptor does not declare
+     * APPHOST_CAPABILITY_MULTIPLE_SCENES has one scene:
+     * APPHOST_ERROR_NOT_DECLARED (ABI 1.2, CONTRACT S13). APPHOST_OK means
+     * the host has the request: will_connect for the new scene follows on
+     * the main queue, unless the host refuses it, which it reports in its
+     * event stream. APPHOST_ERROR_INVALID_HANDLE for a `from` that is 0 or
+     * not connected, APPHOST_ERROR_TOO_LARGE past
+     * APPHOST_SCENE_STATE_MAX_BYTES. When several apply: a `from` of 0
+     * first, then argument errors, then INVALID_STATE (init, deinit), then
+     * NOT_DECLARED, then INVALID_HANDLE, then NO_ACTIVATION: so a request
+     * made before any scene connects (in did_finish_launching) gets
+     * INVALID_HANDLE. */
     apphost_status_t (*request_scene)(const apphost_host_t *host, apphost_scene_t from, int32_t role,
                                       int32_t style, const void *state, size_t length);
 

@@ -39,7 +39,15 @@ enum apphost_status {
     APPHOST_ERROR_INTERNAL = 8,
     /* Since ABI 1.1: opening a scene needs the transient activation of a
      * user action, and the guest holds none (CONTRACT S9). */
-    APPHOST_ERROR_NO_ACTIVATION = 9
+    APPHOST_ERROR_NO_ACTIVATION = 9,
+    /* Since ABI 1.2: a [main-queue] function was called from a thread that
+     * is not delivering one of the host's callbacks to this guest (host.h,
+     * "Thread tags"); the call did nothing. */
+    APPHOST_ERROR_WRONG_THREAD = 10,
+    /* Since ABI 1.2: the call needs a capability that the guest's descriptor
+     * does not declare, such as APPHOST_CAPABILITY_MULTIPLE_SCENES for a
+     * second scene (CONTRACT S13). */
+    APPHOST_ERROR_NOT_DECLARED = 11
 };
 
 /* [thread-safe] A short, stable, lower-case name for `status`, such as
@@ -58,6 +66,8 @@ static inline const char *apphost_status_name(apphost_status_t status)
     case APPHOST_ERROR_GUEST_FAILED: return "guest_failed";
     case APPHOST_ERROR_INTERNAL: return "internal";
     case APPHOST_ERROR_NO_ACTIVATION: return "no_activation";
+    case APPHOST_ERROR_WRONG_THREAD: return "wrong_thread";
+    case APPHOST_ERROR_NOT_DECLARED: return "not_declared";
     default: return "unknown";
     }
 }
