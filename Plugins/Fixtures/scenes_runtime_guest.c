@@ -10,6 +10,13 @@
  *   request <scene> <role> <style> [state]
  *                       request_scene with the bytes of [state] (none: NULL,
  *                       0); logs "request = <status name>"
+ *   token               activation_token (ABI 1.2), keeping what it wrote;
+ *                       logs "token = <status name>"
+ *   request-with <scene> <role> <style> [state]
+ *                       request_scene_with_activation with the kept token;
+ *                       logs "request-with = <status name>"
+ *   left                activation_time_left of the kept token; logs "left =
+ *                       ok" (some time left) or "left = <status name>"
  *   request-big <scene> request_scene with APPHOST_SCENE_STATE_MAX_BYTES + 1
  *                       bytes; logs "request big = <status name>"
  *   activate <session> <style>
@@ -89,6 +96,7 @@ static const apphost_host_t *g_host;
 static const apphost_scenes_t *g_scenes;
 static apphost_scene_t g_here;
 static apphost_modal_t g_keep;
+static apphost_activation_t g_token;
 
 static void say(const char *format, ...)
 {
@@ -119,6 +127,27 @@ static void request(const char *scene, const char *role, const char *style, cons
                                                       state == NULL ? 0 : strlen(state));
 
     say("request = %s", name(status));
+}
+
+static void request_with(const char *scene, const char *role, const char *style, const char *state)
+{
+    apphost_status_t status = g_scenes->request_scene_with_activation(
+        g_host, g_token, scene_of(scene), (int32_t)strtol(role, NULL, 10), (int32_t)strtol(style, NULL, 10), state,
+        state == NULL ? 0 : strlen(state));
+
+    say("request-with = %s", name(status));
+}
+
+static void time_left(void)
+{
+    double seconds = -1;
+    apphost_status_t status = g_scenes->activation_time_left(g_host, g_token, &seconds);
+
+    if (status == APPHOST_OK && seconds > 0) {
+        say("left = ok");
+    } else {
+        say("left = %s %.3f", name(status), seconds);
+    }
 }
 
 static void request_big(const char *scene)
@@ -290,6 +319,12 @@ static void run_one_here(char *command)
     }
     if (strcmp(verb, "request") == 0 && third != NULL) {
         request(first, second, third, fourth);
+    } else if (strcmp(verb, "request-with") == 0 && third != NULL) {
+        request_with(first, second, third, fourth);
+    } else if (strcmp(verb, "token") == 0) {
+        say("token = %s", name(g_scenes->activation_token(g_host, &g_token)));
+    } else if (strcmp(verb, "left") == 0) {
+        time_left();
     } else if (strcmp(verb, "request-big") == 0) {
         request_big(first);
     } else if (strcmp(verb, "activate") == 0 && second != NULL) {

@@ -174,14 +174,49 @@ void ahr_scenes_forget_all(ahr_scenes *scenes)
     pthread_mutex_unlock(&scenes->lock);
 }
 
-/* ---- The transient activation (CONTRACT S9) -------------------------------- */
+/* ---- Activations (CONTRACT S9) --------------------------------------------- */
 
-/* Grants it from now until `nanoseconds` later. Call with the lock held. */
-static void grant_activation(ahr_scenes *scenes, uint64_t nanoseconds)
+static bool before(const struct timespec *a, const struct timespec *b)
 {
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Drops the activation at `index`, keeping the others oldest first. Call
+ * with the lock held. */
+static void drop_activation(ahr_scenes *scenes, size_t index)
+{
+    memmove(&scenes->activations[index], &scenes->activations[index + 1],
+            (scenes->activation_count - index - 1) * sizeof scenes->activations[0]);
+    scenes->activation_count--;
+}
+
+/* Drops the activations whose window is over. Call with the lock held. */
+static void drop_expired(ahr_scenes *scenes, const struct timespec *now)
+{
+    size_t i = 0;
+
+    while (i < scenes->activation_count) {
+        if (before(now, &scenes->activations[i].until)) {
+            i++;
+        } else {
+            drop_activation(scenes, i);
+        }
+    }
+}
+
+/* Grants `token` from now until `nanoseconds` later; the oldest goes when
+ * AHR_ACTIVATIONS_MAX are held. Call with the lock held. */
+static void grant_activation(ahr_scenes *scenes, apphost_activation_t token, uint64_t nanoseconds)
+{
+    struct timespec now;
     struct timespec until;
 
-    clock_gettime(CLOCK_MONOTONIC, &until);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    drop_expired(scenes, &now);
+    if (scenes->activation_count == AHR_ACTIVATIONS_MAX) {
+        drop_activation(scenes, 0);
+    }
+    until = now;
     /* At most 2^64 ns, 585 years: no time_t of 64 bits overflows. */
     until.tv_sec += (time_t)(nanoseconds / NANOSECONDS_PER_SECOND);
     until.tv_nsec += (long)(nanoseconds % NANOSECONDS_PER_SECOND);
@@ -189,26 +224,44 @@ static void grant_activation(ahr_scenes *scenes, uint64_t nanoseconds)
         until.tv_sec++;
         until.tv_nsec -= NANOSECONDS_PER_SECOND;
     }
-    scenes->has_activation = true;
-    scenes->activation_until = until;
+    scenes->activations[scenes->activation_count++] = (ahr_activation){token, until};
 }
 
-/* Whether the guest holds an activation now, which this consumes. Call with
- * the lock held. */
-static bool consume_activation(ahr_scenes *scenes)
+/* The position of unspent, unexpired `token`, or NOT_FOUND; writes the
+ * seconds left to *seconds_left when not NULL. Call with the lock held. */
+static size_t find_activation(ahr_scenes *scenes, apphost_activation_t token, double *seconds_left)
 {
     struct timespec now;
-    bool valid;
+    size_t i;
 
-    if (!scenes->has_activation) {
-        return false;
+    if (token == APPHOST_ACTIVATION_INVALID) {
+        return NOT_FOUND;
     }
     clock_gettime(CLOCK_MONOTONIC, &now);
-    valid = now.tv_sec < scenes->activation_until.tv_sec ||
-            (now.tv_sec == scenes->activation_until.tv_sec && now.tv_nsec < scenes->activation_until.tv_nsec);
-    /* Expired or used: either way it is gone. */
-    scenes->has_activation = false;
-    return valid;
+    drop_expired(scenes, &now);
+    for (i = 0; i < scenes->activation_count; i++) {
+        if (scenes->activations[i].token == token) {
+            if (seconds_left != NULL) {
+                *seconds_left = (double)(scenes->activations[i].until.tv_sec - now.tv_sec) +
+                                (double)(scenes->activations[i].until.tv_nsec - now.tv_nsec) / NANOSECONDS_PER_SECOND;
+            }
+            return i;
+        }
+    }
+    return NOT_FOUND;
+}
+
+/* Spends `token` if it is unspent and within its window. Call with the lock
+ * held. */
+static bool spend_activation(ahr_scenes *scenes, apphost_activation_t token)
+{
+    size_t position = find_activation(scenes, token, NULL);
+
+    if (position == NOT_FOUND) {
+        return false;
+    }
+    drop_activation(scenes, position);
+    return true;
 }
 
 /* ---- The host's calls, on the main queue ---------------------------------- */
@@ -245,7 +298,7 @@ int32_t ahr_scenes_check_call(const ahr_call *call)
                    : APPHOST_ERROR_INVALID_ARGUMENT;
     case AHR_CALL_PERFORM_ACTION:
         if ((call->action_name == NULL && call->action_name_length != 0) ||
-            (call->payload == NULL && call->payload_length != 0)) {
+            (call->payload == NULL && call->payload_length != 0) || call->activation == APPHOST_ACTIVATION_INVALID) {
             return APPHOST_ERROR_INVALID_ARGUMENT;
         }
         return call->payload_length > APPHOST_ACTION_PAYLOAD_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK;
@@ -321,12 +374,16 @@ static int32_t perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror, cons
     /* Before the guest's code runs, so that perform_action itself may open
      * a scene (CONTRACT S9). */
     pthread_mutex_lock(&scenes->lock);
-    grant_activation(scenes, call->activation_ns);
+    grant_activation(scenes, call->activation, call->activation_ns);
+    scenes->delivering = call->activation;
     pthread_mutex_unlock(&scenes->lock);
     if (callbacks != NULL && callbacks->perform_action != NULL) {
         callbacks->perform_action(call->scene, name, call->payload_length > 0 ? call->payload : NULL,
                                   call->payload_length);
     }
+    pthread_mutex_lock(&scenes->lock);
+    scenes->delivering = APPHOST_ACTIVATION_INVALID;
+    pthread_mutex_unlock(&scenes->lock);
     return APPHOST_OK;
 }
 
@@ -440,6 +497,10 @@ struct scene_request {
     double progress;
     apphost_modal_t modal;
     apphost_modal_t *out_modal;
+    /* request_scene spends the activation of the action running on the
+     * calling thread; request_scene_with_activation the token it presents. */
+    bool of_running_action;
+    apphost_activation_t activation;
     /* A request for another scene: refused unless the guest declares
      * APPHOST_CAPABILITY_MULTIPLE_SCENES (CONTRACT S13). */
     bool opens_scene;
@@ -495,18 +556,25 @@ static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_req
 
 static apphost_status_t request_connected(scene_request *request, ahr_host_context *context)
 {
-    if (!consume_activation(context->scenes)) {
+    apphost_activation_t activation = request->activation;
+
+    if (request->of_running_action) {
+        activation = ahr_main_queue_is_current(context->main_queue) ? context->scenes->delivering
+                                                                     : APPHOST_ACTIVATION_INVALID;
+    }
+    if (!spend_activation(context->scenes, activation)) {
         return APPHOST_ERROR_NO_ACTIVATION;
     }
     if (context->sink.scene_requested != NULL) {
-        context->sink.scene_requested(context->sink.context, request->scene, request->role, request->style,
-                                      request->bytes, request->length);
+        context->sink.scene_requested(context->sink.context, activation, request->scene, request->role,
+                                      request->style, request->bytes, request->length);
     }
     return APPHOST_OK;
 }
 
-static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role, int32_t style,
-                                      const void *state, size_t length)
+/* request_scene and request_scene_with_activation. */
+static apphost_status_t request(const apphost_host_t *host, bool of_running_action, apphost_activation_t activation,
+                                apphost_scene_t from, int32_t role, int32_t style, const void *state, size_t length)
 {
     static const unsigned char empty = 0;
     scene_request request;
@@ -525,8 +593,81 @@ static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_
     request.bytes = state != NULL ? state : &empty;
     request.length = length;
     request.opens_scene = true;
+    request.of_running_action = of_running_action;
+    request.activation = activation;
     return on_connected_scene(host, &request, request_connected,
                               length > APPHOST_SCENE_STATE_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK);
+}
+
+static apphost_status_t request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role, int32_t style,
+                                      const void *state, size_t length)
+{
+    return request(host, true, APPHOST_ACTIVATION_INVALID, from, role, style, state, length);
+}
+
+static apphost_status_t request_scene_with_activation(const apphost_host_t *host, apphost_activation_t activation,
+                                                      apphost_scene_t from, int32_t role, int32_t style,
+                                                      const void *state, size_t length)
+{
+    return request(host, false, activation, from, role, style, state, length);
+}
+
+static apphost_status_t activation_token(const apphost_host_t *host, apphost_activation_t *out_activation)
+{
+    ahr_host_context *context;
+    ahr_scenes *scenes;
+    apphost_status_t status = APPHOST_ERROR_NO_ACTIVATION;
+
+    if (out_activation != NULL) {
+        *out_activation = APPHOST_ACTIVATION_INVALID;
+    }
+    if (out_activation == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_ACTIVATION_TOKEN, "activation_token")) {
+        ahr_registry_release(context);
+        return APPHOST_ERROR_WRONG_THREAD;
+    }
+    scenes = context->scenes;
+    pthread_mutex_lock(&scenes->lock);
+    if (find_activation(scenes, scenes->delivering, NULL) != NOT_FOUND) {
+        *out_activation = scenes->delivering;
+        status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+    ahr_registry_release(context);
+    return status;
+}
+
+static apphost_status_t activation_time_left(const apphost_host_t *host, apphost_activation_t activation,
+                                             double *out_seconds)
+{
+    ahr_host_context *context;
+    ahr_scenes *scenes;
+    apphost_status_t status = APPHOST_ERROR_NO_ACTIVATION;
+    double seconds = 0;
+
+    if (out_seconds == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    *out_seconds = 0;
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    scenes = context->scenes;
+    pthread_mutex_lock(&scenes->lock);
+    if (find_activation(scenes, activation, &seconds) != NOT_FOUND) {
+        *out_seconds = seconds;
+        status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+    ahr_registry_release(context);
+    return status;
 }
 
 static apphost_status_t activate_session(const apphost_host_t *host, const char *session_id, int32_t style)
@@ -743,8 +884,10 @@ static apphost_status_t post_notification(const apphost_host_t *host, const char
 }
 
 static const apphost_scenes_t extension = {
-    sizeof(apphost_scenes_t), request_scene, activate_session, scene_size,
-    set_loading_progress,     present_modal, dismiss_modal,    post_notification,
+    sizeof(apphost_scenes_t), request_scene,          activate_session,
+    scene_size,               set_loading_progress,   present_modal,
+    dismiss_modal,            post_notification,      activation_token,
+    request_scene_with_activation, activation_time_left,
 };
 
 const apphost_scenes_t *ahr_scenes_extension(void) { return &extension; }

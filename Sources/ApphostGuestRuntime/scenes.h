@@ -28,6 +28,12 @@
 #include "apphost_guest_runtime.h"
 #include "state_mirror.h"
 
+/* One unspent activation (CONTRACT S9). */
+typedef struct ahr_activation {
+    apphost_activation_t token;
+    struct timespec until;
+} ahr_activation;
+
 /* The modals open on one scene, bottom first; only scenes with some. */
 typedef struct ahr_modal_stack {
     apphost_scene_t scene;
@@ -43,10 +49,14 @@ typedef struct ahr_scenes {
     bool multiple_scenes;
     /* From a successful ahr_start until ahr_stop: requests are accepted. */
     bool running;
-    /* The transient activation the last PERFORM_ACTION granted, until
-     * `activation_until` (CLOCK_MONOTONIC); request_scene consumes it. */
-    bool has_activation;
-    struct timespec activation_until;
+    /* The unspent activations PERFORM_ACTION granted (CONTRACT S9), oldest
+     * first, each until its `until` (CLOCK_MONOTONIC); spending one removes
+     * it. */
+    ahr_activation activations[AHR_ACTIVATIONS_MAX];
+    size_t activation_count;
+    /* The activation of the PERFORM_ACTION being delivered, on the main
+     * queue's thread; APPHOST_ACTIVATION_INVALID between them. */
+    apphost_activation_t delivering;
     /* The last modal id given out; 0 before the first. */
     apphost_modal_t last_modal;
     /* A guest has few scenes and few modals: a small array, searched from

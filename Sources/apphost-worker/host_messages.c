@@ -89,6 +89,7 @@ static void read_action(wire_cursor *cursor, ahr_call *call)
     call->payload = payload.length > 0 ? payload.bytes : NULL;
     call->payload_length = payload.length;
     call->activation_ns = wire_read_u64(cursor);
+    call->activation = wire_read_u64(cursor);
 }
 
 /* The fields after the call's kind; false for a kind or value out of range. */

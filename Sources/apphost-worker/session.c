@@ -101,10 +101,10 @@ static void sink_work_submitted(void *context, uint64_t work)
 /* The scenes extension's: those about a scene are called while the runtime
  * knows it connected, so that each frame is written before the reply to the
  * call that disconnects it (apphost_wire.h). */
-static void sink_scene_requested(void *context, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
-                                 size_t length)
+static void sink_scene_requested(void *context, apphost_activation_t activation, apphost_scene_t from, int32_t role,
+                                 int32_t style, const void *bytes, size_t length)
 {
-    send_scene_requested(&((worker_session *)context)->writer, from, role, style, bytes, length);
+    send_scene_requested(&((worker_session *)context)->writer, activation, from, role, style, bytes, length);
 }
 
 static void sink_session_activation_requested(void *context, const char *utf8, size_t length, int32_t style)

@@ -127,12 +127,13 @@ void send_timer_scheduled(frame_writer *writer, uint64_t timer, uint64_t delay_n
     frame_send(writer, &frame);
 }
 
-void send_scene_requested(frame_writer *writer, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
-                          size_t length)
+void send_scene_requested(frame_writer *writer, apphost_activation_t activation, apphost_scene_t from, int32_t role,
+                          int32_t style, const void *bytes, size_t length)
 {
     frame_builder frame;
 
     frame_begin(&frame, APPHOST_WIRE_SCENE_REQUESTED);
+    frame_put_u64(&frame, activation);
     frame_put_u64(&frame, from);
     frame_put_u8(&frame, (uint8_t)role);
     frame_put_u8(&frame, (uint8_t)style);

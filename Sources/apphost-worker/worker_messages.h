@@ -26,8 +26,8 @@ void send_id(frame_writer *writer, uint8_t type, uint64_t id);
 void send_timer_scheduled(frame_writer *writer, uint64_t timer, uint64_t delay_ns, uint64_t interval_ns);
 /* The scenes frames; `style`, `role` and the like are the ABI's enum values,
  * which the runtime checked; strings hold their lengths' bytes. */
-void send_scene_requested(frame_writer *writer, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
-                          size_t length);
+void send_scene_requested(frame_writer *writer, apphost_activation_t activation, apphost_scene_t from, int32_t role,
+                          int32_t style, const void *bytes, size_t length);
 void send_session_activation_requested(frame_writer *writer, const char *session, size_t length, int32_t style);
 void send_loading_progress(frame_writer *writer, apphost_scene_t scene, double progress);
 void send_modal_presented(frame_writer *writer, apphost_scene_t scene, apphost_modal_t modal, int32_t style,

@@ -45,6 +45,8 @@ final class FakeGuest: @unchecked Sendable {
     var onEvent: (@Sendable (GuestEvent) -> Void)?
     /// Sent by a guest thread right after init, before the channel is handed over.
     var eventsAfterInit: [GuestEvent] = []
+    /// The activation of the last user action it got (S9), as its runtime would keep it.
+    var lastActivation: ActivationToken = 0
 
     /// A fake declares several scenes unless a test says otherwise (S13).
     init(id: String, capabilities: GuestDescriptor.Capabilities = [.multipleScenes]) {
@@ -94,6 +96,7 @@ final class FakeChannel: GuestChannel, @unchecked Sendable {
     func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
         guard !closed else { return queue.async { reply(.failure(.closed)) } }
         let received = ReceivedCall(guest: guest.descriptor.id, message: message)
+        if case .performAction(_, _, _, _, let token) = message.call { guest.lastActivation = token }
         log.messages.append(received)
         if case .sceneSize = message.call {
             // Sizes are in `messages` and `sizes`, so that `calls` reads as the lifecycle orders.

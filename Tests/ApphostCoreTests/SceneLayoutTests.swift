@@ -115,7 +115,9 @@ final class SceneLayoutTests: XCTestCase {
         }
         host.run { core in
             core.performAction(scene: a, action: "go", payload: Data())
-            guest.emit(.sceneRequested(from: 1, role: .auxiliary, style: .prominent, state: Data()))
+            guest.emit(
+                .sceneRequested(
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data()))
         }
         host.run { core in try? core.dismissAlert() }
         let states = host.guest("org.test.a")?.scenes.map(\.state)

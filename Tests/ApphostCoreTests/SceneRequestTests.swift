@@ -5,37 +5,68 @@ import XCTest
 /// What guests ask of their scenes: requests and user actions (S9, S10), closing (S7), loading
 /// progress (N2), modals (N3) and notifications (N1).
 final class SceneRequestTests: XCTestCase {
-    // CONTRACT S9: without a user action a request is refused; an action grants one request,
-    // while it is handled and for the activation time after; a second request finds it used.
-    func testARequestNeedsAndConsumesAUserActionsActivation() throws {
+    // CONTRACT S9: a user action grants one activation, as a token: a request spends it while
+    // the action is handled, or presenting its token within the activation time after; a token
+    // spent, run out, never handed out or another guest's opens nothing.
+    func testARequestSpendsAUserActionsActivation() throws {
         let host = CoreHarness(scenes: ScenePolicy(activation: .seconds(5)))
-        let (a, _) = try launchTwo(host)
+        let (a, b) = try launchTwo(host)
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
-        let request = GuestEvent.sceneRequested(from: 1, role: .auxiliary, style: .standard, state: Data("n".utf8))
-        host.run { _ in guest.emit(request) }
-        XCTAssertEqual(host.events.of(.requestRefused).count, 1)
-        XCTAssertEqual(host.guest("org.test.a")?.scenes.count, 1)
+        let other = try XCTUnwrap(host.opener.guests["org.test.b"])
+        func request(_ activation: ActivationToken) {
+            host.run { _ in
+                guest.emit(
+                    .sceneRequested(
+                        activation: activation, from: 1, role: .auxiliary, style: .standard, state: Data("n".utf8)))
+            }
+        }
+        func scenes() -> Int { host.guest("org.test.a")?.scenes.count ?? 0 }
+        request(1)
+        XCTAssertEqual(host.events.of(.requestRefused).count, 1, "no action yet")
+        XCTAssertEqual(scenes(), 1)
 
         // During the action.
         guest.holdReplies = true
         host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
-        host.run { _ in guest.emit(request) }
-        XCTAssertEqual(host.guest("org.test.a")?.scenes.count, 2)
-        host.run { _ in guest.emit(request) }
-        XCTAssertEqual(host.events.of(.requestRefused).count, 2, "the activation is used up")
+        let during = guest.lastActivation
+        request(during)
+        XCTAssertEqual(scenes(), 2)
+        request(during)
+        XCTAssertEqual(host.events.of(.requestRefused).count, 2, "spent")
         guest.holdReplies = false
         host.run { _ in guest.heldReplies.forEach { $0() } }
 
         // After the action, within the activation time, then past it.
         host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
+        let later = guest.lastActivation
         host.advance(by: .seconds(4))
-        host.run { _ in guest.emit(request) }
-        XCTAssertEqual(host.guest("org.test.a")?.scenes.count, 3)
+        request(later)
+        XCTAssertEqual(scenes(), 3)
         host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
+        let late = guest.lastActivation
         host.advance(by: .seconds(6))
-        host.run { _ in guest.emit(request) }
-        XCTAssertEqual(host.guest("org.test.a")?.scenes.count, 3)
-        XCTAssertEqual(host.events.of(.requestRefused).count, 3)
+        request(late)
+        XCTAssertEqual(scenes(), 3)
+        XCTAssertEqual(host.events.of(.requestRefused).count, 3, "run out")
+
+        // Two actions, two tokens: a newer action does not take the older one's away.
+        host.run { core in
+            core.performAction(scene: a, action: "first", payload: Data())
+        }
+        let first = guest.lastActivation
+        host.run { core in core.performAction(scene: a, action: "second", payload: Data()) }
+        let second = guest.lastActivation
+        XCTAssertNotEqual(first, second)
+        request(second)
+        request(first)
+        XCTAssertEqual(scenes(), 5)
+
+        // Another guest's token is no activation of this one's.
+        host.run { core in core.changeLayout(.fullScreen(b)) }
+        host.run { core in core.performAction(scene: b, action: "open", payload: Data()) }
+        request(other.lastActivation)
+        XCTAssertEqual(scenes(), 5)
+        XCTAssertEqual(host.events.of(.requestRefused).count, 4)
 
         // The new session starts with the state the request gave (S12).
         let connect = try XCTUnwrap(
@@ -55,7 +86,9 @@ final class SceneRequestTests: XCTestCase {
         guest.holdReplies = true
         host.run { core in core.performAction(scene: scene, action: "open", payload: Data()) }
         host.run { _ in
-            guest.emit(.sceneRequested(from: 1, role: .auxiliary, style: .standard, state: Data()))
+            guest.emit(
+                .sceneRequested(
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data()))
         }
         XCTAssertEqual(host.guest("org.test.one")?.scenes.count, 1)
         XCTAssertEqual(
@@ -71,7 +104,7 @@ final class SceneRequestTests: XCTestCase {
         let action = try XCTUnwrap(host.calls.calls.last)
         XCTAssertEqual(
             action.message.call,
-            .performAction(1, name: "open", payload: Data("x".utf8), activation: .milliseconds(300)))
+            .performAction(1, name: "open", payload: Data("x".utf8), activation: .milliseconds(300), token: 1))
         XCTAssertEqual(action.message.sceneState, .foregroundActive)
     }
 
@@ -93,7 +126,9 @@ final class SceneRequestTests: XCTestCase {
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
         host.run { core in
             core.performAction(scene: a, action: "open", payload: Data())
-            guest.emit(.sceneRequested(from: 1, role: .auxiliary, style: .standard, state: Data()))
+            guest.emit(
+                .sceneRequested(
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data()))
         }
         let scenes = try XCTUnwrap(host.guest("org.test.a")?.scenes)
         XCTAssertEqual(scenes.map(\.placement), ["split left", "split right"])
@@ -101,7 +136,9 @@ final class SceneRequestTests: XCTestCase {
 
         host.run { core in
             core.performAction(scene: a, action: "open", payload: Data())
-            guest.emit(.sceneRequested(from: 1, role: .auxiliary, style: .prominent, state: Data()))
+            guest.emit(
+                .sceneRequested(
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data()))
         }
         let before = host.calls.names("org.test.a").count
         XCTAssertEqual(
@@ -130,7 +167,9 @@ final class SceneRequestTests: XCTestCase {
             let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
             host.run { core in
                 core.performAction(scene: a, action: "open", payload: Data())
-                guest.emit(.sceneRequested(from: 1, role: .primary, style: .automatic, state: Data()))
+                guest.emit(
+                    .sceneRequested(
+                        activation: guest.lastActivation, from: 1, role: .primary, style: .automatic, state: Data()))
             }
             XCTAssertEqual(host.guest("org.test.a")?.scenes.map(\.placement), placements, "display \(width)")
         }

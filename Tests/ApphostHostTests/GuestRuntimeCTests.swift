@@ -849,10 +849,12 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(recorder.scenes, [])
     }
 
-    // CONTRACT S9: request_scene needs the transient activation a user action grants, from
-    // PERFORM_ACTION's delivery (so perform_action itself may open a scene) until its duration has
-    // passed, and consumes it: one scene per action. Without an action, after the one scene, and
-    // once expired: NO_ACTIVATION. A refused `from` or state consumes nothing.
+    // CONTRACT S9: a user action grants one activation, a token: request_scene spends it only on
+    // the thread running perform_action, while it runs; the token, taken there with
+    // activation_token, opens one scene later from any thread, until the window from
+    // PERFORM_ACTION's delivery has passed; a newer action leaves an older token as it was.
+    // Without an action, once spent, and once run out: NO_ACTIVATION. A refused `from` or state
+    // spends nothing.
     func testRequestSceneNeedsAnActivationThatAnActionGrantsOnce() throws {
         let recorder = SinkRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
@@ -873,19 +875,53 @@ final class GuestRuntimeCTests: XCTestCase {
                 "request = invalid_handle", "request big = too_large", "request = ok", "request = no_activation",
             ])
 
-        // From another thread, after perform_action returned, within its activation.
-        XCTAssertEqual(deliver(action(1, "tap", payload: "xyz"), to: runtime), 0)
+        // After perform_action returned, request_scene has no activation, from any thread; the token
+        // taken inside it opens one scene, from any thread, within its window.
+        XCTAssertEqual(deliver(action(1, "token", payload: "xyz", token: 8), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "token = ok")
         mark = recorder.lines.count
-        DispatchQueue.global().sync { fixture.run("request here 0 0 later;request here 0 0 twice") }
-        XCTAssertEqual(lines(recorder, since: mark), ["request = ok", "request = no_activation"])
+        DispatchQueue.global().sync {
+            fixture.run("request here 0 0 plain;left;request-with here 0 0 later;left;request-with here 0 0 twice")
+        }
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            [
+                "request = no_activation", "left = ok", "request-with = ok", "left = no_activation 0.000",
+                "request-with = no_activation",
+            ])
 
-        // Expired after its duration, from its delivery.
-        XCTAssertEqual(deliver(action(1, "tap", activation: .milliseconds(50)), to: runtime), 0)
+        // Another thread while perform_action runs has none either; activation_token is main-queue.
+        mark = recorder.lines.count
+        XCTAssertEqual(
+            deliver(action(1, "thread request here 0 0 threaded;thread token", token: 9), to: runtime), 0)
+        XCTAssertEqual(
+            Array(lines(recorder, since: mark).dropFirst()).filter { !$0.contains("[main-queue]") },
+            ["request = no_activation", "token = wrong_thread"])
+
+        // No other callback spends it, even within the window: not a new scene's will_connect (as
+        // after `ctl action; ctl open`), as none did after an alert (`ctl alert --dismiss`).
+        XCTAssertEqual(deliver(action(1, "tap", token: 15), to: runtime), 0)
+        XCTAssertEqual(deliver(connect(2, commands: "request here 0 0 other-callback"), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "request = no_activation")
+        XCTAssertEqual(
+            deliver(TestMessages.scene(2, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
+
+        // A newer action leaves an older token as it was.
+        XCTAssertEqual(deliver(action(1, "token", token: 10), to: runtime), 0)
+        XCTAssertEqual(deliver(action(1, "tap", token: 11), to: runtime), 0)
+        fixture.run("request-with here 0 0 older")
+        XCTAssertEqual(recorder.lines.last, "request-with = ok")
+
+        // Run out after its window, from its delivery.
+        XCTAssertEqual(deliver(action(1, "token", activation: .milliseconds(50), token: 12), to: runtime), 0)
         usleep(80_000)
-        fixture.run("request here 0 0 late")
-        XCTAssertEqual(recorder.lines.last, "request = no_activation", "expired")
-        XCTAssertEqual(deliver(action(1, "request here 0 0 zero", activation: .zero), to: runtime), 0)
+        mark = recorder.lines.count
+        fixture.run("left;request-with here 0 0 late")
+        XCTAssertEqual(lines(recorder, since: mark), ["left = no_activation 0.000", "request-with = no_activation"])
+        XCTAssertEqual(deliver(action(1, "request here 0 0 zero", activation: .zero, token: 13), to: runtime), 0)
         XCTAssertEqual(recorder.lines.last, "request = no_activation", "an activation of 0 ends at once")
+        XCTAssertEqual(deliver(action(1, "token", activation: .zero, token: 14), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "token = no_activation", "nothing to hand out")
 
         // An action on a scene that is not connected reaches no guest code and grants nothing.
         mark = recorder.lines.count
@@ -896,11 +932,12 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(
             recorder.scenes,
             [
-                .sceneRequested(from: 1, role: 1, style: 2, "first"),
-                .sceneRequested(from: 1, role: 0, style: 0, "later"),
+                .sceneRequested(activation: 7, from: 1, role: 1, style: 2, "first"),
+                .sceneRequested(activation: 8, from: 1, role: 0, style: 0, "later"),
+                .sceneRequested(activation: 10, from: 1, role: 0, style: 0, "older"),
             ])
         XCTAssertTrue(recorder.scenesPointersWereNeverNull)
-        XCTAssertTrue(recorder.lines.contains("perform_action 1 tap payload=xyz"))
+        XCTAssertTrue(recorder.lines.contains("perform_action 1 token payload=xyz"))
     }
 
     // CONTRACT S9: one activation, many guest threads asking at once: exactly one scene.
@@ -916,12 +953,13 @@ final class GuestRuntimeCTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let host = UnsafePointer<apphost_host_t>(bitPattern: hostAddress)
             let table = UnsafePointer<apphost_scenes_t>(bitPattern: tableAddress)!
-            for _ in 0..<200 where table.pointee.request_scene(host, 1, 0, 0, nil, 0) == StatusCode.ok {
+            for _ in 0..<200
+            where table.pointee.request_scene_with_activation(host, 7, 1, 0, 0, nil, 0) == StatusCode.ok {
                 granted.withLock { $0 += 1 }
             }
         }
         XCTAssertEqual(granted.withLock { $0 }, 1)
-        XCTAssertEqual(recorder.scenes, [.sceneRequested(from: 1, role: 0, style: 0, "")])
+        XCTAssertEqual(recorder.scenes, [.sceneRequested(activation: 7, from: 1, role: 0, style: 0, "")])
         XCTAssertTrue(recorder.scenesPointersWereNeverNull, "an empty state is not NULL")
     }
 
@@ -1094,7 +1132,8 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT N3 S9 S11 S7: a guest without the scenes callbacks, or with a table too small for
-    // some, still gets its activation, its sizes kept and its modals always dismissable.
+    // some, still gets its sizes kept and its modals always dismissable; never hearing of an
+    // action, it has no activation to spend.
     func testGuestWithoutScenesCallbacks() throws {
         let recorder = SinkRecorder()
         let (runtime, fixture) = try startedScenes(
@@ -1108,9 +1147,10 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(deliver(.didDismissModal(1, 1), to: runtime), 0)
         XCTAssertEqual(deliver(.didDiscard(sessionID: "gone"), to: runtime), 0)
         onMainQueue(runtime) { fixture.run("dismiss 1 1;request 1 0 0;size 1") }
+        // A guest that never hears of an action has no activation to spend outside it (S9).
         XCTAssertEqual(
             lines(recorder, since: mark),
-            ["dismiss 1 = invalid_handle", "request = ok", "size 1 = 300x200 class=0 size=16"])
+            ["dismiss 1 = invalid_handle", "request = no_activation", "size 1 = 300x200 class=0 size=16"])
 
         // A table whose struct_size ends before should_dismiss_modal: the members past it are skipped.
         let small = SinkRecorder()
@@ -1161,13 +1201,15 @@ final class GuestRuntimeCTests: XCTestCase {
         let large = Data(count: Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) + 1)
         let mark = recorder.lines.count
         XCTAssertEqual(
-            deliver(.performAction(1, name: "request here 0 0", payload: large, activation: .seconds(5)), to: runtime),
+            deliver(
+                .performAction(1, name: "request here 0 0", payload: large, activation: .seconds(5), token: 7),
+                to: runtime),
             StatusCode.tooLarge)
         fixture.run("request 1 0 0")
         XCTAssertEqual(lines(recorder, since: mark), ["request = no_activation"])
         let largest = Data(count: Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES))
         XCTAssertEqual(
-            deliver(.performAction(1, name: "x", payload: largest, activation: .seconds(5)), to: runtime), 0)
+            deliver(.performAction(1, name: "x", payload: largest, activation: .seconds(5), token: 7), to: runtime), 0)
 
         var call = ahr_call()
         call.kind = AHR_CALL_PERFORM_ACTION
@@ -1366,9 +1408,10 @@ final class GuestRuntimeCTests: XCTestCase {
 
     /// A user action on `scene`, whose name is commands for the scenes fixture.
     private func action(
-        _ scene: SceneHandle, _ name: String, payload: String = "", activation: Duration = .seconds(5)
+        _ scene: SceneHandle, _ name: String, payload: String = "", activation: Duration = .seconds(5),
+        token: ActivationToken = 7
     ) -> GuestCall {
-        .performAction(scene, name: name, payload: Data(payload.utf8), activation: activation)
+        .performAction(scene, name: name, payload: Data(payload.utf8), activation: activation, token: token)
     }
 
     /// The log lines since `mark`, the number of lines there were.
@@ -1498,7 +1541,7 @@ extension GuestRuntimeCTests {
             case timerScheduled(UInt64, delay: UInt64, interval: UInt64)
             case timerCancelled(UInt64)
             case workSubmitted(UInt64)
-            case sceneRequested(from: UInt64, role: Int32, style: Int32, state: [UInt8])
+            case sceneRequested(activation: UInt64, from: UInt64, role: Int32, style: Int32, state: [UInt8])
             case sessionActivation(String, style: Int32)
             case loadingProgress(UInt64, Double)
             case modalPresented(UInt64, modal: UInt64, style: Int32, title: String)
@@ -1508,8 +1551,10 @@ extension GuestRuntimeCTests {
 
             static func taskBegan(_ task: UInt64, _ name: String) -> Entry { .taskBegan(task, name: Array(name.utf8)) }
 
-            static func sceneRequested(from: UInt64, role: Int32, style: Int32, _ state: String) -> Entry {
-                .sceneRequested(from: from, role: role, style: style, state: Array(state.utf8))
+            static func sceneRequested(
+                activation: UInt64, from: UInt64, role: Int32, style: Int32, _ state: String
+            ) -> Entry {
+                .sceneRequested(activation: activation, from: from, role: role, style: style, state: Array(state.utf8))
             }
 
             var isBackground: Bool {
@@ -1537,8 +1582,8 @@ extension GuestRuntimeCTests {
                 case .timerScheduled(let timer, let delay, let interval): "timerScheduled \(timer) \(delay) \(interval)"
                 case .timerCancelled(let timer): "timerCancelled \(timer)"
                 case .workSubmitted(let work): "workSubmitted \(work)"
-                case .sceneRequested(let from, let role, let style, let state):
-                    "sceneRequested \(from) \(role) \(style) \(String(decoding: state, as: UTF8.self))"
+                case .sceneRequested(let activation, let from, let role, let style, let state):
+                    "sceneRequested #\(activation) \(from) \(role) \(style) \(String(decoding: state, as: UTF8.self))"
                 case .sessionActivation(let session, let style): "sessionActivation \(session) \(style)"
                 case .loadingProgress(let scene, let value): "loadingProgress \(scene) \(value)"
                 case .modalPresented(let scene, let modal, let style, let title):
@@ -1617,10 +1662,11 @@ extension GuestRuntimeCTests {
                 },
                 timer_cancelled: { context, timer in SinkRecorder.from(context).record(.timerCancelled(timer)) },
                 work_submitted: { context, work in SinkRecorder.from(context).record(.workSubmitted(work)) },
-                scene_requested: { context, from, role, style, bytes, length in
+                scene_requested: { context, activation, from, role, style, bytes, length in
                     let state = Array(UnsafeRawBufferPointer(start: bytes, count: length))
                     SinkRecorder.from(context).record(
-                        [bytes], .sceneRequested(from: from, role: role, style: style, state: state))
+                        [bytes],
+                        .sceneRequested(activation: activation, from: from, role: role, style: style, state: state))
                 },
                 session_activation_requested: { context, utf8, length, style in
                     SinkRecorder.from(context).record(

@@ -283,7 +283,7 @@ final class InProcessChannelTests: XCTestCase {
         let eventsAtReply = Mutex<[GuestEvent]>([])
         let replied = DispatchSemaphore(value: 0)
         let action = GuestMessage(
-            call: .performAction(1, name: "request here 1 1 hello", payload: Data(), activation: .seconds(5)),
+            call: .performAction(1, name: "request here 1 1 hello", payload: Data(), activation: .seconds(5), token: 7),
             appState: .active, sceneState: .foregroundActive)
         channel.send(action) { [events] reply in
             XCTAssertEqual(reply, .success(0))
@@ -292,7 +292,7 @@ final class InProcessChannelTests: XCTestCase {
         }
         XCTAssertEqual(replied.wait(timeout: .now() + 10), .success)
         let requested = GuestEvent.sceneRequested(
-            from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
+            activation: 7, from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
         XCTAssertTrue(eventsAtReply.withLock { $0 }.contains(requested), "before the reply")
 
         XCTAssertEqual(

@@ -511,7 +511,8 @@ final class WorkerChannelTests: XCTestCase {
         let eventsAtReply = Mutex<[GuestEvent]>([])
         let replied = DispatchSemaphore(value: 0)
         let action = GuestMessage(
-            call: .performAction(1, name: "request here 1 1 hello", payload: Data("p".utf8), activation: .seconds(5)),
+            call: .performAction(
+                1, name: "request here 1 1 hello", payload: Data("p".utf8), activation: .seconds(5), token: 7),
             appState: .active, sceneState: .foregroundActive)
         channel.send(action) { reply in
             XCTAssertEqual(reply, .success(0))
@@ -520,7 +521,7 @@ final class WorkerChannelTests: XCTestCase {
         }
         XCTAssertEqual(replied.wait(timeout: .now() + 10), .success)
         let requested = GuestEvent.sceneRequested(
-            from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
+            activation: 7, from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
         XCTAssertTrue(eventsAtReply.withLock { $0 }.contains(requested), "before the reply")
 
         let replies = host.sendAll(
@@ -552,7 +553,7 @@ final class WorkerChannelTests: XCTestCase {
         // A payload past the ABI's limit, even past a frame's, is refused by the guest's runtime;
         // the worker lives on.
         let huge = GuestMessage(
-            call: .performAction(1, name: "tap", payload: Data(count: 2 << 20), activation: .seconds(5)),
+            call: .performAction(1, name: "tap", payload: Data(count: 2 << 20), activation: .seconds(5), token: 7),
             appState: .active)
         XCTAssertEqual(host.send(huge, to: channel), .success(Int32(APPHOST_ERROR_TOO_LARGE.rawValue)))
         XCTAssertEqual(host.send(scenesConnect(3, ""), to: channel), .success(0))

@@ -242,10 +242,12 @@ final class WorkerProcessTests: XCTestCase {
                 [.log(2, "did_change_size 1 800x600 class=1 size=16 query=800x600")], 0
             ),
             (
-                .performAction(1, name: "request here 1 2 st", payload: Data("p".utf8), activation: .seconds(5)),
+                .performAction(
+                    1, name: "request here 1 2 st", payload: Data("p".utf8), activation: .seconds(5), token: 7),
                 [
                     .log(2, "perform_action 1 request here 1 2 st payload=p"),
-                    .sceneRequested(from: 1, role: 1, style: 2, state: Array("st".utf8)), .log(2, "request = ok"),
+                    .sceneRequested(activation: 7, from: 1, role: 1, style: 2, state: Array("st".utf8)),
+                    .log(2, "request = ok"),
                 ], 0
             ),
             (
@@ -876,9 +878,9 @@ enum HostFrame {
         case .sceneSize(let handle, let size):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SCENE_SIZE.rawValue)).u64(handle).u32(size.width)
                 .u32(size.height).u8(UInt8(size.sizeClass.rawValue))
-        case .performAction(let handle, let name, let data, let activation):
+        case .performAction(let handle, let name, let data, let activation, let token):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue)).u64(handle).string(name)
-                .data(Array(data)).u64(nanoseconds(activation))
+                .data(Array(data)).u64(nanoseconds(activation)).u64(token)
         case .shouldDismissModal(let handle, let modal):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue)).u64(handle)
                 .u64(modal)
@@ -923,7 +925,7 @@ enum WorkerFrame: Equatable {
     case timerScheduled(UInt64, delay: UInt64, interval: UInt64)
     case timerCancelled(UInt64)
     case workSubmitted(UInt64)
-    case sceneRequested(from: UInt64, role: UInt8, style: UInt8, state: [UInt8])
+    case sceneRequested(activation: UInt64, from: UInt64, role: UInt8, style: UInt8, state: [UInt8])
     case sessionActivationRequested(String, style: UInt8)
     /// The f64's bits, as the wire carries them.
     case loadingProgress(UInt64, bits: UInt64)
@@ -966,7 +968,8 @@ enum WorkerFrame: Equatable {
             self = .workSubmitted(try reader.u64())
         case APPHOST_WIRE_SCENE_REQUESTED.rawValue:
             self = .sceneRequested(
-                from: try reader.u64(), role: try reader.u8(), style: try reader.u8(), state: try reader.data())
+                activation: try reader.u64(), from: try reader.u64(), role: try reader.u8(), style: try reader.u8(),
+                state: try reader.data())
         case APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED.rawValue:
             self = .sessionActivationRequested(try reader.string(), style: try reader.u8())
         case APPHOST_WIRE_LOADING_PROGRESS.rawValue:

@@ -139,8 +139,8 @@ final class WorkerWireCodecTests: XCTestCase {
         let scenes: [GuestCall] = [
             .sceneSize(3, SceneSize(width: 0, height: 0, sizeClass: .compact)),
             .sceneSize(.max, SceneSize(width: .max, height: 768, sizeClass: .regular)),
-            .performAction(3, name: "tap", payload: Data(), activation: .seconds(5)),
-            .performAction(3, name: "", payload: Data([0, 0xFF]), activation: .nanoseconds(1)),
+            .performAction(3, name: "tap", payload: Data(), activation: .seconds(5), token: 7),
+            .performAction(3, name: "", payload: Data([0, 0xFF]), activation: .nanoseconds(1), token: 7),
             .shouldDismissModal(3, 1), .shouldDismissModal(0, .max), .didDismissModal(3, 2),
             .didDiscard(sessionID: "closed-1"), .didDiscard(sessionID: ""),
         ]
@@ -166,9 +166,9 @@ final class WorkerWireCodecTests: XCTestCase {
             payload(.sceneSize(5, SceneSize(width: 1024, height: 768, sizeClass: .regular))),
             head + [UInt8(APPHOST_WIRE_CALL_SCENE_SIZE.rawValue)] + le64(5) + le32(1024) + le32(768) + [1])
         XCTAssertEqual(
-            payload(.performAction(5, name: "go", payload: Data([9]), activation: .milliseconds(1500))),
+            payload(.performAction(5, name: "go", payload: Data([9]), activation: .milliseconds(1500), token: 7)),
             head + [UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue)] + le64(5) + le32(2) + Array("go".utf8) + le32(1)
-                + [9] + le64(1_500_000_000))
+                + [9] + le64(1_500_000_000) + le64(7))
         XCTAssertEqual(
             payload(.shouldDismissModal(5, 6)),
             head + [UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue)] + le64(5) + le64(6))
@@ -239,8 +239,8 @@ final class WorkerWireCodecTests: XCTestCase {
             .saveState(scene: 3, Data([0, 1])), .stopped, .taskBegan(1, name: "upload"), .taskBegan(.max, name: ""),
             .taskEnded(1), .timerScheduled(2, delay: .milliseconds(5), interval: nil),
             .timerScheduled(3, delay: .zero, interval: .seconds(1)), .timerCancelled(2), .workSubmitted(9),
-            .sceneRequested(from: 1, role: .auxiliary, style: .prominent, state: Data([1, 2])),
-            .sceneRequested(from: .max, role: .primary, style: .automatic, state: Data()),
+            .sceneRequested(activation: 7, from: 1, role: .auxiliary, style: .prominent, state: Data([1, 2])),
+            .sceneRequested(activation: 7, from: .max, role: .primary, style: .automatic, state: Data()),
             .sessionActivationRequested(sessionID: "s-1", style: .standard), .loadingProgress(1, .none),
             .loadingProgress(1, .indeterminate), .loadingProgress(1, .fraction(0)), .loadingProgress(1, .fraction(1)),
             .loadingProgress(2, .fraction(0.42)), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
@@ -304,11 +304,12 @@ final class WorkerWireCodecTests: XCTestCase {
         let frame = HostToWorkerMessage.call(
             sequence: 1,
             GuestMessage(
-                call: .performAction(1, name: name, payload: payload, activation: .seconds(5)), appState: .active)
+                call: .performAction(1, name: name, payload: payload, activation: .seconds(5), token: 7),
+                appState: .active)
         ).frame
         XCTAssertLessThanOrEqual(frame.encoded.count, Int(APPHOST_WIRE_MAX_FRAME))
         guard case .call(_, let message) = try HostToWorkerMessage(frame),
-            case .performAction(_, let sent, let data, _) = message.call
+            case .performAction(_, let sent, let data, _, _) = message.call
         else { return XCTFail("not a PERFORM_ACTION") }
         XCTAssertEqual(data.count, Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) + 1)
         XCTAssertEqual(sent, String(repeating: "é", count: 128) + "\u{FFFD}", "257 bytes, half an é repaired")
@@ -321,8 +322,8 @@ final class WorkerWireCodecTests: XCTestCase {
             try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload))
         }
         XCTAssertEqual(
-            try frame(APPHOST_WIRE_SCENE_REQUESTED, le64(3) + [1, 2] + le32(2) + [7, 8]).event,
-            .sceneRequested(from: 3, role: .auxiliary, style: .prominent, state: Data([7, 8])))
+            try frame(APPHOST_WIRE_SCENE_REQUESTED, le64(7) + le64(3) + [1, 2] + le32(2) + [7, 8]).event,
+            .sceneRequested(activation: 7, from: 3, role: .auxiliary, style: .prominent, state: Data([7, 8])))
         XCTAssertEqual(
             try frame(APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, le32(3) + Array("s-1".utf8) + [1]).event,
             .sessionActivationRequested(sessionID: "s-1", style: .standard))
@@ -412,7 +413,7 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_SCENE_REQUESTED, APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, APPHOST_WIRE_LOADING_PROGRESS,
                 APPHOST_WIRE_MODAL_PRESENTED, APPHOST_WIRE_MODAL_DISMISSED, APPHOST_WIRE_NOTIFICATION_POSTED,
             ].map(\.rawValue), Array(77...82))
-        XCTAssertEqual(APPHOST_WIRE_VERSION, 3, "version 3 added the scenes calls and frames")
+        XCTAssertEqual(APPHOST_WIRE_VERSION, 4, "version 4 added activation tokens to actions and scene requests")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

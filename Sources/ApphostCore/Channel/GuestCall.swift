@@ -39,6 +39,8 @@ public typealias TaskID = UInt64
 public typealias TimerID = UInt64
 /// An async work item's id, given by the guest's runtime: never zero.
 public typealias WorkID = UInt64
+/// A user action's activation (`apphost_activation_t`, S9), made by the host: never zero.
+public typealias ActivationToken = UInt64
 
 /// One host-to-guest call. Every case is plain data so that it can cross a process boundary.
 public enum GuestCall: Sendable, Codable, Equatable {
@@ -61,9 +63,10 @@ public enum GuestCall: Sendable, Codable, Equatable {
     /// The scenes extension (scenes.h): the scene's new size (S11), kept by the runtime for
     /// `scene_size`, then `did_change_size`.
     case sceneSize(SceneHandle, SceneSize)
-    /// A user action on a scene; the guest holds a transient activation for `activation` from
-    /// its delivery (S9).
-    case performAction(SceneHandle, name: String, payload: Data, activation: Duration)
+    /// A user action on a scene. It grants the activation `token` (S9), which a request may
+    /// spend within `activation` of its delivery: one made while the action's callback runs,
+    /// or one that presents the token.
+    case performAction(SceneHandle, name: String, payload: Data, activation: Duration, token: ActivationToken)
     /// The user asks to dismiss a modal (N3): the reply is 1 to let it go, 0 to keep it.
     case shouldDismissModal(SceneHandle, ModalID)
     /// The host dismissed a modal, and those above it, as the user asked (N3).
@@ -100,7 +103,7 @@ public enum GuestCall: Sendable, Codable, Equatable {
     public var scene: SceneHandle? {
         switch self {
         case .sceneWillConnect(let connection): connection.scene
-        case .scene(let handle, _), .sceneSize(let handle, _), .performAction(let handle, _, _, _),
+        case .scene(let handle, _), .sceneSize(let handle, _), .performAction(let handle, _, _, _, _),
             .shouldDismissModal(let handle, _), .didDismissModal(let handle, _):
             handle
         default: nil

@@ -42,8 +42,10 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// The guest asked for `runWork(id)` on its main queue.
     case workSubmitted(WorkID)
     /// The scenes extension (scenes.h). The guest asked for a new scene beside `from`, starting
-    /// with `state` as its saved state; its runtime found and consumed a transient activation (S9).
-    case sceneRequested(from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data)
+    /// with `state` as its saved state, spending the user action's activation `activation` (S9),
+    /// which its runtime found unspent; the host checks it on its own account.
+    case sceneRequested(
+        activation: ActivationToken, from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data)
     /// The guest asked to show one of its sessions (S9: no activation needed).
     case sessionActivationRequested(sessionID: String, style: PresentationStyle)
     /// A connected scene reported its loading progress (N2).

@@ -27,6 +27,15 @@ struct SceneRecord {
     var modals: [ModalRecord] = []
 }
 
+/// One user action's activation (S9): good while the action is delivered, and until `until`
+/// once it is answered; spent by one request.
+struct ActivationGrant {
+    /// Host uptime; nil while the action is not answered yet.
+    var until: Duration?
+
+    func isOpen(at now: Duration) -> Bool { until.map { now < $0 } ?? true }
+}
+
 /// A modal the guest presents over a scene (N3), bottom of the stack first.
 struct ModalRecord {
     var id: ModalID
@@ -69,11 +78,8 @@ final class GuestRecord: @unchecked Sendable {
     /// The watchdog killed it: its death is reported as a watchdog stop, not a crash.
     var killedByWatchdog = false
     var scenes: [SceneRecord] = []
-    /// S9: user actions sent and not yet answered; until when the last answered one lets the
-    /// guest open a scene; and whether a request has used the activation since the last action.
-    var actionsInFlight = 0
-    var activationUntil: Duration?
-    var activationUsed = false
+    /// S9: the activations its user actions granted and no request has spent yet.
+    var activations: [ActivationToken: ActivationGrant] = [:]
     /// S7: sessions closed while it was stopped or not running; it hears did-discard when it runs.
     var discarded: [String] = []
     /// N1: when its recent notifications were posted (host uptime), oldest first.

@@ -32,6 +32,8 @@ public final class HostCore: @unchecked Sendable {
     let scenePolicy: ScenePolicy
     var alertShown = false
     private var nextHandle: SceneHandle = 1
+    /// The next user action's activation token (S9), unique within the host.
+    var nextActivation: ActivationToken = 1
 
     /// The guest filling the display, or else the first one shown.
     var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
@@ -400,6 +402,7 @@ public final class HostCore: @unchecked Sendable {
         guest.changingSuspension = false
         guest.suspending = false
         guest.background.reset()
+        guest.activations = [:]
         guest.inFlight.removeAll()
         guest.killedByWatchdog = false
         guest.watchdogTimer?.cancel()

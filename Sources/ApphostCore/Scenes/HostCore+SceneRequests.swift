@@ -11,8 +11,8 @@ extension HostCore {
         }
         guard guest.phase == .running else { return }
         switch event {
-        case .sceneRequested(let from, let role, let style, let state):
-            requestScene(guest, from: from, role: role, style: style, state: state)
+        case .sceneRequested(let activation, let from, let role, let style, let state):
+            requestScene(guest, activation: activation, from: from, role: role, style: style, state: state)
         case .sessionActivationRequested(let session, let style):
             guard let index = guest.sceneIndex(session: session) else {
                 return record(
@@ -46,16 +46,19 @@ extension HostCore {
 
     // MARK: Requests (S9, S10)
 
-    /// S9: the guest's runtime found an activation; the host holds to its own account, so that
-    /// no guest can open more scenes than its user actions allow.
+    /// S9: the guest's runtime found the activation unspent; the host holds to its own account, so
+    /// that no guest can open more scenes than its user actions allow.
     private func requestScene(
-        _ guest: GuestRecord, from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data
+        _ guest: GuestRecord, activation: ActivationToken, from: SceneHandle, role: SceneRole,
+        style: PresentationStyle, state: Data
     ) {
         func refuse(_ why: String) {
             record(.requestRefused, guest: guest.id, scene: from, name: style.description, message: why)
         }
         guard guest.mayOpenScene else { return refuse(GuestRecord.singleScene(guest.id)) }
-        guard takeActivation(guest) else { return refuse("request_scene without a user action's activation") }
+        guard spendActivation(activation, of: guest) else {
+            return refuse("request_scene without an unspent activation of a user action")
+        }
         guard !guest.stopped else { return refuse("the guest is suspended") }
         let beside = guest.sceneIndex(handle: from)
         createSession(of: guest, role: role, state: state)
@@ -66,13 +69,11 @@ extension HostCore {
         show(guest, scene: index, style: style, beside: beside)
     }
 
-    /// Whether the guest holds an activation (S9), which this uses up: an action under way, or
-    /// one answered less than the policy's activation ago, and no request since.
-    private func takeActivation(_ guest: GuestRecord) -> Bool {
-        guard !guest.activationUsed else { return false }
-        let open = guest.actionsInFlight > 0 || (guest.activationUntil.map { clock.uptime() < $0 } ?? false)
-        if open { guest.activationUsed = true }
-        return open
+    /// Spends the activation `token` (S9) if one of the guest's actions granted it and it is
+    /// unspent and open: the action under way, or answered less than the policy's activation ago.
+    private func spendActivation(_ token: ActivationToken, of guest: GuestRecord) -> Bool {
+        guard let grant = guest.activations.removeValue(forKey: token) else { return false }
+        return grant.isOpen(at: clock.uptime())
     }
 
     /// Shows a scene of a running guest as `style` asks (S10): prominent above everything;
@@ -106,8 +107,9 @@ extension HostCore {
 
     // MARK: User actions (S9)
 
-    /// Sends the user action `name` with `payload` to a scene; while the guest handles it, and
-    /// for the policy's activation after, it may open one scene.
+    /// Sends the user action `name` with `payload` to a scene. It grants one activation (S9): a
+    /// request made while the guest handles it, or one presenting its token within the policy's
+    /// activation after, may open one scene.
     public func performAction(
         scene name: String, action: String, payload: Data,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
@@ -130,16 +132,18 @@ extension HostCore {
         guard guest.phase == .running, !guest.stopped else {
             return completion(.failure(HostCommandError("\(guest.id) is not running")))
         }
-        guest.actionsInFlight += 1
-        guest.activationUsed = false
+        let now = clock.uptime()
+        guest.activations = guest.activations.filter { $0.value.isOpen(at: now) }
+        let token = nextActivation
+        nextActivation += 1
+        guest.activations[token] = ActivationGrant()
         let activation = scenePolicy.activation
         deliver(
-            guest, .performAction(handle, name: action, payload: payload, activation: activation),
+            guest, .performAction(handle, name: action, payload: payload, activation: activation, token: token),
             sceneState: guest.scenes[index].state
         ) { [weak self] _ in
-            guard let self else { return }
-            guest.actionsInFlight -= 1
-            guest.activationUntil = self.clock.uptime() + activation
+            guard let self, guest.activations[token] != nil else { return }
+            guest.activations[token]?.until = self.clock.uptime() + activation
         }
         completion(.success(()))
     }

@@ -160,13 +160,14 @@ typedef struct ahr_sink {
      * back into the runtime. Strings are not NUL-terminated and not checked
      * (as for log). */
 
-    /* request_scene consumed the guest's activation (CONTRACT S9): a new
-     * scene of `role` (enum apphost_scene_role) shown with `style` (enum
-     * apphost_presentation_style) beside connected scene `from`, whose
+    /* request_scene (or request_scene_with_activation) spent the
+     * activation `activation` (CONTRACT S9), as PERFORM_ACTION handed it out:
+     * a new scene of `role` (enum apphost_scene_role) shown with `style`
+     * (enum apphost_presentation_style) beside connected scene `from`, whose
      * session starts with `length` bytes of state, at most
      * APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL. */
-    void (*scene_requested)(void *context, apphost_scene_t from, int32_t role, int32_t style, const void *bytes,
-                            size_t length);
+    void (*scene_requested)(void *context, apphost_activation_t activation, apphost_scene_t from, int32_t role,
+                            int32_t style, const void *bytes, size_t length);
     /* activate_session: the session id, 1 to AHR_SESSION_ID_MAX_BYTES bytes,
      * and the style (enum apphost_presentation_style). */
     void (*session_activation_requested)(void *context, const char *utf8, size_t length, int32_t style);
@@ -190,6 +191,9 @@ typedef struct ahr_sink {
     void (*notification_posted)(void *context, const char *title, size_t title_length, const char *body,
                                 size_t body_length);
 } ahr_sink;
+
+/* The most unspent activations a guest holds (CONTRACT S9). */
+enum { AHR_ACTIVATIONS_MAX = 16 };
 
 /* The longest session id activate_session accepts, in bytes; a longer one
  * is no session of the host's: APPHOST_ERROR_INVALID_ARGUMENT. */
@@ -324,6 +328,9 @@ typedef struct ahr_call {
     const void *payload;
     size_t payload_length;
     uint64_t activation_ns;
+    /* PERFORM_ACTION: the activation's token, which the host made and
+     * checks again when a request spends it; never APPHOST_ACTIVATION_INVALID. */
+    apphost_activation_t activation;
     /* SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the modal, as the runtime
      * gave it out (ahr_sink.modal_presented). */
     apphost_modal_t modal;
@@ -361,11 +368,13 @@ typedef struct ahr_call {
  *   did_change_size with it. A scene's size is 0x0 compact from
  *   will_connect until its first SCENE_SIZE. APPHOST_ERROR_INVALID_HANDLE
  *   for a scene that is not connected.
- * - PERFORM_ACTION grants the transient activation (CONTRACT S9), from now
- *   (CLOCK_MONOTONIC) until activation_ns later, BEFORE calling
- *   perform_action, so that perform_action itself may call request_scene;
- *   it replaces any activation held before. request_scene consumes it: one
- *   scene per action. The name reaches the guest NUL-terminated, cut at
+ * - PERFORM_ACTION grants the activation `activation` (CONTRACT S9), from
+ *   now (CLOCK_MONOTONIC) until activation_ns later, BEFORE calling
+ *   perform_action: request_scene on this thread while perform_action runs
+ *   spends it, and so does request_scene_with_activation presenting the
+ *   token (activation_token) from anywhere within the window; one scene
+ *   per action. The guest holds at most AHR_ACTIVATIONS_MAX unspent
+ *   activations: a newer one replaces the oldest. The name reaches the guest NUL-terminated, cut at
  *   APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary; the payload is
  *   NULL when empty. APPHOST_ERROR_INVALID_HANDLE, without any activation,
  *   for a scene that is not connected; APPHOST_ERROR_TOO_LARGE for a
@@ -390,7 +399,8 @@ typedef struct ahr_call {
  * table's struct_size), APPHOST_ERROR_INVALID_ARGUMENT for an unknown kind
  * or scene callback, a WILL_CONNECT or DID_DISCARD whose session_id or a
  * WILL_CONNECT whose restoration is NULL with a length, a PERFORM_ACTION
- * whose action_name or payload is NULL with a length, a SCENE_SIZE with a
+ * whose action_name or payload is NULL with a length or whose activation
+ * is APPHOST_ACTIVATION_INVALID, a SCENE_SIZE with a
  * size_class out of range, or a background_time_ns below -1,
  * APPHOST_ERROR_INVALID_HANDLE for an EXPIRE_TASK or FIRE_TIMER of an id
  * the runtime never gave out, a RUN_WORK of one it did not give out or

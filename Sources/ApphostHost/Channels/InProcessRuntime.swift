@@ -143,11 +143,12 @@ private final class EventSink: Sendable {
         }
         // The scenes extension's requests (S9, S11, N1 to N3), checked by the runtime: those about
         // a scene come while it is connected. Enum values the core does not know are dropped.
-        sink.scene_requested = { context, from, role, style, bytes, length in
+        sink.scene_requested = { context, activation, from, role, style, bytes, length in
             guard let context, let role = SceneRole(rawValue: role), let style = PresentationStyle(rawValue: style)
             else { return }
             let state = bytes.map { Data(bytes: $0, count: length) } ?? Data()
-            EventSink.from(context).emit(.sceneRequested(from: from, role: role, style: style, state: state))
+            EventSink.from(context).emit(
+                .sceneRequested(activation: activation, from: from, role: role, style: style, state: state))
         }
         sink.session_activation_requested = { context, utf8, length, style in
             guard let context, let style = PresentationStyle(rawValue: style) else { return }

@@ -60,10 +60,11 @@ enum RuntimeCall {
             call.width = size.width
             call.height = size.height
             call.size_class = size.sizeClass.rawValue
-        case .performAction(let scene, let name, let payload, let activation):
+        case .performAction(let scene, let name, let payload, let activation, let token):
             call.kind = AHR_CALL_PERFORM_ACTION
             call.scene = scene
             call.activation_ns = WireDuration.nanoseconds(activation)
+            call.activation = token
             // The name and payload live only during the call, as scenes.h says; an empty payload
             // reaches the guest as NULL.
             return name.withCString { text in

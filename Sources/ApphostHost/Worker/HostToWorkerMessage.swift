@@ -74,7 +74,7 @@ enum HostToWorkerMessage: Sendable, Equatable {
             writer.u32(size.width)
             writer.u32(size.height)
             writer.u8(UInt8(size.sizeClass.rawValue))
-        case .performAction(let scene, let name, let payload, let activation):
+        case .performAction(let scene, let name, let payload, let activation, let token):
             writer.u8(UInt8(APPHOST_WIRE_CALL_PERFORM_ACTION.rawValue))
             writer.u64(scene)
             // The runtime keeps APPHOST_SCENES_TEXT_MAX_BYTES of a name, cut by looking at those
@@ -84,6 +84,7 @@ enum HostToWorkerMessage: Sendable, Equatable {
             writer.data(name.utf8.prefix(Int(APPHOST_SCENES_TEXT_MAX_BYTES) + 1))
             writer.data(payload.prefix(Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) + 1))
             writer.u64(WireDuration.nanoseconds(activation))
+            writer.u64(token)
         case .shouldDismissModal(let scene, let modal):
             writer.u8(UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue))
             writer.u64(scene)
@@ -154,8 +155,8 @@ enum HostToWorkerMessage: Sendable, Equatable {
             let scene = try reader.u64()
             let name = try reader.string()
             let payload = Data(try reader.data())
-            call = .performAction(
-                scene, name: name, payload: payload, activation: WireDuration.duration(try reader.u64()))
+            let activation = WireDuration.duration(try reader.u64())
+            call = .performAction(scene, name: name, payload: payload, activation: activation, token: try reader.u64())
         case APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue:
             call = .shouldDismissModal(try reader.u64(), try reader.u64())
         case APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue:

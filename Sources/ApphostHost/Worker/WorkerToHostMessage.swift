@@ -32,7 +32,8 @@ enum WorkerToHostMessage: Sendable, Equatable {
     case timerScheduled(TimerID, delay: Duration, interval: Duration?)
     case timerCancelled(TimerID)
     case workSubmitted(WorkID)
-    case sceneRequested(from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data)
+    case sceneRequested(
+        activation: ActivationToken, from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data)
     case sessionActivationRequested(sessionID: String, style: PresentationStyle)
     case loadingProgress(SceneHandle, LoadingProgress)
     case modalPresented(SceneHandle, ModalID, style: ModalStyle, title: String)
@@ -50,8 +51,8 @@ enum WorkerToHostMessage: Sendable, Equatable {
             .timerScheduled(timer, delay: delay, interval: interval)
         case .timerCancelled(let timer): .timerCancelled(timer)
         case .workSubmitted(let work): .workSubmitted(work)
-        case .sceneRequested(let from, let role, let style, let state):
-            .sceneRequested(from: from, role: role, style: style, state: state)
+        case .sceneRequested(let activation, let from, let role, let style, let state):
+            .sceneRequested(activation: activation, from: from, role: role, style: style, state: state)
         case .sessionActivationRequested(let session, let style):
             .sessionActivationRequested(sessionID: session, style: style)
         case .loadingProgress(let scene, let progress): .loadingProgress(scene, progress)
@@ -105,6 +106,7 @@ enum WorkerToHostMessage: Sendable, Equatable {
         case APPHOST_WIRE_WORK_SUBMITTED.rawValue:
             self = .workSubmitted(try Self.id(&reader, "work"))
         case APPHOST_WIRE_SCENE_REQUESTED.rawValue:
+            let activation = try reader.u64()
             let from = try reader.u64()
             let role = try WireEnum.decode(SceneRole.self, try reader.u8(), "scene role")
             let style = try WireEnum.decode(PresentationStyle.self, try reader.u8(), "presentation style")
@@ -112,7 +114,7 @@ enum WorkerToHostMessage: Sendable, Equatable {
             guard state.count <= Int(APPHOST_SCENE_STATE_MAX_BYTES) else {
                 throw WireProtocolError("a requested scene's state of \(state.count) bytes, over the ABI's limit")
             }
-            self = .sceneRequested(from: from, role: role, style: style, state: Data(state))
+            self = .sceneRequested(activation: activation, from: from, role: role, style: style, state: Data(state))
         case APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED.rawValue:
             let session = try reader.string()
             self = .sessionActivationRequested(
@@ -224,8 +226,9 @@ enum WorkerToHostMessage: Sendable, Equatable {
         case .workSubmitted(let work):
             type = APPHOST_WIRE_WORK_SUBMITTED
             writer.u64(work)
-        case .sceneRequested(let from, let role, let style, let state):
+        case .sceneRequested(let activation, let from, let role, let style, let state):
             type = APPHOST_WIRE_SCENE_REQUESTED
+            writer.u64(activation)
             writer.u64(from)
             writer.u8(UInt8(role.rawValue))
             writer.u8(UInt8(style.rawValue))

@@ -70,8 +70,9 @@
  *                 SCENE_SIZE: u64 scene, u32 width, u32 height,
  *                               u8 size_class (enum apphost_size_class)
  *                 PERFORM_ACTION: u64 scene, str name, bytes payload,
- *                               u64 activation (nanoseconds the transient
- *                               activation lasts from the call's delivery)
+ *                               u64 activation window (nanoseconds the
+ *                               activation lasts from the call's delivery),
+ *                               u64 activation token (the host's, never 0)
  *                 SHOULD_DISMISS_MODAL: u64 scene, u64 modal
  *                               (the REPLY's status is the verdict: 1 to let
  *                               the modal go, 0 to keep it)
@@ -112,10 +113,11 @@
  *   WORK_SUBMITTED   u64 work
  *               Ids are the worker's, per guest, counting from 1 for each
  *               kind; 0 is never one.
- *   SCENE_REQUESTED  u64 from, u8 role (enum apphost_scene_role),
- *               u8 style (enum apphost_presentation_style), bytes state (at
- *               most APPHOST_SCENE_STATE_MAX_BYTES): request_scene, with the
- *               transient activation it consumed (CONTRACT S9)
+ *   SCENE_REQUESTED  u64 activation (the token it spent), u64 from, u8 role
+ *               (enum apphost_scene_role), u8 style (enum
+ *               apphost_presentation_style), bytes state (at most
+ *               APPHOST_SCENE_STATE_MAX_BYTES): request_scene or
+ *               request_scene_with_activation (CONTRACT S9)
  *   SESSION_ACTIVATION_REQUESTED  str session_id, u8 style (enum
  *               apphost_presentation_style)
  *   LOADING_PROGRESS  u64 scene, f64 progress (a fraction from 0 to 1,
@@ -137,7 +139,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 3,
+    APPHOST_WIRE_VERSION = 4,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */

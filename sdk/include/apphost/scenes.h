@@ -101,6 +101,13 @@ enum { APPHOST_SCENES_TEXT_MAX_BYTES = 256 };
 /* The largest action payload the host delivers, in bytes. */
 enum { APPHOST_ACTION_PAYLOAD_MAX_BYTES = 64 * 1024 };
 
+/* Since ABI 1.2: a user action's activation (CONTRACT S9), as a token the
+ * guest may hold on to: it lets whoever presents it open one scene within
+ * the activation window (5 s from the action's delivery by default). Zero is
+ * never a valid token. */
+typedef uint64_t apphost_activation_t;
+#define APPHOST_ACTIVATION_INVALID UINT64_C(0)
+
 /* What the host offers. */
 typedef struct apphost_scenes {
     /* sizeof(apphost_scenes_t) as the host built it. */
@@ -112,10 +119,12 @@ typedef struct apphost_scenes {
      * beside which a standard scene opens. The new session starts with
      * `state` (`length` bytes, copied before returning; NULL only with
      * length 0) as its saved state, so that its will_connect restores it:
-     * say there what the scene should show. This needs the transient
-     * activation a user action grants (perform_action, 5 s from its
-     * delivery by default) and consumes it (CONTRACT S9); without one:
-     * APPHOST_ERROR_NO_ACTIVATION. A guest whose descriptor does not declare
+     * say there what the scene should show. This spends the activation of
+     * the user action whose perform_action is running on the calling thread
+     * (CONTRACT S9): called anywhere else (another callback, another thread,
+     * after perform_action returned), it has none, and returns
+     * APPHOST_ERROR_NO_ACTIVATION; work that outlives the callback uses
+     * request_scene_with_activation. A guest whose descriptor does not declare
      * APPHOST_CAPABILITY_MULTIPLE_SCENES has one scene:
      * APPHOST_ERROR_NOT_DECLARED (ABI 1.2, CONTRACT S13). APPHOST_OK means
      * the host has the request: will_connect for the new scene follows on
@@ -174,6 +183,33 @@ typedef struct apphost_scenes {
      * a guest may post in a while and refuses the rest, which its event
      * stream reports. Post sparingly. */
     apphost_status_t (*post_notification)(const apphost_host_t *host, const char *title, const char *body);
+
+    /* ---- Since ABI 1.2: read these only when struct_size covers them. ---- */
+
+    /* [main-queue] Writes the activation of the user action being delivered
+     * to *out_activation: call it inside perform_action, and keep the token
+     * for work that opens a scene later (CONTRACT S9). Outside
+     * perform_action, or once its activation is spent or has run out:
+     * APPHOST_ERROR_NO_ACTIVATION, and APPHOST_ACTIVATION_INVALID is
+     * written. It spends nothing; the same token comes back on every call
+     * within one perform_action. */
+    apphost_status_t (*activation_token)(const apphost_host_t *host, apphost_activation_t *out_activation);
+
+    /* [thread-safe] request_scene, spending `activation` instead of the
+     * running action's: from any thread, any callback, as long as the token
+     * is unspent and within its window (CONTRACT S9). A token already spent,
+     * run out, or never handed out: APPHOST_ERROR_NO_ACTIVATION. Otherwise
+     * as request_scene, in the same order of errors. */
+    apphost_status_t (*request_scene_with_activation)(const apphost_host_t *host, apphost_activation_t activation,
+                                                      apphost_scene_t from, int32_t role, int32_t style,
+                                                      const void *state, size_t length);
+
+    /* [thread-safe] Whether `activation` can still open a scene: APPHOST_OK
+     * with the seconds left of its window in *out_seconds, or
+     * APPHOST_ERROR_NO_ACTIVATION (and 0) for a token spent, run out or never
+     * handed out. It spends nothing. */
+    apphost_status_t (*activation_time_left)(const apphost_host_t *host, apphost_activation_t activation,
+                                             double *out_seconds);
 } apphost_scenes_t;
 
 /* What the guest implements. The host calls each member on the guest's main
@@ -192,8 +228,10 @@ typedef struct apphost_guest_scenes {
     /* [main-queue] The user performed the action `name` (UTF-8,
      * NUL-terminated) on `scene`, with `payload` (`length` bytes; NULL when
      * there is none). Both are owned by the host and valid only during the
-     * call. From this call on, the guest holds a transient activation for a
-     * few seconds, which request_scene consumes (CONTRACT S9). */
+     * call. The action grants one activation (CONTRACT S9): request_scene
+     * called here spends it; to open a scene later, take its token with
+     * activation_token here and present it to request_scene_with_activation
+     * within the window (5 s by default). */
     void (*perform_action)(apphost_scene_t scene, const char *name, const void *payload, size_t length);
 
     /* [main-queue] The user asks to dismiss `modal` of `scene`. Return
