@@ -1,3 +1,5 @@
+import CApphost
+
 /// What a guest declares about itself: the C ABI's `apphost_guest_descriptor_t`, validated.
 public struct GuestDescriptor: Sendable, Codable, Equatable {
     public var id: String
@@ -68,8 +70,11 @@ public struct ABIVersion: Sendable, Codable, Equatable, CustomStringConvertible 
         self.revision = revision
     }
 
-    /// The version this host implements.
-    public static let current = ABIVersion(major: 1, minor: 1, revision: 0)
+    /// The version this host implements: that of the headers it is built with (version.h, the
+    /// one place that names it).
+    public static let current = ABIVersion(
+        major: UInt32(APPHOST_ABI_VERSION_MAJOR), minor: UInt32(APPHOST_ABI_VERSION_MINOR),
+        revision: UInt32(APPHOST_ABI_VERSION_REVISION))
 
     /// Same major, and the guest's minor is not newer than the host's.
     public func canLoad(guest: ABIVersion) -> Bool { guest.major == major && guest.minor <= minor }
