@@ -134,7 +134,7 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT X1: a guest of another ABI major may lay its entry out differently: only its version
-    // is read, and it cannot be started. A newer minor is read as usual (the host refuses it).
+    // is read, and it cannot be started. A newer minor is read as usual (and the host loads it).
     func testAnotherABIMajorIsReadNoFurtherThanItsVersion() throws {
         let major = try loaded(
             try GuestFixtures.library(

@@ -76,8 +76,13 @@ public struct ABIVersion: Sendable, Codable, Equatable, CustomStringConvertible 
         major: UInt32(APPHOST_ABI_VERSION_MAJOR), minor: UInt32(APPHOST_ABI_VERSION_MINOR),
         revision: UInt32(APPHOST_ABI_VERSION_REVISION))
 
-    /// Same major, and the guest's minor is not newer than the host's.
-    public func canLoad(guest: ABIVersion) -> Bool { guest.major == major && guest.minor <= minor }
+    /// version.h's rule, `apphost_version_is_compatible`: the same major. A guest of a newer
+    /// minor loads too, and probes what it uses; a host refuses only another major.
+    public func canLoad(guest: ABIVersion) -> Bool {
+        apphost_version_is_compatible(
+            apphost_version_t(major: major, minor: minor, revision: revision),
+            apphost_version_t(major: guest.major, minor: guest.minor, revision: guest.revision))
+    }
 
     public var description: String { "\(major).\(minor).\(revision)" }
 }
