@@ -13,7 +13,14 @@
  *   FIXTURE_NO_APP_CALLBACKS               query() offers no app callbacks
  *   FIXTURE_DEINIT_ABORTS                  deinit aborts: for guests whose
  *                                          deinit the host must not call
+ *
+ * With FIXTURE_LOG_LAUNCH, which breaks nothing, did_finish_launching logs
+ * "launched on a host of ABI <the host's version>", after checking with
+ * APPHOST_HAS_MEMBER that the host's struct has the members it reads, as a
+ * guest built against newer headers than the host's must.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +51,23 @@
 #define FIXTURE_INIT_STATUS APPHOST_OK
 #endif
 
-static apphost_status_t did_finish_launching(void) { return APPHOST_OK; }
+static const apphost_host_t *host_interface;
+
+static apphost_status_t did_finish_launching(void)
+{
+#ifdef FIXTURE_LOG_LAUNCH
+    char message[96];
+
+    if (!APPHOST_HAS_MEMBER(host_interface, apphost_host_t, log) || host_interface->log == NULL) {
+        return APPHOST_ERROR_UNSUPPORTED;
+    }
+    snprintf(message, sizeof message, "launched on a host of ABI %" PRIu32 ".%" PRIu32 ".%" PRIu32,
+             host_interface->abi_version.major, host_interface->abi_version.minor,
+             host_interface->abi_version.revision);
+    host_interface->log(host_interface, APPHOST_LOG_INFO, message);
+#endif
+    return APPHOST_OK;
+}
 
 static const apphost_app_callbacks_t app_callbacks = {
     sizeof(apphost_app_callbacks_t), did_finish_launching, NULL, NULL,
@@ -52,7 +75,7 @@ static const apphost_app_callbacks_t app_callbacks = {
 
 static apphost_status_t init(const apphost_host_t *host)
 {
-    (void)host;
+    host_interface = host;
     return FIXTURE_INIT_STATUS;
 }
 

@@ -44,13 +44,20 @@ public final class Background: @unchecked Sendable {
     public let host: Host
     let table: UnsafePointer<apphost_background_t>
 
+    /// The members the SDK calls, up to `dispatch_async`: all of revision 1's first table, which
+    /// every host that offers the extension has.
+    static let requiredSize =
+        MemoryLayout<apphost_background_t>.offset(of: \apphost_background_t.dispatch_async)!
+        + MemoryLayout<UnsafeRawPointer>.size
+
     /// Wraps the host's table, or returns nil when the host does not offer the extension or its
-    /// table is smaller than these headers' (every member is in revision 1, so a smaller table
-    /// is a broken host).
+    /// table lacks a member the SDK calls (a broken host). A host of an older minor version than
+    /// these headers may offer a smaller table than theirs: the SDK reads no member past
+    /// ``requiredSize`` without checking its `struct_size` first.
     init?(host: Host) {
         guard let pointer = host.extensionInterface(APPHOST_BACKGROUND_EXTENSION_ID) else { return nil }
         let table = pointer.assumingMemoryBound(to: apphost_background_t.self)
-        guard Int(table.pointee.struct_size) >= MemoryLayout<apphost_background_t>.size else { return nil }
+        guard Int(table.pointee.struct_size) >= Self.requiredSize else { return nil }
         self.host = host
         self.table = table
     }

@@ -23,12 +23,19 @@ public final class Host: @unchecked Sendable {
     /// The ABI version the host implements.
     public let abiVersion: ABIVersion
 
-    /// Wraps `raw`, or returns nil when the host's struct is smaller than
-    /// these headers' `apphost_host_t`. Every member of the struct is in ABI
-    /// 1.0, and a host never loads a guest of a newer minor version than its
-    /// own, so a smaller struct is a broken host.
+    /// The members the SDK reads, up to `get_extension`: all of ABI 1.0's,
+    /// which every host of major version 1 has.
+    static let requiredSize =
+        MemoryLayout<apphost_host_t>.offset(of: \apphost_host_t.get_extension)!
+        + MemoryLayout<UnsafeRawPointer>.size
+
+    /// Wraps `raw`, or returns nil when the host's struct lacks a member the
+    /// SDK reads, which only a broken host's does. A host of an older minor
+    /// version than these headers may have a smaller struct than theirs: the
+    /// SDK reads no member past ``requiredSize`` without checking its
+    /// `struct_size` first.
     init?(_ raw: UnsafePointer<apphost_host_t>) {
-        guard Int(raw.pointee.struct_size) >= MemoryLayout<apphost_host_t>.size else { return nil }
+        guard Int(raw.pointee.struct_size) >= Self.requiredSize else { return nil }
         self.raw = raw
         let host = raw.pointee
         name = host.name.map { String(cString: $0) } ?? ""

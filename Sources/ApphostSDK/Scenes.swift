@@ -31,12 +31,20 @@ public final class Scenes: @unchecked Sendable {
     public let host: Host
     let table: UnsafePointer<apphost_scenes_t>
 
-    /// Wraps the host's table, or nil when the host does not offer the extension or its table is
-    /// smaller than these headers' (every member is in revision 1).
+    /// The members the SDK calls, up to `post_notification`: all of ABI 1.1's, which every host
+    /// that offers revision 1 has.
+    static let requiredSize =
+        MemoryLayout<apphost_scenes_t>.offset(of: \apphost_scenes_t.post_notification)!
+        + MemoryLayout<UnsafeRawPointer>.size
+
+    /// Wraps the host's table, or nil when the host does not offer the extension or its table
+    /// lacks a member the SDK calls. A host of an older minor version than these headers may
+    /// offer a smaller table than theirs: the SDK reads no member past ``requiredSize`` without
+    /// checking its `struct_size` first.
     init?(host: Host) {
         guard let pointer = host.extensionInterface(APPHOST_SCENES_EXTENSION_ID) else { return nil }
         let table = pointer.assumingMemoryBound(to: apphost_scenes_t.self)
-        guard Int(table.pointee.struct_size) >= MemoryLayout<apphost_scenes_t>.size else { return nil }
+        guard Int(table.pointee.struct_size) >= Self.requiredSize else { return nil }
         self.host = host
         self.table = table
     }

@@ -73,7 +73,8 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(
             RawDescriptor(ahr_descriptor(runtime).pointee),
             RawDescriptor(
-                abi: [1, 1, 0], hasDescriptor: true, structSize: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
+                abi: Self.headersABI, hasDescriptor: true,
+                structSize: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
                 id: "org.apphost.fixtures.observable", name: "Observable Fixture", version: "2.3.4",
                 vendor: "apphost tests", description: "Reports every callback to the test that loaded it.",
                 capabilities: UInt64(APPHOST_CAPABILITY_MULTIPLE_SCENES.rawValue), hasInit: true, hasDeinit: true,
@@ -134,7 +135,7 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT X1: a guest of another ABI major may lay its entry out differently: only its version
-    // is read, and it cannot be started. A newer minor is read as usual (the host refuses it).
+    // is read, and it cannot be started. A newer minor is read as usual (and the host loads it).
     func testAnotherABIMajorIsReadNoFurtherThanItsVersion() throws {
         let major = try loaded(
             try GuestFixtures.library(
@@ -180,7 +181,7 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(host.pointee.struct_size, UInt32(MemoryLayout<apphost_host_t>.size))
         XCTAssertEqual(
             [host.pointee.abi_version.major, host.pointee.abi_version.minor, host.pointee.abi_version.revision],
-            [1, 1, 0])
+            Self.headersABI)
         XCTAssertEqual(String(cString: host.pointee.name), "apphost")
         XCTAssertEqual(String(cString: host.pointee.version), "9.8.7")
         XCTAssertEqual(host.pointee.data_directory(host).map { String(cString: $0) }, "/data/observable")
@@ -216,7 +217,9 @@ final class GuestRuntimeCTests: XCTestCase {
         let recorder = SinkRecorder()
         XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_NO_APP_CALLBACKS, APPHOST_OK))
         let size = MemoryLayout<apphost_host_t>.size
-        XCTAssertEqual(recorder.lines, ["init host=apphost/9.8.7 size=\(size) abi=1.1 dir=/data/probe", "deinit"])
+        XCTAssertEqual(
+            recorder.lines,
+            ["init host=apphost/9.8.7 size=\(size) abi=\(Self.headersABIMajorMinor) dir=/data/probe", "deinit"])
         XCTAssertEqual(
             deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime),
             Int32(APPHOST_ERROR_INTERNAL.rawValue))
@@ -1476,6 +1479,15 @@ extension GuestRuntimeCTests {
 
         var description: String { "result \(result), status \(status)" }
     }
+
+    /// The ABI version of the headers (version.h), which guests and the runtime stamp: major,
+    /// minor, revision.
+    static let headersABI = [
+        UInt32(APPHOST_ABI_VERSION_MAJOR), UInt32(APPHOST_ABI_VERSION_MINOR), UInt32(APPHOST_ABI_VERSION_REVISION),
+    ]
+
+    /// The headers' major.minor, as the probe guest logs it.
+    static let headersABIMajorMinor = "\(APPHOST_ABI_VERSION_MAJOR).\(APPHOST_ABI_VERSION_MINOR)"
 
     /// An `ahr_raw_descriptor` as Swift values.
     struct RawDescriptor: Equatable {

@@ -3,7 +3,9 @@ import XCTest
 
 /// The C ABI headers compile cleanly as C99 and C++17, on their own and together, and the
 /// minimal guest of sdk/README.md builds with the README's own command and exports only
-/// `apphost_entry`. These run the system's compilers: a missing one fails the test.
+/// `apphost_entry`. As C++ they also compile without casts a C++ guest's warnings would flag
+/// (-Wold-style-cast), nor casts that drop a qualifier or narrow a value (-Wcast-qual,
+/// -Wconversion). These run the system's compilers: a missing one fails the test.
 final class HeaderCompileTests: XCTestCase {
     /// The package root: this file is Tests/ApphostHostTests/HeaderCompileTests.swift.
     private static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -79,9 +81,8 @@ final class HeaderCompileTests: XCTestCase {
         let library = scratch.appendingPathComponent("guest.so")
         try run(
             try tool("c++", package: "build-essential"),
-            [
-                "-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
-                "-I", includeDirectory.path, source.path, "-o", library.path,
+            ["-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror"] + Language.cxx.extraWarnings + [
+                "-shared", "-fPIC", "-fvisibility=hidden", "-I", includeDirectory.path, source.path, "-o", library.path,
             ])
         let symbols = try run(try tool("nm", package: "binutils"), ["-D", "--defined-only", library.path])
         XCTAssertEqual(symbols.split(separator: "\n").compactMap { $0.split(separator: " ").last }, ["apphost_entry"])
@@ -90,14 +91,21 @@ final class HeaderCompileTests: XCTestCase {
     // MARK: - Helpers
 
     /// Uses every kind of declaration, the background and scenes extensions' included (background.h
-    /// and scenes.h come with the umbrella header), so that unused-parameter and similar warnings
-    /// would show.
+    /// and scenes.h come with the umbrella header), and every macro, so that unused-parameter and
+    /// similar warnings would show. Its own casts are C++ casts in C++, so that -Wold-style-cast
+    /// judges the headers alone.
     private static let umbrellaUse = """
         #include <apphost/apphost.h>
 
+        #ifdef __cplusplus
+        #define TEST_CAST(type, value) static_cast<type>(value)
+        #else
+        #define TEST_CAST(type, value) ((type)(value))
+        #endif
+
         static apphost_status_t test_init(const apphost_host_t *host) { return host ? APPHOST_OK : APPHOST_ERROR_INVALID_ARGUMENT; }
         static void test_deinit(void) {}
-        static const void *test_query(const char *id) { (void)id; return (const void *)0; }
+        static const void *test_query(const char *id) { (void)id; return NULL; }
         static const apphost_guest_descriptor_t test_descriptor = {
             sizeof(apphost_guest_descriptor_t), "org.example.test", "Test", "1.0.0", 0, 0,
             APPHOST_CAPABILITY_MULTIPLE_SCENES };
@@ -113,7 +121,8 @@ final class HeaderCompileTests: XCTestCase {
             connection.scene = APPHOST_SCENE_INVALID;
             (void)connection;
             return apphost_version_is_compatible(host, apphost_test_entry.abi_version) && name[0] == 't'
-                && APPHOST_SCENE_STATE_MAX_BYTES > 0 && APPHOST_LOG_MESSAGE_MAX_BYTES > 0;
+                && APPHOST_SCENE_STATE_MAX_BYTES > 0 && APPHOST_LOG_MESSAGE_MAX_BYTES > 0
+                && APPHOST_HAS_MEMBER(&test_descriptor, apphost_guest_descriptor_t, capabilities);
         }
 
         static void test_expired(void *context, apphost_task_t task) { (void)context; (void)task; }
@@ -122,13 +131,13 @@ final class HeaderCompileTests: XCTestCase {
         int apphost_test_background(const apphost_host_t *host)
         {
             const apphost_background_t *background =
-                (const apphost_background_t *)host->get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID);
+                TEST_CAST(const apphost_background_t *, host->get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID));
             apphost_timer_t timer = APPHOST_TIMER_INVALID;
             apphost_task_t task;
             double seconds = APPHOST_BACKGROUND_TIME_UNLIMITED;
             char name[APPHOST_TASK_NAME_MAX_BYTES + 1] = "test";
 
-            if (background == 0 || background->struct_size < sizeof(apphost_background_t)) {
+            if (background == NULL || !APPHOST_HAS_MEMBER(background, apphost_background_t, dispatch_async)) {
                 return 0;
             }
             task = background->begin_task(host, name, test_expired, 0);
@@ -153,7 +162,7 @@ final class HeaderCompileTests: XCTestCase {
         int apphost_test_scenes(const apphost_host_t *host, apphost_scene_t scene)
         {
             const apphost_scenes_t *scenes =
-                (const apphost_scenes_t *)host->get_extension(host, APPHOST_SCENES_EXTENSION_ID);
+                TEST_CAST(const apphost_scenes_t *, host->get_extension(host, APPHOST_SCENES_EXTENSION_ID));
             apphost_scene_size_t size;
             apphost_modal_t modal = APPHOST_MODAL_INVALID;
             char text[APPHOST_SCENES_TEXT_MAX_BYTES + 1] = "title";
@@ -182,6 +191,8 @@ final class HeaderCompileTests: XCTestCase {
         var compiler: String { self == .c ? "cc" : "c++" }
         var fileExtension: String { self == .c ? "c" : "cpp" }
         var standard: String { self == .c ? "-std=c99" : "-std=c++17" }
+        /// Beyond -Wall -Wextra -pedantic: what a C++ guest may turn on and the headers must pass.
+        var extraWarnings: [String] { self == .c ? [] : ["-Wold-style-cast", "-Wcast-qual", "-Wconversion"] }
     }
 
     private func compile(language: Language, source: String, file: StaticString = #filePath, line: UInt = #line) throws
@@ -191,9 +202,8 @@ final class HeaderCompileTests: XCTestCase {
         let compiler = try tool(language.compiler, package: "build-essential")
         try run(
             compiler,
-            [
-                language.standard, "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", includeDirectory.path, "-c",
-                input.path, "-o", input.path + ".o",
+            [language.standard, "-Wall", "-Wextra", "-pedantic", "-Werror"] + language.extraWarnings + [
+                "-I", includeDirectory.path, "-c", input.path, "-o", input.path + ".o",
             ], in: scratch, file: file, line: line)
     }
 

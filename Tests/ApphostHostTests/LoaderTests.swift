@@ -152,17 +152,41 @@ final class LoaderTests: XCTestCase {
 
     // MARK: Entry and descriptor
 
-    // CONTRACT X1: another major, or a newer minor of this major.
-    func testUnsupportedABIVersions() throws {
-        let major2 = try GuestFixtures.library(
-            "minimal_guest.c", name: "abi-2.0", flags: ["-DFIXTURE_ABI_MAJOR=2", "-DFIXTURE_ABI_MINOR=0"])
-        let minor99 = try GuestFixtures.library("minimal_guest.c", name: "abi-1.99", flags: ["-DFIXTURE_ABI_MINOR=99"])
-        assertRefused(
-            major2, .unsupportedABIVersion(guest: ABIVersion(major: 2, minor: 0, revision: 0), host: .current))
-        assertRefused(
-            minor99, .unsupportedABIVersion(guest: ABIVersion(major: 1, minor: 99, revision: 0), host: .current))
-        XCTAssertEqual(
-            refusal(minor99)?.description, "\(minor99): unsupported ABI version 1.99.0 (this host loads 1.x up to 1.1)")
+    // CONTRACT X1: a guest of another major version, newer or older, is refused with a one-line
+    // error that names its version and the host's.
+    func testOtherMajorVersionsAreRefused() throws {
+        for (major, minor) in [(2, 0), (0, 9)] {
+            let path = try GuestFixtures.library(
+                "minimal_guest.c", name: "abi-\(major).\(minor)",
+                flags: ["-DFIXTURE_ABI_MAJOR=\(major)", "-DFIXTURE_ABI_MINOR=\(minor)"])
+            let guest = ABIVersion(major: UInt32(major), minor: UInt32(minor), revision: 0)
+            assertRefused(path, .unsupportedABIVersion(guest: guest, host: .current))
+            XCTAssertEqual(
+                refusal(path)?.description,
+                "\(path): unsupported ABI version \(major).\(minor).0 (this host implements \(ABIVersion.current) and "
+                    + "loads major version \(ABIVersion.current.major) only)")
+        }
+        XCTAssertEqual(ABIVersion.current.major, 1, "the fixtures above are of other majors than this host's")
+    }
+
+    // CONTRACT X1: the host refuses only another major. A guest built against newer headers of
+    // the same major (1.9, which the host does not know) loads and runs: it probes what it uses,
+    // here with APPHOST_HAS_MEMBER on the host's struct before it logs.
+    func testGuestOfANewerMinorLoadsAndRuns() throws {
+        let path = try GuestFixtures.library(
+            "minimal_guest.c", name: "abi-1.9-logs", flags: ["-DFIXTURE_ABI_MINOR=9", "-DFIXTURE_LOG_LAUNCH"])
+        XCTAssertGreaterThan(9, ABIVersion.current.minor, "the fixture must be newer than this host")
+        XCTAssertEqual(try GuestLibrary.inspect(path: path).abiVersion, ABIVersion(major: 1, minor: 9, revision: 0))
+
+        let logs = Mutex<[String]>([])
+        let result = try open(path) { event in
+            if case .log(_, let message) = event { logs.withLock { $0.append(message) } }
+        }
+        let opened = try XCTUnwrap(result.success, "\(result.failure?.description ?? "")")
+        XCTAssertEqual(opened.descriptor.abiVersion, ABIVersion(major: 1, minor: 9, revision: 0))
+        XCTAssertEqual(send(TestMessages.launch, to: opened.channel), .success(0))
+        close(opened.channel)
+        XCTAssertEqual(logs.withLock { $0 }, ["launched on a host of ABI \(ABIVersion.current)"])
     }
 
     // CONTRACT X1
@@ -258,12 +282,14 @@ final class LoaderTests: XCTestCase {
         XCTAssertFalse(error.description.contains("\n"), "one line: \(error.description)", file: file, line: line)
     }
 
-    private func open(_ path: String) throws -> OpenResult {
+    private func open(_ path: String, onEvent: @escaping @Sendable (GuestEvent) -> Void = { _ in }) throws
+        -> OpenResult
+    {
         let hostQueue = DispatchQueue(label: "apphost.test.host")
         let result = Mutex<OpenResult?>(nil)
         let done = DispatchSemaphore(value: 0)
         InProcessOpener().open(
-            path: path, guestsDirectory: GuestFixtures.path("guests"), hostQueue: hostQueue, onEvent: { _ in },
+            path: path, guestsDirectory: GuestFixtures.path("guests"), hostQueue: hostQueue, onEvent: onEvent,
             completion: { opened in
                 dispatchPrecondition(condition: .onQueue(hostQueue))
                 result.withLock { $0 = OpenResult(opened) }
@@ -271,6 +297,17 @@ final class LoaderTests: XCTestCase {
             })
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "open completes")
         return try XCTUnwrap(result.withLock { $0 })
+    }
+
+    private func send(_ message: GuestMessage, to channel: any GuestChannel) -> GuestReply? {
+        let reply = Mutex<GuestReply?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        channel.send(message) { answer in
+            reply.withLock { $0 = answer }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "the reply arrives")
+        return reply.withLock { $0 }
     }
 
     private func close(_ channel: any GuestChannel) {

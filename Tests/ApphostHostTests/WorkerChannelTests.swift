@@ -120,7 +120,8 @@ final class WorkerChannelTests: XCTestCase {
             try GuestFixtures.library("no_entry.c"),
             try GuestFixtures.library(
                 "minimal_guest.c", name: "abi-2.0", flags: ["-DFIXTURE_ABI_MAJOR=2", "-DFIXTURE_ABI_MINOR=0"]),
-            try GuestFixtures.library("minimal_guest.c", name: "abi-1.99", flags: ["-DFIXTURE_ABI_MINOR=99"]),
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "abi-0.9", flags: ["-DFIXTURE_ABI_MAJOR=0", "-DFIXTURE_ABI_MINOR=9"]),
             try GuestFixtures.library(
                 "minimal_guest.c", name: "descriptor-null-descriptor", flags: ["-DFIXTURE_NULL_DESCRIPTOR"]),
             try GuestFixtures.library(
@@ -138,6 +139,18 @@ final class WorkerChannelTests: XCTestCase {
                 expected, path)
         }
         XCTAssertEqual(ProcessTable.zombieChildren(), [])
+    }
+
+    // CONTRACT X1: a guest of a newer minor of the host's major (1.9) loads in a worker and runs,
+    // as in-process: the host refuses only another major.
+    func testGuestOfANewerMinorLoadsAndRuns() throws {
+        let events = WorkerEventLog()
+        let channel = try open(
+            try GuestFixtures.library(
+                "minimal_guest.c", name: "abi-1.9-logs", flags: ["-DFIXTURE_ABI_MINOR=9", "-DFIXTURE_LOG_LAUNCH"]),
+            events: events)
+        XCTAssertEqual(host.send(M.launch, to: channel), .success(0))
+        XCTAssertEqual(events.logLines, ["launched on a host of ABI \(ABIVersion.current)"])
     }
 
     // CONTRACT A2 X1: init's error is reported by name and deinit is not called (the fixture's

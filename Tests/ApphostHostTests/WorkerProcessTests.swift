@@ -30,7 +30,7 @@ final class WorkerProcessTests: XCTestCase {
             try worker.receive(),
             .loaded(
                 GuestRuntimeCTests.RawDescriptor(
-                    abi: [1, 1, 0], hasDescriptor: true,
+                    abi: GuestRuntimeCTests.headersABI, hasDescriptor: true,
                     structSize: UInt32(MemoryLayout<apphost_guest_descriptor_t>.size),
                     id: ProbeGuest.id, name: "Probe", version: "0.1", vendor: "apphost tests", description: nil,
                     capabilities: 6, hasInit: true, hasDeinit: true, hasQuery: true)))
@@ -39,7 +39,10 @@ final class WorkerProcessTests: XCTestCase {
         XCTAssertEqual(
             try worker.receive(until: { $0.isStarted }),
             [
-                .log(2, "init host=apphost/9.8.7 size=\(MemoryLayout<apphost_host_t>.size) abi=1.1 dir=/data/probe"),
+                .log(
+                    2,
+                    "init host=apphost/9.8.7 size=\(MemoryLayout<apphost_host_t>.size) "
+                        + "abi=\(GuestRuntimeCTests.headersABIMajorMinor) dir=/data/probe"),
                 .started(outcome: UInt8(APPHOST_WIRE_STARTED_OK.rawValue), status: 0),
             ])
 

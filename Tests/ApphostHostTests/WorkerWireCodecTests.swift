@@ -435,13 +435,21 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertEqual(problem(nil), "invalid descriptor: descriptor is NULL")
         valid.name = [0x41, 0xFF]
         XCTAssertEqual(problem(valid), "invalid descriptor: name is not valid UTF-8")
-        let newer = RawGuestEntry(
-            abiVersion: ABIVersion(major: 1, minor: 5, revision: 0), descriptor: nil, hasInit: true, hasDeinit: true,
-            hasQuery: true)
-        XCTAssertThrowsError(try DescriptorValidator.descriptor(of: newer, path: "/g.so")) { error in
-            XCTAssertEqual(
-                (error as? LoadError)?.cause,
-                .unsupportedABIVersion(guest: ABIVersion(major: 1, minor: 5, revision: 0), host: .current))
+        // The version first: another major is refused whatever the rest; a newer minor of the
+        // host's major passes to the descriptor's checks.
+        for (version, cause) in [
+            (
+                ABIVersion(major: 2, minor: 0, revision: 0),
+                LoadError.Cause.unsupportedABIVersion(
+                    guest: ABIVersion(major: 2, minor: 0, revision: 0), host: .current)
+            ),
+            (ABIVersion(major: 1, minor: 5, revision: 0), .invalidDescriptor("descriptor is NULL")),
+        ] {
+            let entry = RawGuestEntry(
+                abiVersion: version, descriptor: nil, hasInit: true, hasDeinit: true, hasQuery: true)
+            XCTAssertThrowsError(try DescriptorValidator.descriptor(of: entry, path: "/g.so")) { error in
+                XCTAssertEqual((error as? LoadError)?.cause, cause, "\(version)")
+            }
         }
     }
 

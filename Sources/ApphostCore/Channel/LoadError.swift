@@ -51,7 +51,7 @@ public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConver
         case .unresolvedSymbol(let what): "unresolved symbol: \(what)"
         case .dlopenFailed(let what): "cannot load: \(what)"
         case .unsupportedABIVersion(let guest, let host):
-            "unsupported ABI version \(guest) (this host loads \(host.major).x up to \(host.major).\(host.minor))"
+            "unsupported ABI version \(guest) (this host implements \(host) and loads major version \(host.major) only)"
         case .invalidDescriptor(let what): "invalid descriptor: \(what)"
         case .initFailed(let status, let name): "init failed with status \(status) (\(name))"
         case .alreadyLoaded(let id): "a guest with id \(id) is already loaded"

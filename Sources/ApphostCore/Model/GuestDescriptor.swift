@@ -1,3 +1,5 @@
+import CApphost
+
 /// What a guest declares about itself: the C ABI's `apphost_guest_descriptor_t`, validated.
 public struct GuestDescriptor: Sendable, Codable, Equatable {
     public var id: String
@@ -68,11 +70,19 @@ public struct ABIVersion: Sendable, Codable, Equatable, CustomStringConvertible 
         self.revision = revision
     }
 
-    /// The version this host implements.
-    public static let current = ABIVersion(major: 1, minor: 1, revision: 0)
+    /// The version this host implements: that of the headers it is built with (version.h, the
+    /// one place that names it).
+    public static let current = ABIVersion(
+        major: UInt32(APPHOST_ABI_VERSION_MAJOR), minor: UInt32(APPHOST_ABI_VERSION_MINOR),
+        revision: UInt32(APPHOST_ABI_VERSION_REVISION))
 
-    /// Same major, and the guest's minor is not newer than the host's.
-    public func canLoad(guest: ABIVersion) -> Bool { guest.major == major && guest.minor <= minor }
+    /// version.h's rule, `apphost_version_is_compatible`: the same major. A guest of a newer
+    /// minor loads too, and probes what it uses; a host refuses only another major.
+    public func canLoad(guest: ABIVersion) -> Bool {
+        apphost_version_is_compatible(
+            apphost_version_t(major: major, minor: minor, revision: revision),
+            apphost_version_t(major: guest.major, minor: guest.minor, revision: guest.revision))
+    }
 
     public var description: String { "\(major).\(minor).\(revision)" }
 }

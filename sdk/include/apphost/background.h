@@ -47,11 +47,20 @@ extern "C" {
 
 /* A background task's id. Zero is never a valid id. */
 typedef uint64_t apphost_task_t;
-#define APPHOST_TASK_INVALID ((apphost_task_t)0)
 
 /* A host-run timer's id. Zero is never a valid id. */
 typedef uint64_t apphost_timer_t;
-#define APPHOST_TIMER_INVALID ((apphost_timer_t)0)
+
+/* The invalid ids: zero as a uint64_t, without a cast (which C++'s
+ * -Wold-style-cast flags). Swift's importer reads no function-like macro such
+ * as UINT64_C, so Swift gets 0ULL, which it imports as UInt64 too. */
+#ifdef __swift__
+#define APPHOST_TASK_INVALID 0ULL
+#define APPHOST_TIMER_INVALID 0ULL
+#else
+#define APPHOST_TASK_INVALID UINT64_C(0)
+#define APPHOST_TIMER_INVALID UINT64_C(0)
+#endif
 
 /* What time_remaining reports while the guest is in the foreground. */
 #define APPHOST_BACKGROUND_TIME_UNLIMITED 1.0e300

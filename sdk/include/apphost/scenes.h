@@ -80,9 +80,14 @@ typedef struct apphost_scene_size {
     int32_t size_class;
 } apphost_scene_size_t;
 
-/* A modal presentation's id, unique within the guest. Zero is never valid. */
+/* A modal presentation's id, unique within the guest. Zero is never valid:
+ * APPHOST_MODAL_INVALID, a uint64_t without a cast, as background.h's ids. */
 typedef uint64_t apphost_modal_t;
-#define APPHOST_MODAL_INVALID ((apphost_modal_t)0)
+#ifdef __swift__
+#define APPHOST_MODAL_INVALID 0ULL
+#else
+#define APPHOST_MODAL_INVALID UINT64_C(0)
+#endif
 
 /* How modal content covers its scene (CONTRACT N3). */
 enum apphost_modal_style {

@@ -1,0 +1,115 @@
+/*
+ * The public surface of the apphost headers, for the ABI gate (scripts/abi-check).
+ *
+ * Compiled with `cc -g -shared -fPIC -std=c99`, this library's debug info
+ * holds every named type of the headers: each exported function below takes
+ * a pointer to each type its header declares (struct, typedef, function
+ * pointer, enum), so that abidw records the type in full and abidiff can
+ * compare it with the released ABI in apphost-abi.xml. The functions do
+ * nothing: only their parameter types matter.
+ *
+ * When a header gains a type, add a NEW function for it here (say
+ * apphost_abi_scenes_h_1_2), and leave the existing functions as they are:
+ * a changed parameter list reads to the gate as a changed ABI.
+ *
+ * Not covered: the anonymous enums of constants (the version numbers, the
+ * size limits such as APPHOST_SCENE_STATE_MAX_BYTES) and the macros; they are
+ * values, not types, and version.h's numbers change with every release.
+ */
+#include <apphost/apphost.h>
+
+#define APPHOST_ABI_SURFACE __attribute__((visibility("default")))
+
+/* version.h */
+APPHOST_ABI_SURFACE void apphost_abi_version_h(apphost_version_t *version);
+void apphost_abi_version_h(apphost_version_t *version)
+{
+    (void)version;
+}
+
+/* status.h */
+APPHOST_ABI_SURFACE void apphost_abi_status_h(apphost_status_t *status, enum apphost_status *code);
+void apphost_abi_status_h(apphost_status_t *status, enum apphost_status *code)
+{
+    (void)status;
+    (void)code;
+}
+
+/* descriptor.h */
+APPHOST_ABI_SURFACE void apphost_abi_descriptor_h(apphost_guest_descriptor_t *descriptor,
+                                                  enum apphost_capability *capability);
+void apphost_abi_descriptor_h(apphost_guest_descriptor_t *descriptor, enum apphost_capability *capability)
+{
+    (void)descriptor;
+    (void)capability;
+}
+
+/* host.h */
+APPHOST_ABI_SURFACE void apphost_abi_host_h(apphost_host_t *host, enum apphost_log_level *level);
+void apphost_abi_host_h(apphost_host_t *host, enum apphost_log_level *level)
+{
+    (void)host;
+    (void)level;
+}
+
+/* app.h */
+APPHOST_ABI_SURFACE void apphost_abi_app_h(apphost_app_callbacks_t *callbacks, enum apphost_app_state *state);
+void apphost_abi_app_h(apphost_app_callbacks_t *callbacks, enum apphost_app_state *state)
+{
+    (void)callbacks;
+    (void)state;
+}
+
+/* scene.h */
+APPHOST_ABI_SURFACE void apphost_abi_scene_h(apphost_scene_t *scene, enum apphost_scene_state *state,
+                                             enum apphost_scene_role *role, apphost_scene_connection_t *connection,
+                                             apphost_scene_callbacks_t *callbacks);
+void apphost_abi_scene_h(apphost_scene_t *scene, enum apphost_scene_state *state, enum apphost_scene_role *role,
+                         apphost_scene_connection_t *connection, apphost_scene_callbacks_t *callbacks)
+{
+    (void)scene;
+    (void)state;
+    (void)role;
+    (void)connection;
+    (void)callbacks;
+}
+
+/* entry.h */
+APPHOST_ABI_SURFACE void apphost_abi_entry_h(apphost_entry_t *entry);
+void apphost_abi_entry_h(apphost_entry_t *entry)
+{
+    (void)entry;
+}
+
+/* background.h, "apphost.background/1" */
+APPHOST_ABI_SURFACE void apphost_abi_background_h(apphost_task_t *task, apphost_timer_t *timer,
+                                                  apphost_expiration_handler_t *on_expiration,
+                                                  apphost_work_t *work, apphost_background_t *background);
+void apphost_abi_background_h(apphost_task_t *task, apphost_timer_t *timer,
+                              apphost_expiration_handler_t *on_expiration, apphost_work_t *work,
+                              apphost_background_t *background)
+{
+    (void)task;
+    (void)timer;
+    (void)on_expiration;
+    (void)work;
+    (void)background;
+}
+
+/* scenes.h, "apphost.scenes/1" (ABI 1.1) */
+APPHOST_ABI_SURFACE void apphost_abi_scenes_h(enum apphost_presentation_style *style,
+                                              enum apphost_size_class *size_class, apphost_scene_size_t *size,
+                                              apphost_modal_t *modal, enum apphost_modal_style *modal_style,
+                                              apphost_scenes_t *scenes, apphost_guest_scenes_t *guest_scenes);
+void apphost_abi_scenes_h(enum apphost_presentation_style *style, enum apphost_size_class *size_class,
+                          apphost_scene_size_t *size, apphost_modal_t *modal, enum apphost_modal_style *modal_style,
+                          apphost_scenes_t *scenes, apphost_guest_scenes_t *guest_scenes)
+{
+    (void)style;
+    (void)size_class;
+    (void)size;
+    (void)modal;
+    (void)modal_style;
+    (void)scenes;
+    (void)guest_scenes;
+}
