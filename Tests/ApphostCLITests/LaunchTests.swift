@@ -68,6 +68,16 @@ class LaunchCases: HostTestCase {
         XCTAssertEqual(Set(terminations.compactMap(\.guest)), [Self.cID, Self.swiftID])
         XCTAssertTrue(terminations.allSatisfy { $0.reason == .shutdown }, "\(terminations.map(\.humanLine))")
     }
+
+    // CONTRACT A5: a line a guest logs from init, before the host has its record, is tagged with
+    // the guest's id, as every later line is, not with the library's path.
+    func logFromInitNamesTheGuest() throws {
+        let library = try TestGuests.minimal(into: scratch.path, flags: [#"-DFIXTURE_INIT_LOG="hello from init""#])
+        let host = try startHost([library])
+        let log = try host.waitForEvent("the log line from init") { $0.kind == .log && $0.message == "hello from init" }
+        XCTAssertEqual(log.guest, TestGuests.minimalID, log.humanLine)
+        XCTAssertFalse(log.humanLine.contains(library), log.humanLine)
+    }
 }
 
 // CONTRACT A1, A2, A5, S2: the same cases with each isolation. (Linux's XCTest runs only the tests a
@@ -79,6 +89,7 @@ final class LaunchTests: LaunchCases {
     func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
+    func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
 }
 
 final class LaunchInProcessTests: LaunchCases {
@@ -90,4 +101,5 @@ final class LaunchInProcessTests: LaunchCases {
     func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
+    func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
 }

@@ -731,8 +731,10 @@ public final class HostCore: @unchecked Sendable {
     }
 
     private func handle(_ event: GuestEvent, from sink: GuestEventSink) {
-        let name = sink.id ?? sink.path
+        let name = sink.id ?? sink.identifiedAs ?? sink.path
         switch event {
+        case .identified(let id):
+            sink.identifiedAs = id
         case .log(let level, let message):
             record(.log, guest: name, name: level.description, message: message)
         case .died(let cause):
@@ -802,6 +804,9 @@ private final class GuestEventSink: @unchecked Sendable {
     // Written and read on the host queue only.
     let path: String
     var id: String?
+    /// The id the opener read from the descriptor, before the launch (and `id`) is settled: it
+    /// names what the guest sends from init.
+    var identifiedAs: String?
     /// The channel of the launch this sink serves: a late word from an earlier one is ignored.
     weak var channel: (any GuestChannel)?
     /// Background requests that arrived before the channel opened (a guest thread may make them
