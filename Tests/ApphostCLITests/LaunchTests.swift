@@ -78,6 +78,19 @@ class LaunchCases: HostTestCase {
         XCTAssertEqual(log.guest, TestGuests.minimalID, log.humanLine)
         XCTAssertFalse(log.humanLine.contains(library), log.humanLine)
     }
+
+    // A log event's level is a field of its own, "level"; "name" keeps its meaning in other events
+    // (a callback's name, a modal's style, a notification's title).
+    func logEventsCarryTheirLevelInAFieldOfTheirOwn() throws {
+        let library = try TestGuests.minimal(into: scratch.path, flags: [#"-DFIXTURE_INIT_LOG="hello from init""#])
+        let host = try startHost([library])
+        try host.waitForEvent("the log line from init") { $0.kind == .log && $0.message == "hello from init" }
+        let line = try XCTUnwrap(host.stdout.snapshot.first { $0.contains("hello from init") })
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+        XCTAssertEqual(object["event"] as? String, "log", line)
+        XCTAssertEqual(object["level"] as? String, "info", line)
+        XCTAssertNil(object["name"], line)
+    }
 }
 
 // CONTRACT A1, A2, A5, S2: the same cases with each isolation. (Linux's XCTest runs only the tests a
@@ -90,6 +103,7 @@ final class LaunchTests: LaunchCases {
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
     func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
+    func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }
 }
 
 final class LaunchInProcessTests: LaunchCases {
@@ -102,4 +116,5 @@ final class LaunchInProcessTests: LaunchCases {
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
     func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
+    func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }
 }

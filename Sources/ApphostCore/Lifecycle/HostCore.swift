@@ -736,7 +736,7 @@ public final class HostCore: @unchecked Sendable {
         case .identified(let id):
             sink.identifiedAs = id
         case .log(let level, let message):
-            record(.log, guest: name, name: level.description, message: message)
+            record(.log, guest: name, level: level, message: message)
         case .died(let cause):
             guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
                 return
@@ -786,12 +786,12 @@ public final class HostCore: @unchecked Sendable {
     func record(
         _ kind: HostEvent.Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
         from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
-        message: String? = nil
+        level: GuestLogLevel? = nil, message: String? = nil
     ) {
         emit(
             HostEvent(
                 time: clock.now(), kind: kind, guest: guest, scene: scene, session: session, from: from, to: to,
-                reason: reason, name: name, message: message))
+                reason: reason, name: name, level: level, message: message))
     }
 
     func assertOnHostQueue() {
