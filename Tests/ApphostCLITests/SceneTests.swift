@@ -162,9 +162,10 @@ final class SceneTests: HostTestCase {
         XCTAssertEqual(try status().guest(Self.cID)?.appState, .active)
 
         try ctlSucceeds("layout", "pip", sample.session)
-        try ctlSucceeds("home")
+        XCTAssertEqual(try ctlSucceeds("home").stdout, ["\(TestGuests.scenesID) went to background"])
         XCTAssertEqual(try status().guest(Self.cID)?.appState, .active, "picture in picture stays up")
         XCTAssertEqual(try status().guest(TestGuests.scenesID)?.appState, .background)
+        XCTAssertEqual(try ctlSucceeds("home").stdout, ["only picture in picture is shown, and it stays"])
 
         XCTAssertNotEqual(try ctl("layout", "ratio", "0.95").status, 0)
     }
