@@ -47,6 +47,30 @@ class LaunchCases: HostTestCase {
         XCTAssertTrue(table.contains { $0.hasPrefix(Self.swiftID) && $0.contains("background") }, "\(table)")
     }
 
+    // ps shows each guest's worker process: the child of the host that runs its library; none in
+    // the host's process (--isolation none), where the JSON has no pid.
+    func psShowsEachGuestsWorkerPid() throws {
+        let host = try startBothSamples()
+        let status = try status()
+        let raw = try ctlSucceeds("ps", "--json").stdout.joined()
+        let table = try ctlSucceeds("ps").stdout
+        XCTAssertEqual(table.first { $0.hasPrefix("GUEST") }?.contains(" PID "), true, "\(table)")
+        for (id, library) in [(Self.cID, BuildProducts.cSample), (Self.swiftID, BuildProducts.swiftSample)] {
+            let guest = try XCTUnwrap(status.guest(id))
+            let row = try XCTUnwrap(table.first { $0.hasPrefix(id + " ") }, "\(table)")
+            if Self.isolation == "none" {
+                XCTAssertNil(guest.pid)
+                XCTAssertFalse(raw.contains(#""pid""#), raw)
+                XCTAssertTrue(row.split(separator: " ").contains("-"), row)
+            } else {
+                let worker = try XCTUnwrap(
+                    WorkerProcesses.pid(ofHost: host.pid, mapping: library), "no worker maps \(library)")
+                XCTAssertEqual(guest.pid, worker, "the worker that runs \(library), a child of the host")
+                XCTAssertTrue(row.split(separator: " ").contains("\(worker)"), row)
+            }
+        }
+    }
+
     // CONTRACT A5: every transition in the stream carries a reason; launch transitions are
     // requested, the background connection automatic, the final terminations shutdown.
     func everyTransitionCarriesAReason() throws {
@@ -101,6 +125,7 @@ final class LaunchTests: LaunchCases {
     }
     func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
+    func testPsShowsEachGuestsWorkerPid() throws { try psShowsEachGuestsWorkerPid() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
     func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
     func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }
@@ -114,6 +139,7 @@ final class LaunchInProcessTests: LaunchCases {
     }
     func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
+    func testPsShowsEachGuestsWorkerPid() throws { try psShowsEachGuestsWorkerPid() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
     func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
     func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }

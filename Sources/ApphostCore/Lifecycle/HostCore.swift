@@ -297,7 +297,7 @@ public final class HostCore: @unchecked Sendable {
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
                         SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
-                    })
+                    }, pid: guest.channel?.processID)
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout)
     }
 
