@@ -10,6 +10,8 @@
  *   FIXTURE_NULL_DESCRIPTOR                apphost_entry.descriptor is NULL
  *   FIXTURE_NULL_INIT, FIXTURE_NULL_QUERY  NULL entry functions
  *   FIXTURE_INIT_STATUS                    what init returns
+ *   FIXTURE_INIT_LOG                       a message (C literal) init logs
+ *                                          at info level, before it returns
  *   FIXTURE_NO_APP_CALLBACKS               query() offers no app callbacks
  *   FIXTURE_DEINIT_ABORTS                  deinit aborts: for guests whose
  *                                          deinit the host must not call
@@ -76,6 +78,9 @@ static const apphost_app_callbacks_t app_callbacks = {
 static apphost_status_t init(const apphost_host_t *host)
 {
     host_interface = host;
+#ifdef FIXTURE_INIT_LOG
+    host->log(host, APPHOST_LOG_INFO, FIXTURE_INIT_LOG);
+#endif
     return FIXTURE_INIT_STATUS;
 }
 

@@ -1,13 +1,14 @@
 import ApphostHost
 import ArgumentParser
 
-/// `--data-dir`, shared by `launch` and `ctl` so that both find the same host.
+/// `--data-dir`, shared by `launch` and `ctl` so that both find the same host; `ctl` takes it
+/// before its subcommand too.
 struct DataDirectoryOption: ParsableArguments {
     @Option(
         name: .customLong("data-dir"),
         help: ArgumentHelp(
             "The host's state directory (lock, control socket, guest data).",
-            discussion: "Default: $XDG_STATE_HOME/apphost, else ~/.local/state/apphost.",
+            discussion: "Default: $APPHOST_DATA_DIR, else $XDG_STATE_HOME/apphost, else ~/.local/state/apphost.",
             valueName: "dir"))
     var path: String?
 

@@ -47,6 +47,30 @@ class LaunchCases: HostTestCase {
         XCTAssertTrue(table.contains { $0.hasPrefix(Self.swiftID) && $0.contains("background") }, "\(table)")
     }
 
+    // ps shows each guest's worker process: the child of the host that runs its library; none in
+    // the host's process (--isolation none), where the JSON has no pid.
+    func psShowsEachGuestsWorkerPid() throws {
+        let host = try startBothSamples()
+        let status = try status()
+        let raw = try ctlSucceeds("ps", "--json").stdout.joined()
+        let table = try ctlSucceeds("ps").stdout
+        XCTAssertEqual(table.first { $0.hasPrefix("GUEST") }?.contains(" PID "), true, "\(table)")
+        for (id, library) in [(Self.cID, BuildProducts.cSample), (Self.swiftID, BuildProducts.swiftSample)] {
+            let guest = try XCTUnwrap(status.guest(id))
+            let row = try XCTUnwrap(table.first { $0.hasPrefix(id + " ") }, "\(table)")
+            if Self.isolation == "none" {
+                XCTAssertNil(guest.pid)
+                XCTAssertFalse(raw.contains(#""pid""#), raw)
+                XCTAssertTrue(row.split(separator: " ").contains("-"), row)
+            } else {
+                let worker = try XCTUnwrap(
+                    WorkerProcesses.pid(ofHost: host.pid, mapping: library), "no worker maps \(library)")
+                XCTAssertEqual(guest.pid, worker, "the worker that runs \(library), a child of the host")
+                XCTAssertTrue(row.split(separator: " ").contains("\(worker)"), row)
+            }
+        }
+    }
+
     // CONTRACT A5: every transition in the stream carries a reason; launch transitions are
     // requested, the background connection automatic, the final terminations shutdown.
     func everyTransitionCarriesAReason() throws {
@@ -68,6 +92,29 @@ class LaunchCases: HostTestCase {
         XCTAssertEqual(Set(terminations.compactMap(\.guest)), [Self.cID, Self.swiftID])
         XCTAssertTrue(terminations.allSatisfy { $0.reason == .shutdown }, "\(terminations.map(\.humanLine))")
     }
+
+    // CONTRACT A5: a line a guest logs from init, before the host has its record, is tagged with
+    // the guest's id, as every later line is, not with the library's path.
+    func logFromInitNamesTheGuest() throws {
+        let library = try TestGuests.minimal(into: scratch.path, flags: [#"-DFIXTURE_INIT_LOG="hello from init""#])
+        let host = try startHost([library])
+        let log = try host.waitForEvent("the log line from init") { $0.kind == .log && $0.message == "hello from init" }
+        XCTAssertEqual(log.guest, TestGuests.minimalID, log.humanLine)
+        XCTAssertFalse(log.humanLine.contains(library), log.humanLine)
+    }
+
+    // A log event's level is a field of its own, "level"; "name" keeps its meaning in other events
+    // (a callback's name, a modal's style, a notification's title).
+    func logEventsCarryTheirLevelInAFieldOfTheirOwn() throws {
+        let library = try TestGuests.minimal(into: scratch.path, flags: [#"-DFIXTURE_INIT_LOG="hello from init""#])
+        let host = try startHost([library])
+        try host.waitForEvent("the log line from init") { $0.kind == .log && $0.message == "hello from init" }
+        let line = try XCTUnwrap(host.stdout.snapshot.first { $0.contains("hello from init") })
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+        XCTAssertEqual(object["event"] as? String, "log", line)
+        XCTAssertEqual(object["level"] as? String, "info", line)
+        XCTAssertNil(object["name"], line)
+    }
 }
 
 // CONTRACT A1, A2, A5, S2: the same cases with each isolation. (Linux's XCTest runs only the tests a
@@ -78,7 +125,10 @@ final class LaunchTests: LaunchCases {
     }
     func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
+    func testPsShowsEachGuestsWorkerPid() throws { try psShowsEachGuestsWorkerPid() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
+    func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
+    func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }
 }
 
 final class LaunchInProcessTests: LaunchCases {
@@ -89,5 +139,8 @@ final class LaunchInProcessTests: LaunchCases {
     }
     func testSecondGuestConnectsIntoBackground() throws { try secondGuestConnectsIntoBackground() }
     func testPsShowsAppAndSceneStates() throws { try psShowsAppAndSceneStates() }
+    func testPsShowsEachGuestsWorkerPid() throws { try psShowsEachGuestsWorkerPid() }
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
+    func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
+    func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }
 }

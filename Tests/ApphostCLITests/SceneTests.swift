@@ -178,6 +178,17 @@ final class SceneTests: HostTestCase {
         try ctlSucceeds("dismiss", scene)
         try host.waitForLog(TestGuests.scenesID, "did_dismiss", prefix: true)
         XCTAssertEqual(try scenes().first?.modals.count, 0)
+        // CONTRACT A5: the operator's dismissal is requested; one the guest makes itself says so.
+        let byOperator = try host.waitForEvent("the operator's dismissal") { $0.kind == .modalDismissed }
+        XCTAssertEqual(byOperator.reason, .requested, byOperator.humanLine)
+        let before = host.events.count
+        try ctlSucceeds("action", scene, "present here 0 Note")
+        let presented = try host.waitForLog(TestGuests.scenesID, "present Note = ", prefix: true, after: before)
+        let modal = try XCTUnwrap(presented.message?.dropFirst("present Note = ".count))
+        try ctlSucceeds("action", scene, "dismiss here \(modal)")
+        let byGuest = try host.waitForEvent("the guest's own dismissal", after: before) { $0.kind == .modalDismissed }
+        XCTAssertEqual(byGuest.reason, .guest, byGuest.humanLine)
+        XCTAssertEqual(try scenes().first?.modals.count, 0)
 
         for index in 1...3 { try ctlSucceeds("action", scene, "notify note\(index) body") }
         try host.waitForEvent("a refusal") { $0.kind == .notificationRefused }
@@ -203,9 +214,10 @@ final class SceneTests: HostTestCase {
         XCTAssertEqual(try status().guest(Self.cID)?.appState, .active)
 
         try ctlSucceeds("layout", "pip", sample.session)
-        try ctlSucceeds("home")
+        XCTAssertEqual(try ctlSucceeds("home").stdout, ["\(TestGuests.scenesID) went to background"])
         XCTAssertEqual(try status().guest(Self.cID)?.appState, .active, "picture in picture stays up")
         XCTAssertEqual(try status().guest(TestGuests.scenesID)?.appState, .background)
+        XCTAssertEqual(try ctlSucceeds("home").stdout, ["only picture in picture is shown, and it stays"])
 
         XCTAssertNotEqual(try ctl("layout", "ratio", "0.95").status, 0)
     }

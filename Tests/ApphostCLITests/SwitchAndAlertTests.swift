@@ -49,17 +49,19 @@ class SwitchAndAlertCases: HostTestCase {
         XCTAssertTrue(result.stderr.first?.contains("\(Self.cID), \(Self.swiftID)") == true, "\(result.stderr)")
     }
 
-    // CONTRACT S3: home sends the foreground guest to background.
+    // CONTRACT S3: home sends the foreground guest to background, and says which; home with
+    // nothing in the foreground is no error (as on iOS), and says so.
     func homeSendsTheForegroundGuestToBackground() throws {
         let host = try startBothSamples()
         let mark = host.events.count
-        try ctlSucceeds("home")
+        XCTAssertEqual(try ctlSucceeds("home").stdout, ["\(Self.cID) went to background"])
         try host.waitForLog(Self.cID, "callback did_enter_background", prefix: true, after: mark)
         XCTAssertEqual(
             host.events.since(mark).loggedCallbacks(of: Self.cID), ["will_resign_active", "did_enter_background"])
         let status = try status()
         XCTAssertNil(status.foreground)
         XCTAssertEqual(status.guest(Self.cID)?.appState, .background)
+        XCTAssertEqual(try ctlSucceeds("home").stdout, ["nothing is in the foreground"])
     }
 
     // CONTRACT S4: an alert sends only will-resign-active; dismissing it sends did-become-active,

@@ -33,6 +33,21 @@ final class HostEventFormatTests: XCTestCase {
         }
     }
 
+    // A log event's level travels as "level", in both forms; "name" is left to other events.
+    func testLogLevelHasAFieldOfItsOwn() throws {
+        let log = HostEvent(
+            time: Date(timeIntervalSince1970: 1_800_000_000.25), kind: .log, guest: "org.test.a", level: .warning,
+            message: "disk almost full")
+        XCTAssertEqual(
+            log.jsonLine(),
+            #"{"event":"log","guest":"org.test.a","level":"warning","message":"disk almost full","time":"2027-01-15T08:00:00.250Z"}"#
+        )
+        XCTAssertTrue(log.humanLine.hasSuffix("log org.test.a [warning] disk almost full"), log.humanLine)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601withFractionalSeconds
+        XCTAssertEqual(try decoder.decode(HostEvent.self, from: Data(log.jsonLine().utf8)), log)
+    }
+
     func testHumanLineNamesTransitionAndReason() {
         XCTAssertTrue(
             event.humanLine.hasSuffix("app-state org.test.a background -> active (requested)"), event.humanLine)

@@ -304,7 +304,7 @@ final class InProcessChannelTests: XCTestCase {
             .success(0))
         settle(channel)
         XCTAssertEqual(
-            events.events.filter { if case .log = $0 { false } else { true } },
+            events.events.filter { if case .log = $0 { false } else if case .identified = $0 { false } else { true } },
             [
                 requested, .loadingProgress(1, .fraction(0.5)),
                 .modalPresented(1, 1, style: .fullScreen, title: "Sheet"),

@@ -548,7 +548,7 @@ final class WorkerChannelTests: XCTestCase {
         XCTAssertEqual(replies.map(\.reply), [.success(0), .success(0), .success(0)])
         host.settle()
         XCTAssertEqual(
-            events.events.filter { if case .log = $0 { false } else { true } },
+            events.events.filter { if case .log = $0 { false } else if case .identified = $0 { false } else { true } },
             [
                 requested, .loadingProgress(1, .indeterminate), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
                 .modalDismissed(1, 1), .notificationPosted(title: "Hi", body: ""),

@@ -31,9 +31,15 @@ public protocol GuestChannel: AnyObject, Sendable {
 
     /// Stops a guest that no longer answers; see the default implementation below.
     func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void)
+
+    /// The process the guest runs in when that is not the host's (a worker), for operators; nil
+    /// by default.
+    var processID: Int32? { get }
 }
 
 extension GuestChannel {
+    public var processID: Int32? { nil }
+
     public func send(all messages: [(GuestMessage, @Sendable (GuestReply) -> Void)]) {
         for (message, reply) in messages { send(message, reply: reply) }
     }

@@ -25,6 +25,10 @@ public enum GuestLogLevel: Int32, Sendable, CodableByName {
 /// What reaches the host from a guest's side of the channel, as plain data: the guest's own
 /// calls (log, save), and the channel's word that the guest is gone.
 public enum GuestEvent: Sendable, Codable, Equatable {
+    /// The opener read the guest's descriptor: its id is known before its init runs, so that what
+    /// the guest logs from init is named by its id, not by its library's path. Openers send it
+    /// before anything the guest sends.
+    case identified(guestID: String)
     case log(GuestLogLevel, String)
     case saveSceneState(SceneHandle, Data)
     /// The guest's process ended without being asked (CONTRACT X2); the text names the signal

@@ -44,14 +44,17 @@ public struct HostEvent: Sendable, Codable, Equatable {
     public var from: String?
     public var to: String?
     public var reason: TransitionReason?
-    /// The callback's C name (callback events), the log level (log events), or alert "shown"/"dismissed".
+    /// The callback's C name (callback events), alert "shown"/"dismissed", a modal's style, a
+    /// notification's title, ...; never a log level, which has a field of its own.
     public var name: String?
+    /// A log event's level; nil for every other event.
+    public var level: GuestLogLevel?
     public var message: String?
 
     public init(
         time: Date, kind: Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
         from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
-        message: String? = nil
+        level: GuestLogLevel? = nil, message: String? = nil
     ) {
         self.time = time
         self.kind = kind
@@ -62,13 +65,14 @@ public struct HostEvent: Sendable, Codable, Equatable {
         self.to = to
         self.reason = reason
         self.name = name
+        self.level = level
         self.message = message
     }
 
     enum CodingKeys: String, CodingKey {
         case time
         case kind = "event"
-        case guest, scene, session, from, to, reason, name, message
+        case guest, scene, session, from, to, reason, name, level, message
     }
 
     /// One human-readable line, as `apphost launch` and `apphost ctl events` print it.
@@ -92,7 +96,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
             if let name { parts.append(name) }
             if let session { parts.append("session \(session.prefix(8))") }
         case .log:
-            if let name { parts.append("[\(name)]") }
+            if let level { parts.append("[\(level)]") }
         default:
             break
         }

@@ -304,7 +304,7 @@ public final class HostCore: @unchecked Sendable {
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
                         SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
-                    })
+                    }, pid: guest.channel?.processID)
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout)
     }
 
@@ -739,10 +739,12 @@ public final class HostCore: @unchecked Sendable {
     }
 
     private func handle(_ event: GuestEvent, from sink: GuestEventSink) {
-        let name = sink.id ?? sink.path
+        let name = sink.id ?? sink.identifiedAs ?? sink.path
         switch event {
+        case .identified(let id):
+            sink.identifiedAs = id
         case .log(let level, let message):
-            record(.log, guest: name, name: level.description, message: message)
+            record(.log, guest: name, level: level, message: message)
         case .died(let cause):
             guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
                 return
@@ -792,12 +794,12 @@ public final class HostCore: @unchecked Sendable {
     func record(
         _ kind: HostEvent.Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
         from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
-        message: String? = nil
+        level: GuestLogLevel? = nil, message: String? = nil
     ) {
         emit(
             HostEvent(
                 time: clock.now(), kind: kind, guest: guest, scene: scene, session: session, from: from, to: to,
-                reason: reason, name: name, message: message))
+                reason: reason, name: name, level: level, message: message))
     }
 
     func assertOnHostQueue() {
@@ -810,6 +812,9 @@ private final class GuestEventSink: @unchecked Sendable {
     // Written and read on the host queue only.
     let path: String
     var id: String?
+    /// The id the opener read from the descriptor, before the launch (and `id`) is settled: it
+    /// names what the guest sends from init.
+    var identifiedAs: String?
     /// The channel of the launch this sink serves: a late word from an earlier one is ignored.
     weak var channel: (any GuestChannel)?
     /// Background requests that arrived before the channel opened (a guest thread may make them

@@ -33,6 +33,9 @@ public struct GuestStatus: Sendable, Codable, Equatable {
     public var tasks: [TaskStatus]
     /// Since when and why it is suspended; nil while it is not.
     public var suspension: SuspensionStatus?
+    /// The process of its worker while it runs in one (`--isolation process`); nil in the host's
+    /// process or when it is not running.
+    public var pid: Int32? = nil
 }
 
 public struct TaskStatus: Sendable, Codable, Equatable {

@@ -4,6 +4,8 @@ public enum TransitionReason: String, Sendable, Codable, CaseIterable {
     case requested
     /// The host's own policy decided it (for example a scene connected for background work).
     case automatic
+    /// The guest did it itself (for example dismissed its own modal with dismiss_modal).
+    case guest
     case budgetExpired
     case watchdog
     case crash

@@ -38,7 +38,7 @@ extension HostCore {
                 name: style.description, message: "modal \(modal): \(title)")
         case .modalDismissed(let handle, let modal):
             guard let index = guest.sceneIndex(handle: handle) else { return }
-            dropModals(guest, scene: index, from: modal, reason: .automatic)
+            dropModals(guest, scene: index, from: modal, reason: .guest)
         default:
             break
         }

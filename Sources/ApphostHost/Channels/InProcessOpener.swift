@@ -33,6 +33,7 @@ public struct InProcessOpener: GuestOpener {
                 return hostQueue.async { completion(.failure(error)) }
             }
             let id = runtime.descriptor.id
+            hostQueue.async { onEvent(.identified(guestID: id)) }
             runtime.mainQueue.async {
                 do throws(LoadError) {
                     try runtime.start()

@@ -14,13 +14,24 @@ public struct DataDirectory: Sendable, Equatable {
         self.path = URL(fileURLWithPath: absolute).standardizedFileURL.path
     }
 
-    /// `--data-dir` if given, else $XDG_STATE_HOME/apphost, else ~/.local/state/apphost.
+    /// The environment variable that names the data directory when `--data-dir` does not.
+    public static let environmentVariable = "APPHOST_DATA_DIR"
+
+    /// `--data-dir` if given, else $APPHOST_DATA_DIR, else $XDG_STATE_HOME/apphost, else
+    /// ~/.local/state/apphost. An empty flag or variable is an error rather than the default: it is
+    /// more likely a mistake (`APPHOST_DATA_DIR=$UNSET`) than a wish to reach another host.
     public static func resolve(
         _ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(HostServiceError) -> DataDirectory {
         if let option {
             guard !option.isEmpty else { throw HostServiceError("--data-dir must not be empty") }
             return DataDirectory(path: option)
+        }
+        if let variable = environment[environmentVariable] {
+            guard !variable.isEmpty else {
+                throw HostServiceError("\(environmentVariable) must not be empty (unset it for the default)")
+            }
+            return DataDirectory(path: variable)
         }
         // The XDG spec ignores relative values.
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
@@ -44,7 +55,7 @@ public struct DataDirectory: Sendable, Equatable {
         guard length <= Self.maximumSocketPathLength else {
             throw HostServiceError(
                 "the control socket path \(socketPath) is \(length) bytes; Unix sockets allow at most "
-                    + "\(Self.maximumSocketPathLength): choose a shorter --data-dir")
+                    + "\(Self.maximumSocketPathLength): choose a shorter --data-dir or \(Self.environmentVariable)")
         }
     }
 

@@ -224,8 +224,19 @@ extension HostService: ControlResponder {
                     self.end()
                 }
             case .home:
+                // Home with nothing in the foreground is no error, as on iOS; the answer says what happened.
+                let shown = core.status().layout.visible.map(\.guest)
                 core.home()
-                answer(.success("no guest is in the foreground"))
+                let stays = core.status().layout.visible.map(\.guest)
+                var left: [String] = []
+                for id in shown where !stays.contains(id) && !left.contains(id) { left.append(id) }
+                if !left.isEmpty {
+                    answer(.success("\(left.joined(separator: ", ")) went to background"))
+                } else if stays.isEmpty {
+                    answer(.success("nothing is in the foreground"))
+                } else {
+                    answer(.success("only picture in picture is shown, and it stays"))
+                }
             case .showAlert:
                 try core.showAlert()
                 answer(.success("alert shown"))

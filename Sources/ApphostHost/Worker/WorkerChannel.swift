@@ -21,6 +21,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     /// The worker's process id, for operators and tests.
     public let pid: pid_t
+    public var processID: Int32? { pid }
     private let process: WorkerProcess
     private let freezer: any ProcessFreezer
     /// Limits on the worker, which also say whether its death was one of them.

@@ -99,6 +99,7 @@ public struct WorkerOpener: GuestOpener {
             worker.stop()
             throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
         }
+        hostQueue.async { onEvent(.identified(guestID: descriptor.id)) }
         try worker.start(dataDirectory: dataDirectory) { event in hostQueue.async { onEvent(event) } }
 
         let running = running

@@ -8,6 +8,10 @@ struct Ctl: ParsableCommand {
             MemoryWarning.self, Action.self, Close.self, Dismiss.self, LayoutCommand.self,
             Events.self,
         ])
+
+    /// Before the subcommand (`ctl --data-dir D ps`), as systemctl and docker take theirs;
+    /// ArgumentParser hands the values to the subcommand's own `CtlOptions`.
+    @OptionGroup var options: CtlOptions
 }
 
 /// The options every `ctl` subcommand takes.

@@ -8,6 +8,9 @@ struct LayoutCommand: ParsableCommand {
         abstract: "Arrange the scenes on the virtual display; guests learn only their sizes (S11).",
         subcommands: [Full.self, Split.self, Ratio.self, SlideOver.self, PictureInPicture.self])
 
+    /// Before the layout subcommand too (`ctl layout --json full S`), as before `layout`.
+    @OptionGroup var options: CtlOptions
+
     static let sceneHelp: ArgumentHelp =
         "A scene: its session id, a unique prefix of one (4 characters or more), or its handle."
 

@@ -14,10 +14,11 @@ struct StatusTable {
             "display: \(status.display)    layout: \(status.layoutLine)",
         ]
         guard !status.guests.isEmpty else { return lines + ["no guests"] }
-        let header = ["GUEST", "NAME", "STATE", "PHASE", "REASON", "SINCE", "RESTARTS"]
+        let header = ["GUEST", "NAME", "PID", "STATE", "PHASE", "REASON", "SINCE", "RESTARTS"]
         let rows = status.guests.map { guest in
             [
-                guest.id, guest.name, guest.appState.description, guest.phase.rawValue, guest.lastReason.rawValue,
+                guest.id, guest.name, guest.pid.map(String.init) ?? "-", guest.appState.description,
+                guest.phase.rawValue, guest.lastReason.rawValue,
                 Self.age(now.timeIntervalSince(guest.since)) + " ago", Self.restarts(guest.restart),
             ]
         }

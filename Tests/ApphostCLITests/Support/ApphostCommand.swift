@@ -6,6 +6,8 @@ struct CommandResult {
     var status: Int32
     var stdout: [String]
     var stderr: [String]
+    /// Standard output is empty or ends in a newline, as every line a tool prints must.
+    var stdoutEndsInNewline = true
 }
 
 /// Runs `apphost` with `arguments` to completion (20 s at most).
@@ -34,7 +36,8 @@ func runApphost(
             "apphost \(arguments.joined(separator: " ")) did not finish within \(timeout) s", file: file, line: line)
         throw HostTestFailure()
     }
-    return CommandResult(status: process.terminationStatus, stdout: out, stderr: err)
+    return CommandResult(
+        status: process.terminationStatus, stdout: out, stderr: err, stdoutEndsInNewline: !stdout.endedMidLine)
 }
 
 /// Checks the CLI's error form: a non-zero exit and exactly one line on stderr, "apphost: ...".

@@ -3,11 +3,12 @@ import Foundation
 /// Reads a pipe on its own thread and keeps what arrived as lines, so that a test can wait for a
 /// line without blocking the process that writes them.
 final class OutputCollector: @unchecked Sendable {
-    // `lines`, `partial` and `closed` are guarded by `condition`.
+    // `lines`, `partial`, `closed` and `unterminated` are guarded by `condition`.
     private let condition = NSCondition()
     private var lines: [String] = []
     private var partial = Data()
     private var closed = false
+    private var unterminated = false
 
     let pipe = Pipe()
 
@@ -18,7 +19,10 @@ final class OutputCollector: @unchecked Sendable {
                 let data = handle.availableData
                 condition.lock()
                 if data.isEmpty {
-                    if !partial.isEmpty { lines.append(String(decoding: partial, as: UTF8.self)) }
+                    if !partial.isEmpty {
+                        lines.append(String(decoding: partial, as: UTF8.self))
+                        unterminated = true
+                    }
                     partial = Data()
                     closed = true
                 } else {
@@ -33,6 +37,13 @@ final class OutputCollector: @unchecked Sendable {
                 if data.isEmpty { return }
             }
         }
+    }
+
+    /// The writer closed the pipe in the middle of a line: its last line has no newline.
+    var endedMidLine: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return unterminated
     }
 
     var snapshot: [String] {

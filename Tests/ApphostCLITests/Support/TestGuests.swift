@@ -15,10 +15,13 @@ enum TestGuests {
     static let busyThreadID = "org.apphost.fixtures.busy-thread"
     static let busyThreadLibrary = "libBusyThreadFixture.so"
 
-    static func minimal(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    /// Plugins/Fixtures/minimal_guest.c built with `flags`, its `-D` knobs.
+    static func minimal(
+        into directory: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         try compile(
             packageRoot.appendingPathComponent("Plugins/Fixtures/minimal_guest.c").path,
-            to: directory + "/libMinimalFixture.so", file: file, line: line)
+            to: directory + "/libMinimalFixture.so", flags: flags, file: file, line: line)
     }
 
     static func busyThread(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String

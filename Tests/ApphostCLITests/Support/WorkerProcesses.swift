@@ -54,8 +54,24 @@ enum WorkerProcesses {
         statFields(stat).flatMap { $0.count > 1 ? pid_t($0[1]) : nil }
     }
 
+    /// The whole file, read until EOF. /proc files say they are empty, and
+    /// `FileManager.contents(atPath:)` returned only the start of a Swift guest's worker's maps
+    /// (some 9 KB), without its guest library.
     private static func read(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
