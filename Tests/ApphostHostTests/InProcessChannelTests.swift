@@ -215,7 +215,7 @@ final class InProcessChannelTests: XCTestCase {
         let host = try XCTUnwrap(guest.host())
         XCTAssertEqual(host.pointee.struct_size, UInt32(MemoryLayout<apphost_host_t>.size))
         XCTAssertEqual(host.pointee.abi_version.major, 1)
-        XCTAssertEqual(host.pointee.abi_version.minor, 1)
+        XCTAssertEqual(host.pointee.abi_version.minor, UInt32(APPHOST_ABI_VERSION_MINOR), "version.h's")
         XCTAssertEqual(String(cString: host.pointee.name), "apphost")
         XCTAssertFalse(String(cString: host.pointee.version).isEmpty)
 
