@@ -10,7 +10,9 @@
  *     and when the app terminates (CONTRACT A3);
  *   - several scenes through the scenes extension, "apphost.scenes/1": the
  *     user action "open" asks for an auxiliary scene beside the one it was
- *     performed on (CONTRACT S9, S10), "progress <0 to 100>" reports loading
+ *     performed on (CONTRACT S9, S10), "open-later <ms>" does the same <ms>
+ *     milliseconds after the action returned, with the action's activation
+ *     token (ABI 1.2) and a host timer, "progress <0 to 100>" reports loading
  *     progress (N2), "sheet <title>" presents a modal (N3) and
  *     "close-sheet" takes the scene's sheets down again; each scene logs its
  *     size (S11), and closed sessions are forgotten (S7);
@@ -18,7 +20,7 @@
  *
  * Every callback logs one INFO line, "callback <name>" for app callbacks and
  * "callback <name> scene=<handle>" for scene callbacks, and the extension's
- * results "open -> <status>", "size <w>x<h> <class> scene=<handle>",
+ * results "open -> <status>", "open-later -> <status>", "size <w>x<h> <class> scene=<handle>",
  * "sheet -> <status> modal=<id>", "close-sheet -> <status>" (or "no sheet"),
  * "dismissed modal=<id> scene=<handle>", "discarded <session>"; the
  * end-to-end tests grep for them, so keep the format if you copy this file.
@@ -48,6 +50,8 @@ static const apphost_host_t *g_host;
 /* The scenes extension, or NULL when the host does not offer it: then the
  * guest has only the scenes the host connects by itself. */
 static const apphost_scenes_t *g_scenes_extension;
+/* The background extension, for its timers, or NULL when the host has none. */
+static const apphost_background_t *g_background;
 
 /* True when the host offers `member`. init() already checked that the host's
  * struct is large enough to have every member this file uses. */
@@ -303,6 +307,57 @@ static void payload_text(const void *payload, size_t length, char *text, size_t 
     text[kept] = '\0';
 }
 
+/* A scene to open later, with the activation of the action that asked. */
+struct later_request {
+    apphost_activation_t activation;
+    apphost_scene_t from;
+};
+
+/* Runs on the main queue when the timer fires: the token opens the scene, as
+ * long as its window (5 s by default) is still open (CONTRACT S9). */
+static void open_later(void *context)
+{
+    struct later_request *request = context;
+    apphost_status_t status;
+
+    status = g_scenes_extension->request_scene_with_activation(g_host, request->activation, request->from,
+                                                               APPHOST_SCENE_ROLE_AUXILIARY,
+                                                               APPHOST_PRESENTATION_STANDARD, "0", 1);
+    log_message(APPHOST_LOG_INFO, "open-later -> %s", apphost_status_name(status));
+    free(request);
+}
+
+/* "open-later <ms>": keeps the action's activation and opens the scene from a
+ * timer. request_scene would be refused there: only the action's own
+ * callback spends its activation without the token. */
+static void schedule_open(apphost_scene_t scene, const char *milliseconds)
+{
+    struct later_request *request;
+    apphost_timer_t timer;
+    apphost_status_t status;
+
+    if (!APPHOST_HAS_MEMBER(g_scenes_extension, apphost_scenes_t, request_scene_with_activation) ||
+        g_background == NULL) {
+        log_message(APPHOST_LOG_INFO, "open-later -> unsupported (a host older than ABI 1.2)");
+        return;
+    }
+    request = malloc(sizeof *request);
+    if (request == NULL) {
+        log_message(APPHOST_LOG_INFO, "open-later -> out_of_memory");
+        return;
+    }
+    request->from = scene;
+    status = g_scenes_extension->activation_token(g_host, &request->activation);
+    if (status == APPHOST_OK) {
+        status = g_background->schedule_timer(g_host, strtoull(milliseconds, NULL, 10) * 1000000u, 0, open_later,
+                                              request, &timer);
+    }
+    if (status != APPHOST_OK) {
+        log_message(APPHOST_LOG_INFO, "open-later -> %s", apphost_status_name(status));
+        free(request);
+    }
+}
+
 static void perform_action(apphost_scene_t scene, const char *name, const void *payload, size_t length)
 {
     char text[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
@@ -321,6 +376,8 @@ static void perform_action(apphost_scene_t scene, const char *name, const void *
         status = g_scenes_extension->request_scene(g_host, scene, APPHOST_SCENE_ROLE_AUXILIARY,
                                                    APPHOST_PRESENTATION_STANDARD, "0", 1);
         log_message(APPHOST_LOG_INFO, "open -> %s", apphost_status_name(status));
+    } else if (strcmp(name, "open-later") == 0) {
+        schedule_open(scene, text);
     } else if (strcmp(name, "progress") == 0) {
         status = g_scenes_extension->set_loading_progress(g_host, scene, strtod(text, NULL) / 100.0);
         log_message(APPHOST_LOG_INFO, "progress -> %s", apphost_status_name(status));
@@ -406,14 +463,18 @@ static apphost_status_t init(const apphost_host_t *host)
     }
     g_host = host;
     memset(g_scenes, 0, sizeof g_scenes);
-    /* A host older than ABI 1.1 has no scenes extension: run without it. */
+    /* A host older than ABI 1.1 has no scenes extension: run without it. A
+     * host of 1.1 has a smaller table than these headers: every member up to
+     * post_notification is enough here, and the later ones are probed where
+     * they are used (version.h). */
     g_scenes_extension = NULL;
-    if (host->struct_size >= offsetof(apphost_host_t, get_extension) + sizeof(host->get_extension) &&
-        host->get_extension != NULL) {
+    g_background = NULL;
+    if (APPHOST_HAS_MEMBER(host, apphost_host_t, get_extension) && host->get_extension != NULL) {
         const apphost_scenes_t *found = host->get_extension(host, APPHOST_SCENES_EXTENSION_ID);
-        if (found != NULL && found->struct_size >= sizeof(apphost_scenes_t)) {
+        if (found != NULL && APPHOST_HAS_MEMBER(found, apphost_scenes_t, post_notification)) {
             g_scenes_extension = found;
         }
+        g_background = host->get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID);
     }
     return APPHOST_OK;
 }
@@ -423,6 +484,7 @@ static void deinit(void)
     /* The host pointer dies when deinit returns: forget it. */
     memset(g_scenes, 0, sizeof g_scenes);
     g_scenes_extension = NULL;
+    g_background = NULL;
     g_host = NULL;
 }
 

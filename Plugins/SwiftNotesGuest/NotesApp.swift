@@ -11,6 +11,9 @@
 //   on the list:    new <title>      adds a note
 //                   open <title>     opens the note in an editor window (needs the action, S9),
 //                                    or shows the one it is already open in
+//                   fetch <title>    opens it once work that outlives the action is done (a
+//                                    short wait on another thread stands in for a download),
+//                                    with the action's activation token (ABI 1.2)
 //   on an editor:   type <text>      appends text to the note
 //
 // Log lines (INFO), which the end-to-end tests match:
@@ -19,6 +22,7 @@
 //   editor <title>: <text>            an editor after a change
 //   connected editor <title>: <text>  an editor window connected, with the text it restored
 //   open <title> refused: <error>     WARNING: request_scene failed (no activation, ...)
+//   fetched <title>                   fetch's later request went through
 //   show <title> refused: <error>     WARNING: activate_session failed
 //   size <width>x<height> <class>     a window's new size
 //   discarded <session>               a closed window's session is gone (S7)
@@ -27,6 +31,7 @@
 // stored properties need no locks.
 
 import ApphostSDK
+import Dispatch
 
 @main
 final class NotesApp: GuestApp {
@@ -100,6 +105,8 @@ final class ListWindow: SceneDelegate {
             } catch {
                 app.log("open \(title) refused: \(error)", level: .warning)
             }
+        case "fetch":
+            fetch(title, from: scene)
         default:
             app.log("unknown action \(action)", level: .warning)
         }
@@ -108,6 +115,30 @@ final class ListWindow: SceneDelegate {
     func sceneDidEnterBackground(_ scene: Scene) { save(scene) }
 
     func sceneDidChangeSize(_ scene: Scene, to size: SceneSize) { app.log("size \(size)") }
+
+    /// Opens `title` in an editor once slow work is done, off the main queue. Only this callback
+    /// may spend the action's activation as it is; the work takes its token along, and the
+    /// request presents it (S9). Everything the other thread needs is copied first: the app's
+    /// stored properties belong to the main queue.
+    private func fetch(_ title: String, from scene: Scene) {
+        guard let scenes = app.scenes else { return }
+        let host = scenes.host
+        let activation: Activation
+        do {
+            activation = try scenes.activationToken()
+        } catch {
+            return app.log("open \(title) refused: \(error)", level: .warning)
+        }
+        let state = Array((title + "\n" + (app.texts[title] ?? "")).utf8)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+            do {
+                try scenes.requestScene(with: activation, from: scene, role: .auxiliary, style: .standard, state: state)
+                host.log("fetched \(title)")
+            } catch {
+                host.log(level: .warning, "open \(title) refused: \(error)")
+            }
+        }
+    }
 
     private func save(_ scene: Scene) {
         try? scene.saveState(Array(app.titles.joined(separator: "\n").utf8))

@@ -10,11 +10,13 @@ extension Host {
 /// What a guest asks of the host for its windows: the C ABI's `apphost_scenes_t`. Get it from
 /// ``Host/scenes``.
 ///
-/// A guest opens a scene only while handling a user action
-/// (``SceneDelegate/scene(_:perform:payload:)``), which grants it one request for a few seconds
-/// (CONTRACT S9); without one, ``requestScene(from:role:style:state:)`` throws
-/// ``ApphostError/noActivation``. Give the new scene what it should show as its `state`: its
-/// delegate gets it back as the restoration data of `sceneWillConnect`.
+/// A guest opens a scene only at a person's request: a user action
+/// (``SceneDelegate/scene(_:perform:payload:)``) grants one activation (CONTRACT S9).
+/// ``requestScene(from:role:style:state:)`` spends it while that callback runs; work that opens
+/// the scene later takes the action's ``Activation`` there with ``activationToken()`` and
+/// presents it to ``requestScene(with:from:role:style:state:)`` within a few seconds. Without
+/// one, both throw ``ApphostError/noActivation``. Give the new scene what it should show as its
+/// `state`: its delegate gets it back as the restoration data of `sceneWillConnect`.
 ///
 /// ```swift
 /// func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {
@@ -62,6 +64,52 @@ public final class Scenes: @unchecked Sendable {
             request(host.raw, scene.handle, role.rawValue, style.rawValue, bytes.baseAddress, bytes.count)
         }
         try ApphostError.check(status)
+    }
+
+    /// Since ABI 1.2: the activation of the user action being delivered, to open a scene later
+    /// with ``requestScene(with:from:role:style:state:)``. Call it inside
+    /// ``SceneDelegate/scene(_:perform:payload:)``; elsewhere, or once the activation is spent
+    /// or has run out, it throws ``ApphostError/noActivation`` (``ApphostError/wrongThread`` off
+    /// the main queue, ``ApphostError/unsupported`` on a host of 1.1).
+    public func activationToken() throws -> Activation {
+        guard let function = member(\.activation_token) else { throw ApphostError.unsupported }
+        var token: apphost_activation_t = 0
+        try ApphostError.check(function(host.raw, &token))
+        return Activation(token: token)
+    }
+
+    /// Since ABI 1.2: ``requestScene(from:role:style:state:)``, spending `activation` instead of
+    /// the running action's: from any thread, until the activation's window closes (S9).
+    public func requestScene(
+        with activation: Activation, from scene: Scene, role: SceneRole = .auxiliary,
+        style: PresentationStyle = .automatic, state: [UInt8] = []
+    ) throws {
+        guard let request = member(\.request_scene_with_activation) else { throw ApphostError.unsupported }
+        let status = state.withUnsafeBytes { bytes in
+            request(
+                host.raw, activation.token, scene.handle, role.rawValue, style.rawValue, bytes.baseAddress, bytes.count)
+        }
+        try ApphostError.check(status)
+    }
+
+    /// Since ABI 1.2: the seconds `activation` can still open a scene, or nil once it is spent or
+    /// has run out.
+    public func timeLeft(of activation: Activation) throws -> Double? {
+        guard let function = member(\.activation_time_left) else { throw ApphostError.unsupported }
+        var seconds = 0.0
+        let status = function(host.raw, activation.token, &seconds)
+        if status == Int32(APPHOST_ERROR_NO_ACTIVATION.rawValue) { return nil }
+        try ApphostError.check(status)
+        return seconds
+    }
+
+    /// A member of the host's table that these headers added after ABI 1.1, or nil when the
+    /// host's table ends before it (a host of an older minor version).
+    private func member<Function>(_ path: KeyPath<apphost_scenes_t, Function?>) -> Function? {
+        guard let offset = MemoryLayout<apphost_scenes_t>.offset(of: path),
+            offset + MemoryLayout<UnsafeRawPointer>.size <= Int(table.pointee.struct_size)
+        else { return nil }
+        return table.pointee[keyPath: path]
     }
 
     /// Asks the host to show the existing session `id` as `style`, connecting it if needed. Needs
@@ -185,4 +233,12 @@ public struct Modal: Sendable, Hashable {
     public let id: UInt64
     /// The handle of the scene it covers.
     public let sceneHandle: UInt64
+}
+
+/// A user action's activation (CONTRACT S9; ABI 1.2): the permission to open one scene, which
+/// ``Scenes/activationToken()`` hands out while the action is delivered. Keep it for work that
+/// opens the scene later, from any thread, within the activation's window.
+public struct Activation: Sendable, Hashable {
+    /// The C ABI's `apphost_activation_t`; never 0.
+    public let token: UInt64
 }

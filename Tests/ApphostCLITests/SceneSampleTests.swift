@@ -47,6 +47,23 @@ final class SceneSampleTests: HostTestCase {
         XCTAssertEqual(try scenes(of: Self.notesID).map(\.session), [list.session, editor.session])
     }
 
+    func testNotesOpensAWindowAfterSlowWorkInProcess() throws { try notesFetch("none") }
+    func testNotesOpensAWindowAfterSlowWorkIsolated() throws { try notesFetch("process") }
+
+    // CONTRACT S9: the Swift SDK's activation token: "fetch" takes it inside the action and opens
+    // the editor from another thread after the action returned; "open" from anywhere but the
+    // action would be refused.
+    private func notesFetch(_ isolation: String) throws {
+        let host = try startHost([Self.notes], options: ["--isolation", isolation])
+        try host.waitForLog(Self.notesID, "connected list: ")
+        let list = try XCTUnwrap(try scenes(of: Self.notesID).first)
+        try ctlSucceeds("action", list.session, "new", "Reading")
+        try ctlSucceeds("action", list.session, "fetch", "Reading")
+        try host.waitForLog(Self.notesID, "fetched Reading")
+        try host.waitForLog(Self.notesID, "connected editor Reading: ")
+        XCTAssertEqual(try scenes(of: Self.notesID).map(\.role), [.primary, .auxiliary])
+    }
+
     func testTheCSampleOpensSizesAndClosesScenesInProcess() throws { try cSampleScenes("none") }
     func testTheCSampleOpensSizesAndClosesScenesIsolated() throws { try cSampleScenes("process") }
 
@@ -78,5 +95,30 @@ final class SceneSampleTests: HostTestCase {
         try host.waitForLog(Self.cID, "discarded \(second.session)", after: mark)
         try host.waitForLog(Self.cID, "size 1000x800 regular scene=\(first.handle ?? 0)", after: mark)
         XCTAssertEqual(try scenes(of: Self.cID).map(\.session), [first.session])
+    }
+
+    func testTheCSampleOpensASceneLaterWithItsTokenInProcess() throws { try cSampleOpensLater("none") }
+    func testTheCSampleOpensASceneLaterWithItsTokenIsolated() throws { try cSampleOpensLater("process") }
+
+    // CONTRACT S9: "open-later" keeps the action's activation token and opens the scene from a
+    // host timer after the action returned; past the activation window the token opens nothing.
+    private func cSampleOpensLater(_ isolation: String) throws {
+        let host = try startHost(
+            [BuildProducts.cSample], options: ["--isolation", isolation, "--display", "1000x800", "--activation", "2"])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        let first = try XCTUnwrap(try scenes(of: Self.cID).first)
+
+        var mark = host.events.count
+        try ctlSucceeds("action", first.session, "open-later", "300")
+        try host.waitForLog(Self.cID, "open-later -> ok", after: mark)
+        try host.waitForEvent("the later scene active", after: mark) {
+            $0.kind == .sceneState && $0.scene != first.handle && $0.to == "foregroundActive"
+        }
+        XCTAssertEqual(try scenes(of: Self.cID).count, 2)
+
+        mark = host.events.count
+        try ctlSucceeds("action", first.session, "open-later", "2500")
+        try host.waitForLog(Self.cID, "open-later -> no_activation", after: mark)
+        XCTAssertEqual(try scenes(of: Self.cID).count, 2, "a token past its window opens nothing")
     }
 }
