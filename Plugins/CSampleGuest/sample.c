@@ -12,7 +12,8 @@
  *     user action "open" asks for an auxiliary scene beside the one it was
  *     performed on (CONTRACT S9, S10), "open-later <ms>" does the same <ms>
  *     milliseconds after the action returned, with the action's activation
- *     token (ABI 1.2) and a host timer, "progress <0 to 100>" reports loading
+ *     token (ABI 1.2) and a host timer, "close-window" closes the scene's
+ *     own session for good (ABI 1.2, S7), "progress <0 to 100>" reports loading
  *     progress (N2), "sheet <title>" presents a modal (N3) and
  *     "close-sheet" takes the scene's sheets down again; each scene logs its
  *     size (S11), and closed sessions are forgotten (S7);
@@ -20,7 +21,8 @@
  *
  * Every callback logs one INFO line, "callback <name>" for app callbacks and
  * "callback <name> scene=<handle>" for scene callbacks, and the extension's
- * results "open -> <status>", "open-later -> <status>", "size <w>x<h> <class> scene=<handle>",
+ * results "open -> <status>", "open-later -> <status>",
+ * "close-window -> <status>", "size <w>x<h> <class> scene=<handle>",
  * "sheet -> <status> modal=<id>", "close-sheet -> <status>" (or "no sheet"),
  * "dismissed modal=<id> scene=<handle>", "discarded <session>"; the
  * end-to-end tests grep for them, so keep the format if you copy this file.
@@ -358,6 +360,41 @@ static void schedule_open(apphost_scene_t scene, const char *milliseconds)
     }
 }
 
+/* What close_window looks for in list_sessions: the session of a scene. */
+struct session_search {
+    apphost_scene_t scene;
+    char id[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
+};
+
+static void find_session(void *context, const apphost_session_info_t *session)
+{
+    struct session_search *search = context;
+
+    if (session->scene == search->scene) {
+        snprintf(search->id, sizeof search->id, "%s", session->session_id);
+    }
+}
+
+/* "close-window": the scene's session from the host's list, closed for good
+ * (CONTRACT S7): did_disconnect and did_discard follow. */
+static void close_window(apphost_scene_t scene)
+{
+    struct session_search search;
+    apphost_status_t status;
+
+    if (!APPHOST_HAS_MEMBER(g_scenes_extension, apphost_scenes_t, close_session)) {
+        log_message(APPHOST_LOG_INFO, "close-window -> unsupported (a host older than ABI 1.2)");
+        return;
+    }
+    memset(&search, 0, sizeof search);
+    search.scene = scene;
+    status = g_scenes_extension->list_sessions(g_host, find_session, &search);
+    if (status == APPHOST_OK) {
+        status = g_scenes_extension->close_session(g_host, search.id);
+    }
+    log_message(APPHOST_LOG_INFO, "close-window -> %s", apphost_status_name(status));
+}
+
 static void perform_action(apphost_scene_t scene, const char *name, const void *payload, size_t length)
 {
     char text[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
@@ -378,6 +415,8 @@ static void perform_action(apphost_scene_t scene, const char *name, const void *
         log_message(APPHOST_LOG_INFO, "open -> %s", apphost_status_name(status));
     } else if (strcmp(name, "open-later") == 0) {
         schedule_open(scene, text);
+    } else if (strcmp(name, "close-window") == 0) {
+        close_window(scene);
     } else if (strcmp(name, "progress") == 0) {
         status = g_scenes_extension->set_loading_progress(g_host, scene, strtod(text, NULL) / 100.0);
         log_message(APPHOST_LOG_INFO, "progress -> %s", apphost_status_name(status));

@@ -17,6 +17,12 @@
  *                       logs "request-with = <status name>"
  *   left                activation_time_left of the kept token; logs "left =
  *                       ok" (some time left) or "left = <status name>"
+ *   list                list_sessions (ABI 1.2); logs "sessions =
+ *                       <role>:<scene>, ..." (ids left out: tests make them)
+ *                       or "sessions = <status name>"
+ *   close-last          close_session of the last session list_sessions
+ *                       gives; logs "close last = <status name>"
+ *   close <session>     close_session; logs "close <session> = <status>"
  *   request-big <scene> request_scene with APPHOST_SCENE_STATE_MAX_BYTES + 1
  *                       bytes; logs "request big = <status name>"
  *   activate <session> <style>
@@ -148,6 +154,31 @@ static void time_left(void)
     } else {
         say("left = %s %.3f", name(status), seconds);
     }
+}
+
+/* What list_sessions visits, gathered into one log line. */
+struct session_listing {
+    char line[512];
+    size_t used;
+    char last[300];
+};
+
+static void visit_session(void *context, const apphost_session_info_t *session)
+{
+    struct session_listing *listing = context;
+    int written = snprintf(listing->line + listing->used, sizeof listing->line - listing->used, "%s%d:%" PRIu64,
+                           listing->used == 0 ? "" : ", ", (int)session->role, session->scene);
+
+    if (written > 0 && (size_t)written < sizeof listing->line - listing->used) {
+        listing->used += (size_t)written;
+    }
+    snprintf(listing->last, sizeof listing->last, "%s", session->session_id);
+}
+
+static apphost_status_t list(struct session_listing *listing)
+{
+    memset(listing, 0, sizeof *listing);
+    return g_scenes->list_sessions(g_host, visit_session, listing);
 }
 
 static void request_big(const char *scene)
@@ -325,6 +356,16 @@ static void run_one_here(char *command)
         say("token = %s", name(g_scenes->activation_token(g_host, &g_token)));
     } else if (strcmp(verb, "left") == 0) {
         time_left();
+    } else if (strcmp(verb, "list") == 0) {
+        struct session_listing listing;
+        apphost_status_t status = list(&listing);
+        say("sessions = %s", status == APPHOST_OK ? listing.line : name(status));
+    } else if (strcmp(verb, "close-last") == 0) {
+        struct session_listing listing;
+        apphost_status_t status = list(&listing);
+        say("close last = %s", name(status == APPHOST_OK ? g_scenes->close_session(g_host, listing.last) : status));
+    } else if (strcmp(verb, "close") == 0) {
+        say("close %s = %s", first == NULL ? "(null)" : first, name(g_scenes->close_session(g_host, first)));
     } else if (strcmp(verb, "request-big") == 0) {
         request_big(first);
     } else if (strcmp(verb, "activate") == 0 && second != NULL) {

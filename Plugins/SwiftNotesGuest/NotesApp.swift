@@ -14,7 +14,9 @@
 //                   fetch <title>    opens it once work that outlives the action is done (a
 //                                    short wait on another thread stands in for a download),
 //                                    with the action's activation token (ABI 1.2)
+//                   windows          logs the windows it has, from the host's list (ABI 1.2)
 //   on an editor:   type <text>      appends text to the note
+//                   close            closes this editor window for good (ABI 1.2, S7)
 //
 // Log lines (INFO), which the end-to-end tests match:
 //   list: <title>, <title>            the list after a change
@@ -23,6 +25,8 @@
 //   connected editor <title>: <text>  an editor window connected, with the text it restored
 //   open <title> refused: <error>     WARNING: request_scene failed (no activation, ...)
 //   fetched <title>                   fetch's later request went through
+//   windows: <n>, <k> shown           the sessions the host lists, and how many are connected
+//   close <title> refused: <error>    WARNING: close_session failed
 //   show <title> refused: <error>     WARNING: activate_session failed
 //   size <width>x<height> <class>     a window's new size
 //   discarded <session>               a closed window's session is gone (S7)
@@ -81,6 +85,7 @@ final class ListWindow: SceneDelegate {
     }
 
     func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {
+        if action == "windows" { return windows() }
         let title = String(decoding: payload, as: UTF8.self)
         guard !title.isEmpty, !title.contains("\n") else { return app.log("\(action) needs a title", level: .warning) }
         switch action {
@@ -115,6 +120,15 @@ final class ListWindow: SceneDelegate {
     func sceneDidEnterBackground(_ scene: Scene) { save(scene) }
 
     func sceneDidChangeSize(_ scene: Scene, to size: SceneSize) { app.log("size \(size)") }
+
+    private func windows() {
+        do {
+            let sessions = try app.scenes?.sessions() ?? []
+            app.log("windows: \(sessions.count), \(sessions.filter { $0.scene != nil }.count) shown")
+        } catch {
+            app.log("windows refused: \(error)", level: .warning)
+        }
+    }
 
     /// Opens `title` in an editor once slow work is done, off the main queue. Only this callback
     /// may spend the action's activation as it is; the work takes its token along, and the
@@ -163,6 +177,15 @@ final class EditorWindow: SceneDelegate {
     }
 
     func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {
+        if action == "close" {
+            // Gone for good: didDiscardSession(id:) forgets the editor once the host is done.
+            do {
+                try app.scenes?.closeSession(scene.sessionID)
+            } catch {
+                app.log("close \(title) refused: \(error)", level: .warning)
+            }
+            return
+        }
         guard action == "type" else { return app.log("unknown action \(action)", level: .warning) }
         let text = (app.texts[title] ?? "") + String(decoding: payload, as: UTF8.self)
         app.texts[title] = text

@@ -7,6 +7,7 @@
 #include "apphost_guest_runtime.h"
 #include "background.h"
 #include "main_queue.h"
+#include "session_list.h"
 #include "scenes.h"
 #include "state_mirror.h"
 
@@ -22,6 +23,7 @@ struct ahr_host_context {
     ahr_background *background;
     ahr_scenes *scenes;
     ahr_main_queue *main_queue;
+    ahr_session_list *sessions;
     char *data_directory;
     ahr_sink sink;
 

@@ -26,7 +26,8 @@ static void free_block(host_block *block)
 }
 
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
-                                          ahr_main_queue *main_queue, const char *data_directory,
+                                          ahr_main_queue *main_queue, ahr_session_list *sessions,
+                                          const char *data_directory,
                                           const char *host_name, const char *host_version, ahr_sink sink)
 {
     host_block *block = calloc(1, sizeof *block);
@@ -51,6 +52,7 @@ apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_backgrou
     block->context.background = background;
     block->context.scenes = scenes;
     block->context.main_queue = main_queue;
+    block->context.sessions = sessions;
     block->context.sink = sink;
     pthread_mutex_init(&block->context.use_lock, NULL);
     pthread_cond_init(&block->context.idle, NULL);

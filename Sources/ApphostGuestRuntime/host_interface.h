@@ -5,6 +5,7 @@
 #include "apphost_guest_runtime.h"
 #include "background.h"
 #include "main_queue.h"
+#include "session_list.h"
 #include "scenes.h"
 #include "state_mirror.h"
 
@@ -14,7 +15,8 @@
  * memory.
  */
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
-                                          ahr_main_queue *main_queue, const char *data_directory,
+                                          ahr_main_queue *main_queue, ahr_session_list *sessions,
+                                          const char *data_directory,
                                           const char *host_name, const char *host_version, ahr_sink sink);
 
 /*

@@ -17,7 +17,8 @@ typedef enum ahr_main_queue_function {
     AHR_MAIN_QUEUE_APP_STATE = 1 << 0,
     AHR_MAIN_QUEUE_SCENE_STATE = 1 << 1,
     AHR_MAIN_QUEUE_SCENE_SIZE = 1 << 2,
-    AHR_MAIN_QUEUE_ACTIVATION_TOKEN = 1 << 3
+    AHR_MAIN_QUEUE_ACTIVATION_TOKEN = 1 << 3,
+    AHR_MAIN_QUEUE_LIST_SESSIONS = 1 << 4
 } ahr_main_queue_function;
 
 typedef struct ahr_main_queue {

@@ -15,6 +15,7 @@
 #include "guest_callbacks.h"
 #include "host_interface.h"
 #include "main_queue.h"
+#include "session_list.h"
 #include "raw_descriptor.h"
 #include "scene_connection.h"
 #include "scenes.h"
@@ -43,6 +44,8 @@ struct ahr_runtime {
     ahr_scenes scenes;
     /* Which thread delivers a call now, for the [main-queue] functions. */
     ahr_main_queue main_queue;
+    /* The guest's sessions, for list_sessions and the like. */
+    ahr_session_list sessions;
     /* From ahr_start until the guest is unloaded. */
     apphost_host_t *host;
     ahr_guest_callbacks callbacks;
@@ -107,6 +110,7 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
     ahr_background_init(&runtime->background);
     ahr_scenes_init(&runtime->scenes, (runtime->descriptor.capabilities & APPHOST_CAPABILITY_MULTIPLE_SCENES) != 0);
     ahr_main_queue_init(&runtime->main_queue);
+    ahr_sessions_init(&runtime->sessions);
     *out = runtime;
     return AHR_LOAD_OK;
 }
@@ -152,7 +156,8 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         return refuse(APPHOST_ERROR_UNSUPPORTED, init_status);
     }
     runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, &runtime->scenes,
-                                              &runtime->main_queue, data_directory, host_name, host_version, sink);
+                                              &runtime->main_queue, &runtime->sessions, data_directory, host_name,
+                                              host_version, sink);
     if (runtime->host == NULL) {
         unload(runtime);
         return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);
@@ -206,7 +211,8 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     if (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_make(call, &connection, &session)) {
         return APPHOST_ERROR_OUT_OF_MEMORY;
     }
-    if (!ahr_scenes_copy_session(call, &discarded) || !ahr_mirror_will_deliver(&runtime->mirror, call)) {
+    if (!ahr_scenes_copy_session(call, &discarded) || !ahr_sessions_will_deliver(&runtime->sessions, call) ||
+        !ahr_mirror_will_deliver(&runtime->mirror, call)) {
         free(session);
         free(discarded);
         return APPHOST_ERROR_OUT_OF_MEMORY;
@@ -229,6 +235,7 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     }
     ahr_main_queue_leave(&runtime->main_queue);
     ahr_mirror_did_deliver(&runtime->mirror, call);
+    ahr_sessions_did_deliver(&runtime->sessions, call);
     if (call->kind == AHR_CALL_WILL_TERMINATE) {
         ahr_scenes_forget_all(&runtime->scenes);
     }
@@ -263,6 +270,7 @@ void ahr_stop(ahr_runtime *runtime)
     ahr_background_destroy(&runtime->background);
     ahr_scenes_destroy(&runtime->scenes);
     ahr_main_queue_destroy(&runtime->main_queue);
+    ahr_sessions_destroy(&runtime->sessions);
     free(runtime->descriptor_strings);
     free(runtime);
 }

@@ -693,6 +693,8 @@ static apphost_status_t activate_session(const apphost_host_t *host, const char 
     pthread_mutex_lock(&scenes->lock);
     if (!scenes->running) {
         status = APPHOST_ERROR_INVALID_STATE;
+    } else if (!ahr_sessions_contains(context->sessions, session_id, length)) {
+        status = APPHOST_ERROR_INVALID_HANDLE;
     } else {
         if (context->sink.session_activation_requested != NULL) {
             context->sink.session_activation_requested(context->sink.context, session_id, length, style);
@@ -883,11 +885,82 @@ static apphost_status_t post_notification(const apphost_host_t *host, const char
     return status;
 }
 
+static apphost_status_t list_sessions(const apphost_host_t *host, apphost_session_visitor_t visit, void *context)
+{
+    ahr_host_context *host_context;
+    ahr_session_entry *entries;
+    apphost_session_info_t info;
+    size_t count;
+    size_t i;
+
+    if (visit == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    host_context = ahr_registry_acquire(host);
+    if (host_context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (!ahr_context_on_main_queue(host_context, AHR_MAIN_QUEUE_LIST_SESSIONS, "list_sessions")) {
+        ahr_registry_release(host_context);
+        return APPHOST_ERROR_WRONG_THREAD;
+    }
+    /* A copy, so that no lock is held while the guest's visit runs. */
+    if (!ahr_sessions_copy(host_context->sessions, &entries, &count)) {
+        ahr_registry_release(host_context);
+        return APPHOST_ERROR_OUT_OF_MEMORY;
+    }
+    ahr_registry_release(host_context);
+    for (i = 0; i < count; i++) {
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        info.session_id = entries[i].id;
+        info.role = entries[i].role;
+        info.scene = entries[i].scene;
+        visit(context, &info);
+    }
+    ahr_sessions_free_copy(entries, count);
+    return APPHOST_OK;
+}
+
+static apphost_status_t close_session(const apphost_host_t *host, const char *session_id)
+{
+    ahr_host_context *context;
+    ahr_scenes *scenes;
+    apphost_status_t status;
+    size_t length;
+
+    if (session_id == NULL || session_id[0] == '\0') {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    /* strnlen: a longer id is never read past the limit, and is no session. */
+    length = strnlen(session_id, AHR_SESSION_ID_MAX_BYTES + 1);
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    scenes = context->scenes;
+    pthread_mutex_lock(&scenes->lock);
+    if (!scenes->running) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else if (length > AHR_SESSION_ID_MAX_BYTES || !ahr_sessions_contains(context->sessions, session_id, length)) {
+        status = APPHOST_ERROR_INVALID_HANDLE;
+    } else {
+        if (context->sink.session_close_requested != NULL) {
+            context->sink.session_close_requested(context->sink.context, session_id, length);
+        }
+        status = APPHOST_OK;
+    }
+    pthread_mutex_unlock(&scenes->lock);
+    ahr_registry_release(context);
+    return status;
+}
+
 static const apphost_scenes_t extension = {
     sizeof(apphost_scenes_t), request_scene,          activate_session,
     scene_size,               set_loading_progress,   present_modal,
     dismiss_modal,            post_notification,      activation_token,
-    request_scene_with_activation, activation_time_left,
+    request_scene_with_activation, activation_time_left, list_sessions,
+    close_session,
 };
 
 const apphost_scenes_t *ahr_scenes_extension(void) { return &extension; }

@@ -103,6 +103,38 @@ public final class Scenes: @unchecked Sendable {
         return seconds
     }
 
+    /// Since ABI 1.2: the guest's scene sessions, connected or not, in the order they first
+    /// connected, with the handle of each connected one's scene (S8). Call it only from a
+    /// callback, on the main queue.
+    public func sessions() throws -> [(session: SceneSession, scene: UInt64?)] {
+        guard let list = member(\.list_sessions) else { throw ApphostError.unsupported }
+        final class Gathered {
+            var sessions: [(session: SceneSession, scene: UInt64?)] = []
+        }
+        let gathered = Gathered()
+        let status = withExtendedLifetime(gathered) {
+            list(
+                host.raw,
+                { context, info in
+                    guard let context, let info, let id = info.pointee.session_id else { return }
+                    let gathered = Unmanaged<Gathered>.fromOpaque(context).takeUnretainedValue()
+                    let session = SceneSession(id: String(cString: id), role: SceneRole(rawValue: info.pointee.role))
+                    let scene = info.pointee.scene
+                    gathered.sessions.append((session, scene == 0 ? nil : scene))
+                }, Unmanaged.passUnretained(gathered).toOpaque())
+        }
+        try ApphostError.check(status)
+        return gathered.sessions
+    }
+
+    /// Since ABI 1.2: closes the guest's own session `id` for good, as the user's close does
+    /// (S7): its scene disconnects and ``GuestApp/didDiscardSession(id:)`` follows. Thread-safe.
+    /// Throws ``ApphostError/invalidHandle`` for a session the guest does not have.
+    public func closeSession(_ id: String) throws {
+        guard let close = member(\.close_session) else { throw ApphostError.unsupported }
+        try ApphostError.check(close(host.raw, id))
+    }
+
     /// A member of the host's table that these headers added after ABI 1.1, or nil when the
     /// host's table ends before it (a host of an older minor version).
     private func member<Function>(_ path: KeyPath<apphost_scenes_t, Function?>) -> Function? {

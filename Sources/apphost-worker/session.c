@@ -112,6 +112,11 @@ static void sink_session_activation_requested(void *context, const char *utf8, s
     send_session_activation_requested(&((worker_session *)context)->writer, utf8, length, style);
 }
 
+static void sink_session_close_requested(void *context, const char *utf8, size_t length)
+{
+    send_session_close_requested(&((worker_session *)context)->writer, utf8, length);
+}
+
 static void sink_loading_progress(void *context, apphost_scene_t scene, double progress)
 {
     send_loading_progress(&((worker_session *)context)->writer, scene, progress);
@@ -201,7 +206,8 @@ static void handle_start(worker_session *session, wire_frame frame)
                      sink_loading_progress,
                      sink_modal_presented,
                      sink_modal_dismissed,
-                     sink_notification_posted};
+                     sink_notification_posted,
+                     sink_session_close_requested};
     ahr_start_result result;
     int32_t init_status = APPHOST_OK;
     char *data_directory;

@@ -151,6 +151,15 @@ void send_session_activation_requested(frame_writer *writer, const char *session
     frame_send(writer, &frame);
 }
 
+void send_session_close_requested(frame_writer *writer, const char *session, size_t length)
+{
+    frame_builder frame;
+
+    frame_begin(&frame, APPHOST_WIRE_SESSION_CLOSE_REQUESTED);
+    frame_put_bytes(&frame, session, length);
+    frame_send(writer, &frame);
+}
+
 void send_loading_progress(frame_writer *writer, apphost_scene_t scene, double progress)
 {
     frame_builder frame;

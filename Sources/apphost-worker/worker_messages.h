@@ -29,6 +29,7 @@ void send_timer_scheduled(frame_writer *writer, uint64_t timer, uint64_t delay_n
 void send_scene_requested(frame_writer *writer, apphost_activation_t activation, apphost_scene_t from, int32_t role,
                           int32_t style, const void *bytes, size_t length);
 void send_session_activation_requested(frame_writer *writer, const char *session, size_t length, int32_t style);
+void send_session_close_requested(frame_writer *writer, const char *session, size_t length);
 void send_loading_progress(frame_writer *writer, apphost_scene_t scene, double progress);
 void send_modal_presented(frame_writer *writer, apphost_scene_t scene, apphost_modal_t modal, int32_t style,
                           const char *title, size_t length);

@@ -64,6 +64,49 @@ final class SceneSampleTests: HostTestCase {
         XCTAssertEqual(try scenes(of: Self.notesID).map(\.role), [.primary, .auxiliary])
     }
 
+    func testNotesListsAndClosesItsOwnWindowsInProcess() throws { try notesClose("none") }
+    func testNotesListsAndClosesItsOwnWindowsIsolated() throws { try notesClose("process") }
+
+    // CONTRACT S7, S8 (ABI 1.2, from Swift): the list window counts the windows the host lists;
+    // an editor closes itself for good, and the guest hears did-discard for it.
+    private func notesClose(_ isolation: String) throws {
+        let host = try startHost([Self.notes], options: ["--isolation", isolation])
+        try host.waitForLog(Self.notesID, "connected list: ")
+        let list = try XCTUnwrap(try scenes(of: Self.notesID).first)
+        try ctlSucceeds("action", list.session, "new", "Todo")
+        try ctlSucceeds("action", list.session, "open", "Todo")
+        try host.waitForLog(Self.notesID, "connected editor Todo: ")
+        try ctlSucceeds("action", list.session, "windows")
+        try host.waitForLog(Self.notesID, "windows: 2, 2 shown")
+        let editor = try XCTUnwrap(try scenes(of: Self.notesID).last)
+        let mark = host.events.count
+        try ctlSucceeds("action", editor.session, "close")
+        try host.waitForLog(Self.notesID, "discarded \(editor.session)", after: mark)
+        XCTAssertEqual(try scenes(of: Self.notesID).map(\.session), [list.session])
+        XCTAssertTrue(
+            host.events.dropFirst(mark).contains { $0.kind == .sceneClosed && $0.reason == .guest },
+            "closed by the guest")
+    }
+
+    func testTheCSampleClosesItsOwnWindowInProcess() throws { try cSampleClosesItsWindow("none") }
+    func testTheCSampleClosesItsOwnWindowIsolated() throws { try cSampleClosesItsWindow("process") }
+
+    // CONTRACT S7 (ABI 1.2, from C): "close-window" finds its scene's session with
+    // list_sessions and closes it with close_session.
+    private func cSampleClosesItsWindow(_ isolation: String) throws {
+        let host = try startHost([BuildProducts.cSample], options: ["--isolation", isolation, "--display", "1000x800"])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        let first = try XCTUnwrap(try scenes(of: Self.cID).first)
+        try ctlSucceeds("action", first.session, "open")
+        try host.waitForLog(Self.cID, "open -> ok")
+        let second = try XCTUnwrap(try scenes(of: Self.cID).last)
+        let mark = host.events.count
+        try ctlSucceeds("action", second.session, "close-window")
+        try host.waitForLog(Self.cID, "close-window -> ok", after: mark)
+        try host.waitForLog(Self.cID, "discarded \(second.session)", after: mark)
+        XCTAssertEqual(try scenes(of: Self.cID).map(\.session), [first.session])
+    }
+
     func testTheCSampleOpensSizesAndClosesScenesInProcess() throws { try cSampleScenes("none") }
     func testTheCSampleOpensSizesAndClosesScenesIsolated() throws { try cSampleScenes("process") }
 

@@ -76,6 +76,26 @@ final class SceneRequestTests: XCTestCase {
         XCTAssertEqual(connection.role, .auxiliary)
     }
 
+    // CONTRACT S7: a guest closes its own session (close_session, ABI 1.2) as the operator
+    // would: the scene goes, did-disconnect then did-discard, with reason guest; a session it
+    // does not have is refused.
+    func testAGuestClosesItsOwnSession() throws {
+        let host = CoreHarness()
+        _ = try launchTwo(host)
+        let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
+        host.run { $0.openScene("org.test.a") }
+        let sessions = try XCTUnwrap(host.guest("org.test.a")?.scenes.map(\.session))
+        let before = host.calls.names("org.test.a").count
+        host.run { _ in guest.emit(.sessionCloseRequested(sessionID: sessions[1])) }
+        XCTAssertEqual(host.guest("org.test.a")?.scenes.map(\.session), [sessions[0]])
+        XCTAssertEqual(host.events.of(.sceneClosed).map(\.reason), [.guest])
+        XCTAssertEqual(
+            Array(host.calls.names("org.test.a").dropFirst(before)).suffix(2),
+            ["org.test.a:did_disconnect@3", "org.test.a:did_discard#" + sessions[1].prefix(8)])
+        host.run { _ in guest.emit(.sessionCloseRequested(sessionID: "nope")) }
+        XCTAssertEqual(host.events.of(.requestRefused).last?.message, "close: no session nope of org.test.a")
+    }
+
     // CONTRACT S13: a guest that does not declare several scenes gets no second one, even with
     // a user action's activation: the host refuses it on its own account, with the reason.
     func testASingleSceneGuestGetsNoSecondScene() throws {

@@ -1121,17 +1121,48 @@ final class GuestRuntimeCTests: XCTestCase {
 
     // CONTRACT S13: a guest that does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES has one
     // scene: request_scene is refused with APPHOST_ERROR_NOT_DECLARED, before the handle and the
-    // activation are looked at, and the host hears nothing; activating its session still works.
+    // activation are looked at, and the host hears nothing.
     func testASingleSceneGuestCannotRequestAnother() throws {
         let recorder = SinkRecorder()
         let (runtime, _) = try startedScenes(recorder, name: "scenes-single", flags: ["-DFIXTURE_CAPABILITIES=0"])
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         let mark = recorder.lines.count
-        XCTAssertEqual(deliver(action(1, "request here 1 1;request 999 1 1;activate s1 0"), to: runtime), 0)
+        XCTAssertEqual(deliver(action(1, "request here 1 1;request 999 1 1"), to: runtime), 0)
+        XCTAssertEqual(
+            Array(lines(recorder, since: mark).dropFirst()), ["request = not_declared", "request = not_declared"])
+        XCTAssertFalse(recorder.scenes.contains { if case .sceneRequested = $0 { true } else { false } })
+    }
+
+    // CONTRACT S7, S8 (ABI 1.2): list_sessions lists the guest's sessions, connected or not, in
+    // the order they first connected, on the main queue; activate_session and close_session
+    // answer at once for a session the guest does not have; close_session hands the host the
+    // guest's own close, and the session is gone from the list once did_discard came.
+    func testSessionsAreListedActivatedAndClosed() throws {
+        let recorder = SinkRecorder()
+        let (runtime, _) = try startedScenes(recorder)
+        // Session ids are commands for the fixture: "keep" and "sleep" do nothing here.
+        XCTAssertEqual(deliver(connect(1, commands: "keep"), to: runtime), 0)
+        XCTAssertEqual(deliver(connect(2, commands: "sleep"), to: runtime), 0)
+        XCTAssertEqual(
+            deliver(TestMessages.scene(2, .didDisconnect, app: .background, state: .unattached), to: runtime), 0)
+        var mark = recorder.lines.count
+        XCTAssertEqual(
+            deliver(action(1, "list;activate sleep 0;activate nope 0;close nope;close-last;thread list"), to: runtime),
+            0)
+        XCTAssertEqual(
+            Array(lines(recorder, since: mark).dropFirst()).filter { !$0.contains("[main-queue]") },
+            [
+                "sessions = 0:1, 0:0", "activate sleep = ok", "activate nope = invalid_handle",
+                "close nope = invalid_handle", "close last = ok", "sessions = wrong_thread",
+            ])
+        XCTAssertEqual(recorder.scenes, [.sessionActivation("sleep", style: 0), .sessionClose("sleep")])
+
+        XCTAssertEqual(deliver(.didDiscard(sessionID: "sleep"), to: runtime), 0)
+        mark = recorder.lines.count
+        XCTAssertEqual(deliver(action(1, "list;activate sleep 0;close sleep"), to: runtime), 0)
         XCTAssertEqual(
             Array(lines(recorder, since: mark).dropFirst()),
-            ["request = not_declared", "request = not_declared", "activate s1 = ok"])
-        XCTAssertFalse(recorder.scenes.contains { if case .sceneRequested = $0 { true } else { false } })
+            ["sessions = 0:1", "activate sleep = invalid_handle", "close sleep = invalid_handle"])
     }
 
     // CONTRACT N3 S9 S11 S7: a guest without the scenes callbacks, or with a table too small for
@@ -1225,30 +1256,36 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT N2 N1: loading progress takes a fraction, -1 or -2 for a connected scene; sessions
-    // are asked for by id with a style; notifications need a title, their body may be NULL; texts are
+    // the guest has are asked for by id with a style (another id is invalid_handle at once, ABI
+    // 1.2); notifications need a title, their body may be NULL; texts are
     // cut at APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary. The sink gets each accepted one.
     func testLoadingProgressSessionsAndNotificationsReachTheSink() throws {
         let recorder = SinkRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
+        // Session ids are commands for the fixture: "keep" and "sleep" do nothing here.
+        XCTAssertEqual(deliver(connect(3, commands: "keep"), to: runtime), 0)
+        XCTAssertEqual(deliver(connect(4, commands: "sleep"), to: runtime), 0)
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         fixture.run(
             "progress 1 0;progress 1 1;progress 1 0.5;progress 1 -1;progress 1 -2;progress 1 nan;progress 1 1.0001;"
-                + "progress 1 -3;progress 2 0.5;activate s-1 0;activate s-2 2;activate s 3;notify T B;notify T;long")
+                + "progress 1 -3;progress 2 0.5;activate keep 0;activate sleep 2;activate s-1 0;activate s 3;"
+                + "notify T B;notify T;long")
         let limit = Int(APPHOST_SCENES_TEXT_MAX_BYTES)
         XCTAssertEqual(
             Array(recorder.lines.dropFirst()),
             [
                 "progress 0 = ok", "progress 1 = ok", "progress 0.5 = ok", "progress -1 = ok", "progress -2 = ok",
                 "progress nan = invalid_argument", "progress 1.0001 = invalid_argument",
-                "progress -3 = invalid_argument", "progress 0.5 = invalid_handle", "activate s-1 = ok",
-                "activate s-2 = ok", "activate s = invalid_argument", "notify T = ok", "notify T = ok",
+                "progress -3 = invalid_argument", "progress 0.5 = invalid_handle", "activate keep = ok",
+                "activate sleep = ok", "activate s-1 = invalid_handle", "activate s = invalid_argument",
+                "notify T = ok", "notify T = ok",
                 "long present=ok modal=1 notify=ok",
             ])
         XCTAssertEqual(
             recorder.scenes,
             [
                 .loadingProgress(1, 0), .loadingProgress(1, 1), .loadingProgress(1, 0.5), .loadingProgress(1, -1),
-                .loadingProgress(1, -2), .sessionActivation("s-1", style: 0), .sessionActivation("s-2", style: 2),
+                .loadingProgress(1, -2), .sessionActivation("keep", style: 0), .sessionActivation("sleep", style: 2),
                 .notification(title: "T", body: "B"), .notification(title: "T", body: ""),
                 .modalPresented(1, modal: 1, style: 1, title: String(repeating: "m", count: limit - 1)),
                 .notification(
@@ -1555,6 +1592,7 @@ extension GuestRuntimeCTests {
             case workSubmitted(UInt64)
             case sceneRequested(activation: UInt64, from: UInt64, role: Int32, style: Int32, state: [UInt8])
             case sessionActivation(String, style: Int32)
+            case sessionClose(String)
             case loadingProgress(UInt64, Double)
             case modalPresented(UInt64, modal: UInt64, style: Int32, title: String)
             case modalDismissed(UInt64, modal: UInt64)
@@ -1578,8 +1616,8 @@ extension GuestRuntimeCTests {
 
             var isScenes: Bool {
                 switch self {
-                case .sceneRequested, .sessionActivation, .loadingProgress, .modalPresented, .modalDismissed,
-                    .notification:
+                case .sceneRequested, .sessionActivation, .sessionClose, .loadingProgress, .modalPresented,
+                    .modalDismissed, .notification:
                     true
                 default: false
                 }
@@ -1597,6 +1635,7 @@ extension GuestRuntimeCTests {
                 case .sceneRequested(let activation, let from, let role, let style, let state):
                     "sceneRequested #\(activation) \(from) \(role) \(style) \(String(decoding: state, as: UTF8.self))"
                 case .sessionActivation(let session, let style): "sessionActivation \(session) \(style)"
+                case .sessionClose(let session): "sessionClose \(session)"
                 case .loadingProgress(let scene, let value): "loadingProgress \(scene) \(value)"
                 case .modalPresented(let scene, let modal, let style, let title):
                     "modalPresented \(scene) \(modal) \(style) \(title)"
@@ -1700,6 +1739,10 @@ extension GuestRuntimeCTests {
                         [UnsafeRawPointer(title), UnsafeRawPointer(body)],
                         .notification(
                             title: SinkRecorder.text(title, titleLength), body: SinkRecorder.text(body, bodyLength)))
+                },
+                session_close_requested: { context, utf8, length in
+                    SinkRecorder.from(context).record(
+                        [UnsafeRawPointer(utf8)], .sessionClose(SinkRecorder.text(utf8, length)))
                 })
         }
 

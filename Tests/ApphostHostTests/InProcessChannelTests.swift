@@ -295,12 +295,13 @@ final class InProcessChannelTests: XCTestCase {
             activation: 7, from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
         XCTAssertTrue(eventsAtReply.withLock { $0 }.contains(requested), "before the reply")
 
+        XCTAssertEqual(send(scenesConnect(3, "keep"), to: channel), .success(0))
         XCTAssertEqual(
             send(
                 scenesConnect(
                     2,
                     "request 1 0 0 again;progress 1 0.5;present 1 1 Sheet;dismiss 1 1;notify Hi body;"
-                        + "activate s-1 2"), to: channel),
+                        + "activate keep 2"), to: channel),
             .success(0))
         settle(channel)
         XCTAssertEqual(
@@ -309,7 +310,7 @@ final class InProcessChannelTests: XCTestCase {
                 requested, .loadingProgress(1, .fraction(0.5)),
                 .modalPresented(1, 1, style: .fullScreen, title: "Sheet"),
                 .modalDismissed(1, 1), .notificationPosted(title: "Hi", body: "body"),
-                .sessionActivationRequested(sessionID: "s-1", style: .prominent),
+                .sessionActivationRequested(sessionID: "keep", style: .prominent),
             ])
         XCTAssertTrue(events.logLines.contains("request = no_activation"), "\(events.logLines)")
         XCTAssertTrue(events.allOnHostQueue)

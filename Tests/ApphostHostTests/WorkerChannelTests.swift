@@ -539,26 +539,27 @@ final class WorkerChannelTests: XCTestCase {
 
         let replies = host.sendAll(
             [
+                scenesConnect(3, "keep"),
                 scenesConnect(
-                    2, "request 1 0 0 again;progress 1 -1;present 1 0 Sheet;dismiss 1 1;notify Hi;activate s-1 0"),
+                    2, "request 1 0 0 again;progress 1 -1;present 1 0 Sheet;dismiss 1 1;notify Hi;activate keep 0"),
                 GuestMessage(
                     call: .sceneSize(1, SceneSize(width: 640, height: 480, sizeClass: .compact)), appState: .active),
                 GuestMessage(call: .didDiscard(sessionID: "closed"), appState: .active),
             ], to: channel)
-        XCTAssertEqual(replies.map(\.reply), [.success(0), .success(0), .success(0)])
+        XCTAssertEqual(replies.map(\.reply), [.success(0), .success(0), .success(0), .success(0)])
         host.settle()
         XCTAssertEqual(
             events.events.filter { if case .log = $0 { false } else if case .identified = $0 { false } else { true } },
             [
                 requested, .loadingProgress(1, .indeterminate), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
                 .modalDismissed(1, 1), .notificationPosted(title: "Hi", body: ""),
-                .sessionActivationRequested(sessionID: "s-1", style: .automatic),
+                .sessionActivationRequested(sessionID: "keep", style: .automatic),
             ])
         XCTAssertEqual(
             events.logLines.filter { !$0.hasPrefix("init ") },
             [
                 "perform_action 1 request here 1 1 hello payload=p", "request = ok", "request = no_activation",
-                "progress -1 = ok", "present Sheet = 1", "dismiss 1 = ok", "notify Hi = ok", "activate s-1 = ok",
+                "progress -1 = ok", "present Sheet = 1", "dismiss 1 = ok", "notify Hi = ok", "activate keep = ok",
                 "did_change_size 1 640x480 class=0 size=16 query=640x480", "did_discard closed",
             ])
         XCTAssertTrue(events.allOnHostQueue)

@@ -231,13 +231,12 @@ final class WorkerProcessTests: XCTestCase {
                 commands(
                     1,
                     "present here 0 Sheet;progress here 0.25;request here 1 2 st;notify Hi there;"
-                        + "activate s-9 1"),
+                        + "activate keep 1"),
                 [
                     .modalPresented(1, modal: 1, style: 0, title: "Sheet"), .log(2, "present Sheet = 1"),
                     .loadingProgress(1, bits: (0.25).bitPattern), .log(2, "progress 0.25 = ok"),
                     .log(2, "request = no_activation"), .notificationPosted(title: "Hi", body: "there"),
-                    .log(2, "notify Hi = ok"), .sessionActivationRequested("s-9", style: 1),
-                    .log(2, "activate s-9 = ok"),
+                    .log(2, "notify Hi = ok"), .log(2, "activate keep = invalid_handle"),
                 ], 0
             ),
             (
@@ -273,6 +272,12 @@ final class WorkerProcessTests: XCTestCase {
             (.didDismissModal(1, 1), [.log(2, "did_dismiss 1 1")], 0),
             (.didDismissModal(9, 1), [], StatusCode.invalidHandle),
             (.didDiscard(sessionID: "gone"), [.log(2, "did_discard gone")], 0),
+            // A session the guest has (ABI 1.2: the runtime knows them from will_connect).
+            (commands(4, "keep"), [], 0),
+            (
+                commands(5, "activate keep 1"),
+                [.sessionActivationRequested("keep", style: 1), .log(2, "activate keep = ok")], 0
+            ),
         ]
         for (index, (call, expected, status)) in conversation.enumerated() {
             let sequence = UInt64(index + 1)

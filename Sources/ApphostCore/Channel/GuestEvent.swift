@@ -60,4 +60,6 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     case modalDismissed(SceneHandle, ModalID)
     /// The guest posted a user notification (N1); the host rate-limits them.
     case notificationPosted(title: String, body: String)
+    /// The guest closed one of its own sessions for good (S7; `close_session`, ABI 1.2).
+    case sessionCloseRequested(sessionID: String)
 }

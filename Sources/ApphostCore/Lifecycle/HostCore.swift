@@ -761,7 +761,7 @@ public final class HostCore: @unchecked Sendable {
             }
             handleBackground(event, from: guest, channel: channel)
         case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
-            .notificationPosted:
+            .notificationPosted, .sessionCloseRequested:
             guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
                 return
             }

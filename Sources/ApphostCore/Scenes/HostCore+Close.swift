@@ -10,14 +10,25 @@ extension HostCore {
     ) {
         assertOnHostQueue()
         guard let (guest, index) = findScene(name, else: completion) else { return }
+        closeSession(guest.scenes[index].sessionID, of: guest, reason: .requested, completion: completion)
+    }
+
+    /// Closes `session` of `guest` for good: `reason` is requested for the operator, guest for
+    /// the guest's own close_session.
+    func closeSession(
+        _ session: String, of guest: GuestRecord, reason: TransitionReason,
+        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
+    ) {
+        guard let index = guest.sceneIndex(session: session) else {
+            return completion(.failure(HostCommandError("no session \(session) of \(guest.id)")))
+        }
         guard !guest.changingSuspension, guest.phase != .launching, guest.phase != .terminating else {
             return completion(.failure(HostCommandError("\(guest.id) is \(guest.phase.rawValue); try again")))
         }
-        let session = guest.scenes[index].sessionID
         let runs = guest.phase == .running && !guest.stopped
-        if runs { arrange(layout.removing(SceneRef(guest: guest.id, session: session)), reason: .requested) }
+        if runs { arrange(layout.removing(SceneRef(guest: guest.id, session: session)), reason: reason) }
         if let handle = guest.scenes[index].handle {
-            setSceneState(guest, scene: index, to: .unattached, reason: .requested)
+            setSceneState(guest, scene: index, to: .unattached, reason: reason)
             guest.scenes[index].handle = nil
             if runs {
                 deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
@@ -34,7 +45,7 @@ extension HostCore {
                 if case .failure(let error) = result {
                     self.record(.error, guest: guest.id, session: session, message: "cannot delete its state: \(error)")
                 }
-                self.record(.sceneClosed, guest: guest.id, session: session, reason: .requested)
+                self.record(.sceneClosed, guest: guest.id, session: session, reason: reason)
                 if runs { self.announceDiscard(session, to: guest) }
                 completion(.success(session))
             }

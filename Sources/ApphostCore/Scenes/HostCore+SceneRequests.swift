@@ -20,6 +20,14 @@ extension HostCore {
                     message: "activate: no session \(session) of \(guest.id)")
             }
             show(guest, scene: index, style: style, beside: nil)
+        case .sessionCloseRequested(let session):
+            // S7, asked by the guest itself: as the operator's close, with reason guest.
+            guard guest.sceneIndex(session: session) != nil else {
+                return record(
+                    .requestRefused, guest: guest.id, session: session, name: "close",
+                    message: "close: no session \(session) of \(guest.id)")
+            }
+            closeSession(session, of: guest, reason: .guest) { _ in }
         case .loadingProgress(let handle, let progress):
             guard let index = guest.sceneIndex(handle: handle) else { return }
             let before = guest.scenes[index].loading

@@ -169,7 +169,7 @@ typedef struct ahr_sink {
     void (*scene_requested)(void *context, apphost_activation_t activation, apphost_scene_t from, int32_t role,
                             int32_t style, const void *bytes, size_t length);
     /* activate_session: the session id, 1 to AHR_SESSION_ID_MAX_BYTES bytes,
-     * and the style (enum apphost_presentation_style). */
+     * one of the guest's, and the style (enum apphost_presentation_style). */
     void (*session_activation_requested)(void *context, const char *utf8, size_t length, int32_t style);
     /* set_loading_progress for connected `scene` (CONTRACT N2): a fraction
      * from 0 to 1, APPHOST_PROGRESS_INDETERMINATE or APPHOST_PROGRESS_NONE,
@@ -190,6 +190,9 @@ typedef struct ahr_sink {
      * is NULL. */
     void (*notification_posted)(void *context, const char *title, size_t title_length, const char *body,
                                 size_t body_length);
+    /* close_session (ABI 1.2): the id of one of the guest's sessions, 1 to
+     * AHR_SESSION_ID_MAX_BYTES bytes, to close for good (CONTRACT S7). */
+    void (*session_close_requested)(void *context, const char *utf8, size_t length);
 } ahr_sink;
 
 /* The most unspent activations a guest holds (CONTRACT S9). */

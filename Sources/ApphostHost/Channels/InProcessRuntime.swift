@@ -174,6 +174,10 @@ private final class EventSink: Sendable {
                 .notificationPosted(
                     title: EventSink.text(title, titleLength), body: EventSink.text(body, bodyLength)))
         }
+        sink.session_close_requested = { context, utf8, length in
+            guard let context else { return }
+            EventSink.from(context).emit(.sessionCloseRequested(sessionID: EventSink.text(utf8, length)))
+        }
         return sink
     }
 

@@ -527,7 +527,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             }
             post { [onEvent] in onEvent(.saveSceneState(scene, data)) }
         case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted, .sceneRequested,
-            .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed, .notificationPosted:
+            .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed, .notificationPosted,
+            .sessionCloseRequested:
             // In the order the worker wrote them: a task begun, or a scene requested, before a
             // call's reply comes first.
             guard let event = message.event else { break }
@@ -614,6 +615,7 @@ extension WorkerToHostMessage {
         case .modalPresented: "MODAL_PRESENTED"
         case .modalDismissed: "MODAL_DISMISSED"
         case .notificationPosted: "NOTIFICATION_POSTED"
+        case .sessionCloseRequested: "SESSION_CLOSE_REQUESTED"
         }
     }
 }

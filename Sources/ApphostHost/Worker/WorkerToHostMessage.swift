@@ -39,6 +39,7 @@ enum WorkerToHostMessage: Sendable, Equatable {
     case modalPresented(SceneHandle, ModalID, style: ModalStyle, title: String)
     case modalDismissed(SceneHandle, ModalID)
     case notificationPosted(title: String, body: String)
+    case sessionCloseRequested(sessionID: String)
 
     /// The guest's own calls to the host, as the channel reports them; nil for the conversation's frames.
     var event: GuestEvent? {
@@ -60,6 +61,7 @@ enum WorkerToHostMessage: Sendable, Equatable {
             .modalPresented(scene, modal, style: style, title: title)
         case .modalDismissed(let scene, let modal): .modalDismissed(scene, modal)
         case .notificationPosted(let title, let body): .notificationPosted(title: title, body: body)
+        case .sessionCloseRequested(let session): .sessionCloseRequested(sessionID: session)
         case .hello, .loaded, .loadFailed, .started, .reply, .stopped: nil
         }
     }
@@ -136,6 +138,8 @@ enum WorkerToHostMessage: Sendable, Equatable {
             self = .modalDismissed(try reader.u64(), try Self.id(&reader, "modal"))
         case APPHOST_WIRE_NOTIFICATION_POSTED.rawValue:
             self = .notificationPosted(title: try reader.string(), body: try reader.string())
+        case APPHOST_WIRE_SESSION_CLOSE_REQUESTED.rawValue:
+            self = .sessionCloseRequested(sessionID: try reader.string())
         default:
             throw WireProtocolError("unknown worker-to-host frame type \(frame.type)")
         }
@@ -255,6 +259,9 @@ enum WorkerToHostMessage: Sendable, Equatable {
             type = APPHOST_WIRE_NOTIFICATION_POSTED
             writer.string(title)
             writer.string(body)
+        case .sessionCloseRequested(let session):
+            type = APPHOST_WIRE_SESSION_CLOSE_REQUESTED
+            writer.string(session)
         }
         return WireFrame(type: UInt8(type.rawValue), payload: writer.bytes)
     }

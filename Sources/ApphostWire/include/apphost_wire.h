@@ -26,7 +26,7 @@
  * the host sends START (or STOP); the worker answers STARTED. Then CALLs,
  * each answered by one REPLY with the same sequence number, in order. LOG,
  * SAVE_STATE, the background frames (TASK_BEGAN to WORK_SUBMITTED) and the
- * scenes frames (SCENE_REQUESTED to NOTIFICATION_POSTED) may come from the
+ * scenes frames (SCENE_REQUESTED to SESSION_CLOSE_REQUESTED) may come from the
  * worker at any time after START, even before STARTED, from any guest
  * thread; the worker writes whole frames under a lock. A background frame
  * is written while the guest's runtime holds its background lock, so that a
@@ -126,6 +126,8 @@
  *               apphost_modal_style), str title
  *   MODAL_DISMISSED  u64 scene, u64 modal (and every modal above it)
  *   NOTIFICATION_POSTED  str title, str body (empty for none)
+ *   SESSION_CLOSE_REQUESTED  str session_id: close_session, of one of the
+ *               guest's sessions (CONTRACT S7)
  *               Strings are the guest's bytes, UTF-8 unchecked (the host
  *               repairs): titles and bodies at most
  *               APPHOST_SCENES_TEXT_MAX_BYTES, cut on a character
@@ -171,7 +173,8 @@ enum apphost_wire_type {
     APPHOST_WIRE_LOADING_PROGRESS = 79,
     APPHOST_WIRE_MODAL_PRESENTED = 80,
     APPHOST_WIRE_MODAL_DISMISSED = 81,
-    APPHOST_WIRE_NOTIFICATION_POSTED = 82
+    APPHOST_WIRE_NOTIFICATION_POSTED = 82,
+    APPHOST_WIRE_SESSION_CLOSE_REQUESTED = 83
 };
 
 enum apphost_wire_call {

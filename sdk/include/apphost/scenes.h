@@ -113,6 +113,25 @@ enum { APPHOST_ACTION_PAYLOAD_MAX_BYTES = 64 * 1024 };
 typedef uint64_t apphost_activation_t;
 #define APPHOST_ACTIVATION_INVALID UINT64_C(0)
 
+/* Since ABI 1.2: one of the guest's scene sessions, as list_sessions tells
+ * it. The struct and the string it points to are owned by the host and valid
+ * only during the visit: copy what you keep. */
+typedef struct apphost_session_info {
+    /* sizeof(apphost_session_info_t) as the host built it. */
+    uint32_t struct_size;
+    /* The session's persistent identifier, UTF-8 (CONTRACT S8). */
+    const char *session_id;
+    /* One of enum apphost_scene_role. */
+    int32_t role;
+    /* The handle of its connected scene, or APPHOST_SCENE_INVALID while it is
+     * unattached (CONTRACT S6). */
+    apphost_scene_t scene;
+} apphost_session_info_t;
+
+/* Since ABI 1.2: list_sessions calls it once for each session, with the
+ * `context` given to list_sessions. */
+typedef void (*apphost_session_visitor_t)(void *context, const apphost_session_info_t *session);
+
 /* What the host offers. */
 typedef struct apphost_scenes {
     /* sizeof(apphost_scenes_t) as the host built it. */
@@ -150,9 +169,10 @@ typedef struct apphost_scenes {
      * standard and automatic show it full screen, prominent above the others.
      * A session already shown stays where it is. It needs no activation and
      * consumes none (CONTRACT S9). APPHOST_OK means the host has the
-     * request; a session the guest does not have is refused in the host's
-     * event stream. An id longer than 256 bytes:
-     * APPHOST_ERROR_INVALID_ARGUMENT. */
+     * request. Since ABI 1.2 a session the guest does not have (as
+     * list_sessions would list them) is APPHOST_ERROR_INVALID_HANDLE at once;
+     * before, the host refused it in its event stream only. An id longer
+     * than 256 bytes: APPHOST_ERROR_INVALID_ARGUMENT. */
     apphost_status_t (*activate_session)(const apphost_host_t *host, const char *session_id, int32_t style);
 
     /* [main-queue] Writes the size of connected `scene`, as of the callback
@@ -215,6 +235,26 @@ typedef struct apphost_scenes {
      * handed out. It spends nothing. */
     apphost_status_t (*activation_time_left)(const apphost_host_t *host, apphost_activation_t activation,
                                              double *out_seconds);
+
+    /* [main-queue] Calls visit(context, session) once for each of the
+     * guest's scene sessions, connected or not, in the order they first
+     * connected, as of the callback being delivered: so that a guest can
+     * activate_session or close_session one without keeping ids itself. It
+     * calls back synchronously, on the calling thread, before returning, and
+     * holds no lock meanwhile: visit may call any host function, but the
+     * sessions it sees are those of the start of the call.
+     * APPHOST_ERROR_INVALID_ARGUMENT for a NULL visit. */
+    apphost_status_t (*list_sessions)(const apphost_host_t *host, apphost_session_visitor_t visit, void *context);
+
+    /* [thread-safe] Closes the guest's own session `session_id` (UTF-8,
+     * NUL-terminated, copied before returning) for good, as the user's close
+     * does (CONTRACT S7): a shown scene goes to background, then
+     * did_disconnect, then did_discard once its saved state is deleted, all
+     * on the main queue after this returns. Needs no activation.
+     * APPHOST_ERROR_INVALID_HANDLE for a session the guest does not have (or
+     * has closed already); APPHOST_ERROR_INVALID_STATE during init and
+     * deinit. */
+    apphost_status_t (*close_session)(const apphost_host_t *host, const char *session_id);
 } apphost_scenes_t;
 
 /* What the guest implements. The host calls each member on the guest's main
