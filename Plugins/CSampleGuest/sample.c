@@ -13,7 +13,8 @@
  *     performed on (CONTRACT S9, S10), "open-later <ms>" does the same <ms>
  *     milliseconds after the action returned, with the action's activation
  *     token (ABI 1.2) and a host timer, "close-window" closes the scene's
- *     own session for good (ABI 1.2, S7), "progress <0 to 100>" reports loading
+ *     own session for good (ABI 1.2, S7), "notify <text>" posts a user
+ *     notification (N1), "progress <0 to 100>" reports loading
  *     progress (N2), "sheet <title>" presents a modal (N3) and
  *     "close-sheet" takes the scene's sheets down again; each scene logs its
  *     size (S11), and closed sessions are forgotten (S7);
@@ -22,7 +23,7 @@
  * Every callback logs one INFO line, "callback <name>" for app callbacks and
  * "callback <name> scene=<handle>" for scene callbacks, and the extension's
  * results "open -> <status>", "open-later -> <status>",
- * "close-window -> <status>", "size <w>x<h> <class> scene=<handle>",
+ * "close-window -> <status>", "notify -> <status>", "size <w>x<h> <class> scene=<handle>",
  * "sheet -> <status> modal=<id>", "close-sheet -> <status>" (or "no sheet"),
  * "dismissed modal=<id> scene=<handle>", "discarded <session>"; the
  * end-to-end tests grep for them, so keep the format if you copy this file.
@@ -417,6 +418,11 @@ static void perform_action(apphost_scene_t scene, const char *name, const void *
         schedule_open(scene, text);
     } else if (strcmp(name, "close-window") == 0) {
         close_window(scene);
+    } else if (strcmp(name, "notify") == 0) {
+        /* Since ABI 1.2 the host says at once when it refuses one over its
+         * limit: APPHOST_ERROR_LIMIT_REACHED. */
+        status = g_scenes_extension->post_notification(g_host, "C Sample", text);
+        log_message(APPHOST_LOG_INFO, "notify -> %s", apphost_status_name(status));
     } else if (strcmp(name, "progress") == 0) {
         status = g_scenes_extension->set_loading_progress(g_host, scene, strtod(text, NULL) / 100.0);
         log_message(APPHOST_LOG_INFO, "progress -> %s", apphost_status_name(status));

@@ -15,6 +15,7 @@
 //                                    short wait on another thread stands in for a download),
 //                                    with the action's activation token (ABI 1.2)
 //                   windows          logs the windows it has, from the host's list (ABI 1.2)
+//                   remind <title>   posts a notification about the note (N1)
 //   on an editor:   type <text>      appends text to the note
 //                   close            closes this editor window for good (ABI 1.2, S7)
 //
@@ -27,6 +28,8 @@
 //   fetched <title>                   fetch's later request went through
 //   windows: <n>, <k> shown           the sessions the host lists, and how many are connected
 //   close <title> refused: <error>    WARNING: close_session failed
+//   reminded <title>                  the notification went to the host
+//   remind <title> refused: <error>   WARNING: the host's limit (limit_reached, ABI 1.2) or other
 //   show <title> refused: <error>     WARNING: activate_session failed
 //   size <width>x<height> <class>     a window's new size
 //   discarded <session>               a closed window's session is gone (S7)
@@ -112,6 +115,14 @@ final class ListWindow: SceneDelegate {
             }
         case "fetch":
             fetch(title, from: scene)
+        case "remind":
+            // The host limits how many a guest posts in a while, and says so at once (N1).
+            do {
+                try app.scenes?.postNotification(title: "Reminder", body: title)
+                app.log("reminded \(title)")
+            } catch {
+                app.log("remind \(title) refused: \(error)", level: .warning)
+            }
         default:
             app.log("unknown action \(action)", level: .warning)
         }

@@ -48,6 +48,7 @@ bool ahr_call_is_known(const ahr_call *call)
     case AHR_CALL_SHOULD_DISMISS_MODAL:
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_DISCARD:
+    case AHR_CALL_NOTIFICATION_LIMIT:
         return true;
     case AHR_CALL_SCENE_CALLBACK:
         return call->scene_callback >= AHR_SCENE_WILL_ENTER_FOREGROUND &&
@@ -115,6 +116,7 @@ int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_cal
     case AHR_CALL_SHOULD_DISMISS_MODAL:
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_DISCARD:
+    case AHR_CALL_NOTIFICATION_LIMIT:
         /* And these to scenes.c. */
         break;
     }

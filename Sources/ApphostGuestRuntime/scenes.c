@@ -131,6 +131,8 @@ static void free_stacks(ahr_scenes *scenes)
 
 void ahr_scenes_destroy(ahr_scenes *scenes)
 {
+    free(scenes->posted);
+    scenes->posted = NULL;
     free_stacks(scenes);
     free(scenes->stacks);
     scenes->stacks = NULL;
@@ -264,6 +266,57 @@ static bool spend_activation(ahr_scenes *scenes, apphost_activation_t token)
     return true;
 }
 
+/* ---- The notification limit (CONTRACT N1) ----------------------------------- */
+
+static uint64_t nanoseconds_between(const struct timespec *earlier, const struct timespec *later)
+{
+    return (uint64_t)(later->tv_sec - earlier->tv_sec) * NANOSECONDS_PER_SECOND + (uint64_t)later->tv_nsec -
+           (uint64_t)earlier->tv_nsec;
+}
+
+static int32_t set_notification_limit(ahr_scenes *scenes, uint32_t limit, uint64_t window_ns)
+{
+    struct timespec *posted = calloc(limit, sizeof *posted);
+
+    if (posted == NULL) {
+        return APPHOST_ERROR_OUT_OF_MEMORY;
+    }
+    pthread_mutex_lock(&scenes->lock);
+    /* The count starts with the limit: the host sends it once, before
+     * did_finish_launching, and counted those before on its own account. */
+    free(scenes->posted);
+    scenes->posted = posted;
+    scenes->posted_count = 0;
+    scenes->notification_limit = limit;
+    scenes->notification_window_ns = window_ns;
+    pthread_mutex_unlock(&scenes->lock);
+    return APPHOST_OK;
+}
+
+/* Whether one more notification is within the limit now, which this counts.
+ * Call with the lock held. */
+static bool take_notification(ahr_scenes *scenes)
+{
+    struct timespec now;
+    size_t expired = 0;
+
+    if (scenes->notification_limit == 0) {
+        return true;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    while (expired < scenes->posted_count &&
+           nanoseconds_between(&scenes->posted[expired], &now) >= scenes->notification_window_ns) {
+        expired++;
+    }
+    memmove(scenes->posted, scenes->posted + expired, (scenes->posted_count - expired) * sizeof *scenes->posted);
+    scenes->posted_count -= expired;
+    if (scenes->posted_count >= scenes->notification_limit) {
+        return false;
+    }
+    scenes->posted[scenes->posted_count++] = now;
+    return true;
+}
+
 /* ---- The host's calls, on the main queue ---------------------------------- */
 
 bool ahr_scenes_is_call(const ahr_call *call)
@@ -274,6 +327,7 @@ bool ahr_scenes_is_call(const ahr_call *call)
     case AHR_CALL_SHOULD_DISMISS_MODAL:
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_DISCARD:
+    case AHR_CALL_NOTIFICATION_LIMIT:
         return true;
     case AHR_CALL_DID_FINISH_LAUNCHING:
     case AHR_CALL_WILL_TERMINATE:
@@ -305,6 +359,10 @@ int32_t ahr_scenes_check_call(const ahr_call *call)
     case AHR_CALL_DID_DISCARD:
         return call->session_id == NULL && call->session_id_length != 0 ? APPHOST_ERROR_INVALID_ARGUMENT
                                                                          : APPHOST_OK;
+    case AHR_CALL_NOTIFICATION_LIMIT:
+        return call->notification_limit == 0 || call->notification_limit > AHR_NOTIFICATION_LIMIT_MAX
+                   ? APPHOST_ERROR_INVALID_ARGUMENT
+                   : APPHOST_OK;
     case AHR_CALL_SHOULD_DISMISS_MODAL:
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_FINISH_LAUNCHING:
@@ -447,6 +505,8 @@ int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const ap
             callbacks->did_discard(session != NULL ? session : "");
         }
         return APPHOST_OK;
+    case AHR_CALL_NOTIFICATION_LIMIT:
+        return set_notification_limit(scenes, call->notification_limit, call->notification_window_ns);
     case AHR_CALL_DID_FINISH_LAUNCHING:
     case AHR_CALL_WILL_TERMINATE:
     case AHR_CALL_MEMORY_WARNING:
@@ -874,6 +934,8 @@ static apphost_status_t post_notification(const apphost_host_t *host, const char
     pthread_mutex_lock(&scenes->lock);
     if (!scenes->running) {
         status = APPHOST_ERROR_INVALID_STATE;
+    } else if (!take_notification(scenes)) {
+        status = APPHOST_ERROR_LIMIT_REACHED;
     } else {
         if (context->sink.notification_posted != NULL) {
             context->sink.notification_posted(context->sink.context, title, title_length, body, body_length);

@@ -57,6 +57,14 @@ typedef struct ahr_scenes {
     /* The activation of the PERFORM_ACTION being delivered, on the main
      * queue's thread; APPHOST_ACTIVATION_INVALID between them. */
     apphost_activation_t delivering;
+    /* The host's notification limit (CONTRACT N1), once NOTIFICATION_LIMIT
+     * came: no more than `notification_limit` within any window; `posted`
+     * holds the times (CLOCK_MONOTONIC) of the last ones, oldest first, at
+     * most notification_limit of them. */
+    uint32_t notification_limit;
+    uint64_t notification_window_ns;
+    struct timespec *posted;
+    size_t posted_count;
     /* The last modal id given out; 0 before the first. */
     apphost_modal_t last_modal;
     /* A guest has few scenes and few modals: a small array, searched from

@@ -118,6 +118,7 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
     case AHR_CALL_DID_DISCARD:
+    case AHR_CALL_NOTIFICATION_LIMIT:
         break;
     }
     if (applied) {

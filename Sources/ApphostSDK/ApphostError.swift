@@ -31,6 +31,9 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The call needs a capability the guest's descriptor does not declare, such as
     /// ``GuestCapabilities/multipleScenes`` for a second scene (CONTRACT S13; ABI 1.2).
     case notDeclared
+    /// Refused by one of the host's limits, such as how many notifications a guest may post in a
+    /// while (CONTRACT N1; ABI 1.2); the same call may succeed later.
+    case limitReached
     /// A code these headers do not know, from a newer host.
     case unknown(Int32)
 
@@ -42,7 +45,7 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private static let known: [ApphostError] = [
         .invalidArgument, .invalidHandle, .invalidState, .unsupported, .outOfMemory, .tooLarge,
-        .guestFailed, .internalError, .noActivation, .wrongThread, .notDeclared,
+        .guestFailed, .internalError, .noActivation, .wrongThread, .notDeclared, .limitReached,
     ]
 
     /// The C status code.
@@ -60,6 +63,7 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noActivation: code = APPHOST_ERROR_NO_ACTIVATION
         case .wrongThread: code = APPHOST_ERROR_WRONG_THREAD
         case .notDeclared: code = APPHOST_ERROR_NOT_DECLARED
+        case .limitReached: code = APPHOST_ERROR_LIMIT_REACHED
         case .unknown(let status): return status
         }
         return Int32(code.rawValue)

@@ -20,7 +20,8 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_PERFORM_ACTION == (int)APPHOST_WIRE_CALL_PERFORM_ACTION &&
                    (int)AHR_CALL_SHOULD_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL &&
                    (int)AHR_CALL_DID_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_DID_DISMISS_MODAL &&
-                   (int)AHR_CALL_DID_DISCARD == (int)APPHOST_WIRE_CALL_DID_DISCARD,
+                   (int)AHR_CALL_DID_DISCARD == (int)APPHOST_WIRE_CALL_DID_DISCARD &&
+                   (int)AHR_CALL_NOTIFICATION_LIMIT == (int)APPHOST_WIRE_CALL_NOTIFICATION_LIMIT,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -139,6 +140,10 @@ static bool read_call_body(wire_cursor *cursor, ahr_call *call)
         call->session_id = (const char *)session.bytes;
         call->session_id_length = session.length;
         return true;
+    case AHR_CALL_NOTIFICATION_LIMIT:
+        call->notification_limit = wire_read_u32(cursor);
+        call->notification_window_ns = wire_read_u64(cursor);
+        return true;
     }
     return false;
 }
@@ -155,7 +160,7 @@ bool decode_call(wire_frame frame, call_request *request)
     call->has_scene_state = wire_read_bool(&cursor);
     call->scene_state = wire_read_u8(&cursor);
     kind = wire_read_u8(&cursor);
-    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_DID_DISCARD) {
+    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_NOTIFICATION_LIMIT) {
         return false;
     }
     call->kind = (ahr_call_kind)kind;

@@ -107,6 +107,32 @@ final class SceneSampleTests: HostTestCase {
         XCTAssertEqual(try scenes(of: Self.cID).map(\.session), [first.session])
     }
 
+    func testTheSamplesLearnOfTheNotificationLimitInProcess() throws { try notificationLimit("none") }
+    func testTheSamplesLearnOfTheNotificationLimitIsolated() throws { try notificationLimit("process") }
+
+    // CONTRACT N1 (ABI 1.2): a notification over the host's limit is refused at once, and the
+    // guest learns why: from C (APPHOST_ERROR_LIMIT_REACHED) and Swift (.limitReached).
+    private func notificationLimit(_ isolation: String) throws {
+        let host = try startHost(
+            [BuildProducts.cSample, Self.notes],
+            options: ["--isolation", isolation, "--notification-limit", "1", "--notification-window", "60"])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        try host.waitForLog(Self.notesID, "connected list: ")
+        let c = try XCTUnwrap(try scenes(of: Self.cID).first)
+        try ctlSucceeds("action", c.session, "notify", "one")
+        try host.waitForLog(Self.cID, "notify -> ok")
+        try ctlSucceeds("action", c.session, "notify", "two")
+        try host.waitForLog(Self.cID, "notify -> limit_reached")
+
+        try ctlSucceeds("switch", Self.notesID)
+        let list = try XCTUnwrap(try scenes(of: Self.notesID).first)
+        try ctlSucceeds("action", list.session, "remind", "Milk")
+        try host.waitForLog(Self.notesID, "reminded Milk")
+        try ctlSucceeds("action", list.session, "remind", "Eggs")
+        try host.waitForLog(Self.notesID, "remind Eggs refused: limit_reached (12)")
+        XCTAssertEqual(host.events.filter { $0.kind == .notification }.map(\.message), ["one", "Milk"])
+    }
+
     func testTheCSampleOpensSizesAndClosesScenesInProcess() throws { try cSampleScenes("none") }
     func testTheCSampleOpensSizesAndClosesScenesIsolated() throws { try cSampleScenes("process") }
 

@@ -13,6 +13,7 @@ struct ReceivedCall: Equatable, CustomStringConvertible {
             case .backgroundTime(let time): "=" + (time.map { "\($0)" } ?? "unlimited")
             case .sceneSize(let scene, let size): "@\(scene)=\(size.width)x\(size.height)/\(size.sizeClass)"
             case .didDiscard(let session): "#" + session.prefix(8)
+            case .notificationLimit(let count, let window): "=\(count)/\(window)"
             default: message.call.scene.map { "@\($0)" } ?? ""
             }
         return "\(guest):\(message.call.callbackName)" + detail

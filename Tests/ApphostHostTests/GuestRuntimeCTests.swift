@@ -1133,6 +1133,28 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertFalse(recorder.scenes.contains { if case .sceneRequested = $0 { true } else { false } })
     }
 
+    // CONTRACT N1 (ABI 1.2): once the host said its notification limit, post_notification over it
+    // is refused at once with APPHOST_ERROR_LIMIT_REACHED and reaches no sink; the window slides.
+    // Before the limit came, every one goes to the host. A limit of 0 is none the runtime takes.
+    func testNotificationsOverTheHostsLimitAreRefusedAtOnce() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        fixture.run("notify Early")
+        XCTAssertEqual(
+            deliver(.notificationLimit(count: 0, window: .seconds(1)), to: runtime), StatusCode.invalidArgument)
+        XCTAssertEqual(deliver(.notificationLimit(count: 2, window: .milliseconds(200)), to: runtime), 0)
+        var mark = recorder.lines.count
+        fixture.run("notify A;notify B;notify C")
+        XCTAssertEqual(lines(recorder, since: mark), ["notify A = ok", "notify B = ok", "notify C = limit_reached"])
+        usleep(250_000)
+        mark = recorder.lines.count
+        fixture.run("notify D;notify E;notify F")
+        XCTAssertEqual(lines(recorder, since: mark), ["notify D = ok", "notify E = ok", "notify F = limit_reached"])
+        XCTAssertEqual(
+            recorder.scenes.map(\.description),
+            ["notification Early ", "notification A ", "notification B ", "notification D ", "notification E "])
+    }
+
     // CONTRACT S7, S8 (ABI 1.2): list_sessions lists the guest's sessions, connected or not, in
     // the order they first connected, on the main queue; activate_session and close_session
     // answer at once for a session the guest does not have; close_session hands the host the

@@ -278,6 +278,16 @@ final class WorkerProcessTests: XCTestCase {
                 commands(5, "activate keep 1"),
                 [.sessionActivationRequested("keep", style: 1), .log(2, "activate keep = ok")], 0
             ),
+            // N1: the limit counts from when it came.
+            (.notificationLimit(count: 1, window: .seconds(60)), [], 0),
+            (
+                commands(6, "notify X;notify Y"),
+                [
+                    .notificationPosted(title: "X", body: ""), .log(2, "notify X = ok"),
+                    .log(2, "notify Y = limit_reached"),
+                ],
+                0
+            ),
         ]
         for (index, (call, expected, status)) in conversation.enumerated() {
             let sequence = UInt64(index + 1)
@@ -896,6 +906,9 @@ enum HostFrame {
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue)).u64(handle).u64(modal)
         case .didDiscard(let session):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_DID_DISCARD.rawValue)).string(session)
+        case .notificationLimit(let count, let window):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_NOTIFICATION_LIMIT.rawValue)).u32(UInt32(count))
+                .u64(nanoseconds(window))
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
     }

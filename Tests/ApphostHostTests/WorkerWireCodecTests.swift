@@ -143,6 +143,7 @@ final class WorkerWireCodecTests: XCTestCase {
             .performAction(3, name: "", payload: Data([0, 0xFF]), activation: .nanoseconds(1), token: 7),
             .shouldDismissModal(3, 1), .shouldDismissModal(0, .max), .didDismissModal(3, 2),
             .didDiscard(sessionID: "closed-1"), .didDiscard(sessionID: ""),
+            .notificationLimit(count: 5, window: .seconds(60)), .notificationLimit(count: 1, window: .nanoseconds(7)),
         ]
         let scenesCalls = scenes.enumerated().map { index, call in
             HostToWorkerMessage.call(

@@ -73,6 +73,9 @@ public enum GuestCall: Sendable, Codable, Equatable {
     case didDismissModal(SceneHandle, ModalID)
     /// The user closed this session for good (S7).
     case didDiscard(sessionID: String)
+    /// Tells the runtime the host's notification limit (N1), so that `post_notification` over it
+    /// is refused at once; the host counts on its own account too. No guest code runs.
+    case notificationLimit(count: Int, window: Duration)
 
     /// The C callback's name, as events and logs show it.
     public var callbackName: String {
@@ -91,13 +94,17 @@ public enum GuestCall: Sendable, Codable, Equatable {
         case .shouldDismissModal: "should_dismiss_modal"
         case .didDismissModal: "did_dismiss_modal"
         case .didDiscard: "did_discard"
+        case .notificationLimit: "notification_limit"
         }
     }
 
-    /// Whether the guest's own code runs for this call; `backgroundTime` only informs its runtime.
+    /// Whether the guest's own code runs for this call; `backgroundTime` and `notificationLimit`
+    /// only inform its runtime.
     public var runsGuestCode: Bool {
-        if case .backgroundTime = self { return false }
-        return true
+        switch self {
+        case .backgroundTime, .notificationLimit: false
+        default: true
+        }
     }
 
     public var scene: SceneHandle? {

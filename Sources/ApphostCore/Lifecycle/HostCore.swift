@@ -343,6 +343,8 @@ public final class HostCore: @unchecked Sendable {
         sink.early = []
         for event in early { handle(event, from: sink) }
 
+        // N1: its runtime refuses notifications over the limit at once, as the host would.
+        deliver(guest, .notificationLimit(count: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow))
         deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
             guard let self else { return }
             switch reply {

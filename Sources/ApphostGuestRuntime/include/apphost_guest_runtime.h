@@ -195,6 +195,9 @@ typedef struct ahr_sink {
     void (*session_close_requested)(void *context, const char *utf8, size_t length);
 } ahr_sink;
 
+/* The largest notification limit the runtime keeps count of. */
+enum { AHR_NOTIFICATION_LIMIT_MAX = 10000 };
+
 /* The most unspent activations a guest holds (CONTRACT S9). */
 enum { AHR_ACTIVATIONS_MAX = 16 };
 
@@ -267,7 +270,9 @@ typedef enum ahr_call_kind {
     AHR_CALL_PERFORM_ACTION = 11,
     AHR_CALL_SHOULD_DISMISS_MODAL = 12,
     AHR_CALL_DID_DISMISS_MODAL = 13,
-    AHR_CALL_DID_DISCARD = 14
+    AHR_CALL_DID_DISCARD = 14,
+    /* The host's notification limit: see ahr_handle. */
+    AHR_CALL_NOTIFICATION_LIMIT = 15
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
@@ -337,6 +342,10 @@ typedef struct ahr_call {
     /* SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the modal, as the runtime
      * gave it out (ahr_sink.modal_presented). */
     apphost_modal_t modal;
+    /* NOTIFICATION_LIMIT: how many notifications the guest may post within
+     * any `notification_window_ns` (CONTRACT N1); at least 1. */
+    uint32_t notification_limit;
+    uint64_t notification_window_ns;
 } ahr_call;
 
 /*
@@ -393,6 +402,12 @@ typedef struct ahr_call {
  *   was gone already, as after a SHOULD_DISMISS_MODAL that let it go).
  *   APPHOST_ERROR_INVALID_HANDLE for a scene that is not connected.
  * - DID_DISCARD calls did_discard with the session id, NUL-terminated.
+ * - NOTIFICATION_LIMIT sets the limit post_notification keeps from then on
+ *   (CONTRACT N1): one more within the window is APPHOST_ERROR_LIMIT_REACHED
+ *   at once. Until it comes, every notification goes to the sink, where the
+ *   host counts them on its own account. Runs no guest code;
+ *   APPHOST_ERROR_INVALID_ARGUMENT for a limit of 0 or past
+ *   AHR_NOTIFICATION_LIMIT_MAX.
  * The modals of a scene are forgotten when it disconnects: at
  * did_disconnect, before its callback, and after will_terminate's.
  *

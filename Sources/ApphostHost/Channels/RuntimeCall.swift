@@ -91,6 +91,10 @@ enum RuntimeCall {
                 call.session_id_length = sessionID.utf8.count
                 return ahr_handle(runtime, &call)
             }
+        case .notificationLimit(let count, let window):
+            call.kind = AHR_CALL_NOTIFICATION_LIMIT
+            call.notification_limit = UInt32(clamping: count)
+            call.notification_window_ns = WireDuration.nanoseconds(window)
         }
         return ahr_handle(runtime, &call)
     }

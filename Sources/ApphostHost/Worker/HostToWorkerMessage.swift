@@ -96,6 +96,10 @@ enum HostToWorkerMessage: Sendable, Equatable {
         case .didDiscard(let sessionID):
             writer.u8(UInt8(APPHOST_WIRE_CALL_DID_DISCARD.rawValue))
             writer.string(sessionID)
+        case .notificationLimit(let count, let window):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_NOTIFICATION_LIMIT.rawValue))
+            writer.u32(UInt32(clamping: count))
+            writer.u64(WireDuration.nanoseconds(window))
         }
     }
 
@@ -163,6 +167,9 @@ enum HostToWorkerMessage: Sendable, Equatable {
             call = .didDismissModal(try reader.u64(), try reader.u64())
         case APPHOST_WIRE_CALL_DID_DISCARD.rawValue:
             call = .didDiscard(sessionID: try reader.string())
+        case APPHOST_WIRE_CALL_NOTIFICATION_LIMIT.rawValue:
+            let count = Int(try reader.u32())
+            call = .notificationLimit(count: count, window: WireDuration.duration(try reader.u64()))
         case let other:
             throw WireProtocolError("unknown call \(other)")
         }

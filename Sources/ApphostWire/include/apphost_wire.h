@@ -78,6 +78,8 @@
  *                               the modal go, 0 to keep it)
  *                 DID_DISMISS_MODAL: u64 scene, u64 modal
  *                 DID_DISCARD: str session_id
+ *                 NOTIFICATION_LIMIT: u32 count, u64 window nanoseconds (the
+ *                               host's limit on notifications, CONTRACT N1)
  *               The ids are those the worker sent in the frames below; the
  *               REPLY's status for an id it never sent is
  *               APPHOST_ERROR_INVALID_HANDLE, and so on, as ahr_handle
@@ -191,7 +193,8 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_PERFORM_ACTION = 11,
     APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL = 12,
     APPHOST_WIRE_CALL_DID_DISMISS_MODAL = 13,
-    APPHOST_WIRE_CALL_DID_DISCARD = 14
+    APPHOST_WIRE_CALL_DID_DISCARD = 14,
+    APPHOST_WIRE_CALL_NOTIFICATION_LIMIT = 15
 };
 
 enum apphost_wire_scene_callback {

@@ -204,9 +204,10 @@ typedef struct apphost_scenes {
 
     /* [thread-safe] Posts a user notification (CONTRACT N1): `title` (not
      * empty) and `body` (may be NULL), UTF-8, NUL-terminated, copied before
-     * returning. APPHOST_OK means the host has it; the host limits how many
-     * a guest may post in a while and refuses the rest, which its event
-     * stream reports. Post sparingly. */
+     * returning. APPHOST_OK means the host has it. The host limits how many
+     * a guest may post in a while (CONTRACT N1): since ABI 1.2 one over the
+     * limit is APPHOST_ERROR_LIMIT_REACHED at once (before, the host refused
+     * it in its event stream only). Post sparingly. */
     apphost_status_t (*post_notification)(const apphost_host_t *host, const char *title, const char *body);
 
     /* ---- Since ABI 1.2: read these only when struct_size covers them. ---- */

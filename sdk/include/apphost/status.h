@@ -47,7 +47,11 @@ enum apphost_status {
     /* Since ABI 1.2: the call needs a capability that the guest's descriptor
      * does not declare, such as APPHOST_CAPABILITY_MULTIPLE_SCENES for a
      * second scene (CONTRACT S13). */
-    APPHOST_ERROR_NOT_DECLARED = 11
+    APPHOST_ERROR_NOT_DECLARED = 11,
+    /* Since ABI 1.2: refused by one of the host's limits, such as how many
+     * notifications a guest may post in a while (CONTRACT N1); the same call
+     * may succeed later. */
+    APPHOST_ERROR_LIMIT_REACHED = 12
 };
 
 /* [thread-safe] A short, stable, lower-case name for `status`, such as
@@ -68,6 +72,7 @@ static inline const char *apphost_status_name(apphost_status_t status)
     case APPHOST_ERROR_NO_ACTIVATION: return "no_activation";
     case APPHOST_ERROR_WRONG_THREAD: return "wrong_thread";
     case APPHOST_ERROR_NOT_DECLARED: return "not_declared";
+    case APPHOST_ERROR_LIMIT_REACHED: return "limit_reached";
     default: return "unknown";
     }
 }
