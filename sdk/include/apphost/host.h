@@ -12,6 +12,20 @@
  * APPHOST_ERROR_WRONG_THREAD (app_state: its negation), and the host's log
  * says so once per function.
  *
+ * Re-entrancy: no host function calls back into the guest before it
+ * returns, except list_sessions (scenes.h), whose visitor runs on the
+ * calling thread; what a call leads to (a will_connect, a timer's work)
+ * comes later on the main queue, after the running callback returns. Every
+ * host function may be called from inside any callback, the one it is about
+ * included (dismiss_modal inside should_dismiss_modal, end_task inside an
+ * expiration handler): the host holds no lock while guest code runs, and a
+ * [thread-safe] function called from a guest thread never waits for the
+ * main queue.
+ *
+ * Ids: scene handles are never reused while the host runs (a reconnected
+ * session gets a new one); session ids never change (CONTRACT S8); task,
+ * timer, work and modal ids count from 1 in each launch of the guest.
+ *
  * Every function tolerates a NULL host, NULL pointers, unknown handles and
  * out-of-range values: it returns an error code instead (CONTRACT X3). One
  * rule for scene handles: APPHOST_SCENE_INVALID (0) gets
@@ -63,8 +77,9 @@ struct apphost_host {
     const char *version;
 
     /* [thread-safe] Writes `message` (UTF-8, NUL-terminated) to the host's
-     * event stream at `level` (enum apphost_log_level). The host copies the
-     * message before returning; the caller keeps ownership. */
+     * event stream at `level` (enum apphost_log_level), tagged with the
+     * guest's id (from init on). The host copies the message before
+     * returning; the caller keeps ownership. */
     apphost_status_t (*log)(const apphost_host_t *host, int32_t level, const char *message);
 
     /* [thread-safe] The absolute path of this guest's own data directory,
