@@ -37,10 +37,13 @@ struct ahr_host_context {
     ahr_host_context *next;
 };
 
-/* Whether the calling thread is delivering a call to the guest, as a
- * [main-queue] function (`name`, such as "app_state") requires; when it is
- * not, the guest's log hears of it, once per function. */
-bool ahr_context_on_main_queue(ahr_host_context *context, ahr_main_queue_function function, const char *name);
+/* ahr_registry_acquire for a [main-queue] function (`name`, such as
+ * "app_state"): NULL, with *refusal set, for a host the registry does not
+ * know (APPHOST_ERROR_INVALID_ARGUMENT) and when the calling thread is not
+ * delivering a call to the guest (APPHOST_ERROR_WRONG_THREAD, which the
+ * guest's log hears of once per function). */
+ahr_host_context *ahr_registry_acquire_on_main_queue(const apphost_host_t *host, ahr_main_queue_function function,
+                                                     const char *name, apphost_status_t *refusal);
 
 /* Makes `context` findable by `context->host`. */
 void ahr_registry_add(ahr_host_context *context);

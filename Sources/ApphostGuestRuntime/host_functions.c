@@ -11,11 +11,6 @@
 #include "host_interface.h"
 #include "utf8_cut.h"
 
-/* What app_state returns for a host pointer it does not know: app_state
- * has no error channel, and a positive status would read as a valid state
- * (1 is INACTIVE). */
-enum { UNKNOWN_HOST_APP_STATE = -APPHOST_ERROR_INVALID_ARGUMENT };
-
 static apphost_status_t host_log(const apphost_host_t *host, int32_t level, const char *message)
 {
     ahr_host_context *context;
@@ -54,15 +49,15 @@ static const char *host_data_directory(const apphost_host_t *host)
 
 static int32_t host_app_state(const apphost_host_t *host)
 {
-    ahr_host_context *context = ahr_registry_acquire(host);
+    apphost_status_t refusal;
+    ahr_host_context *context = ahr_registry_acquire_on_main_queue(host, AHR_MAIN_QUEUE_APP_STATE, "app_state", &refusal);
     int32_t state;
 
+    /* app_state has no error channel, and a positive status would read as a
+     * valid state (1 is INACTIVE): a negated one, -1 for a host it does not
+     * know. */
     if (context == NULL) {
-        return UNKNOWN_HOST_APP_STATE;
-    }
-    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_APP_STATE, "app_state")) {
-        ahr_registry_release(context);
-        return -APPHOST_ERROR_WRONG_THREAD;
+        return -refusal;
     }
     state = ahr_mirror_app_state(context->mirror);
     ahr_registry_release(context);
@@ -72,6 +67,7 @@ static int32_t host_app_state(const apphost_host_t *host)
 static apphost_status_t host_scene_state(const apphost_host_t *host, apphost_scene_t scene, int32_t *out_state)
 {
     ahr_host_context *context;
+    apphost_status_t refusal;
     bool connected;
 
     if (scene == APPHOST_SCENE_INVALID) {
@@ -80,13 +76,9 @@ static apphost_status_t host_scene_state(const apphost_host_t *host, apphost_sce
     if (out_state == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire(host);
+    context = ahr_registry_acquire_on_main_queue(host, AHR_MAIN_QUEUE_SCENE_STATE, "scene_state", &refusal);
     if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_SCENE_STATE, "scene_state")) {
-        ahr_registry_release(context);
-        return APPHOST_ERROR_WRONG_THREAD;
+        return refusal;
     }
     connected = ahr_mirror_scene_state(context->mirror, scene, out_state);
     ahr_registry_release(context);

@@ -70,13 +70,19 @@ void ahr_host_interface_withdraw(apphost_host_t *host)
     free_block(block);
 }
 
-bool ahr_context_on_main_queue(ahr_host_context *context, ahr_main_queue_function function, const char *name)
+ahr_host_context *ahr_registry_acquire_on_main_queue(const apphost_host_t *host, ahr_main_queue_function function,
+                                                     const char *name, apphost_status_t *refusal)
 {
+    ahr_host_context *context = ahr_registry_acquire(host);
     char message[256];
     int length;
 
+    if (context == NULL) {
+        *refusal = APPHOST_ERROR_INVALID_ARGUMENT;
+        return NULL;
+    }
     if (ahr_main_queue_is_current(context->main_queue)) {
-        return true;
+        return context;
     }
     if (ahr_main_queue_first_misuse(context->main_queue, function) && context->sink.log != NULL) {
         length = snprintf(message, sizeof message,
@@ -88,5 +94,7 @@ bool ahr_context_on_main_queue(ahr_host_context *context, ahr_main_queue_functio
                               (size_t)length < sizeof message ? (size_t)length : sizeof message - 1);
         }
     }
-    return false;
+    ahr_registry_release(context);
+    *refusal = APPHOST_ERROR_WRONG_THREAD;
+    return NULL;
 }

@@ -684,13 +684,9 @@ static apphost_status_t activation_token(const apphost_host_t *host, apphost_act
     if (out_activation == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire(host);
+    context = ahr_registry_acquire_on_main_queue(host, AHR_MAIN_QUEUE_ACTIVATION_TOKEN, "activation_token", &status);
     if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_ACTIVATION_TOKEN, "activation_token")) {
-        ahr_registry_release(context);
-        return APPHOST_ERROR_WRONG_THREAD;
+        return status;
     }
     scenes = context->scenes;
     pthread_mutex_lock(&scenes->lock);
@@ -780,6 +776,7 @@ enum { AHR_SCENE_SIZE_MIN_BYTES = 4 * sizeof(uint32_t) };
 static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t scene, apphost_scene_size_t *out_size)
 {
     ahr_host_context *context;
+    apphost_status_t refusal;
     apphost_scene_size_t size;
     uint32_t declared;
     size_t written;
@@ -796,13 +793,9 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     if (declared < AHR_SCENE_SIZE_MIN_BYTES) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire(host);
+    context = ahr_registry_acquire_on_main_queue(host, AHR_MAIN_QUEUE_SCENE_SIZE, "scene_size", &refusal);
     if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (!ahr_context_on_main_queue(context, AHR_MAIN_QUEUE_SCENE_SIZE, "scene_size")) {
-        ahr_registry_release(context);
-        return APPHOST_ERROR_WRONG_THREAD;
+        return refusal;
     }
     /* A guest built against a later, larger struct gets the members this
      * runtime knows. */
@@ -950,6 +943,7 @@ static apphost_status_t post_notification(const apphost_host_t *host, const char
 static apphost_status_t list_sessions(const apphost_host_t *host, apphost_session_visitor_t visit, void *context)
 {
     ahr_host_context *host_context;
+    apphost_status_t refusal;
     ahr_session_entry *entries;
     apphost_session_info_t info;
     size_t count;
@@ -958,13 +952,9 @@ static apphost_status_t list_sessions(const apphost_host_t *host, apphost_sessio
     if (visit == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    host_context = ahr_registry_acquire(host);
+    host_context = ahr_registry_acquire_on_main_queue(host, AHR_MAIN_QUEUE_LIST_SESSIONS, "list_sessions", &refusal);
     if (host_context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    if (!ahr_context_on_main_queue(host_context, AHR_MAIN_QUEUE_LIST_SESSIONS, "list_sessions")) {
-        ahr_registry_release(host_context);
-        return APPHOST_ERROR_WRONG_THREAD;
+        return refusal;
     }
     /* A copy, so that no lock is held while the guest's visit runs. */
     if (!ahr_sessions_copy(host_context->sessions, &entries, &count)) {
