@@ -50,13 +50,17 @@ final class SceneSampleTests: HostTestCase {
     func testNotesOpensAWindowAfterSlowWorkInProcess() throws { try notesFetch("none") }
     func testNotesOpensAWindowAfterSlowWorkIsolated() throws { try notesFetch("process") }
 
+    /// Swift Notes on a host of its own, with its list window shown.
+    private func startNotes(_ isolation: String, options: [String] = []) throws -> (HostProcess, SceneStatus) {
+        let host = try startHost([Self.notes], options: ["--isolation", isolation] + options)
+        try host.waitForLog(Self.notesID, "connected list: ", prefix: true)
+        return (host, try XCTUnwrap(try scenes(of: Self.notesID).first))
+    }
+
     // CONTRACT S9: the Swift SDK's activation token: "fetch" takes it inside the action and opens
-    // the editor from another thread after the action returned; "open" from anywhere but the
-    // action would be refused.
+    // the editor from another thread after the action returned.
     private func notesFetch(_ isolation: String) throws {
-        let host = try startHost([Self.notes], options: ["--isolation", isolation])
-        try host.waitForLog(Self.notesID, "connected list: ")
-        let list = try XCTUnwrap(try scenes(of: Self.notesID).first)
+        let (host, list) = try startNotes(isolation)
         try ctlSucceeds("action", list.session, "new", "Reading")
         try ctlSucceeds("action", list.session, "fetch", "Reading")
         try host.waitForLog(Self.notesID, "fetched Reading")
@@ -70,9 +74,7 @@ final class SceneSampleTests: HostTestCase {
     // CONTRACT S7, S8 (ABI 1.2, from Swift): the list window counts the windows the host lists;
     // an editor closes itself for good, and the guest hears did-discard for it.
     private func notesClose(_ isolation: String) throws {
-        let host = try startHost([Self.notes], options: ["--isolation", isolation])
-        try host.waitForLog(Self.notesID, "connected list: ")
-        let list = try XCTUnwrap(try scenes(of: Self.notesID).first)
+        let (host, list) = try startNotes(isolation)
         try ctlSucceeds("action", list.session, "new", "Todo")
         try ctlSucceeds("action", list.session, "open", "Todo")
         try host.waitForLog(Self.notesID, "connected editor Todo: ")
