@@ -10,6 +10,8 @@
  *   FIXTURE_DIE_IN_INIT          init
  *   FIXTURE_DIE_IN_CALLBACK      did_receive_memory_warning and
  *                                will_enter_foreground
+ *   FIXTURE_DIE_IN_WILL_TERMINATE  will_terminate (after logging it)
+ *   FIXTURE_DIE_IN_DEINIT        deinit (after logging it)
  * How, with FIXTURE_HOW (default 1):
  *   1 a segmentation fault, 2 abort(), 3 exit(3), 4 never returns (asleep),
  *   5 never returns (a busy loop), 6 never returns (locks a mutex it holds),
@@ -122,7 +124,13 @@ static apphost_status_t did_finish_launching(void)
     return FIXTURE_LAUNCH_STATUS;
 }
 
-static void will_terminate(void) { note("will_terminate"); }
+static void will_terminate(void)
+{
+    note("will_terminate");
+#ifdef FIXTURE_DIE_IN_WILL_TERMINATE
+    die();
+#endif
+}
 
 static void did_receive_memory_warning(void)
 {
@@ -200,7 +208,13 @@ static apphost_status_t init(const apphost_host_t *host)
     return APPHOST_OK;
 }
 
-static void deinit(void) { note("deinit"); }
+static void deinit(void)
+{
+    note("deinit");
+#ifdef FIXTURE_DIE_IN_DEINIT
+    die();
+#endif
+}
 
 static const void *query(const char *interface_id)
 {

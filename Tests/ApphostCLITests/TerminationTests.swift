@@ -38,6 +38,39 @@ final class TerminationTests: HostTestCase {
         XCTAssertEqual(try status().guest(Self.cID)?.appState, .active)
     }
 
+    // CONTRACT A3, X2: a guest that crashes or hangs in will_terminate or deinit is terminated all
+    // the same, and `ctl terminate` and the event stream say where and of what; the other guest
+    // runs on.
+    func testACrashOrHangOnTheWayOutIsReported() throws {
+        let cases: [(flags: [String], answer: String)] = [
+            (["-DFIXTURE_DIE_IN_WILL_TERMINATE"], "it failed in will_terminate: killed by SIGSEGV"),
+            (["-DFIXTURE_DIE_IN_DEINIT"], "it failed in deinit: killed by SIGSEGV"),
+            (["-DFIXTURE_DIE_IN_WILL_TERMINATE", "-DFIXTURE_HOW=4"], "it failed in will_terminate: still running"),
+            (["-DFIXTURE_DIE_IN_DEINIT", "-DFIXTURE_HOW=4"], "it failed in deinit: still running"),
+        ]
+        for (index, (flags, answer)) in cases.enumerated() {
+            let guest = try TestGuests.dying(flags, as: "libDying\(index).so", into: scratch.path)
+            let host = try startHost([guest, BuildProducts.cSample], options: ["--isolation", "process"])
+            try host.waitForLog(TestGuests.dyingID, "callback did_finish_launching")
+            let mark = host.events.count
+            let result = try ctlSucceeds("terminate", TestGuests.dyingID)
+            XCTAssertEqual(result.stdout.count, 1, "\(flags)")
+            XCTAssertTrue(
+                result.stdout.first?.hasPrefix("\(TestGuests.dyingID) terminated; \(answer)") == true,
+                "\(flags): \(result.stdout)")
+            let terminated = try host.waitForEvent("its termination", after: mark) {
+                $0.kind == .terminated && $0.guest == TestGuests.dyingID
+            }
+            XCTAssertTrue(terminated.message?.hasPrefix(answer) == true, "\(flags): \(terminated.humanLine)")
+            XCTAssertTrue(
+                host.events.since(mark).contains { $0.kind == .error && $0.guest == TestGuests.dyingID },
+                "\(flags): an error event")
+            XCTAssertEqual(try status().guest(Self.cID)?.phase, .running, "the other guest runs on")
+            host.signal(SIGTERM)
+            _ = try host.waitForExit()
+        }
+    }
+
     // CONTRACT A3: terminating a guest that is not running is an error, not a second will-terminate.
     func testTerminatingAStoppedGuestIsAnError() throws {
         let host = try startBothSamples()

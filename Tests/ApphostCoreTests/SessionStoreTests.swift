@@ -57,6 +57,27 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(try store.sessions(of: id).first?.state, Data("last".utf8))
     }
 
+    // CONTRACT X2, X5: a guest that saves and then crashes is reported terminated (crash) only
+    // once what it saved is in the store, as a terminated one is: the stream never says
+    // terminated before its last state-saved.
+    func testACrashIsReportedTerminatedAfterTheLastSave() throws {
+        let store = MemoryStore()
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        store.holdSaves = true
+        host.run { _ in
+            host.opener.guests[id]?.emit(.saveSceneState(1, Data("last".utf8)))
+            host.opener.guests[id]?.emit(.died("killed by SIGSEGV"))
+        }
+        XCTAssertEqual(host.guest(id)?.appState, .notRunning, "it is down at once")
+        XCTAssertTrue(host.events.of(.terminated).isEmpty, "not reported before the save is stored")
+        store.releaseSaves()
+        host.settle()
+        XCTAssertEqual(
+            host.events.all.map(\.kind).filter { $0 == .stateSaved || $0 == .terminated }, [.stateSaved, .terminated])
+        XCTAssertEqual(host.events.of(.terminated).first?.reason, .crash)
+    }
+
     // A store that cannot be read is reported; the guest still launches, with a new session.
     func testAStoreThatFailsIsReportedAndTheGuestStillLaunches() throws {
         let store = MemoryStore()

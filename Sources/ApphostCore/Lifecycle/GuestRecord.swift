@@ -77,6 +77,9 @@ final class GuestRecord: @unchecked Sendable {
     var watchdogDue: Duration = .zero
     /// The watchdog killed it: its death is reported as a watchdog stop, not a crash.
     var killedByWatchdog = false
+    /// While it is terminated: how it failed on its way out (crashed or hung in will_terminate
+    /// or deinit), for the termination to say.
+    var terminationTrouble: String?
     var scenes: [SceneRecord] = []
     /// S9: the activations its user actions granted and no request has spent yet.
     var activations: [ActivationToken: ActivationGrant] = [:]

@@ -238,10 +238,12 @@ public final class HostCore: @unchecked Sendable {
     }
 
     /// Terminates a running guest: its foreground scenes go to background first (S3, so they
-    /// save), then will-terminate (A3), then it is unloaded. Saved state survives.
+    /// save), then will-terminate (A3), then it is unloaded. Saved state survives. The success
+    /// says how it went when it did not go well: a guest that crashed or hung in will_terminate
+    /// or deinit is terminated all the same (X2), and the caller learns where and of what.
     public func terminate(
         _ id: String, reason: TransitionReason = .requested,
-        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
+        completion: @escaping @Sendable (Result<String?, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
         let guest: GuestRecord
@@ -260,12 +262,10 @@ public final class HostCore: @unchecked Sendable {
             deliver(guest, .willTerminate, sceneState: nil)
         }
         guest.phase = .terminating
+        guest.terminationTrouble = nil
         channel.close { [weak self] in
-            // What it saved to the last is in the store before it is reported terminated.
-            self?.afterSaves { [weak self] in
-                self?.unloaded(guest, channel: channel, reason: reason)
-                completion(.success(()))
-            }
+            let trouble = guest.terminationTrouble
+            self?.unloaded(guest, channel: channel, reason: reason) { completion(.success(trouble)) }
         }
     }
 
@@ -390,14 +390,20 @@ public final class HostCore: @unchecked Sendable {
         guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
         guest.phase = .terminating
         channel.close { [weak self] in
-            self?.unloaded(guest, channel: channel, reason: .requested)
-            completion(.failure(HostCommandError(message)))
+            self?.unloaded(guest, channel: channel, reason: .requested) {
+                completion(.failure(HostCommandError(message)))
+            }
         }
     }
 
-    /// The guest's channel is closed: it no longer runs and its scenes are unattached (A3).
-    private func unloaded(_ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason) {
-        guard guest.channel === channel else { return }
+    /// The guest's channel is closed: it no longer runs and its scenes are unattached (A3). It is
+    /// reported terminated, and `then` runs, once what it saved to the last is in the store, so
+    /// that the event stream never says terminated before its last state-saved.
+    private func unloaded(
+        _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason,
+        then: @escaping @Sendable () -> Void = {}
+    ) {
+        guard guest.channel === channel else { return then() }
         let before = guest.appState
         guest.channel = nil
         guest.suspended = false
@@ -416,7 +422,13 @@ public final class HostCore: @unchecked Sendable {
         guest.phase = .notRunning
         noteAppState(guest, from: before, reason: reason)
         arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
-        record(.terminated, guest: guest.id, reason: reason)
+        let trouble = guest.terminationTrouble
+        guest.terminationTrouble = nil
+        if let trouble { record(.error, guest: guest.id, reason: reason, message: trouble) }
+        afterSaves { [weak self] in
+            self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
+            then()
+        }
     }
 
     // MARK: Sessions (S6, S8, S12)
@@ -634,15 +646,21 @@ public final class HostCore: @unchecked Sendable {
     /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
     /// become unattached and keep their saved state.
     private func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
-        // A guest being terminated may die of it (a suspended one is killed): the close reports it.
-        guard guest.channel === channel, guest.phase != .terminating else { return }
+        guard guest.channel === channel else { return }
+        // A3, X2: one that dies or hangs on its way out is terminated all the same; the
+        // termination says where and of what (after will_terminate answered: in deinit).
+        guard guest.phase != .terminating else {
+            if guest.terminationTrouble == nil {
+                guest.terminationTrouble = "it failed in \(callback ?? "deinit"): \(cause)"
+            }
+            return
+        }
         let reason: TransitionReason = guest.killedByWatchdog ? .watchdog : .crash
         let place = callback.map { "in \($0)" } ?? "outside any callback"
         let what = guest.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
         guest.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason)
-        restartIfAllowed(guest)
+        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restartIfAllowed(guest) }
     }
 
     // MARK: Watchdog

@@ -247,7 +247,7 @@ extension HostService: ControlResponder {
                 let id = try core.status().guestID(named: name)
                 begin()
                 core.terminate(id) { result in
-                    answer(result.map { "\(id) terminated" })
+                    answer(result.map { trouble in "\(id) terminated" + (trouble.map { "; \($0)" } ?? "") })
                     self.end()
                 }
             case .suspend(let name):

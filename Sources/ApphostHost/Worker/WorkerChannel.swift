@@ -73,6 +73,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// The host killed the worker on purpose while closing (it was suspended, or did not stop in
     /// time): its end is no crash.
     private var killedWhileClosing = false
+    /// It was killed because it had not exited `stopTimeout` after `close`: hung in
+    /// will_terminate or deinit, which the core reports (X2), unlike the kill of a frozen guest.
+    private var closeTimedOut = false
 
     private enum Freezing {
         case running
@@ -373,6 +376,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         let timer = DispatchWorkItem { [self] in
             locked {
                 guard case .closing = phase else { return }
+                closeTimedOut = true
                 killWhileClosing()
             }
         }
@@ -576,7 +580,15 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             ?? exit.description
         let closing: Bool
         if case .closing = phase { closing = true } else { closing = false }
-        let unanswered: ChannelFailure = closing && killedWhileClosing ? .closed : .crashed(cause)
+        let hung = "still running \(stopTimeout.secondsText) after the request to terminate, so it was killed"
+        // A3: a frozen guest killed on close is no failure; one that hung or died on its way out
+        // is (X2), and so is the call it was in.
+        let expected = closing && killedWhileClosing && !closeTimedOut
+        let failure: String? =
+            if !closing || expected { nil } else if closeTimedOut { hung } else if exit != .exited(status: 0) {
+                cause
+            } else { nil }
+        let unanswered: ChannelFailure = expected ? .closed : .crashed(closeTimedOut ? hung : cause)
         phase = .ended(closing ? .closed : .crashed(cause))
         closeTimer?.cancel()
         onExit()
@@ -586,7 +598,11 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         pending = []
         held = []
         failFreezeCompletions(.crashed(cause))
-        if !closing { post { [onEvent] in onEvent(.died(cause)) } }
+        if !closing {
+            post { [onEvent] in onEvent(.died(cause)) }
+        } else if let failure {
+            post { [onEvent] in onEvent(.died(failure)) }
+        }
         for completion in closeCompletions { post { completion() } }
         closeCompletions = []
     }
