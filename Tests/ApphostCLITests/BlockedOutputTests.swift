@@ -1,0 +1,143 @@
+import ApphostHost
+import Foundation
+import XCTest
+
+/// A host whose standard output nobody reads (`apphost launch guest.so | sleep 120`), beside guests
+/// that log or print as fast as they can: the host's output must never stop the host (CONTRACT X2).
+class BlockedOutputCases: HostTestCase {
+    // CONTRACT X2: with its standard output and standard error pipes that nobody reads, and a guest
+    // logging in a tight loop from a thread of its own, the host still answers `ctl ps` and ends
+    // gracefully on SIGTERM.
+    func aHostWhoseOutputNobodyReadsAnswersAndStopsGracefully() throws {
+        let flood = try TestGuests.busyThread(into: scratch.path, flags: ["-DFIXTURE_FLOOD=1"])
+        let host = try startHost([flood], readsStandardOutput: false, readsStandardError: false)
+        try waitUntilFull(host.stdout.pipe)
+
+        let status = try answeredStatus()
+        XCTAssertEqual(status.guest(TestGuests.busyThreadID)?.phase, .running)
+        host.signal(SIGTERM)
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
+    // CONTRACT X2: the event lines the host could not write are counted, in `ctl ps`, and said in
+    // the stream itself, as an event in their place, once its reader reads again; and in the
+    // host's log.
+    func eventLinesDroppedAreCountedAndSaid() throws {
+        let flood = try TestGuests.busyThread(into: scratch.path, flags: ["-DFIXTURE_FLOOD=1"])
+        let host = try startHost([flood], readsStandardOutput: false)
+        try waitUntilFull(host.stdout.pipe)
+        let deadline = Date() + 20
+        var dropped = 0
+        while dropped == 0, Date() < deadline {
+            dropped = try answeredStatus().droppedEventLines ?? 0
+            if dropped == 0 { usleep(50_000) }
+        }
+        XCTAssertGreaterThan(dropped, 0, "ps says no event line was dropped")
+        let table = try runApphost(ctlArguments("ps"), timeout: 10)
+        XCTAssertTrue(
+            table.stdout.contains {
+                $0.hasPrefix("output: ") && $0.hasSuffix(" event lines dropped: standard output was not being read")
+            }, "\(table.stdout)")
+
+        let notice = try Self.readEvents(from: host.stdout.pipe) { $0.kind == .eventsDropped }
+        let message = try XCTUnwrap(notice.message)
+        XCTAssertNotNil(
+            message.wholeMatch(of: /dropped [1-9][0-9]* event lines?: standard output is not being read/), message)
+        let logged = host.stderr.wait(until: Date() + 10) { lines in
+            lines.contains { $0.contains("warning") && $0.hasSuffix(message) }
+        }
+        XCTAssertTrue(logged.ready, "the host's log does not say it: \(logged.lines)")
+
+        Self.discard(host.stdout.pipe)
+        host.signal(SIGTERM)
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
+    // MARK: Helpers
+
+    /// Reads `pipe` line by line (20 s at most) until an event matches `predicate`; every line
+    /// must be an event in JSON.
+    static func readEvents(
+        from pipe: Pipe, file: StaticString = #filePath, line: UInt = #line, until predicate: (HostEvent) -> Bool
+    ) throws -> HostEvent {
+        let handle = pipe.fileHandleForReading
+        let deadline = Date() + 20
+        var partial = Data()
+        while Date() < deadline {
+            let data = handle.availableData
+            guard !data.isEmpty else { break }
+            partial.append(data)
+            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                let text = String(decoding: partial[partial.startIndex..<newline], as: UTF8.self)
+                partial = Data(partial[partial.index(after: newline)...])
+                guard text.hasPrefix("{"), text.hasSuffix("}") else {
+                    XCTFail("launch --json printed a line that is not an event: \(text)", file: file, line: line)
+                    throw HostTestFailure()
+                }
+                // Only lines that may match are decoded: the others are many.
+                guard text.contains("events-dropped") else { continue }
+                let event = try ControlCoding.decode(HostEvent.self, from: text)
+                if predicate(event) { return event }
+            }
+        }
+        XCTFail("no such event within 20 s", file: file, line: line)
+        throw HostTestFailure()
+    }
+
+    /// Reads `pipe` to its end on a thread of its own and throws what it read away.
+    static func discard(_ pipe: Pipe) {
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        }
+    }
+
+    /// `ctl ps --json` within 10 s, however busy the host is.
+    func answeredStatus(file: StaticString = #filePath, line: UInt = #line) throws -> HostStatus {
+        let result = try runApphost(ctlArguments("ps", "--json"), timeout: 10, file: file, line: line)
+        XCTAssertEqual(result.status, 0, "ps failed: \(result.stderr)", file: file, line: line)
+        return try ControlCoding.decode(HostStatus.self, from: result.stdout.joined())
+    }
+
+    func ctlArguments(_ arguments: String...) -> [String] { ["ctl"] + arguments + ["--data-dir", dataDirectory] }
+
+    /// Waits (20 s at most) until one of `pipes` holds all it can: its writer cannot write more
+    /// until someone reads.
+    func waitUntilFull(_ pipes: Pipe..., file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date() + 20
+        while Date() < deadline {
+            if pipes.contains(where: Self.isFull) { return }
+            usleep(20_000)
+        }
+        XCTFail("no pipe filled up within 20 s", file: file, line: line)
+        throw HostTestFailure()
+    }
+
+    /// Whether the pipe is within one page or two of its capacity (a write of up to a page is
+    /// atomic, so a pipe that takes no more can have that much room left).
+    static func isFull(_ pipe: Pipe) -> Bool {
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        let capacity = fcntl(descriptor, 1032 /* F_GETPIPE_SZ */)
+        var queued: Int32 = 0
+        guard capacity > 0, ioctl(descriptor, UInt(FIONREAD), &queued) == 0 else { return false }
+        return queued >= capacity - 8192
+    }
+}
+
+final class BlockedOutputTests: BlockedOutputCases {
+    func testAHostWhoseOutputNobodyReadsAnswersAndStopsGracefully() throws {
+        try aHostWhoseOutputNobodyReadsAnswersAndStopsGracefully()
+    }
+    func testEventLinesDroppedAreCountedAndSaid() throws { try eventLinesDroppedAreCountedAndSaid() }
+}
+
+/// The same with the guests in the host's process.
+final class BlockedOutputInProcessTests: BlockedOutputCases {
+    override class var isolation: String? { "none" }
+
+    func testAHostWhoseOutputNobodyReadsAnswersAndStopsGracefully() throws {
+        try aHostWhoseOutputNobodyReadsAnswersAndStopsGracefully()
+    }
+    func testEventLinesDroppedAreCountedAndSaid() throws { try eventLinesDroppedAreCountedAndSaid() }
+}
