@@ -5,15 +5,15 @@ import XCTest
 /// A host whose standard output nobody reads (`apphost launch guest.so | sleep 120`), beside guests
 /// that log or print as fast as they can: the host's output must never stop the host (CONTRACT X2).
 class BlockedOutputCases: HostTestCase {
-    // CONTRACT X2: with its standard output and standard error pipes that nobody reads, and a guest
-    // logging in a tight loop from a thread of its own, the host still answers `ctl ps` and ends
+    // CONTRACT X2: with its standard output a pipe that takes no more and its standard error one
+    // that nobody reads, and a guest logging in a tight loop from a thread of its own, the host
+    // still answers `ctl ps` (which counts the event lines it dropped meanwhile) and ends
     // gracefully on SIGTERM.
     func aHostWhoseOutputNobodyReadsAnswersAndStopsGracefully() throws {
         let flood = try TestGuests.busyThread(into: scratch.path, flags: ["-DFIXTURE_FLOOD=1"])
-        let host = try startHost([flood], readsStandardOutput: false, readsStandardError: false)
-        try waitUntilFull(host.stdout.pipe)
-
-        let status = try answeredStatus()
+        let host = try startHost(
+            [flood], readsStandardOutput: false, readsStandardError: false, fillsStandardOutput: true)
+        let status = try waitForDroppedEventLines()
         XCTAssertEqual(status.guest(TestGuests.busyThreadID)?.phase, .running)
         host.signal(SIGTERM)
         XCTAssertEqual(try host.waitForExit(), 0)
@@ -24,15 +24,8 @@ class BlockedOutputCases: HostTestCase {
     // host's log.
     func eventLinesDroppedAreCountedAndSaid() throws {
         let flood = try TestGuests.busyThread(into: scratch.path, flags: ["-DFIXTURE_FLOOD=1"])
-        let host = try startHost([flood], readsStandardOutput: false)
-        try waitUntilFull(host.stdout.pipe)
-        let deadline = Date() + 20
-        var dropped = 0
-        while dropped == 0, Date() < deadline {
-            dropped = try answeredStatus().droppedEventLines ?? 0
-            if dropped == 0 { usleep(50_000) }
-        }
-        XCTAssertGreaterThan(dropped, 0, "ps says no event line was dropped")
+        let host = try startHost([flood], readsStandardOutput: false, fillsStandardOutput: true)
+        _ = try waitForDroppedEventLines()
         let table = try runApphost(ctlArguments("ps"), timeout: 10)
         XCTAssertTrue(
             table.stdout.contains {
@@ -54,6 +47,46 @@ class BlockedOutputCases: HostTestCase {
     }
 
     // MARK: Helpers
+
+    /// `ctl ps --json` within 10 s, however busy the host is.
+    func answeredStatus(file: StaticString = #filePath, line: UInt = #line) throws -> HostStatus {
+        let result = try runApphost(ctlArguments("ps", "--json"), timeout: 10, file: file, line: line)
+        XCTAssertEqual(result.status, 0, "ps failed: \(result.stderr)", file: file, line: line)
+        return try ControlCoding.decode(HostStatus.self, from: result.stdout.joined())
+    }
+
+    func ctlArguments(_ arguments: String...) -> [String] { ["ctl"] + arguments + ["--data-dir", dataDirectory] }
+
+    /// Asks `ctl ps` (for 20 s at most) until the host says it dropped more than a thousand event
+    /// lines: a flood is under way, and the host answers through it.
+    func waitForDroppedEventLines(file: StaticString = #filePath, line: UInt = #line) throws -> HostStatus {
+        try waitForStatus("more than 1000 event lines dropped", file: file, line: line) {
+            $0.droppedEventLines ?? 0 > 1000
+        }
+    }
+
+    /// Asks `ctl ps` (for 20 s at most, each answer within 10 s) until its answer matches
+    /// `predicate`; until the host listens, asks again.
+    func waitForStatus(
+        _ what: String, file: StaticString = #filePath, line: UInt = #line, until predicate: (HostStatus) -> Bool
+    ) throws -> HostStatus {
+        let deadline = Date() + 20
+        var last: HostStatus?
+        while Date() < deadline {
+            let result = try runApphost(ctlArguments("ps", "--json"), timeout: 10, file: file, line: line)
+            if result.status == 0 {
+                let status = try ControlCoding.decode(HostStatus.self, from: result.stdout.joined())
+                if predicate(status) { return status }
+                last = status
+            } else if !result.stderr.joined().contains("no host is running") {
+                XCTFail("ps failed: \(result.stderr)", file: file, line: line)
+                throw HostTestFailure()
+            }
+            usleep(50_000)
+        }
+        XCTFail("no \(what) within 20 s; ps said \(String(describing: last))", file: file, line: line)
+        throw HostTestFailure()
+    }
 
     /// Reads `pipe` line by line (20 s at most) until an event matches `predicate`; every line
     /// must be an event in JSON.
@@ -91,37 +124,6 @@ class BlockedOutputCases: HostTestCase {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
         }
-    }
-
-    /// `ctl ps --json` within 10 s, however busy the host is.
-    func answeredStatus(file: StaticString = #filePath, line: UInt = #line) throws -> HostStatus {
-        let result = try runApphost(ctlArguments("ps", "--json"), timeout: 10, file: file, line: line)
-        XCTAssertEqual(result.status, 0, "ps failed: \(result.stderr)", file: file, line: line)
-        return try ControlCoding.decode(HostStatus.self, from: result.stdout.joined())
-    }
-
-    func ctlArguments(_ arguments: String...) -> [String] { ["ctl"] + arguments + ["--data-dir", dataDirectory] }
-
-    /// Waits (20 s at most) until one of `pipes` holds all it can: its writer cannot write more
-    /// until someone reads.
-    func waitUntilFull(_ pipes: Pipe..., file: StaticString = #filePath, line: UInt = #line) throws {
-        let deadline = Date() + 20
-        while Date() < deadline {
-            if pipes.contains(where: Self.isFull) { return }
-            usleep(20_000)
-        }
-        XCTFail("no pipe filled up within 20 s", file: file, line: line)
-        throw HostTestFailure()
-    }
-
-    /// Whether the pipe is within one page or two of its capacity (a write of up to a page is
-    /// atomic, so a pipe that takes no more can have that much room left).
-    static func isFull(_ pipe: Pipe) -> Bool {
-        let descriptor = pipe.fileHandleForReading.fileDescriptor
-        let capacity = fcntl(descriptor, 1032 /* F_GETPIPE_SZ */)
-        var queued: Int32 = 0
-        guard capacity > 0, ioctl(descriptor, UInt(FIONREAD), &queued) == 0 else { return false }
-        return queued >= capacity - 8192
     }
 }
 

@@ -14,9 +14,11 @@ final class HostProcess {
     private let readsStandardOutput: Bool
     private let readsStandardError: Bool
 
+    /// `fillsStandardOutput` (when the test does not read it): the host starts with a standard
+    /// output that takes no more, as if its reader had stopped reading long ago.
     init(
         guests: [String], dataDirectory: String, environment: [String: String] = [:], readsStandardOutput: Bool = true,
-        readsStandardError: Bool = true
+        readsStandardError: Bool = true, fillsStandardOutput: Bool = false
     ) throws {
         self.dataDirectory = dataDirectory
         self.readsStandardOutput = readsStandardOutput
@@ -33,6 +35,7 @@ final class HostProcess {
         process.standardError = stderr.pipe
         if readsStandardOutput { stdout.start() }
         if readsStandardError { stderr.start() }
+        if fillsStandardOutput && !readsStandardOutput { Self.fill(stdout.pipe) }
         try process.run()
     }
 
@@ -92,6 +95,21 @@ final class HostProcess {
     func kill() {
         if process.isRunning { Foundation.kill(pid, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// Writes lines "{}" into `pipe` until it takes no more. Its descriptor is non-blocking only
+    /// meanwhile: the host gets the same open file, which it must find blocking.
+    private static func fill(_ pipe: Pipe) {
+        let descriptor = pipe.fileHandleForWriting.fileDescriptor
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        // A page of lines at a time, then a line at a time: writes of up to a page are atomic, so
+        // what fits goes in whole and the rest fails with EAGAIN.
+        for text in [String(repeating: "{}\n", count: 1365), "{}\n"] {
+            let bytes = Array(text.utf8)
+            while bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count {}
+        }
+        _ = fcntl(descriptor, F_SETFL, flags)
     }
 
     private static func decode(_ lines: [String]) -> [HostEvent] {

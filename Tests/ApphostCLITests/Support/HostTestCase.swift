@@ -40,7 +40,7 @@ class HostTestCase: XCTestCase {
     /// test's data directory.
     func startHost(
         _ guests: [String], options: [String] = [], environment: [String: String] = [:],
-        readsStandardOutput: Bool = true, readsStandardError: Bool = true
+        readsStandardOutput: Bool = true, readsStandardError: Bool = true, fillsStandardOutput: Bool = false
     ) throws -> HostProcess {
         let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
         var options = options
@@ -49,7 +49,8 @@ class HostTestCase: XCTestCase {
         }
         let host = try HostProcess(
             guests: options + paths, dataDirectory: dataDirectory, environment: environment,
-            readsStandardOutput: readsStandardOutput, readsStandardError: readsStandardError)
+            readsStandardOutput: readsStandardOutput, readsStandardError: readsStandardError,
+            fillsStandardOutput: fillsStandardOutput)
         hosts.append(host)
         return host
     }
