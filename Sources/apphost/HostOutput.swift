@@ -13,9 +13,10 @@ final class HostOutput: Sendable {
     let events: LineWriter
     let errors: LineWriter
 
-    /// Starts the writers. The host's log must be bootstrapped before events flow.
+    /// Diverts standard output (`Output.divertStandardOutput`) so that nothing but the events
+    /// reaches it, and starts the writers. The host's log must be bootstrapped before events flow.
     init(json: Bool) {
-        let eventsDescriptor = STDOUT_FILENO
+        let eventsDescriptor = Output.divertStandardOutput()
         errors = LineWriter(
             descriptor: STDERR_FILENO,
             notice: { "apphost: dropped \($0) lines: standard error is not being read\n" })

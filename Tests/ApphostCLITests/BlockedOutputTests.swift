@@ -19,6 +19,39 @@ class BlockedOutputCases: HostTestCase {
         XCTAssertEqual(try host.waitForExit(), 0)
     }
 
+    // CONTRACT X2: a guest printing on its standard output in a tight loop, beside another guest,
+    // with the host's output full and unread: the host answers and drives the other guest, and
+    // stops gracefully.
+    func aGuestFloodingItsStandardOutputHarmsNeitherTheHostNorTheOthers() throws {
+        let flood = try TestGuests.busyThread(into: scratch.path, flags: ["-DFIXTURE_FLOOD=2"])
+        let host = try startHost(
+            [BuildProducts.cSample, flood], readsStandardOutput: false, readsStandardError: false,
+            fillsStandardOutput: true)
+        if Self.isolation == "none" {
+            // What it prints goes to the host's standard error, where it fills the pipe and then
+            // waits: the host is not in the way.
+            _ = try waitForStatus("the flooding guest running") {
+                $0.guest(TestGuests.busyThreadID)?.phase == .running
+            }
+        } else {
+            // What it prints reaches the host as its log, and is dropped at the host's output.
+            _ = try waitForDroppedEventLines()
+        }
+
+        XCTAssertEqual(try answeredStatus().guest(TestGuests.busyThreadID)?.phase, .running)
+        XCTAssertEqual(try runApphost(ctlArguments("home"), timeout: 10).status, 0)
+        XCTAssertEqual(try runApphost(ctlArguments("switch", Self.cID), timeout: 10).status, 0)
+        let status = try answeredStatus()
+        XCTAssertEqual(status.guest(Self.cID)?.appState, .active)
+        XCTAssertEqual(status.guest(TestGuests.busyThreadID)?.phase, .running)
+        // In the host's process the guest's thread is stuck in printf on the full pipe, and its
+        // deinit waits for that thread: read the pipe, so that it can end (a guest that hangs in
+        // its deinit hangs a host that runs it in its process).
+        if Self.isolation == "none" { Self.discard(host.stderr.pipe) }
+        host.signal(SIGTERM)
+        XCTAssertEqual(try host.waitForExit(), 0)
+    }
+
     // CONTRACT X2: the event lines the host could not write are counted, in `ctl ps`, and said in
     // the stream itself, as an event in their place, once its reader reads again; and in the
     // host's log.
@@ -131,6 +164,9 @@ final class BlockedOutputTests: BlockedOutputCases {
     func testAHostWhoseOutputNobodyReadsAnswersAndStopsGracefully() throws {
         try aHostWhoseOutputNobodyReadsAnswersAndStopsGracefully()
     }
+    func testAGuestFloodingItsStandardOutputHarmsNeitherTheHostNorTheOthers() throws {
+        try aGuestFloodingItsStandardOutputHarmsNeitherTheHostNorTheOthers()
+    }
     func testEventLinesDroppedAreCountedAndSaid() throws { try eventLinesDroppedAreCountedAndSaid() }
 }
 
@@ -140,6 +176,9 @@ final class BlockedOutputInProcessTests: BlockedOutputCases {
 
     func testAHostWhoseOutputNobodyReadsAnswersAndStopsGracefully() throws {
         try aHostWhoseOutputNobodyReadsAnswersAndStopsGracefully()
+    }
+    func testAGuestFloodingItsStandardOutputHarmsNeitherTheHostNorTheOthers() throws {
+        try aGuestFloodingItsStandardOutputHarmsNeitherTheHostNorTheOthers()
     }
     func testEventLinesDroppedAreCountedAndSaid() throws { try eventLinesDroppedAreCountedAndSaid() }
 }

@@ -34,6 +34,18 @@ enum TestGuests {
             to: directory + "/" + busyThreadLibrary, flags: ["-pthread"] + flags, file: file, line: line)
     }
 
+    /// Plugins/Fixtures/printing_guest.c: writes to its standard output and standard error from
+    /// init and callbacks, and logs "printed <callback>" after each.
+    static let printingID = "org.apphost.fixtures.printing"
+
+    static func printing(
+        into directory: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/printing_guest.c").path,
+            to: directory + "/libPrintingFixture.so", flags: flags, file: file, line: line)
+    }
+
     /// Plugins/Fixtures/dying_guest.c (id org.apphost.fixtures.dying) built with `flags`, which
     /// say where and how it dies.
     static let dyingID = "org.apphost.fixtures.dying"
