@@ -3,6 +3,12 @@
  * on, for suspension's tests (CONTRACT B7): with process isolation its worker's
  * CPU time grows while it runs and stands still while it is suspended. Logs
  * "callback <name>" from every callback and "spinning" once its thread runs.
+ *
+ * With FIXTURE_FLOOD its thread floods instead of spinning, "flood <n>" in a
+ * tight loop, for the tests of a host whose output backs up (CONTRACT X2):
+ * FIXTURE_FLOOD=1 through host->log, FIXTURE_FLOOD=2 by printf on standard
+ * output. The thread stops, and is joined, in deinit: in the host's process
+ * (--isolation none) it must not outlive the library.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +32,27 @@ static void note(const char *event, apphost_scene_t scene)
     g_host->log(g_host, APPHOST_LOG_INFO, line);
 }
 
+#ifdef FIXTURE_FLOOD
+static int g_stop;
+
+static void *spin(void *unused)
+{
+    const apphost_host_t *host = g_host;
+    unsigned long turns = 0;
+    char line[64];
+
+    while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
+        turns++;
+        snprintf(line, sizeof line, "flood %lu", turns);
+#if FIXTURE_FLOOD == 1
+        host->log(host, APPHOST_LOG_INFO, line);
+#else
+        printf("%s\n", line);
+#endif
+    }
+    return unused;
+}
+#else
 static void *spin(void *unused)
 {
     volatile unsigned long turns = 0;
@@ -35,6 +62,7 @@ static void *spin(void *unused)
     }
     return unused;
 }
+#endif
 
 static apphost_status_t did_finish_launching(void)
 {
@@ -43,7 +71,9 @@ static apphost_status_t did_finish_launching(void)
         if (pthread_create(&g_spinner, NULL, spin, NULL) != 0) {
             return APPHOST_ERROR_GUEST_FAILED;
         }
+#ifndef FIXTURE_FLOOD
         pthread_detach(g_spinner);
+#endif
         g_started = 1;
     }
     g_host->log(g_host, APPHOST_LOG_INFO, "spinning");
@@ -79,7 +109,17 @@ static apphost_status_t init(const apphost_host_t *host)
     return APPHOST_OK;
 }
 
-static void deinit(void) { g_host = NULL; }
+static void deinit(void)
+{
+#ifdef FIXTURE_FLOOD
+    if (g_started) {
+        __atomic_store_n(&g_stop, 1, __ATOMIC_RELEASE);
+        pthread_join(g_spinner, NULL);
+        g_started = 0;
+    }
+#endif
+    g_host = NULL;
+}
 
 static const void *query(const char *interface_id)
 {

@@ -6,9 +6,13 @@ import Foundation
 /// main queue, where the signal handlers and the launch completion run.
 final class HostStopper: @unchecked Sendable {
     private let service: HostService
+    private let output: HostOutput
     private var stopping = false
 
-    init(service: HostService) { self.service = service }
+    init(service: HostService, output: HostOutput) {
+        self.service = service
+        self.output = output
+    }
 
     func signalled(_ number: Int32) {
         // A second signal means the operator will not wait for the guests: leave now, as a shell
@@ -20,8 +24,13 @@ final class HostStopper: @unchecked Sendable {
     func stop(exitCode: Int32) {
         guard !stopping else { return }
         stopping = true
-        service.shutdown {
-            DispatchQueue.main.async { exit(exitCode) }
+        service.shutdown { [output] in
+            // What is still queued for output goes first, unless nobody reads it; off the main
+            // queue, so that a second signal still exits at once meanwhile.
+            DispatchQueue.global().async {
+                output.flush()
+                exit(exitCode)
+            }
         }
     }
 }

@@ -26,6 +26,9 @@ struct Inspect: ParsableCommand {
     }
 
     func run() throws {
+        // What the library prints while it loads (its constructors, in this process or in the
+        // worker, which inherits descriptor 1) goes to standard error, never into the report.
+        Output.divertStandardOutput()
         let descriptor: GuestDescriptor
         do {
             switch isolation {

@@ -42,28 +42,39 @@ struct Launch: ParsableCommand {
     }
 
     func run() throws {
+        // Nothing the host prints or logs may block it (CONTRACT X2): it all goes through writers
+        // of its own, from here on.
+        let output = HostOutput(json: json)
         let level = logLevel.level
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler(label: label, stream: LineWriterStream(output.errors))
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "apphost")
         HostDescriptorLimit.raise()
-        let service = HostService(
-            dataDirectory: try dataDirectory.resolve(),
-            opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
-            restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
-            memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
-            scenes: scenes.policy, logger: logger)
-        let printer = EventPrinter(json: json)
+        let service: HostService
+        do {
+            service = HostService(
+                dataDirectory: try dataDirectory.resolve(),
+                opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
+                restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
+                memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
+                scenes: scenes.policy, droppedEventLines: { output.events.droppedLines }, logger: logger)
+        } catch {
+            // What was logged so far comes before the error line.
+            output.flush()
+            throw error
+        }
+        let printer = EventPrinter(json: json, write: output.event)
         let subscription = service.subscribe { printer.print($0) }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).
-        let stopper = HostStopper(service: service)
+        let stopper = HostStopper(service: service, output: output)
         let trap = SignalTrap { stopper.signalled($0) }
         do {
             try service.start()
         } catch {
+            output.flush()
             throw CLIFailure(error)
         }
 
@@ -72,7 +83,7 @@ struct Launch: ParsableCommand {
         service.launch(
             paths: paths,
             onOutcome: { _, result in
-                if case .failure(let error) = result { Output.error(error.message) }
+                if case .failure(let error) = result { output.error(error.message) }
             },
             completion: { launched in
                 if launched == 0 { DispatchQueue.main.async { stopper.stop(exitCode: 1) } }

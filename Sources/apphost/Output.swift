@@ -1,12 +1,39 @@
 import Foundation
+import Synchronization
 
 /// Whole lines straight to the file descriptors: nothing is buffered, so a reader sees each
 /// event as soon as it happens, and lines written from different threads never mix.
 enum Output {
-    static func line(_ text: String) { emit(text + "\n", to: STDOUT_FILENO) }
+    /// Where `line` writes: standard output, or the copy of it `divertStandardOutput` made.
+    private static let standardOutput = Atomic<Int32>(STDOUT_FILENO)
+
+    static func line(_ text: String) { emit(text + "\n", to: standardOutput.load(ordering: .relaxed)) }
 
     /// An error line on stderr, as every apphost error looks.
     static func error(_ message: String) { emit("apphost: \(message)\n", to: STDERR_FILENO) }
+
+    /// Keeps standard output for this process's own lines and points descriptor 1 at standard
+    /// error: what anything else in the process writes there (a guest run in the host's process,
+    /// a library) lands among the errors, never among the lines `line` prints, and a worker
+    /// process started from here inherits that too. Returns the descriptor `line` writes to from
+    /// now on. Call it once, before starting any thread that prints.
+    @discardableResult
+    static func divertStandardOutput() -> Int32 {
+        let copy = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0 else { return STDOUT_FILENO }  // Closed: there is nothing to keep apart.
+        // Standard error, or nowhere when that is closed too.
+        if dup2(STDERR_FILENO, STDOUT_FILENO) != STDOUT_FILENO {
+            let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            guard null >= 0, dup2(null, STDOUT_FILENO) == STDOUT_FILENO else {
+                if null >= 0 { close(null) }
+                close(copy)
+                return STDOUT_FILENO
+            }
+            close(null)
+        }
+        standardOutput.store(copy, ordering: .relaxed)
+        return copy
+    }
 
     private static func emit(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]

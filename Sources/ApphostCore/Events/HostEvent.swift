@@ -34,6 +34,9 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case modalKept = "modal-kept"
         case notification
         case notificationRefused = "notification-refused"
+        /// Not the core's: `apphost launch` dropped event lines because its standard output was not
+        /// being read, and says how many in `message` once it can write again (CONTRACT X2).
+        case eventsDropped = "events-dropped"
     }
 
     public var time: Date

@@ -10,6 +10,9 @@ public struct HostStatus: Sendable, Codable, Equatable {
     /// The virtual display, e.g. "1920x1080", and how its scenes are arranged (S11).
     public var display: String
     public var layout: Layout
+    /// Event lines `apphost launch` has dropped since it started because its standard output was
+    /// not being read (CONTRACT X2); nil when it dropped none, or prints no events.
+    public var droppedEventLines: Int? = nil
 
     /// The layout in one line, scenes named "<guest>/<session's first 8 characters>".
     public var layoutLine: String { layout.describe(Layout.shortName) }

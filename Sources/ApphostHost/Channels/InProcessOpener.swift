@@ -5,6 +5,12 @@ import Dispatch
 /// takes the host down), and at most one instance of each guest, since a library loaded twice
 /// shares its globals.
 public struct InProcessOpener: GuestOpener {
+    /// How many of a guest's events (logs, saves, requests) may wait for the host queue: a guest
+    /// thread that logs in a tight loop would otherwise queue work for the host without bound, and
+    /// the host would answer nothing else (CONTRACT X2). Past it, the guest's thread waits until
+    /// the host has caught up, as a worker's does when its socket is full.
+    static let eventBacklogLimit = 1024
+
     /// The host program's name and version, as `apphost_host_t` tells guests.
     public var hostName: String
     public var hostVersion: String
@@ -22,13 +28,21 @@ public struct InProcessOpener: GuestOpener {
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     ) {
         let registry = LoadedGuestRegistry.shared
+        let backlog = DispatchSemaphore(value: Self.eventBacklogLimit)
+        let forward: @Sendable (GuestEvent) -> Void = { event in
+            backlog.wait()
+            hostQueue.async {
+                onEvent(event)
+                backlog.signal()
+            }
+        }
         // dlopen runs the guest's library constructors: never on the caller's thread.
         DispatchQueue.global(qos: .userInitiated).async { [hostName, hostVersion] in
             let runtime: InProcessRuntime
             do throws(LoadError) {
                 runtime = try Self.load(
                     path: path, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion,
-                    registry: registry, forward: { event in hostQueue.async { onEvent(event) } })
+                    registry: registry, forward: forward)
             } catch {
                 return hostQueue.async { completion(.failure(error)) }
             }

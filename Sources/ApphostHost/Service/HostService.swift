@@ -25,14 +25,17 @@ public final class HostService: @unchecked Sendable {
     /// Reads the host's memory for its limit (A4), while it runs with one.
     private let memoryLimit: UInt64?
     private var memoryTimer: (any DispatchSourceTimer)?
+    /// How many event lines the printer of the events dropped, for `ctl ps`.
+    private let droppedEventLines: (@Sendable () -> Int)?
 
     public init(
         dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
         watchdog: WatchdogPolicy = WatchdogPolicy(), background: BackgroundPolicy = BackgroundPolicy(),
         memoryLimit: UInt64? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
-        logger: Logger
+        droppedEventLines: (@Sendable () -> Int)? = nil, logger: Logger
     ) {
         self.memoryLimit = memoryLimit
+        self.droppedEventLines = droppedEventLines
         let hostQueue = DispatchQueue(label: "apphost.host")
         let events = EventFanOut()
         self.dataDirectory = dataDirectory
@@ -209,7 +212,11 @@ extension HostService: ControlResponder {
             case .failure(let error): reply(ControlReply.failure(error.message).line)
             }
         }
-        if request == .status { return reply(ControlReply.success(core.status()).line) }
+        if request == .status {
+            var status = core.status()
+            if let dropped = droppedEventLines?(), dropped > 0 { status.droppedEventLines = dropped }
+            return reply(ControlReply.success(status).line)
+        }
         guard !shuttingDown else { return answer(.failure(HostCommandError("the host is shutting down"))) }
         do throws(HostCommandError) {
             switch request {

@@ -23,6 +23,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     public let pid: pid_t
     public var processID: Int32? { pid }
     private let process: WorkerProcess
+    /// The worker's standard output and standard error, read as the guest's logs.
+    private let output: WorkerOutput?
     private let freezer: any ProcessFreezer
     /// Limits on the worker, which also say whether its death was one of them.
     private let limiter: WorkerLimiter?
@@ -94,12 +96,13 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     init(
-        process: WorkerProcess, socket: WireSocket, freezer: any ProcessFreezer, limiter: WorkerLimiter?,
-        hostQueue: DispatchQueue,
+        process: WorkerProcess, output: WorkerOutput? = nil, socket: WireSocket, freezer: any ProcessFreezer,
+        limiter: WorkerLimiter?, hostQueue: DispatchQueue,
         stopTimeout: Duration, onEvent: @escaping @Sendable (GuestEvent) -> Void,
         onExit: @escaping @Sendable () -> Void
     ) {
         self.process = process
+        self.output = output
         pid = process.pid
         self.freezer = freezer
         self.limiter = limiter
@@ -564,6 +567,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         DispatchQueue.global().async { [self] in
             // One that closed its socket without exiting gets a moment, then is killed.
             let exit = process.waitForExit(killAfter: .seconds(2))
+            // What it printed last is the guest's before its end is (its last words, a crash's message).
+            output?.drain(finishingLines: true)
             // Before the cgroups go: their counters say whether a limit ended it.
             let limitReason = limiter?.explainDeath(of: pid)
             freezerQueue.async { [self] in

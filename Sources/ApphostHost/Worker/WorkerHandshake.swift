@@ -1,5 +1,6 @@
 import ApphostWire
 import CApphost
+import Dispatch
 import Glibc
 
 /// One worker from its spawn until the guest in it runs: HELLO, LOAD and LOADED, START and
@@ -10,23 +11,39 @@ final class WorkerHandshake {
     /// The path as the caller gave it, which errors name.
     let path: String
     let process: WorkerProcess
+    /// The worker's standard output and standard error, read as the guest's logs; nil when they
+    /// are the host's.
+    let output: WorkerOutput?
     private var socket: WireSocket
     private let timeout: Duration
     private let deadline: ContinuousClock.Instant
     private var ended = false
 
-    private init(path: String, process: WorkerProcess, socket: Int32, timeout: Duration) {
+    private init(path: String, process: WorkerProcess, output: WorkerOutput?, socket: Int32, timeout: Duration) {
         self.path = path
         self.process = process
+        self.output = output
         self.socket = WireSocket(descriptor: socket)
         self.timeout = timeout
         deadline = .now + timeout
     }
 
-    static func spawn(executable: String, path: String, timeout: Duration) throws(LoadError) -> WorkerHandshake {
+    /// With `capture`, what the worker writes to its standard output and standard error goes to
+    /// the sink, line by line, on the host queue (`WorkerOutput`); without, they are the host's.
+    static func spawn(
+        executable: String, path: String, timeout: Duration,
+        capture: (hostQueue: DispatchQueue, sink: WorkerOutput.Sink)? = nil
+    ) throws(LoadError) -> WorkerHandshake {
         do {
-            let (process, socket) = try WorkerProcess.spawn(executable: executable)
-            return WorkerHandshake(path: path, process: process, socket: socket, timeout: timeout)
+            let (process, socket, pipes) = try WorkerProcess.spawn(
+                executable: executable, capturingOutput: capture != nil)
+            var output: WorkerOutput?
+            if let pipes, let capture {
+                output = WorkerOutput(
+                    standardOutput: pipes.standardOutput, standardError: pipes.standardError,
+                    hostQueue: capture.hostQueue, sink: capture.sink)
+            }
+            return WorkerHandshake(path: path, process: process, output: output, socket: socket, timeout: timeout)
         } catch {
             throw LoadError(path: path, cause: .workerFailed(error.description))
         }
@@ -54,7 +71,11 @@ final class WorkerHandshake {
         try send(
             .load(path: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion),
             .load)
-        switch try receive(.load) {
+        let answer = try receive(.load)
+        // What the library's constructors printed is named by its path: delivered before the
+        // caller identifies the guest.
+        output?.drain(finishingLines: false)
+        switch answer {
         case .loaded(let entry):
             do {
                 return try DescriptorValidator.descriptor(of: entry, path: path)
@@ -115,6 +136,7 @@ final class WorkerHandshake {
         }
         close(socket.descriptor)
         _ = process.waitForExit(killAfter: .seconds(1))
+        output?.drain(finishingLines: true)
     }
 
     /// Kills the worker and reaps it; returns how it ended.
@@ -124,7 +146,9 @@ final class WorkerHandshake {
         ended = true
         process.kill()
         close(socket.descriptor)
-        return process.waitForExit()
+        let exit = process.waitForExit()
+        output?.drain(finishingLines: true)
+        return exit
     }
 
     // MARK: Steps
@@ -172,7 +196,10 @@ final class WorkerHandshake {
             // The worker is exiting: how it ends is the cause (a constructor that crashed, exit() in init).
             ended = true
             close(socket.descriptor)
-            return LoadError(path: path, cause: .guestCrashed(process.waitForExit(killAfter: .seconds(2)).description))
+            let exit = process.waitForExit(killAfter: .seconds(2))
+            // What it printed last (a message before an abort) comes before the failure.
+            output?.drain(finishingLines: true)
+            return LoadError(path: path, cause: .guestCrashed(exit.description))
         case .timedOut:
             abandon()
             return LoadError(path: path, cause: .timedOut("\(step) did not finish within \(timeout.secondsText)"))

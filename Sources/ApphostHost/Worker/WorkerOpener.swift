@@ -62,7 +62,10 @@ public struct WorkerOpener: GuestOpener {
         // X1: the same causes as in-process for files that are not guests, without a worker.
         try ElfInspector.check(path: path)
         let canonicalPath = GuestLibrary.canonicalize(path)
-        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: loadTimeout)
+        // What the guest prints is its log (X2): never the host's output, where it could pass for events.
+        let worker = try WorkerHandshake.spawn(
+            executable: workerPath, path: path, timeout: loadTimeout,
+            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }))
         let pid = worker.process.pid
         try worker.awaitHello()
         do {
@@ -104,7 +107,8 @@ public struct WorkerOpener: GuestOpener {
 
         let running = running
         let channel = WorkerChannel(
-            process: worker.process, socket: worker.handOver(), freezer: freezer, limiter: limiter,
+            process: worker.process, output: worker.output, socket: worker.handOver(), freezer: freezer,
+            limiter: limiter,
             hostQueue: hostQueue,
             stopTimeout: stopTimeout, onEvent: onEvent, onExit: { running.release(id: descriptor.id) })
         handedOver = true

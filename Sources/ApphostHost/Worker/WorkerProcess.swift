@@ -20,16 +20,40 @@ final class WorkerProcess: Sendable {
     private init(pid: pid_t) { self.pid = pid }
 
     /// Starts `executable` with the worker end of a new socketpair as descriptor 3, stdin from
-    /// /dev/null, stdout and stderr shared with the host, and no other descriptor of the host
-    /// (they are all close-on-exec, and the rest are closed in the child too). Returns the host
-    /// end, close-on-exec and blocking.
-    static func spawn(executable: String) throws(SpawnFailure) -> (process: WorkerProcess, socket: Int32) {
+    /// /dev/null, and no other descriptor of the host (they are all close-on-exec, and the rest are
+    /// closed in the child too). Its stdout and stderr are the host's, or with `capturingOutput`
+    /// the write ends of two new pipes, whose read ends come back in `output` (CONTRACT X2).
+    /// Returns the host end of the socket, close-on-exec and blocking, and the read ends,
+    /// close-on-exec.
+    static func spawn(executable: String, capturingOutput: Bool = false) throws(SpawnFailure) -> (
+        process: WorkerProcess, socket: Int32, output: (standardOutput: Int32, standardError: Int32)?
+    ) {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw SpawnFailure(description: "socketpair: \(String(cString: strerror(errno)))")
         }
         let (hostEnd, workerEnd) = (ends[0], ends[1])
         defer { close(workerEnd) }
+        var output: (standardOutput: OutputPipe, standardError: OutputPipe)?
+        if capturingOutput {
+            do throws(SpawnFailure) {
+                let standardOutput = try OutputPipe()
+                do throws(SpawnFailure) {
+                    output = (standardOutput, try OutputPipe())
+                } catch {
+                    standardOutput.close()
+                    throw error
+                }
+            } catch {
+                close(hostEnd)
+                throw error
+            }
+        }
+        // The worker's ends are the child's now; the host keeps the read ends (or none, on failure).
+        defer {
+            output?.standardOutput.closeWriteEnd()
+            output?.standardError.closeWriteEnd()
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -39,6 +63,10 @@ final class WorkerProcess: Sendable {
         // copy, even when the end already is descriptor 3.
         posix_spawn_file_actions_adddup2(&actions, workerEnd, workerFD)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output.standardOutput.writeEnd, STDOUT_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, output.standardError.writeEnd, STDERR_FILENO)
+        }
         // Also what was opened without close-on-exec, by a library the host does not control.
         _ = addCloseFrom?(&actions, workerFD + 1)
 
@@ -73,9 +101,14 @@ final class WorkerProcess: Sendable {
         }
         guard status == 0 else {
             close(hostEnd)
+            output?.standardOutput.closeReadEnd()
+            output?.standardError.closeReadEnd()
             throw SpawnFailure(description: "cannot run \(executable): \(String(cString: strerror(status)))")
         }
-        return (WorkerProcess(pid: pid), hostEnd)
+        return (
+            WorkerProcess(pid: pid), hostEnd,
+            output.map { (standardOutput: $0.standardOutput.readEnd, standardError: $0.standardError.readEnd) }
+        )
     }
 
     /// The host's environment, without the Swift runtime's crash backtraces (the worker links
@@ -147,6 +180,43 @@ private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file
     }
     return unsafeBitCast(
         symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
+
+/// A pipe for a worker's standard output or standard error, both ends close-on-exec. The write
+/// end is above descriptor 3, so that the spawn's dup2 onto 1, 2 and 3 cannot overwrite it before
+/// it has been copied.
+private struct OutputPipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws(WorkerProcess.SpawnFailure) {
+        var ends: [Int32] = [-1, -1]
+        guard let pipe2, pipe2(&ends, O_CLOEXEC) == 0 else {
+            throw WorkerProcess.SpawnFailure(description: "pipe2: \(String(cString: strerror(errno)))")
+        }
+        let writeEnd = fcntl(ends[1], F_DUPFD_CLOEXEC, 4)
+        Glibc.close(ends[1])
+        guard writeEnd >= 0 else {
+            Glibc.close(ends[0])
+            throw WorkerProcess.SpawnFailure(description: "fcntl: \(String(cString: strerror(errno)))")
+        }
+        (readEnd, self.writeEnd) = (ends[0], writeEnd)
+    }
+
+    func closeWriteEnd() { Glibc.close(writeEnd) }
+    func closeReadEnd() { Glibc.close(readEnd) }
+
+    func close() {
+        Glibc.close(readEnd)
+        Glibc.close(writeEnd)
+    }
+}
+
+/// `pipe2` (glibc 2.9), looked up at run time: Swift's Glibc module does not declare it (it needs
+/// _GNU_SOURCE).
+private let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
 }()
 
 /// `pidfd_open` (glibc 2.36), looked up at run time for the same reasons.

@@ -13,6 +13,9 @@ struct StatusTable {
             "foreground: \(status.foreground ?? "none")    alert: \(status.alert ? "shown" : "none")",
             "display: \(status.display)    layout: \(status.layoutLine)",
         ]
+        if let dropped = status.droppedEventLines {
+            lines.append("output: \(dropped) event lines dropped: standard output was not being read")
+        }
         guard !status.guests.isEmpty else { return lines + ["no guests"] }
         let header = ["GUEST", "NAME", "PID", "STATE", "PHASE", "REASON", "SINCE", "RESTARTS"]
         let rows = status.guests.map { guest in

@@ -9,8 +9,20 @@ final class HostProcess {
     let stdout = OutputCollector()
     let stderr = OutputCollector()
 
-    init(guests: [String], dataDirectory: String, environment: [String: String] = [:]) throws {
+    /// Whether the test reads the host's standard output and standard error; a pipe that is not
+    /// read fills up, as when nobody drains a host's output.
+    private let readsStandardOutput: Bool
+    private let readsStandardError: Bool
+
+    /// `fillsStandardOutput` (when the test does not read it): the host starts with a standard
+    /// output that takes no more, as if its reader had stopped reading long ago.
+    init(
+        guests: [String], dataDirectory: String, environment: [String: String] = [:], readsStandardOutput: Bool = true,
+        readsStandardError: Bool = true, fillsStandardOutput: Bool = false
+    ) throws {
         self.dataDirectory = dataDirectory
+        self.readsStandardOutput = readsStandardOutput
+        self.readsStandardError = readsStandardError
         process.executableURL = URL(fileURLWithPath: try BuildProducts.apphost())
         // warning: the host's own info logs would mix with the error lines the tests count.
         // Background guests are suspended 1 s after they go idle (B6): tests of other rules,
@@ -21,8 +33,9 @@ final class HostProcess {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = stdout.pipe
         process.standardError = stderr.pipe
-        stdout.start()
-        stderr.start()
+        if readsStandardOutput { stdout.start() }
+        if readsStandardError { stderr.start() }
+        if fillsStandardOutput && !readsStandardOutput { Self.fill(stdout.pipe) }
         try process.run()
     }
 
@@ -68,8 +81,8 @@ final class HostProcess {
     /// Waits for the host to exit and returns its status; fails after `timeout`.
     func waitForExit(timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) throws -> Int32 {
         let deadline = Date() + timeout
-        _ = stdout.waitForEnd(until: deadline)
-        _ = stderr.waitForEnd(until: deadline)
+        if readsStandardOutput { _ = stdout.waitForEnd(until: deadline) }
+        if readsStandardError { _ = stderr.waitForEnd(until: deadline) }
         while process.isRunning && Date() < deadline { usleep(10_000) }
         guard !process.isRunning else {
             XCTFail("the host did not exit within \(timeout) s", file: file, line: line)
@@ -82,6 +95,21 @@ final class HostProcess {
     func kill() {
         if process.isRunning { Foundation.kill(pid, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// Writes lines "{}" into `pipe` until it takes no more. Its descriptor is non-blocking only
+    /// meanwhile: the host gets the same open file, which it must find blocking.
+    private static func fill(_ pipe: Pipe) {
+        let descriptor = pipe.fileHandleForWriting.fileDescriptor
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        // A page of lines at a time, then a line at a time: writes of up to a page are atomic, so
+        // what fits goes in whole and the rest fails with EAGAIN.
+        for text in [String(repeating: "{}\n", count: 1365), "{}\n"] {
+            let bytes = Array(text.utf8)
+            while bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count {}
+        }
+        _ = fcntl(descriptor, F_SETFL, flags)
     }
 
     private static func decode(_ lines: [String]) -> [HostEvent] {

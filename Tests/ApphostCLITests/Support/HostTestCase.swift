@@ -38,15 +38,19 @@ class HostTestCase: XCTestCase {
 
     /// Starts `apphost launch` with `options` on `guests` (build product names or paths) with this
     /// test's data directory.
-    func startHost(_ guests: [String], options: [String] = [], environment: [String: String] = [:]) throws
-        -> HostProcess
-    {
+    func startHost(
+        _ guests: [String], options: [String] = [], environment: [String: String] = [:],
+        readsStandardOutput: Bool = true, readsStandardError: Bool = true, fillsStandardOutput: Bool = false
+    ) throws -> HostProcess {
         let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
         var options = options
         if let isolation = Self.isolation, !options.contains("--isolation") {
             options = ["--isolation", isolation] + options
         }
-        let host = try HostProcess(guests: options + paths, dataDirectory: dataDirectory, environment: environment)
+        let host = try HostProcess(
+            guests: options + paths, dataDirectory: dataDirectory, environment: environment,
+            readsStandardOutput: readsStandardOutput, readsStandardError: readsStandardError,
+            fillsStandardOutput: fillsStandardOutput)
         hosts.append(host)
         return host
     }

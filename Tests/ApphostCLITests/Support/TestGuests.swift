@@ -24,11 +24,26 @@ enum TestGuests {
             to: directory + "/libMinimalFixture.so", flags: flags, file: file, line: line)
     }
 
-    static func busyThread(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String
-    {
+    /// `flags`: `-DFIXTURE_FLOOD=1` (its thread logs "flood <n>" in a tight loop) or `=2` (it
+    /// prints them on its standard output).
+    static func busyThread(
+        into directory: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         try compile(
             packageRoot.appendingPathComponent("Plugins/Fixtures/busy_thread_guest.c").path,
-            to: directory + "/" + busyThreadLibrary, flags: ["-pthread"], file: file, line: line)
+            to: directory + "/" + busyThreadLibrary, flags: ["-pthread"] + flags, file: file, line: line)
+    }
+
+    /// Plugins/Fixtures/printing_guest.c: writes to its standard output and standard error from
+    /// init and callbacks, and logs "printed <callback>" after each.
+    static let printingID = "org.apphost.fixtures.printing"
+
+    static func printing(
+        into directory: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/printing_guest.c").path,
+            to: directory + "/libPrintingFixture.so", flags: flags, file: file, line: line)
     }
 
     /// Plugins/Fixtures/dying_guest.c (id org.apphost.fixtures.dying) built with `flags`, which

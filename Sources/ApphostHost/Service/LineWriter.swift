@@ -1,0 +1,175 @@
+import Foundation
+
+/// Writes lines to a descriptor from a thread of its own, so that whoever hands it a line never
+/// waits for the reader: a host whose standard output nobody reads (`apphost launch guest.so |
+/// sleep 120`) must go on answering, timing and stopping its guests (CONTRACT X2).
+///
+/// Lines wait in a queue of at most `capacity` bytes. A line that does not fit is dropped and
+/// counted; once there is room again, the line `notice(count)` takes the place of those dropped,
+/// after the lines written before them and before the ones after. The writer writes whole lines,
+/// a page at most at a time, so that a pipe (where such writes are atomic) never holds half a line.
+public final class LineWriter: @unchecked Sendable {
+    // Every mutable member is guarded by `condition`.
+    private let descriptor: Int32
+    private let capacity: Int
+    private let notice: @Sendable (_ dropped: Int) -> String
+    private let onNotice: @Sendable (_ dropped: Int) -> Void
+    private let condition = NSCondition()
+    private var queued: [[UInt8]] = []
+    private var queuedBytes = 0
+    /// Lines dropped since the last notice.
+    private var dropped = 0
+    private var droppedInAll = 0
+    /// The writer thread holds lines it took from the queue.
+    private var writing = false
+    /// When the writer last wrote something, or started waiting for its reader.
+    private var lastProgress = ContinuousClock.now
+    /// The reader went away (EPIPE) or the descriptor failed: lines are discarded from now on.
+    private var broken = false
+
+    /// The most a pipe takes atomically (PIPE_BUF on Linux).
+    private static let atomicWrite = 4096
+
+    /// Starts the writer thread. `notice` makes the line that says how many lines were dropped,
+    /// newline included; `onNotice` hears of each such line as it is queued (to log it), on the
+    /// thread that queued it.
+    public init(
+        descriptor: Int32, capacity: Int = 1 << 20, notice: @escaping @Sendable (_ dropped: Int) -> String,
+        onNotice: @escaping @Sendable (_ dropped: Int) -> Void = { _ in }
+    ) {
+        self.descriptor = descriptor
+        self.capacity = capacity
+        self.notice = notice
+        self.onNotice = onNotice
+        let thread = Thread { [self] in run() }
+        thread.name = "apphost.output.\(descriptor)"
+        thread.start()
+    }
+
+    /// Queues `text` (one line or more, each ending in a newline), or drops it when the queue is
+    /// full. Never blocks for longer than it takes to append to the queue.
+    public func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var noticed = 0
+        condition.lock()
+        if broken {
+        } else if queuedBytes + bytes.count > capacity {
+            dropped += 1
+            droppedInAll += 1
+        } else {
+            // Patience (`flush`) counts from when there is something to write.
+            if queued.isEmpty && !writing { lastProgress = .now }
+            noticed = queueNoticeIfDropped()
+            queued.append(bytes)
+            queuedBytes += bytes.count
+            condition.broadcast()
+        }
+        condition.unlock()
+        if noticed > 0 { onNotice(noticed) }
+    }
+
+    /// How many lines were dropped since the writer started.
+    public var droppedLines: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return droppedInAll
+    }
+
+    /// Waits until everything queued has been written, its notice included, or until the reader
+    /// has taken nothing for `patience`: for a process about to exit. Returns whether all was written.
+    @discardableResult
+    public func flush(patience: Duration) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !broken, writing || !queued.isEmpty || dropped > 0 {
+            let waited = ContinuousClock.now - lastProgress
+            guard waited < patience else { return false }
+            _ = condition.wait(until: Date() + (patience - waited).timeInterval)
+        }
+        return !broken
+    }
+
+    /// Queues the notice of the lines dropped so far, if any; returns how many it reports. Call it
+    /// with the lock held.
+    private func queueNoticeIfDropped() -> Int {
+        guard dropped > 0 else { return 0 }
+        let count = dropped
+        let line = Array(notice(count).utf8)
+        queued.append(line)
+        queuedBytes += line.count
+        dropped = 0
+        return count
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queued.isEmpty && dropped == 0 || broken {
+                condition.wait()
+            }
+            // Caught up with what was queued, the lines dropped meanwhile are said now.
+            let noticed = queued.isEmpty ? queueNoticeIfDropped() : 0
+            let lines = queued
+            queued = []
+            queuedBytes = 0
+            writing = true
+            lastProgress = .now
+            condition.unlock()
+            if noticed > 0 { onNotice(noticed) }
+
+            let written = writeAll(lines)
+            condition.lock()
+            writing = false
+            if !written {
+                broken = true
+                queued = []
+                queuedBytes = 0
+                dropped = 0
+            }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Writes `lines` in chunks of whole lines of up to a page (a longer line goes alone); returns
+    /// false once the descriptor fails.
+    private func writeAll(_ lines: [[UInt8]]) -> Bool {
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(Self.atomicWrite)
+        for line in lines {
+            if !chunk.isEmpty, chunk.count + line.count > Self.atomicWrite {
+                guard writeFully(chunk) else { return false }
+                chunk.removeAll(keepingCapacity: true)
+            }
+            chunk += line
+        }
+        return chunk.isEmpty || writeFully(chunk)
+    }
+
+    private func writeFully(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false  // A closed pipe: nobody reads any more.
+            }
+            offset += count
+            condition.lock()
+            lastProgress = .now
+            condition.broadcast()
+            condition.unlock()
+        }
+        return true
+    }
+}
+
+/// The host's own log lines (swift-log's `StreamLogHandler`) through a `LineWriter`, so that
+/// logging never blocks the thread that logs.
+public struct LineWriterStream: TextOutputStream, Sendable {
+    private let writer: LineWriter
+
+    public init(_ writer: LineWriter) { self.writer = writer }
+
+    public mutating func write(_ string: String) { writer.write(string) }
+}
