@@ -18,11 +18,15 @@ struct Inspect: ParsableCommand {
             """)
     var isolation: IsolationOption = .process
 
-    @Option(help: "With process isolation, how many seconds the library may take to load.")
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With process isolation, how many seconds the library may take to load.", valueName: "seconds"))
     var timeout: Double = 10
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        // Also bounded: whole milliseconds past Int64 (1e16 s) trapped with a 49-line backtrace.
+        try Seconds.checkPositive(timeout, "--timeout")
     }
 
     func run() throws {

@@ -16,8 +16,19 @@ struct UsageError {
         let text = Apphost.message(for: error).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }.joined(separator: " ")
         guard !text.isEmpty else { return nil }
-        message = text.hasSuffix(".") ? String(text.dropLast()) : text
+        var message = text.hasSuffix(".") ? String(text.dropLast()) : text
+        // Options take negative numbers as values (`.unconditional`), but a positional argument
+        // cannot: ArgumentParser reads "-0.5" as an option and then misses the argument.
+        if message.hasPrefix("Missing expected argument"), let negative = arguments.first(where: Self.isNegativeNumber)
+        {
+            message += ": \(negative) reads as an option, and no value apphost takes is negative"
+        }
+        self.message = message
         command = Self.commandPath(arguments)
+    }
+
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        argument.hasPrefix("-") && argument.dropFirst().first?.isNumber == true && Double(argument) != nil
     }
 
     var line: String { "\(message) (see \(command) --help)" }

@@ -54,4 +54,78 @@ final class UsageErrorTests: HostTestCase {
             XCTAssertGreaterThan(result.stdout.count, 3, "\(arguments): \(result.stdout)")
         }
     }
+
+    // Every duration option of every command: a value no Duration holds (1e16 seconds is past
+    // what inspect's Int64 of milliseconds held: a crash with a 49-line backtrace), infinity
+    // or not a number is a usage error that names the option.
+    func testHugeDurationsAreUsageErrors() throws {
+        let guest = missingGuest
+        for value in ["1e16", "inf", "nan"] {
+            try assertUsageError(
+                ["inspect", "--timeout", value, guest], containing: "--timeout", help: "apphost inspect")
+        }
+        let durations = [
+            "--restart-interval", "--watchdog", "--watchdog-hard-limit", "--background-budget", "--expiration-grace",
+            "--suspend-delay", "--activation", "--notification-window",
+        ]
+        for option in durations {
+            for value in ["1e16", "inf", "nan"] {
+                try assertUsageError(
+                    ["launch", "--data-dir", dataDirectory, option, value, guest], containing: option + " ",
+                    help: "apphost launch")
+            }
+        }
+    }
+
+    // Counts, sizes and sizes in points past what they may be are usage errors too.
+    func testHugeCountsAndSizesAreUsageErrors() throws {
+        let guest = missingGuest
+        let options = [
+            ("--restart-burst", "1e16"), ("--background-scene-limit", "1e16"), ("--notification-limit", "1e30"),
+            ("--compact-width", "99999999999"), ("--memory-limit", "99999999999G"),
+            ("--host-memory-limit", "99999999999G"), ("--files-limit", "1e16"), ("--processes-limit", "1e16"),
+            ("--display", "99999x99999"),
+        ]
+        for (option, value) in options {
+            try assertUsageError(
+                ["launch", "--data-dir", dataDirectory, option, value, guest], containing: option,
+                help: "apphost launch")
+        }
+        try assertUsageError(
+            ["ctl", "layout", "split", "a", "b", "--ratio", "1e16"], containing: "ratio",
+            help: "apphost ctl layout split")
+    }
+
+    // A negative number after an option is its value, not an option of its own: ArgumentParser
+    // read `--timeout -1` as a --timeout without a value ("Missing value"). It says what the value
+    // must be, as --timeout=-1 does.
+    func testNegativeValuesSayWhatTheValueMustBe() throws {
+        let guest = missingGuest
+        for arguments in [["inspect", "--timeout", "-1", guest], ["inspect", "--timeout=-1", guest]] {
+            try assertUsageError(arguments, containing: "--timeout must be a positive number of seconds, not -1")
+        }
+        let options = [
+            ("--restart-burst", "must be at least 1"), ("--restart-interval", "must be a positive number of seconds"),
+            ("--watchdog", "must be a positive number of seconds"),
+            ("--watchdog-hard-limit", "must be a positive number of seconds"),
+            ("--background-budget", "must be a positive number of seconds"),
+            ("--expiration-grace", "must be 0 seconds or more"), ("--suspend-delay", "must be 0 seconds or more"),
+            ("--activation", "must be 0 seconds or more"), ("--notification-window", "must be a positive number"),
+            ("--background-scene-limit", "must be 0 or more"), ("--notification-limit", "must be 0 or more"),
+            ("--compact-width", "must be more than 0"), ("--memory-limit", "must be more than 0"),
+            ("--host-memory-limit", "must be more than 0"), ("--files-limit", "must be at least 1"),
+            ("--processes-limit", "must be at least 1"),
+        ]
+        for (option, expected) in options {
+            let result = try assertUsageError(
+                ["launch", "--data-dir", dataDirectory, option, "-1", guest], containing: option, help: "apphost launch"
+            )
+            XCTAssertTrue(result.stderr.first?.contains(expected) == true, "\(option) -1: \(result.stderr)")
+        }
+        try assertUsageError(
+            ["ctl", "layout", "split", "a", "b", "--ratio", "-0.5"], containing: "the ratio must be from 0.1 to 0.9")
+        // A positional argument cannot take a value that looks like an option; the error says so.
+        try assertUsageError(
+            ["ctl", "layout", "ratio", "-0.5"], containing: "-0.5", help: "apphost ctl layout ratio")
+    }
 }
