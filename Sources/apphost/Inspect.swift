@@ -21,13 +21,30 @@ struct Inspect: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With process isolation, how many seconds the library may take to load.", valueName: "seconds"))
-    var timeout: Double = 10
+            "With process isolation, how many seconds the library may take to load (10).", valueName: "seconds"))
+    var timeout: Double?
+
+    /// README: inspect runs no host and takes no --data-dir. Declared (and hidden) only to say so.
+    @Option(name: .customLong("data-dir"), help: .hidden)
+    var dataDirectory: String?
 
     func validate() throws {
-        // Also bounded: whole milliseconds past Int64 (1e16 s) trapped with a 49-line backtrace.
-        try Seconds.checkPositive(timeout, "--timeout")
+        guard dataDirectory == nil else {
+            throw ValidationError("inspect takes no --data-dir: it runs no host and keeps no state")
+        }
+        if let timeout {
+            // A library that hangs in this process hangs inspect with it: nothing could stop it.
+            guard isolation == .process else {
+                throw ValidationError(
+                    "--timeout needs --isolation process: nothing stops a guest that hangs in this process")
+            }
+            // Also bounded: whole milliseconds past Int64 (1e16 s) trapped with a 49-line backtrace.
+            try Seconds.checkPositive(timeout, "--timeout")
+        }
     }
+
+    /// How long loading may take; bounded by `validate`.
+    var limit: Duration { .milliseconds(Int64((timeout ?? 10) * 1000)) }
 
     func run() throws {
         let descriptor: GuestDescriptor
@@ -40,8 +57,7 @@ struct Inspect: ParsableCommand {
                 } catch {
                     throw CLIFailure(error)
                 }
-                descriptor = try WorkerInspector.inspect(
-                    path: guest, workerPath: worker, timeout: .milliseconds(Int64(timeout * 1000)))
+                descriptor = try WorkerInspector.inspect(path: guest, workerPath: worker, timeout: limit)
             case .none:
                 descriptor = try GuestLibrary.inspect(path: guest)
             }
