@@ -5,18 +5,21 @@ import ArgumentParser
 /// keeps connected (S6), and how it answers memory pressure (A4).
 struct BackgroundOptions: ParsableArguments {
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Background time a guest's tasks share after it leaves the foreground, in seconds.",
             valueName: "seconds"))
     var backgroundBudget: Double = 30
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Run the expiration handlers of open tasks this long before the budget ends, in seconds.",
             valueName: "seconds"))
     var expirationGrace: Double = 5
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Suspend a background guest with no open task this long after it went idle, in seconds.",
             valueName: "seconds"))
@@ -26,27 +29,28 @@ struct BackgroundOptions: ParsableArguments {
     var overrun: BackgroundPolicy.OverrunAction = .suspend
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Scenes that may stay connected in background, over all guests; the host disconnects the one in background longest beyond it (its state is kept).",
             valueName: "count"))
     var backgroundSceneLimit: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Memory for the host and all its workers (PSS): bytes, or a number with K, M or G. Over it, guests are warned, then terminated one at a time, suspended ones first.",
             valueName: "size"))
     var hostMemoryLimit: String?
 
     func validate() throws {
-        guard backgroundBudget > 0 else { throw ValidationError("--background-budget must be more than 0 seconds.") }
-        guard expirationGrace >= 0, expirationGrace <= backgroundBudget else {
+        try Seconds.checkPositive(backgroundBudget, "--background-budget")
+        try Seconds.checkNotNegative(expirationGrace, "--expiration-grace")
+        guard expirationGrace <= backgroundBudget else {
             throw ValidationError("--expiration-grace must be between 0 and --background-budget.")
         }
-        guard suspendDelay >= 0 else { throw ValidationError("--suspend-delay must be 0 seconds or more.") }
-        try Seconds.checkBounded(backgroundBudget, "--background-budget")
-        try Seconds.checkBounded(suspendDelay, "--suspend-delay")
+        try Seconds.checkNotNegative(suspendDelay, "--suspend-delay")
         if let limit = backgroundSceneLimit, limit < 0 {
-            throw ValidationError("--background-scene-limit must be 0 or more.")
+            throw ValidationError("--background-scene-limit must be 0 or more, not \(limit)")
         }
         _ = try memoryLimitBytes()
     }

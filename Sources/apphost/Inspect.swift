@@ -3,7 +3,14 @@ import ArgumentParser
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check a guest library and print its descriptor, without running it.")
+        abstract: "Check a guest library and print its descriptor; with --launch, check its launch too.",
+        discussion: """
+            Without --launch, inspect loads the library (its constructors run), reads \
+            apphost_entry and checks the descriptor, and runs nothing else of the guest: not init, \
+            query nor did_finish_launching, which launch runs and which can still refuse the guest; \
+            the "launch" line says "not checked". With --launch it runs them too, as launch does, \
+            then deinit, with a temporary data directory, and fails with the line launch would print.
+            """)
 
     @Argument(help: ArgumentHelp("The guest library.", valueName: "guest.so"))
     var guest: String
@@ -18,12 +25,37 @@ struct Inspect: ParsableCommand {
             """)
     var isolation: IsolationOption = .process
 
-    @Option(help: "With process isolation, how many seconds the library may take to load.")
-    var timeout: Double = 10
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With process isolation, how many seconds loading and init may take, and then did_finish_launching (10).",
+            valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(help: "Also run init, query and did_finish_launching, then deinit, and fail as launch would.")
+    var launch = false
+
+    /// README: inspect runs no host and takes no --data-dir. Declared (and hidden) only to say so.
+    @Option(name: .customLong("data-dir"), help: .hidden)
+    var dataDirectory: String?
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        guard dataDirectory == nil else {
+            throw ValidationError("inspect takes no --data-dir: it runs no host and keeps no state")
+        }
+        if let timeout {
+            // A library that hangs in this process hangs inspect with it: nothing could stop it.
+            guard isolation == .process else {
+                throw ValidationError(
+                    "--timeout needs --isolation process: nothing stops a guest that hangs in this process")
+            }
+            // Also bounded: whole milliseconds past Int64 (1e16 s) trapped with a 49-line backtrace.
+            try Seconds.checkPositive(timeout, "--timeout")
+        }
     }
+
+    /// How long loading may take, and did_finish_launching after it; bounded by `validate`.
+    var limit: Duration { .milliseconds(Int64((timeout ?? 10) * 1000)) }
 
     func run() throws {
         // What the library prints while it loads (its constructors, in this process or in the
@@ -31,23 +63,26 @@ struct Inspect: ParsableCommand {
         Output.divertStandardOutput()
         let descriptor: GuestDescriptor
         do {
-            switch isolation {
-            case .process:
-                let worker: String
-                do {
-                    worker = try WorkerExecutable.locate()
-                } catch {
-                    throw CLIFailure(error)
+            if launch {
+                descriptor = try LaunchCheck.run(path: guest, isolation: isolation, timeout: limit)
+            } else {
+                switch isolation {
+                case .process:
+                    let worker: String
+                    do {
+                        worker = try WorkerExecutable.locate()
+                    } catch {
+                        throw CLIFailure(error)
+                    }
+                    descriptor = try WorkerInspector.inspect(path: guest, workerPath: worker, timeout: limit)
+                case .none:
+                    descriptor = try GuestLibrary.inspect(path: guest)
                 }
-                descriptor = try WorkerInspector.inspect(
-                    path: guest, workerPath: worker, timeout: .milliseconds(Int64(timeout * 1000)))
-            case .none:
-                descriptor = try GuestLibrary.inspect(path: guest)
             }
         } catch let error as LoadError {
             throw CLIFailure(error)
         }
-        let report = InspectReport(descriptor)
+        let report = InspectReport(descriptor, launched: launch)
         if json {
             Output.line(ControlCoding.line(report))
         } else {
@@ -65,8 +100,10 @@ struct InspectReport: Encodable {
     var description: String?
     var capabilities: [String]
     var abiVersion: String
+    /// "ok" after `--launch`, else "not checked": init, query and did_finish_launching did not run.
+    var launch: String
 
-    init(_ descriptor: GuestDescriptor) {
+    init(_ descriptor: GuestDescriptor, launched: Bool) {
         id = descriptor.id
         name = descriptor.name
         version = descriptor.version
@@ -74,6 +111,7 @@ struct InspectReport: Encodable {
         description = descriptor.summary
         capabilities = descriptor.capabilities.names
         abiVersion = descriptor.abiVersion.description
+        launch = launched ? "ok" : "not checked"
     }
 
     var lines: [String] {
@@ -82,6 +120,12 @@ struct InspectReport: Encodable {
             ("description", description ?? "-"),
             ("capabilities", capabilities.isEmpty ? "none" : capabilities.joined(separator: ", ")),
             ("abi version", abiVersion),
+            (
+                "launch",
+                launch == "ok"
+                    ? "init, query, did_finish_launching and deinit: ok"
+                    : "not checked (init, query and did_finish_launching did not run; see --launch)"
+            ),
         ]
         return fields.map { label, value in label.padding(toLength: 14, withPad: " ", startingAt: 0) + value }
     }

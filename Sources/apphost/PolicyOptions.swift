@@ -6,17 +6,24 @@ struct PolicyOptions: ParsableArguments {
     @Option(help: "Restart a guest that crashes or is killed by the watchdog: never or on-failure.")
     var restart: RestartPolicy.Mode = .never
 
-    @Option(help: "With on-failure, stop restarting a guest after this many restarts within --restart-interval.")
+    // Numbers are parsed `.unconditional`ly: `--restart-burst -1` is a value the checks refuse,
+    // not an option of its own that leaves --restart-burst without one.
+    @Option(
+        parsing: .unconditional,
+        help: "With on-failure, stop restarting a guest after this many restarts within --restart-interval.")
     var restartBurst = 5
 
-    @Option(help: ArgumentHelp("The window of --restart-burst, in seconds.", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The window of --restart-burst, in seconds.", valueName: "seconds"))
     var restartInterval: Double = 10
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Flag a lifecycle callback that runs longer than this, in seconds.", valueName: "seconds"))
     var watchdog: Double = 5
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Stop a guest whose callback runs longer than this, in seconds (see --hang-action).", valueName: "seconds"))
     var watchdogHardLimit: Double = 10
@@ -25,14 +32,15 @@ struct PolicyOptions: ParsableArguments {
     var hangAction: WatchdogPolicy.Action = .kill
 
     func validate() throws {
-        guard restartBurst >= 1 else { throw ValidationError("--restart-burst must be at least 1.") }
-        guard restartInterval > 0 else { throw ValidationError("--restart-interval must be more than 0 seconds.") }
-        guard watchdog > 0 else { throw ValidationError("--watchdog must be more than 0 seconds.") }
+        guard restartBurst >= 1 else {
+            throw ValidationError("--restart-burst must be at least 1, not \(restartBurst)")
+        }
+        try Seconds.checkPositive(restartInterval, "--restart-interval")
+        try Seconds.checkPositive(watchdog, "--watchdog")
+        try Seconds.checkPositive(watchdogHardLimit, "--watchdog-hard-limit")
         guard watchdogHardLimit >= watchdog else {
             throw ValidationError("--watchdog-hard-limit must be at least --watchdog.")
         }
-        try Seconds.checkBounded(restartInterval, "--restart-interval")
-        try Seconds.checkBounded(watchdogHardLimit, "--watchdog-hard-limit")
     }
 
     var restartPolicy: RestartPolicy {

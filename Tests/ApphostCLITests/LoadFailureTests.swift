@@ -85,6 +85,29 @@ final class LoadFailureTests: HostTestCase {
         assertOneLineError(result, containing: "\(bad): not an ELF file")
     }
 
+    // CONTRACT X1: an apphost_entry that is not the entry object is named for what it is, from
+    // the ELF symbol table before the library is loaded, by inspect in either isolation and by
+    // launch: not read as one (a function's code was an "unsupported ABI version 3850979413...",
+    // a 1-byte object's neighbours a NULL descriptor).
+    func testAnEntrySymbolThatIsNotTheEntryObjectIsNamedForWhatItIs() throws {
+        let function = try TestGuests.badEntry("FIXTURE_ENTRY_FUNCTION", as: "libFunction.so", into: scratch.path)
+        let byte = try TestGuests.badEntry("FIXTURE_ENTRY_BYTE", as: "libByte.so", into: scratch.path)
+        let expected = [
+            function: "\(function): apphost_entry is a function, not the entry object (see sdk/README.md)",
+            byte: "\(byte): apphost_entry is 1 byte, smaller than apphost_entry_t (48 bytes; see sdk/README.md)",
+        ]
+        for (path, line) in expected {
+            for isolation in ["process", "none"] {
+                let result = try runApphost(["inspect", "--isolation", isolation, path])
+                XCTAssertEqual(result.status, 1, "\(isolation): \(result.stderr)")
+                XCTAssertEqual(result.stderr, ["apphost: " + line], isolation)
+            }
+            let launch = try runApphost(["launch", "--log-level", "error", "--data-dir", dataDirectory, path])
+            XCTAssertEqual(launch.status, 1, "\(launch.stderr)")
+            XCTAssertEqual(launch.stderr, ["apphost: " + line])
+        }
+    }
+
     func testInspectPrintsTheDescriptor() throws {
         let path = try BuildProducts.path(BuildProducts.cSample)
         let json = try runApphost(["inspect", path, "--json"])

@@ -107,6 +107,27 @@ final class MisbehavingGuestTests: HostTestCase {
         }
     }
 
+    // CONTRACT X2: a worker that the memory cgroup kills while its guest loads is reported with
+    // the limit, as one that dies later is: a limit too small to load anything, and a library
+    // constructor that allocates past a reasonable one. It was "crashed while loading: killed by
+    // SIGKILL", nothing more.
+    func testAGuestKilledByItsMemoryLimitWhileLoadingIsReportedWithTheLimit() throws {
+        let minimal = try TestGuests.minimal(into: scratch.path)
+        let hog = try TestGuests.dying(
+            ["-DFIXTURE_DIE_IN_CONSTRUCTOR", "-DFIXTURE_HOW=7"], as: "libLoadingHog.so", into: scratch.path)
+        for (limit, guest, named) in [("1K", minimal, "1 KB"), ("64M", hog, "64 MB")] {
+            let result = try runApphost([
+                "launch", "--log-level", "error", "--data-dir", dataDirectory, "--memory-limit", limit, guest,
+            ])
+            XCTAssertEqual(result.status, 1, "\(limit): \(result.stderr)")
+            XCTAssertEqual(
+                result.stderr,
+                [
+                    "apphost: \(guest): the guest crashed while loading: killed by SIGKILL: memory limit of \(named) reached"
+                ])
+        }
+    }
+
     // Limits need a worker to hold them.
     func testLimitsNeedProcessIsolation() throws {
         let sample = try BuildProducts.path(BuildProducts.cSample)

@@ -11,6 +11,8 @@ public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConver
         case wrongArchitecture(found: String, expected: String)
         case wrongELFClass(String)
         case missingEntrySymbol
+        /// `apphost_entry` is there but is not an `apphost_entry_t`; the text says what it is.
+        case badEntrySymbol(String)
         case unresolvedDependency(String)
         case unresolvedSymbol(String)
         case dlopenFailed(String)
@@ -47,6 +49,7 @@ public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConver
         case .wrongArchitecture(let found, let expected): "built for \(found), this host runs \(expected)"
         case .wrongELFClass(let found): "built as \(found), this host loads 64-bit libraries"
         case .missingEntrySymbol: "no apphost_entry symbol: not an apphost guest (export apphost_entry)"
+        case .badEntrySymbol(let what): what
         case .unresolvedDependency(let what): "missing dependency: \(what)"
         case .unresolvedSymbol(let what): "unresolved symbol: \(what)"
         case .dlopenFailed(let what): "cannot load: \(what)"

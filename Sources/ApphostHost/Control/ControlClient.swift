@@ -10,6 +10,8 @@ public struct ControlClient: Sendable {
     public let socketPath: String
     /// How long to wait for a reply; a relaunch runs the guest's launch callbacks first.
     public var timeout: TimeAmount = .seconds(30)
+    /// How long a connect refused for a full listen backlog is tried again, in all.
+    public var connectRetryBudget: Duration = .seconds(2)
 
     public init(socketPath: String) { self.socketPath = socketPath }
 
@@ -58,27 +60,53 @@ public struct ControlClient: Sendable {
     ) throws(ControlClientError) -> Value {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
-        let firstLine = group.next().makePromise(of: String.self)
-        let channel: any Channel
-        do {
-            channel = try ClientBootstrap(group: group)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandlers(
-                            ByteToMessageHandler(LineFrameDecoder(maximumLength: Self.maximumLineLength)),
-                            ControlLineReader(firstLine: firstLine, onLaterLine: onLaterLine))
-                    }
-                }
-                .connect(unixDomainSocketPath: socketPath).wait()
-        } catch let error as IOError where [ENOENT, ECONNREFUSED, ENOTDIR].contains(error.errnoCode) {
-            firstLine.fail(error)
-            throw .notListening(socketPath: socketPath)
-        } catch {
-            firstLine.fail(error)
-            throw .failed("cannot connect to \(socketPath): \(error)")
-        }
+        let (channel, firstLine) = try connect(group: group, onLaterLine: onLaterLine)
         defer { try? channel.close().wait() }
         return try body(channel, firstLine)
+    }
+
+    /// Connects, and tries again while the host's listen backlog is full. Linux refuses a
+    /// non-blocking connect to a Unix socket whose backlog is full with EAGAIN at once, where a
+    /// blocking one would wait: when many clients start together, the host accepts them all
+    /// within milliseconds, so the retries (backoff from 1 ms, doubling to 100 ms, with jitter,
+    /// for `connectRetryBudget` in all) let every one through. Nothing else is retried: ENOENT
+    /// or ECONNREFUSED means that no host listens.
+    private func connect(
+        group: MultiThreadedEventLoopGroup, onLaterLine: @escaping @Sendable (String) -> Void
+    ) throws(ControlClientError) -> (any Channel, EventLoopPromise<String>) {
+        let deadline = ContinuousClock.now + connectRetryBudget
+        var pause = Duration.milliseconds(1)
+        while true {
+            let firstLine = group.next().makePromise(of: String.self)
+            do {
+                let channel = try ClientBootstrap(group: group)
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandlers(
+                                ByteToMessageHandler(LineFrameDecoder(maximumLength: Self.maximumLineLength)),
+                                ControlLineReader(firstLine: firstLine, onLaterLine: onLaterLine))
+                        }
+                    }
+                    .connect(unixDomainSocketPath: socketPath).wait()
+                return (channel, firstLine)
+            } catch let error as IOError where [ENOENT, ECONNREFUSED, ENOTDIR].contains(error.errnoCode) {
+                firstLine.fail(error)
+                throw .notListening(socketPath: socketPath)
+            } catch let error as IOError where error.errnoCode == EAGAIN {
+                firstLine.fail(error)
+                let wait = pause * Double.random(in: 0.5...1.5)
+                guard ContinuousClock.now + wait < deadline else {
+                    throw .failed(
+                        "cannot connect to \(socketPath): the host's listen backlog stayed full for "
+                            + "\(connectRetryBudget.secondsText) (connect: \(String(cString: strerror(EAGAIN))))")
+                }
+                Thread.sleep(forTimeInterval: wait.timeInterval)
+                pause = min(pause * 2, .milliseconds(100))
+            } catch {
+                firstLine.fail(error)
+                throw .failed("cannot connect to \(socketPath): \(error)")
+            }
+        }
     }
 
     private func write(_ line: String, to channel: any Channel) {

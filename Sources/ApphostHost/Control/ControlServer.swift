@@ -31,7 +31,10 @@ public final class ControlServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let connections = ConnectionRegistry()
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 16)
+            // Connections the kernel queues before the host accepts them: a burst of `ctl` from a
+            // script or a monitor. Linux caps it at net.core.somaxconn (4096 since 5.4); a client
+            // refused beyond it tries again (ControlClient).
+            .serverChannelOption(.backlog, value: 4096)
             // A client may send its request and close its side (`socat`, `nc -N`); it still gets the reply.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             // Past the high mark an events follower is too slow and is dropped (ControlConnectionHandler).

@@ -6,6 +6,9 @@ extension GuestLimits {
     /// kills it at once, and its death then names the limit, which says enough.
     public static func parseMemory(_ text: String, option: String = "--memory-limit") throws(LimitError) -> UInt64 {
         let trimmed = text.trimmingWhitespace
+        if trimmed.hasPrefix("-"), trimmed.dropFirst().first?.isNumber == true {
+            throw LimitError("\(option): \(text) is too small; it must be more than 0")
+        }
         var digits = Substring(trimmed)
         var unit = digits.drop { $0.isASCII && $0.isNumber }
         digits = digits.prefix(digits.count - unit.count)

@@ -85,6 +85,66 @@ struct ElfProgramHeader {
     }
 }
 
+/// One `Elf64_Shdr`: only the members the checks use.
+struct ElfSectionHeader {
+    /// `sizeof(Elf64_Shdr)`.
+    static let size64 = 64
+    static let dynamicSymbols: UInt32 = 11  // SHT_DYNSYM
+
+    let type: UInt32
+    let offset: UInt64
+    let size: UInt64
+    /// For a symbol table, the index of its string table's section.
+    let link: UInt32
+    let entrySize: UInt64
+
+    init(_ fields: ElfFields, at base: Int) {
+        type = fields.u32(at: base + 4)
+        offset = fields.u64(at: base + 24)
+        size = fields.u64(at: base + 32)
+        link = fields.u32(at: base + 40)
+        entrySize = fields.u64(at: base + 56)
+    }
+}
+
+/// One `Elf64_Sym`.
+struct ElfSymbol {
+    /// `sizeof(Elf64_Sym)`.
+    static let size64 = 24
+    // STT_*: the low four bits of st_info.
+    static let object: UInt8 = 1
+    static let function: UInt8 = 2
+    static let common: UInt8 = 5
+    static let threadLocal: UInt8 = 6
+    static let indirectFunction: UInt8 = 10  // STT_GNU_IFUNC
+
+    let nameOffset: UInt32
+    let type: UInt8
+    /// STB_*: the high four bits of st_info.
+    let binding: UInt8
+    /// STV_*: the low two bits of st_other.
+    let visibility: UInt8
+    let sectionIndex: UInt16
+    let size: UInt64
+
+    init(_ fields: ElfFields, at base: Int) {
+        nameOffset = fields.u32(at: base)
+        let info = fields.bytes[base + 4]
+        type = info & 0xF
+        binding = info >> 4
+        visibility = fields.bytes[base + 5] & 0x3
+        sectionIndex = fields.u16(at: base + 6)
+        size = fields.u64(at: base + 16)
+    }
+
+    /// Not an import (SHN_UNDEF).
+    var isDefined: Bool { sectionIndex != 0 }
+
+    /// Global or weak (STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE), with default or protected
+    /// visibility: what dlsym finds.
+    var isVisibleToDlsym: Bool { [1, 2, 10].contains(binding) && (visibility == 0 || visibility == 3) }
+}
+
 /// Reads fixed-width integers out of raw ELF bytes in the file's byte order.
 struct ElfFields {
     let bytes: [UInt8]

@@ -1,8 +1,10 @@
+import CApphost
 import Foundation
 
 /// Checks a file before dlopen so that each kind of wrong file gets its own cause (CONTRACT X1):
 /// dlerror's text is vague ("invalid ELF header", "wrong ELF class") and dlopen of a FIFO would
-/// block. Reads only the ELF header and program headers, never runs anything.
+/// block. Reads only the ELF header, the program headers and the dynamic symbol table, never
+/// runs anything.
 enum ElfInspector {
     /// Throws the first problem found; returns when dlopen may try the file.
     static func check(path: String) throws(LoadError) {
@@ -80,7 +82,71 @@ enum ElfInspector {
                 return .truncated
             }
         }
+        return try entryProblem(in: file, header: header)
+    }
+
+    /// The most bytes of a symbol or string table read to find `apphost_entry`: far more than a
+    /// guest, which exports one symbol and imports some thousands, has.
+    private static let maximumTableSize: UInt64 = 64 << 20
+
+    /// What is wrong with `apphost_entry` as the dynamic symbol table (`.dynsym`, which dlsym
+    /// searches) declares it, before anything reads the symbol as an `apphost_entry_t`: a
+    /// function's code or a smaller object's neighbours would be read as the entry's members
+    /// ("unsupported ABI version 3850979413...", "descriptor is NULL"). Nil when it is an object
+    /// of the entry's size or more, when it is not there (dlsym then says so), and when the file
+    /// does not tell: no section headers, or a symbol with no type or size (from assembly).
+    private static func entryProblem(in file: OpenFile, header: ElfHeader) throws(LoadError) -> LoadError.Cause? {
+        let count = Int(header.sectionHeaderCount)
+        let stride = Int(header.sectionHeaderEntrySize)
+        guard header.sectionHeaderOffset != 0, count > 0, stride >= ElfSectionHeader.size64 else { return nil }
+        let headers = try file.read(at: header.sectionHeaderOffset, count: count * stride)
+        guard headers.count == count * stride else { return nil }
+        let fields = ElfFields(headers, littleEndian: header.isLittleEndian)
+        let sections = (0..<count).map { ElfSectionHeader(fields, at: $0 * stride) }
+        guard let symbols = sections.first(where: { $0.type == ElfSectionHeader.dynamicSymbols }),
+            (UInt64(ElfSymbol.size64)...maximumTableSize).contains(symbols.entrySize), Int(symbols.link) < count
+        else { return nil }
+        let strings = sections[Int(symbols.link)]
+        guard symbols.offset != 0, strings.offset != 0, symbols.size <= maximumTableSize,
+            strings.size <= maximumTableSize, fits(symbols.offset, count: 1, size: symbols.size, in: file.size),
+            fits(strings.offset, count: 1, size: strings.size, in: file.size)
+        else { return nil }
+
+        let table = ElfFields(
+            try file.read(at: symbols.offset, count: Int(symbols.size)), littleEndian: header.isLittleEndian)
+        let names = try file.read(at: strings.offset, count: Int(strings.size))
+        let wanted = Array(APPHOST_ENTRY_SYMBOL.utf8)
+        func isEntry(_ symbol: ElfSymbol) -> Bool {
+            let start = Int(symbol.nameOffset)
+            guard start < names.count, names.count - start > wanted.count else { return false }
+            return names[start + wanted.count] == 0 && names[start..<start + wanted.count].elementsEqual(wanted)
+        }
+        let symbolSize = Int(symbols.entrySize)
+        for index in 0..<table.bytes.count / symbolSize {
+            let symbol = ElfSymbol(table, at: index * symbolSize)
+            guard symbol.isDefined, symbol.isVisibleToDlsym, isEntry(symbol) else { continue }
+            return problem(with: symbol)
+        }
         return nil
+    }
+
+    private static func problem(with entry: ElfSymbol) -> LoadError.Cause? {
+        let guide = "see sdk/README.md"
+        switch entry.type {
+        case ElfSymbol.function, ElfSymbol.indirectFunction:
+            return .badEntrySymbol("\(APPHOST_ENTRY_SYMBOL) is a function, not the entry object (\(guide))")
+        case ElfSymbol.threadLocal:
+            return .badEntrySymbol(
+                "\(APPHOST_ENTRY_SYMBOL) is a thread-local variable, not the entry object (\(guide))")
+        case ElfSymbol.object, ElfSymbol.common:
+            let needed = UInt64(MemoryLayout<apphost_entry_t>.size)
+            guard entry.size > 0, entry.size < needed else { return nil }
+            let size = entry.size == 1 ? "1 byte" : "\(entry.size) bytes"
+            return .badEntrySymbol(
+                "\(APPHOST_ENTRY_SYMBOL) is \(size), smaller than apphost_entry_t (\(needed) bytes; \(guide))")
+        default:
+            return nil
+        }
     }
 
     /// Whether `count` entries of `size` bytes from `offset` end within the file. A zero offset

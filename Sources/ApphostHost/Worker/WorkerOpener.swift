@@ -86,9 +86,11 @@ public struct WorkerOpener: GuestOpener {
         }
         defer { if !handedOver { limiter?.release(pid: pid) } }
 
-        let descriptor = try worker.load(
-            canonicalPath: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName,
-            hostVersion: hostVersion)
+        let descriptor = try explainingLimits(pid: pid) { () throws(LoadError) in
+            try worker.load(
+                canonicalPath: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName,
+                hostVersion: hostVersion)
+        }
         if let loaded = running.reserve(id: descriptor.id, canonicalPath: canonicalPath) {
             worker.stop()
             throw LoadError(path: path, cause: .alreadyLoaded(loaded))
@@ -103,7 +105,9 @@ public struct WorkerOpener: GuestOpener {
             throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
         }
         hostQueue.async { onEvent(.identified(guestID: descriptor.id)) }
-        try worker.start(dataDirectory: dataDirectory) { event in hostQueue.async { onEvent(event) } }
+        try explainingLimits(pid: pid) { () throws(LoadError) in
+            try worker.start(dataDirectory: dataDirectory) { event in hostQueue.async { onEvent(event) } }
+        }
 
         let running = running
         let channel = WorkerChannel(
@@ -114,5 +118,20 @@ public struct WorkerOpener: GuestOpener {
         handedOver = true
         reserved = false
         return OpenedGuest(descriptor: descriptor, channel: channel)
+    }
+
+    /// Runs a step of loading; when the worker died in it after running into one of its limits,
+    /// says which, as a guest that dies later is reported (CONTRACT X2): "killed by SIGKILL:
+    /// memory limit of 1 KB reached" rather than "killed by SIGKILL". Call before the limiter
+    /// releases the worker, whose counters go with its cgroups.
+    private func explainingLimits<Value>(pid: pid_t, _ step: () throws(LoadError) -> Value) throws(LoadError) -> Value {
+        do throws(LoadError) {
+            return try step()
+        } catch {
+            guard case .guestCrashed(let how) = error.cause, let limit = limiter?.explainDeath(of: pid) else {
+                throw error
+            }
+            throw LoadError(path: error.path, cause: .guestCrashed("\(how): \(limit)"))
+        }
     }
 }

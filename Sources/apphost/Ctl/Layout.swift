@@ -30,7 +30,8 @@ struct LayoutCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show two scenes side by side.")
         @Argument(help: "The scene on the left.") var left: String
         @Argument(help: "The scene on the right.") var right: String
-        @Option(help: "The left scene's share of the width, from 0.1 to 0.9.") var ratio: Double = 0.5
+        @Option(parsing: .unconditional, help: "The left scene's share of the width, from 0.1 to 0.9.")
+        var ratio: Double = 0.5
         @OptionGroup var options: CtlOptions
         func validate() throws { try Ratio.check(ratio) }
         func run() throws { try LayoutCommand.send(.split(left, right, ratio: ratio), options) }

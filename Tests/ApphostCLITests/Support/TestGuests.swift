@@ -58,6 +58,16 @@ enum TestGuests {
             flags: flags, file: file, line: line)
     }
 
+    /// Plugins/Fixtures/bad_entry.c with `knob` (FIXTURE_ENTRY_FUNCTION or FIXTURE_ENTRY_BYTE):
+    /// a library whose apphost_entry is not an apphost_entry_t.
+    static func badEntry(
+        _ knob: String, as name: String, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/bad_entry.c").path, to: directory + "/" + name,
+            flags: ["-D" + knob], file: file, line: line)
+    }
+
     /// Plugins/Fixtures/background_guest.c, which runs `commands` (its own little language, see
     /// the file) in did_finish_launching and logs what each background function returned.
     static let backgroundID = "org.apphost.fixtures.background"
