@@ -65,8 +65,10 @@ final class SceneTests: HostTestCase {
         let host = try launch(isolation)
         let first = try XCTUnwrap(try scenes().first)
         let mark = host.events.count
-        try ctlSucceeds("action", first.session, "states here;thread states here;thread states here")
+        // The last command runs after both threads were joined: once it is logged, all are.
+        try ctlSucceeds("action", first.session, "states here;thread states here;thread states here;size here")
         _ = try host.waitForLog(TestGuests.scenesID, "states here = app=2 scene=2 size=1600x900", after: mark)
+        _ = try host.waitForLog(TestGuests.scenesID, "size here = 1600x900 class=1 size=16", after: mark)
         _ = try host.waitForLog(
             TestGuests.scenesID, "states here = app=-10 scene=wrong_thread size=wrong_thread", after: mark)
         for function in ["app_state", "scene_state", "scene_size"] {
