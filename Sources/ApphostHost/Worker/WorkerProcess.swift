@@ -53,7 +53,8 @@ final class WorkerProcess: Sendable {
         // The host ignores SIGINT, SIGTERM and SIGPIPE; a guest starts with the default actions.
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         // A process group of its own: the terminal's Ctrl-C is the host's to handle, by
-        // terminating its guests gracefully, not a signal that kills every worker at once.
+        // terminating its guests gracefully, not a signal that kills every worker at once; and
+        // what the guest starts, unless it leaves the group, is killed with it (`waitForExit`).
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
@@ -113,7 +114,8 @@ final class WorkerProcess: Sendable {
     /// Whether the worker has been reaped.
     var hasExited: Bool { reaped.withLock { $0 != nil } }
 
-    /// Blocks until the worker has exited and returns how; reaps it if nobody has. With
+    /// Blocks until the worker has exited and returns how; reaps it if nobody has, after killing
+    /// what is left in its process group (the processes its guest started). With
     /// `killAfter`, a worker still running after that long is killed: one that closed its socket
     /// without exiting must not hold the caller forever. Never call it on the host queue.
     func waitForExit(killAfter grace: Duration? = nil) -> WorkerExit {
@@ -126,9 +128,14 @@ final class WorkerProcess: Sendable {
         defer { killer?.cancel() }
         // Waits without reaping, so that the pid stays this worker's until `reaped` is set.
         var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+        var waited: Int32
+        repeat { waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) } while waited != 0 && errno == EINTR
         return reaped.withLock { exit in
             if let exit { return exit }
+            // The processes the guest started and left in the worker's process group end with it
+            // (CONTRACT X2). Until it is reaped, the worker's pid, and so the group's id, is
+            // still ours. Those that left the group die with the worker's cgroup, where it has one.
+            if waited == 0 { _ = Glibc.kill(-pid, SIGKILL) }
             var status: Int32 = 0
             var result: pid_t
             repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
