@@ -29,6 +29,9 @@ final class ControlSocketTests: HostTestCase {
         _ = try startBothSamples()
         XCTAssertEqual(try mode(of: dataDirectory + "/control.sock"), 0o600)
         XCTAssertEqual(try mode(of: dataDirectory), 0o700)
+        for file in ["host.lock", "sessions.sqlite", "sessions.sqlite-wal", "sessions.sqlite-shm"] {
+            XCTAssertEqual(try mode(of: "\(dataDirectory)/\(file)"), 0o600, file)
+        }
     }
 
     func testSecondHostOnTheSameDataDirectoryFails() throws {
