@@ -42,7 +42,7 @@ struct Inspect: ParsableCommand {
                 logger.logLevel = .error
                 descriptor = try WorkerInspector.inspect(
                     path: guest, workerPath: worker, timeout: .milliseconds(Int64(timeout * 1000)),
-                    freezer: Freezers.best(logger: logger))
+                    freezer: Freezers.best(logger: logger), users: WorkerUsers.forThisHost(logger: logger))
             case .none:
                 descriptor = try GuestLibrary.inspect(path: guest)
             }

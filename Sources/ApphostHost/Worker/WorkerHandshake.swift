@@ -23,9 +23,11 @@ final class WorkerHandshake {
         deadline = .now + timeout
     }
 
-    static func spawn(executable: String, path: String, timeout: Duration) throws(LoadError) -> WorkerHandshake {
+    static func spawn(executable: String, path: String, timeout: Duration, users: WorkerUsers? = nil)
+        throws(LoadError) -> WorkerHandshake
+    {
         do {
-            let (process, socket) = try WorkerProcess.spawn(executable: executable)
+            let (process, socket) = try WorkerProcess.spawn(executable: executable, users: users)
             return WorkerHandshake(path: path, process: process, socket: socket, timeout: timeout)
         } catch {
             throw LoadError(path: path, cause: .workerFailed(error.description))
@@ -46,8 +48,8 @@ final class WorkerHandshake {
         }
     }
 
-    /// LOAD: the worker dlopens the library, which runs its constructors, and reads its entry;
-    /// the host validates what it declares (CONTRACT X1).
+    /// LOAD: the worker takes its own user, if it has one, then dlopens the library, which runs
+    /// its constructors, and reads its entry; the host validates what it declares (CONTRACT X1).
     func load(canonicalPath: String, guestsDirectory: String, hostName: String, hostVersion: String)
         throws(LoadError) -> GuestDescriptor
     {

@@ -5,12 +5,14 @@ public enum WorkerInspector {
     /// The validated descriptor of the guest at `path`; the error's description is the one line
     /// to print. Returns or throws within about `timeout`. With a `freezer`, the worker is in a
     /// cgroup of its own (where the freezer uses cgroups), so that whatever the library's
-    /// constructors start ends with it, even processes that left its process group (X2).
+    /// constructors start ends with it, even processes that left its process group (X2). With
+    /// `users`, the worker loads the library under a user of its own, as a host's workers do.
     public static func inspect(
-        path: String, workerPath: String, timeout: Duration = .seconds(10), freezer: (any ProcessFreezer)? = nil
+        path: String, workerPath: String, timeout: Duration = .seconds(10), freezer: (any ProcessFreezer)? = nil,
+        users: WorkerUsers? = nil
     ) throws(LoadError) -> GuestDescriptor {
         try ElfInspector.check(path: path)
-        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: timeout)
+        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: timeout, users: users)
         try worker.awaitHello()
         let pid = worker.process.pid
         if let freezer {

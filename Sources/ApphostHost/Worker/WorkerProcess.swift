@@ -21,9 +21,11 @@ final class WorkerProcess: Sendable {
 
     /// Starts `executable` with the worker end of a new socketpair as descriptor 3, stdin from
     /// /dev/null, stdout and stderr shared with the host, and no other descriptor of the host
-    /// (they are all close-on-exec, and the rest are closed in the child too). Returns the host
-    /// end, close-on-exec and blocking.
-    static func spawn(executable: String) throws(SpawnFailure) -> (process: WorkerProcess, socket: Int32) {
+    /// (they are all close-on-exec, and the rest are closed in the child too). With `users`, the
+    /// worker takes a user of its own at LOAD. Returns the host end, close-on-exec and blocking.
+    static func spawn(executable: String, users: WorkerUsers? = nil) throws(SpawnFailure) -> (
+        process: WorkerProcess, socket: Int32
+    ) {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw SpawnFailure(description: "socketpair: \(String(cString: strerror(errno)))")
@@ -61,7 +63,7 @@ final class WorkerProcess: Sendable {
 
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
         defer { free(argv[0]) }
-        let environment = workerEnvironment()
+        let environment = workerEnvironment(users: users)
         defer { for variable in environment { free(variable) } }
         // From a thread that outlives the worker: the worker dies with the thread that spawned it.
         let (status, pid) = withUnsafeMutablePointer(to: &actions) { actions in
@@ -82,17 +84,20 @@ final class WorkerProcess: Sendable {
     /// The host's environment, without the Swift runtime's crash backtraces (the worker links
     /// libswiftCore): the host reports a guest's death in one line with its cause, and a page of
     /// backtrace on the shared stderr would bury it. An operator who sets SWIFT_BACKTRACE gets
-    /// what they asked for.
-    private static func workerEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+    /// what they asked for. Which user the worker takes is the host's choice alone: only `users`
+    /// sets it, never an inherited variable.
+    private static func workerEnvironment(users: WorkerUsers?) -> [UnsafeMutablePointer<CChar>?] {
         var variables: [UnsafeMutablePointer<CChar>?] = []
         var sawBacktrace = false
+        let userVariable = APPHOST_WORKER_UID_BASE_VARIABLE + "="
         var cursor = environ
         while let variable = cursor.pointee {
             if strncmp(variable, "SWIFT_BACKTRACE=", 16) == 0 { sawBacktrace = true }
-            variables.append(strdup(variable))
+            if strncmp(variable, userVariable, userVariable.utf8.count) != 0 { variables.append(strdup(variable)) }
             cursor += 1
         }
         if !sawBacktrace { variables.append(strdup("SWIFT_BACKTRACE=enable=no")) }
+        if let users { variables.append(strdup(users.environment)) }
         return variables
     }
 
