@@ -63,6 +63,20 @@ final class SignalIsolationTests: HostTestCase {
         XCTAssertEqual(try Self.owner(of: directory + "/note").prefix(2), [next, next])
     }
 
+    // CONTRACT X1 X2: a library the worker's user may not read is reported so, not as a missing
+    // dependency, by inspect and by launch.
+    func testALibraryOtherUsersMayNotReadIsReportedAsUnreadable() throws {
+        let hidden = scratch.path + "/hidden"
+        XCTAssertEqual(mkdir(hidden, 0o700), 0)
+        let library = try TestGuests.minimal(into: hidden)
+        let expected =
+            "\(library): cannot read the file: Permission denied (its worker runs as a user of its own: a guest "
+            + "must be readable by other users)"
+        assertOneLineError(try runApphost(["inspect", library]), containing: expected)
+        let host = try startHost([library, BuildProducts.cSample])
+        try host.waitForEvent("the launch failure") { $0.kind == .launchFailed && $0.message == expected }
+    }
+
     // MARK: Helpers
 
     /// The numbers of a line of /proc/<pid>/status: "Uid:" real, effective, saved, file system.

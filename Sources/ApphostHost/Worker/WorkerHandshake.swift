@@ -13,11 +13,14 @@ final class WorkerHandshake {
     private var socket: WireSocket
     private let timeout: Duration
     private let deadline: ContinuousClock.Instant
+    /// The worker takes a user of its own at LOAD.
+    private let ownUser: Bool
     private var ended = false
 
-    private init(path: String, process: WorkerProcess, socket: Int32, timeout: Duration) {
+    private init(path: String, process: WorkerProcess, socket: Int32, timeout: Duration, ownUser: Bool) {
         self.path = path
         self.process = process
+        self.ownUser = ownUser
         self.socket = WireSocket(descriptor: socket)
         self.timeout = timeout
         deadline = .now + timeout
@@ -28,7 +31,8 @@ final class WorkerHandshake {
     {
         do {
             let (process, socket) = try WorkerProcess.spawn(executable: executable, users: users)
-            return WorkerHandshake(path: path, process: process, socket: socket, timeout: timeout)
+            return WorkerHandshake(
+                path: path, process: process, socket: socket, timeout: timeout, ownUser: users != nil)
         } catch {
             throw LoadError(path: path, cause: .workerFailed(error.description))
         }
@@ -66,7 +70,12 @@ final class WorkerHandshake {
             }
         case .loadFailed(.dlopen, let detail):
             stop()
-            throw LoadError(path: path, cause: DlopenFailure.cause(of: detail, loading: canonicalPath))
+            var cause = DlopenFailure.cause(of: detail, loading: canonicalPath)
+            if ownUser, case .unreadable(let why) = cause {
+                cause = .unreadable(
+                    "\(why) (its worker runs as a user of its own: a guest must be readable by other users)")
+            }
+            throw LoadError(path: path, cause: cause)
         case .loadFailed(.noEntry, _):
             stop()
             throw LoadError(path: path, cause: .missingEntrySymbol)
