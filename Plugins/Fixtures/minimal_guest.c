@@ -19,8 +19,11 @@
  * With FIXTURE_LOG_LAUNCH, which breaks nothing, did_finish_launching logs
  * "launched on a host of ABI <the host's version>", after checking with
  * APPHOST_HAS_MEMBER that the host's struct has the members it reads, as a
- * guest built against newer headers than the host's must.
+ * guest built against newer headers than the host's must. With
+ * FIXTURE_WRITE_DATA it writes the file "note" in its data directory and logs
+ * "wrote note" or "cannot write note: <errno>".
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +70,19 @@ static apphost_status_t did_finish_launching(void)
              host_interface->abi_version.major, host_interface->abi_version.minor,
              host_interface->abi_version.revision);
     host_interface->log(host_interface, APPHOST_LOG_INFO, message);
+#endif
+#ifdef FIXTURE_WRITE_DATA
+    char path[4096], line[128];
+    FILE *note;
+
+    snprintf(path, sizeof path, "%s/note", host_interface->data_directory(host_interface));
+    note = fopen(path, "w");
+    if (note != NULL && fputs("written by the guest\n", note) >= 0 && fclose(note) == 0) {
+        host_interface->log(host_interface, APPHOST_LOG_INFO, "wrote note");
+    } else {
+        snprintf(line, sizeof line, "cannot write note: %d", errno);
+        host_interface->log(host_interface, APPHOST_LOG_INFO, line);
+    }
 #endif
     return APPHOST_OK;
 }

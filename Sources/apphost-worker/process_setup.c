@@ -3,17 +3,25 @@
  * here is defence in depth: a descriptor of the host's that leaked into a
  * guest's process would let the guest reach past its isolation (CONTRACT
  * X2).
+ *
+ * A host that runs as root gives each worker a user of its own
+ * (APPHOST_WORKER_UID_BASE): the worker takes it when LOAD arrives, once the
+ * host has set its limits (which, for a process of another user, would take
+ * CAP_SYS_RESOURCE) and before any of the guest's code runs, so that the guest
+ * may signal none of its host's processes nor another guest's.
  */
-#define _GNU_SOURCE /* prctl, syscall, dirfd */
+#define _GNU_SOURCE /* prctl, syscall, dirfd, setresuid, setresgid */
 
 #include "process_setup.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -22,6 +30,12 @@
 
 #include "apphost_wire.h"
 #include "worker_exit.h"
+
+/* The host, as our parent when we started: a later parent means it died. */
+static pid_t g_host;
+/* Whether to take a user of our own at LOAD, and the base of its id. */
+static int g_own_user;
+static unsigned long g_user_base;
 
 /* Opens /dev/null on 0, 1 and 2 where closed, so that no later descriptor
  * (the guest's files) lands there and receives what is printed. */
@@ -79,9 +93,73 @@ static void close_inherited_descriptors(void)
     close_listed_descriptors();
 }
 
+/* Reads and forgets APPHOST_WORKER_UID_BASE, so that the guest does not see
+ * it. A value that is not a number, or leaves no room for our pid below
+ * (uid_t)-1, is the host's mistake: refuse to run rather than run as root. */
+static void read_user_base(void)
+{
+    const char *text = getenv(APPHOST_WORKER_UID_BASE_VARIABLE);
+    char *end = NULL;
+    unsigned long base;
+
+    if (text == NULL) {
+        return;
+    }
+    errno = 0;
+    base = strtoul(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || base == 0 || base > 0xFFFFFFFEUL - (unsigned long)getpid()) {
+        worker_fail(WORKER_EXIT_USAGE, "%s=%s is not a usable uid base", APPHOST_WORKER_UID_BASE_VARIABLE, text);
+    }
+    g_own_user = 1;
+    g_user_base = base;
+    unsetenv(APPHOST_WORKER_UID_BASE_VARIABLE);
+}
+
+/* Asks the kernel to kill us when the host dies, even by SIGKILL, frozen or
+ * not; leaves now if the host is already gone (we were reparented before the
+ * request took effect). A change of user clears the request: called again
+ * after one. */
+static void die_with_host(void)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != g_host) {
+        _exit(WORKER_EXIT_FAILURE);
+    }
+}
+
+void process_take_guest_user(void)
+{
+    uid_t user;
+    gid_t shared;
+    uid_t real, effective, saved;
+
+    if (!g_own_user) {
+        return;
+    }
+    user = (uid_t)(g_user_base + (unsigned long)getpid());
+    shared = (gid_t)g_user_base;
+    /* Groups first, while we may still change them: no supplementary group
+     * of the host's, only the one that lets workers search the host's data
+     * directory down to their own. */
+    if (setgroups(1, &shared) != 0 || setresgid(user, user, user) != 0 || setresuid(user, user, user) != 0) {
+        worker_fail(WORKER_EXIT_FAILURE, "cannot take the user %lu: %s", (unsigned long)user, strerror(errno));
+    }
+    if (getresuid(&real, &effective, &saved) != 0 || real != user || effective != user || saved != user ||
+        setuid(0) == 0) {
+        worker_fail(WORKER_EXIT_FAILURE, "the user %lu did not stick", (unsigned long)user);
+    }
+    /* A change of user makes the process undumpable, which would give its
+     * /proc files to root and drop its core dumps: it holds nothing of the
+     * host's, so it is an ordinary process of its user again. */
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    die_with_host();
+}
+
 void process_setup(void)
 {
+    g_host = getppid();
     guard_standard_descriptors();
+    read_user_base();
     check_socket();
     /* A program the guest starts must not hold the socket open after the
      * worker died, or the host would not see it go. */
@@ -95,12 +173,7 @@ void process_setup(void)
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         worker_fail(WORKER_EXIT_FAILURE, "cannot set no_new_privs");
     }
-    /* A worker outlives no host: when the host dies, even by SIGKILL, the
-     * kernel kills it, frozen or not. If the host is already gone (we were
-     * reparented before the request took effect), leave now. */
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (getppid() == 1) {
-        _exit(WORKER_EXIT_FAILURE);
-    }
+    /* A worker outlives no host. */
+    die_with_host();
     setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -8,6 +8,7 @@
 #include "frame_reader.h"
 #include "frame_writer.h"
 #include "host_messages.h"
+#include "process_setup.h"
 #include "worker_exit.h"
 #include "worker_messages.h"
 
@@ -158,6 +159,8 @@ static void handle_load(worker_session *session, wire_frame frame)
     if (path == NULL || session->host_name == NULL || session->host_version == NULL) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a LOAD string holds a NUL byte");
     }
+    /* The host has set our limits by now; the guest's constructors run next. */
+    process_take_guest_user();
     switch (ahr_load(path, &session->runtime, error, sizeof error)) {
     case AHR_LOAD_OK:
         send_loaded(&session->writer, ahr_descriptor(session->runtime));

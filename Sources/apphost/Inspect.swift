@@ -1,5 +1,6 @@
 import ApphostHost
 import ArgumentParser
+import Logging
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -74,7 +75,12 @@ struct Inspect: ParsableCommand {
                     } catch {
                         throw CLIFailure(error)
                     }
-                    descriptor = try WorkerInspector.inspect(path: guest, workerPath: worker, timeout: limit)
+                    // Errors only, on stderr: stdout is the report's, and the error line the CLI's.
+                    var logger = Logger(label: "apphost.inspect") { StreamLogHandler.standardError(label: $0) }
+                    logger.logLevel = .error
+                    descriptor = try WorkerInspector.inspect(
+                        path: guest, workerPath: worker, timeout: limit, freezer: Freezers.best(logger: logger),
+                        users: WorkerUsers.forThisHost(logger: logger))
                 case .none:
                     descriptor = try GuestLibrary.inspect(path: guest)
                 }

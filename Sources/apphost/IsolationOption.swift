@@ -16,10 +16,18 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
             return InProcessOpener()
         case .process:
             do {
+                let users = WorkerUsers.forThisHost(logger: logger)
                 return WorkerOpener(
                     workerPath: try WorkerExecutable.locate(),
-                    freezer: FirstUseFreezer { Freezers.best(logger: logger) },
-                    limiter: limits.isEmpty ? nil : WorkerLimiter(limits: limits, logger: logger))
+                    // Said when the first worker starts, with the freezer: a host that fails to
+                    // start says nothing but its one-line error.
+                    freezer: FirstUseFreezer {
+                        WorkerUsers.report(users, logger: logger)
+                        return Freezers.best(logger: logger)
+                    },
+                    limiter: limits.isEmpty
+                        ? nil : WorkerLimiter(limits: limits, workersHaveOwnUsers: users != nil, logger: logger),
+                    users: users)
             } catch {
                 throw CLIFailure(error)
             }

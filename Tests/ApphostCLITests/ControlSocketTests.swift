@@ -25,10 +25,18 @@ final class ControlSocketTests: HostTestCase {
         }
     }
 
+    // CONTRACT X2: the data directory is private to the host's user; a root host, whose workers
+    // run under users of their own, lets only its workers' group search it (0710), so that each
+    // reaches its own directory below it and lists nothing.
     func testControlSocketAndDataDirectoryArePrivate() throws {
         _ = try startBothSamples()
         XCTAssertEqual(try mode(of: dataDirectory + "/control.sock"), 0o600)
-        XCTAssertEqual(try mode(of: dataDirectory), 0o700)
+        let expected = geteuid() == 0 ? 0o710 : 0o700
+        XCTAssertEqual(try mode(of: dataDirectory), expected)
+        XCTAssertEqual(try mode(of: dataDirectory + "/guests"), expected)
+        for file in ["host.lock", "sessions.sqlite", "sessions.sqlite-wal", "sessions.sqlite-shm"] {
+            XCTAssertEqual(try mode(of: "\(dataDirectory)/\(file)"), 0o600, file)
+        }
     }
 
     func testSecondHostOnTheSameDataDirectoryFails() throws {

@@ -95,10 +95,12 @@ final class FreezerTests: XCTestCase {
         XCTAssertEqual(freezer.mechanism, expected)
     }
 
-    // A host that died leaves its cgroups; the next one removes those nothing runs in, and only
-    // those. A worker it left frozen is thawed, so that it can see its host gone and exit.
-    func testStaleParentsOfDeadHostsAreRemovedWhenEmptyAndTheirWorkersThawed() throws {
-        var hierarchies: [(base: String, freeze: (file: String, value: String), letRun: (String) -> Void)] = []
+    // CONTRACT X2: a host that died leaves its cgroups, with what still runs in them (a worker it
+    // left frozen, the processes its guests started); the next one kills those and removes the
+    // cgroups, empty or not, and only the dead host's.
+    func testStaleParentsOfDeadHostsAreRemovedWithWhatRunsInThem() throws {
+        var hierarchies: [(base: String, freeze: (file: String, value: String), letRun: @Sendable (String) -> Void)] =
+            []
         if case .success(let base) = availability(CgroupLocation.v2Directory) {
             hierarchies.append((base, ("cgroup.freeze", "1"), CgroupV2FreezeControl().letRun))
         }
@@ -110,11 +112,14 @@ final class FreezerTests: XCTestCase {
             let emptyParent = "\(base)/apphost-\(try deadPID())"
             let occupiedParent = "\(base)/apphost-\(try deadPID())"
             let occupied = "\(occupiedParent)/worker-2"
+            let living = "\(base)/apphost-\(getppid())"
             try KernelFile.makeDirectory(emptyParent)
             try KernelFile.makeDirectory("\(emptyParent)/worker-1")
             try KernelFile.makeDirectory(occupiedParent)
             try KernelFile.makeDirectory(occupied)
-            // An orphan that does not exit when it runs again, unlike a worker whose host is gone.
+            let livingExisted = KernelFile.exists(living)
+            try KernelFile.makeDirectory(living)
+            // An orphan, frozen, that would run on once thawed.
             let busy = try BusyProcess()
             defer {
                 kill(busy.pid, SIGKILL)
@@ -122,16 +127,18 @@ final class FreezerTests: XCTestCase {
                 _ = try? busy.reap()
                 _ = KernelFile.removeDirectory(occupied)
                 _ = KernelFile.removeDirectory(occupiedParent)
+                if !livingExisted { _ = KernelFile.removeDirectory(living) }
             }
             try KernelFile.write("\(busy.pid)", to: "\(occupied)/cgroup.procs")
             try KernelFile.write(freeze.value, to: "\(occupied)/\(freeze.file)")
 
-            let cleaner = WorkerCgroups(base: base, hostPID: getpid(), logger: logger)
-            let removed = cleaner.removeStaleParents(thawing: letRun)
-            XCTAssertEqual(removed, [emptyParent], base)
+            let cleaner = WorkerCgroups(base: base, hostPID: getpid(), logger: logger, thaw: letRun)
+            let removed = cleaner.removeStaleParents()
+            XCTAssertEqual(Set(removed), [emptyParent, occupiedParent], base)
             XCTAssertFalse(KernelFile.exists(emptyParent), "\(emptyParent) is removed")
-            XCTAssertTrue(KernelFile.exists(occupied), "a cgroup with a process in it stays")
-            try assertRuns(busy, "once the stale cgroup is thawed", file: #filePath, line: #line)
+            XCTAssertFalse(KernelFile.exists(occupiedParent), "\(occupiedParent) is emptied, then removed")
+            XCTAssertTrue(try busy.reap(timeout: .seconds(1)), "the orphan in it is killed")
+            XCTAssertTrue(KernelFile.exists(living), "a running host's cgroup stays")
         }
     }
 

@@ -345,6 +345,32 @@ final class WorkerChannelTests: XCTestCase {
         host.close(channel)
     }
 
+    // X2: without a cgroup (the freezer here has none, as SIGSTOP), what the guest started in its
+    // worker's process group ends with the worker, whether it closes or crashes. (An orphan that
+    // left the group with setsid() escapes this fallback: the cgroup's kill is for that.)
+    func testTheWorkersProcessGroupEndsWithItWithoutACgroup() throws {
+        for crash in [false, true] {
+            let events = WorkerEventLog()
+            let path = try GuestFixtures.library(
+                "forking_guest.c", name: crash ? "forking-crash" : "forking",
+                flags: crash ? ["-DFIXTURE_CRASH", "-DFIXTURE_ID=\"org.apphost.fixtures.forking-crash\""] : [])
+            let channel = try host.channel(path, events: events)
+            XCTAssertEqual(host.send(M.launch, to: channel), .success(0))
+            let forked = try XCTUnwrap(events.logLines.first { $0.hasPrefix("forked child ") })
+            let pids = forked.split(separator: " ").compactMap { pid_t($0) }
+            XCTAssertEqual(pids.count, 2, forked)
+            defer { for pid in pids where pid > 0 { kill(pid, SIGKILL) } }
+            let child = pids[0]
+            XCTAssertEqual(getpgid(child), channel.pid, "the child is in the worker's process group")
+            if crash {
+                XCTAssertEqual(host.send(M.memoryWarning, to: channel), .failure(.crashed("killed by SIGSEGV")))
+            }
+            host.close(channel)
+            let gone = try Polling.until(timeout: .seconds(2)) { ProcessStat.of(pid: child)?.hasExited ?? true }
+            XCTAssertTrue(gone, "the worker's child \(child) outlived it (crash: \(crash))")
+        }
+    }
+
     // B5 X2: a guest stuck in a callback is killed where it stands, and that ends like a crash.
     func testForceStopKillsAHungGuest() throws {
         let events = WorkerEventLog()

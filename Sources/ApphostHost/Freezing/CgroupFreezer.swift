@@ -38,12 +38,12 @@ public final class CgroupFreezer: ProcessFreezer {
     }
 
     /// Tries freezing an empty cgroup under `base`, and removes the parents that dead hosts left
-    /// (thawing their workers so that they see their host gone and exit).
+    /// (killing what runs in them: workers they left frozen, what their guests started).
     init(control: any CgroupFreezeControl, base: String, hostPID: pid_t, timeout: Duration, logger: Logger)
         throws(FreezeError)
     {
         self.control = control
-        cgroups = WorkerCgroups(base: base, hostPID: hostPID, logger: logger)
+        cgroups = WorkerCgroups(base: base, hostPID: hostPID, logger: logger, thaw: control.letRun)
         self.timeout = timeout
         try cgroups.probe { probe throws(FreezeError) in
             try control.checkSupported(probe, base: base)
@@ -51,7 +51,7 @@ public final class CgroupFreezer: ProcessFreezer {
             _ = try control.set(files, frozen: true, timeout: timeout)
             _ = try control.set(files, frozen: false, timeout: timeout)
         }
-        for stale in cgroups.removeStaleParents(thawing: control.letRun) {
+        for stale in cgroups.removeStaleParents() {
             logger.info("removed a stale worker cgroup", metadata: ["cgroup": "\(stale)"])
         }
     }

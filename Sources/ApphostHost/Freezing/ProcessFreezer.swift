@@ -25,7 +25,8 @@ public protocol ProcessFreezer: Sendable {
     /// Lets `pid` run again and returns once it runs.
     func thaw(pid: pid_t) throws(FreezeError)
 
-    /// Forgets a worker that has exited (for cgroups: removes its cgroup). Never fails.
+    /// Forgets a worker that has exited. For cgroups: kills what is left in its cgroup (what its
+    /// guest started, CONTRACT X2), then removes the cgroup once it is empty. Never fails.
     func release(pid: pid_t)
 }
 

@@ -2,12 +2,15 @@ import Glibc
 import Logging
 import Synchronization
 
-/// The cgroups one host makes for its workers, in one hierarchy (v2, or v1's freezer):
+/// The cgroups one host makes for its workers, in one hierarchy (v2, or a v1 one):
 /// `<our cgroup>/apphost-<host pid>/worker-<pid>`, a child per worker so that each freezes alone.
+/// A worker's child holds whatever its guest started too, wherever those went since (another
+/// process group, another session, reparented to init): when the worker ends, so do they
+/// (CONTRACT X2), and the child goes once it is empty.
 ///
 /// The parent comes with the first worker and goes with the last, so a host that ends normally
 /// (every worker released) leaves nothing behind; `deinit` removes what is left of it. A host
-/// that died leaves its parent, which the next host removes once nothing runs in it.
+/// that died leaves its parent, whose processes the next host kills before it removes it.
 final class WorkerCgroups: Sendable {
     /// Our own cgroup's directory, where the parent goes.
     let base: String
@@ -15,23 +18,33 @@ final class WorkerCgroups: Sendable {
     let parent: String
     private let hostPID: pid_t
     private let logger: Logger
+    /// Lets a cgroup of this hierarchy run without waiting, where freezing it would keep a killed
+    /// process from dying (the v1 freezer); nothing elsewhere.
+    private let thaw: @Sendable (_ cgroup: String) -> Void
     /// The workers with a child cgroup. The lock also orders creating and removing the parent.
     private let adopted = Mutex<Set<pid_t>>([])
 
     /// How long `release` retries a child that is still busy: its last process may take a moment
     /// to leave it after it exited.
     static let releaseRetry = Duration.seconds(1)
+    /// How long killing what is left in a cgroup waits for it to be empty: a process that frees
+    /// much memory as it dies takes a while.
+    static let killTimeout = Duration.seconds(5)
 
-    init(base: String, hostPID: pid_t, logger: Logger) {
+    init(base: String, hostPID: pid_t, logger: Logger, thaw: @escaping @Sendable (_ cgroup: String) -> Void = { _ in })
+    {
         self.base = base
         self.hostPID = hostPID
         self.logger = logger
+        self.thaw = thaw
         parent = "\(base)/apphost-\(hostPID)"
     }
 
     deinit {
-        for pid in adopted.withLock({ $0 }) where !KernelFile.removeDirectory(directory(of: pid)) {
-            logger.warning("cannot remove a worker's cgroup", metadata: ["cgroup": "\(directory(of: pid))"])
+        let children = adopted.withLock { $0 }.map(directory(of:))
+        _ = killAll(in: children, timeout: Self.killTimeout)
+        for child in children where !KernelFile.removeDirectory(child) {
+            logger.warning("cannot remove a worker's cgroup", metadata: ["cgroup": "\(child)"])
         }
         removeParent()
     }
@@ -81,11 +94,18 @@ final class WorkerCgroups: Sendable {
         return listed && ProcessStat.of(pid: pid)?.hasExited == false
     }
 
-    /// Removes the child of a worker that exited (retrying while it is busy) and, with the last
-    /// child, the parent. A cgroup that cannot go is logged and left; it never fails the caller.
+    /// Kills what is left in the child of a worker that exited (the processes its guest
+    /// started), then removes the child once it is empty (retrying while it is busy) and, with the
+    /// last child, the parent. A cgroup that cannot go is logged and left; it never fails the
+    /// caller.
     func release(pid: pid_t) {
         guard adopted.withLock({ $0.contains(pid) }) else { return }
         let child = directory(of: pid)
+        if !killAll(in: [child], timeout: Self.killTimeout).isEmpty {
+            logger.warning(
+                "processes of a worker's cgroup are still there \(Self.killTimeout.secondsText) after SIGKILL",
+                metadata: ["cgroup": "\(child)"])
+        }
         var code: Int32 = 0
         let removed =
             (try? Polling.until(timeout: Self.releaseRetry) { () throws(FreezeError) in
@@ -106,17 +126,13 @@ final class WorkerCgroups: Sendable {
         }
     }
 
-    /// How long cleaning up waits for the workers of a dead host to exit once thawed.
-    static let staleWorkersExit = Duration.seconds(1)
-
     /// Removes the parents that hosts which are no longer running left in `base`, with the
-    /// children in them, when nothing runs in them (rmdir refuses a cgroup that holds a process).
-    /// A host killed while a worker was frozen leaves that worker frozen for good: `thaw` lets it
-    /// run, find the host's end of its socket closed and exit, so that its cgroup can go too.
-    /// Our own pid's parent is left alone: it may belong to another freezer of this process.
-    /// Returns the parents removed.
+    /// children in them, after killing what runs in them: a dead host's workers die with it
+    /// (PR_SET_PDEATHSIG), but not what their guests started, nor a worker it left frozen in
+    /// the v1 freezer (thawed here so that it dies). Our own pid's parent is left alone: it may
+    /// belong to another freezer of this process. Returns the parents removed.
     @discardableResult
-    func removeStaleParents(thawing thaw: (_ cgroup: String) -> Void) -> [String] {
+    func removeStaleParents() -> [String] {
         let parents = KernelFile.entries(base).filter { name in
             guard name.hasPrefix("apphost-"), let owner = pid_t(name.dropFirst("apphost-".count)), owner > 0,
                 owner != hostPID
@@ -126,10 +142,10 @@ final class WorkerCgroups: Sendable {
         let children = parents.flatMap { parent in
             KernelFile.entries(parent).map { "\(parent)/\($0)" }.filter(Self.isDirectory)
         }
-        let occupied = children.filter { !Self.isEmpty($0) }
-        if !occupied.isEmpty {
-            for child in occupied { thaw(child) }
-            _ = try? Polling.until(timeout: Self.staleWorkersExit) { occupied.allSatisfy(Self.isEmpty) }
+        for child in killAll(in: children, timeout: Self.killTimeout) {
+            logger.warning(
+                "processes of a dead host's worker cgroup are still there after SIGKILL",
+                metadata: ["cgroup": "\(child)"])
         }
         for child in children { _ = KernelFile.removeDirectory(child) }
         return parents.filter { parent in
@@ -141,9 +157,32 @@ final class WorkerCgroups: Sendable {
         }
     }
 
-    /// No process in it (an unreadable one counts as empty: rmdir decides in the end).
-    private static func isEmpty(_ cgroup: String) -> Bool {
-        (try? KernelFile.read("\(cgroup)/cgroup.procs"))?.contains(where: \.isNumber) != true
+    /// Kills every process in `cgroups` and waits, up to `timeout`, until none is left; returns
+    /// those that still hold one. cgroup v2 (Linux 5.14) kills a whole cgroup with one write to
+    /// cgroup.kill, processes forked meanwhile included; elsewhere each process that
+    /// cgroup.procs lists gets SIGKILL, again and again until the list stays empty. Each round
+    /// thaws the cgroup, as the v1 freezer holds even a killed process until then.
+    func killAll(in cgroups: [String], timeout: Duration) -> [String] {
+        var occupied = cgroups.filter { !Self.processes(in: $0).isEmpty }
+        guard !occupied.isEmpty else { return [] }
+        _ = try? Polling.until(timeout: timeout) { () throws(FreezeError) in
+            for cgroup in occupied {
+                if KernelFile.exists("\(cgroup)/cgroup.kill") {
+                    try? KernelFile.write("1", to: "\(cgroup)/cgroup.kill")
+                } else {
+                    for pid in Self.processes(in: cgroup) { _ = Glibc.kill(pid, SIGKILL) }
+                }
+                thaw(cgroup)
+            }
+            occupied = occupied.filter { !Self.processes(in: $0).isEmpty }
+            return occupied.isEmpty
+        }
+        return occupied
+    }
+
+    /// The processes cgroup.procs lists; none when it cannot be read (the cgroup is gone).
+    private static func processes(in cgroup: String) -> [pid_t] {
+        ((try? KernelFile.read("\(cgroup)/cgroup.procs")) ?? "").split(separator: "\n").compactMap { pid_t($0) }
     }
 
     private func removeParent() {

@@ -69,7 +69,7 @@ struct LimitCgroup: Sendable {
     }
 
     /// Tries the limit file out on an empty cgroup (written with "no limit"), then removes what
-    /// hosts that are gone left behind. Nothing is frozen in these cgroups, so nothing to thaw.
+    /// hosts that are gone left behind, after killing what runs in it.
     private func probe() throws(LimitError) {
         do {
             try cgroups.probe { probe throws(FreezeError) in
@@ -82,7 +82,7 @@ struct LimitCgroup: Sendable {
         } catch {
             throw LimitError(error.description)
         }
-        cgroups.removeStaleParents(thawing: { _ in })
+        cgroups.removeStaleParents()
     }
 
     /// Puts `pid` in its own cgroup with `value` as its limit.

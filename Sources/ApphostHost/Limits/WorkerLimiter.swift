@@ -9,8 +9,9 @@ import Synchronization
 /// Mechanisms, chosen once at start from what this machine has:
 /// - memory: cgroup v2 memory.max when the memory controller can be enabled for the workers'
 ///   cgroups, else cgroup v1 memory.limit_in_bytes in our memory hierarchy, else RLIMIT_AS.
-/// - processes: cgroup v2 pids.max likewise, else v1 pids.max, else RLIMIT_NPROC — which the
-///   kernel does not enforce for root (nor CAP_SYS_RESOURCE), and counts per user, not per worker.
+/// - processes: cgroup v2 pids.max likewise, else v1 pids.max, else RLIMIT_NPROC — which counts
+///   per user: per worker when each runs under a user of its own (`WorkerUsers`), else the
+///   host's user's, which the kernel does not enforce for root (nor CAP_SYS_RESOURCE).
 /// - files: RLIMIT_NOFILE, always.
 ///
 /// How a hit is detected:
@@ -48,14 +49,19 @@ public final class WorkerLimiter: Sendable {
     }
 
     /// Finds the mechanisms for the limits that are set; never fails: rlimits are the fallback.
+    /// `workersHaveOwnUsers`: each worker takes a user of its own (`WorkerUsers`), so that
+    /// RLIMIT_NPROC counts its processes alone.
     public convenience init(
-        limits: GuestLimits, hostPID: pid_t = getpid(), logger: Logger = Logger(label: "apphost.limits")
+        limits: GuestLimits, hostPID: pid_t = getpid(), workersHaveOwnUsers: Bool = false,
+        logger: Logger = Logger(label: "apphost.limits")
     ) {
-        self.init(limits: limits, hostPID: hostPID, useCgroups: true, logger: logger)
+        self.init(
+            limits: limits, hostPID: hostPID, useCgroups: true, workersHaveOwnUsers: workersHaveOwnUsers,
+            logger: logger)
     }
 
     /// `useCgroups: false` forces the rlimit fallbacks, for tests on machines that have cgroups.
-    init(limits: GuestLimits, hostPID: pid_t, useCgroups: Bool, logger: Logger) {
+    init(limits: GuestLimits, hostPID: pid_t, useCgroups: Bool, workersHaveOwnUsers: Bool = false, logger: Logger) {
         self.limits = limits
         self.logger = logger
         memory =
@@ -75,7 +81,10 @@ public final class WorkerLimiter: Sendable {
         if let count = limits.processes {
             var line = "processes \(count): \(Self.describe(processes))"
             if case .resourceLimit = processes {
-                line += geteuid() == 0 ? " (NOT enforced: the host runs as root)" : " (counted per user, not per guest)"
+                line +=
+                    workersHaveOwnUsers
+                    ? " (per guest: each worker runs under a user of its own)"
+                    : geteuid() == 0 ? " (NOT enforced: the host runs as root)" : " (counted per user, not per guest)"
             }
             mechanisms.append(line)
         }
@@ -85,7 +94,7 @@ public final class WorkerLimiter: Sendable {
             let sampler = DescriptorSampler(interval: Self.samplingInterval) { [weak self] in self?.sampleAll() }
             self.sampler.withLock { $0 = sampler }
         }
-        if case .resourceLimit = processes, geteuid() == 0 {
+        if case .resourceLimit = processes, geteuid() == 0, !workersHaveOwnUsers {
             logger.warning(
                 "--processes-limit is not enforced: no pids cgroup is usable, and RLIMIT_NPROC does not apply to root")
         }

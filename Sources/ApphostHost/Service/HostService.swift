@@ -60,6 +60,7 @@ public final class HostService: @unchecked Sendable {
         let store: SQLiteSessionStore
         do {
             // Only the lock holder opens the database, so one host writes it at a time.
+            try dataDirectory.makeSessionsPrivate()
             do throws(StoreError) {
                 store = try SQLiteSessionStore(path: dataDirectory.sessionsPath)
             } catch {

@@ -17,12 +17,17 @@ final class WorkerHandshake {
     private var socket: WireSocket
     private let timeout: Duration
     private let deadline: ContinuousClock.Instant
+    /// The worker takes a user of its own at LOAD.
+    private let ownUser: Bool
     private var ended = false
 
-    private init(path: String, process: WorkerProcess, output: WorkerOutput?, socket: Int32, timeout: Duration) {
+    private init(
+        path: String, process: WorkerProcess, output: WorkerOutput?, socket: Int32, timeout: Duration, ownUser: Bool
+    ) {
         self.path = path
         self.process = process
         self.output = output
+        self.ownUser = ownUser
         self.socket = WireSocket(descriptor: socket)
         self.timeout = timeout
         deadline = .now + timeout
@@ -30,20 +35,23 @@ final class WorkerHandshake {
 
     /// With `capture`, what the worker writes to its standard output and standard error goes to
     /// the sink, line by line, on the host queue (`WorkerOutput`); without, they are the host's.
+    /// With `users`, the worker takes a user of its own at LOAD.
     static func spawn(
         executable: String, path: String, timeout: Duration,
-        capture: (hostQueue: DispatchQueue, sink: WorkerOutput.Sink)? = nil
+        capture: (hostQueue: DispatchQueue, sink: WorkerOutput.Sink)? = nil, users: WorkerUsers? = nil
     ) throws(LoadError) -> WorkerHandshake {
         do {
             let (process, socket, pipes) = try WorkerProcess.spawn(
-                executable: executable, capturingOutput: capture != nil)
+                executable: executable, capturingOutput: capture != nil, users: users)
             var output: WorkerOutput?
             if let pipes, let capture {
                 output = WorkerOutput(
                     standardOutput: pipes.standardOutput, standardError: pipes.standardError,
                     hostQueue: capture.hostQueue, sink: capture.sink)
             }
-            return WorkerHandshake(path: path, process: process, output: output, socket: socket, timeout: timeout)
+            return WorkerHandshake(
+                path: path, process: process, output: output, socket: socket, timeout: timeout,
+                ownUser: users != nil)
         } catch {
             throw LoadError(path: path, cause: .workerFailed(error.description))
         }
@@ -63,8 +71,8 @@ final class WorkerHandshake {
         }
     }
 
-    /// LOAD: the worker dlopens the library, which runs its constructors, and reads its entry;
-    /// the host validates what it declares (CONTRACT X1).
+    /// LOAD: the worker takes its own user, if it has one, then dlopens the library, which runs
+    /// its constructors, and reads its entry; the host validates what it declares (CONTRACT X1).
     func load(canonicalPath: String, guestsDirectory: String, hostName: String, hostVersion: String)
         throws(LoadError) -> GuestDescriptor
     {
@@ -85,7 +93,12 @@ final class WorkerHandshake {
             }
         case .loadFailed(.dlopen, let detail):
             stop()
-            throw LoadError(path: path, cause: DlopenFailure.cause(of: detail, loading: canonicalPath))
+            var cause = DlopenFailure.cause(of: detail, loading: canonicalPath)
+            if ownUser, case .unreadable(let why) = cause {
+                cause = .unreadable(
+                    "\(why) (its worker runs as a user of its own: a guest must be readable by other users)")
+            }
+            throw LoadError(path: path, cause: cause)
         case .loadFailed(.noEntry, _):
             stop()
             throw LoadError(path: path, cause: .missingEntrySymbol)

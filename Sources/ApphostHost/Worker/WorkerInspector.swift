@@ -3,13 +3,28 @@
 /// error instead of its life (CONTRACT X1, X2).
 public enum WorkerInspector {
     /// The validated descriptor of the guest at `path`; the error's description is the one line
-    /// to print. Returns or throws within about `timeout`.
-    public static func inspect(path: String, workerPath: String, timeout: Duration = .seconds(10))
-        throws(LoadError) -> GuestDescriptor
-    {
+    /// to print. Returns or throws within about `timeout`. With a `freezer`, the worker is in a
+    /// cgroup of its own (where the freezer uses cgroups), so that whatever the library's
+    /// constructors start ends with it, even processes that left its process group (X2). With
+    /// `users`, the worker loads the library under a user of its own, as a host's workers do.
+    public static func inspect(
+        path: String, workerPath: String, timeout: Duration = .seconds(10), freezer: (any ProcessFreezer)? = nil,
+        users: WorkerUsers? = nil
+    ) throws(LoadError) -> GuestDescriptor {
         try ElfInspector.check(path: path)
-        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: timeout)
+        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: timeout, users: users)
         try worker.awaitHello()
+        let pid = worker.process.pid
+        if let freezer {
+            do {
+                try freezer.adopt(pid: pid)
+            } catch {
+                worker.abandon()
+                throw LoadError(path: path, cause: .workerFailed("cannot take charge of worker \(pid): \(error)"))
+            }
+        }
+        // Once the worker has been reaped, however the load went.
+        defer { freezer?.release(pid: pid) }
         let descriptor = try worker.load(
             canonicalPath: GuestLibrary.canonicalize(path), guestsDirectory: "", hostName: "apphost inspect",
             hostVersion: "")

@@ -20,13 +20,17 @@ public struct WorkerOpener: GuestOpener {
     public var stopTimeout: Duration
     /// The memory, open-file and process limits put on each worker (CONTRACT X2); nil for none.
     public var limiter: WorkerLimiter?
+    /// The users workers take before their guest loads (CONTRACT X2); nil: the host's user.
+    public var users: WorkerUsers?
     private let running = LoadedGuestRegistry()
 
     public init(
         workerPath: String, freezer: any ProcessFreezer, hostName: String = "apphost", hostVersion: String = "0.1.0",
-        loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5), limiter: WorkerLimiter? = nil
+        loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5), limiter: WorkerLimiter? = nil,
+        users: WorkerUsers? = nil
     ) {
         self.limiter = limiter
+        self.users = users
         self.workerPath = workerPath
         self.freezer = freezer
         self.hostName = hostName
@@ -65,7 +69,7 @@ public struct WorkerOpener: GuestOpener {
         // What the guest prints is its log (X2): never the host's output, where it could pass for events.
         let worker = try WorkerHandshake.spawn(
             executable: workerPath, path: path, timeout: loadTimeout,
-            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }))
+            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), users: users)
         let pid = worker.process.pid
         try worker.awaitHello()
         do {
@@ -104,17 +108,34 @@ public struct WorkerOpener: GuestOpener {
             worker.stop()
             throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
         }
+        // A worker under a user of its own gets its data directory while it runs.
+        if let users {
+            users.prepare(guestsDirectory: guestsDirectory)
+            do throws(WorkerUsers.Failure) {
+                try users.handOver(dataDirectory, toWorker: pid)
+            } catch {
+                worker.stop()
+                users.takeBack(dataDirectory)
+                throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
+            }
+        }
+        defer { if !handedOver { users?.takeBack(dataDirectory) } }
         hostQueue.async { onEvent(.identified(guestID: descriptor.id)) }
         try explainingLimits(pid: pid) { () throws(LoadError) in
             try worker.start(dataDirectory: dataDirectory) { event in hostQueue.async { onEvent(event) } }
         }
 
         let running = running
+        let users = users
         let channel = WorkerChannel(
             process: worker.process, output: worker.output, socket: worker.handOver(), freezer: freezer,
             limiter: limiter,
             hostQueue: hostQueue,
-            stopTimeout: stopTimeout, onEvent: onEvent, onExit: { running.release(id: descriptor.id) })
+            stopTimeout: stopTimeout, onEvent: onEvent,
+            onExit: {
+                running.release(id: descriptor.id)
+                users?.takeBack(dataDirectory)
+            })
         handedOver = true
         reserved = false
         return OpenedGuest(descriptor: descriptor, channel: channel)

@@ -22,10 +22,12 @@ final class WorkerProcess: Sendable {
     /// Starts `executable` with the worker end of a new socketpair as descriptor 3, stdin from
     /// /dev/null, and no other descriptor of the host (they are all close-on-exec, and the rest are
     /// closed in the child too). Its stdout and stderr are the host's, or with `capturingOutput`
-    /// the write ends of two new pipes, whose read ends come back in `output` (CONTRACT X2).
-    /// Returns the host end of the socket, close-on-exec and blocking, and the read ends,
-    /// close-on-exec.
-    static func spawn(executable: String, capturingOutput: Bool = false) throws(SpawnFailure) -> (
+    /// the write ends of two new pipes, whose read ends come back in `output` (CONTRACT X2). With
+    /// `users`, the worker takes a user of its own at LOAD. Returns the host end of the socket,
+    /// close-on-exec and blocking, and the read ends, close-on-exec.
+    static func spawn(executable: String, capturingOutput: Bool = false, users: WorkerUsers? = nil) throws(
+        SpawnFailure
+    ) -> (
         process: WorkerProcess, socket: Int32, output: (standardOutput: Int32, standardError: Int32)?
     ) {
         var ends: [Int32] = [-1, -1]
@@ -81,14 +83,15 @@ final class WorkerProcess: Sendable {
         // The host ignores SIGINT, SIGTERM and SIGPIPE; a guest starts with the default actions.
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         // A process group of its own: the terminal's Ctrl-C is the host's to handle, by
-        // terminating its guests gracefully, not a signal that kills every worker at once.
+        // terminating its guests gracefully, not a signal that kills every worker at once; and
+        // what the guest starts, unless it leaves the group, is killed with it (`waitForExit`).
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
         defer { free(argv[0]) }
-        let environment = workerEnvironment()
+        let environment = workerEnvironment(users: users)
         defer { for variable in environment { free(variable) } }
         // From a thread that outlives the worker: the worker dies with the thread that spawned it.
         let (status, pid) = withUnsafeMutablePointer(to: &actions) { actions in
@@ -114,17 +117,20 @@ final class WorkerProcess: Sendable {
     /// The host's environment, without the Swift runtime's crash backtraces (the worker links
     /// libswiftCore): the host reports a guest's death in one line with its cause, and a page of
     /// backtrace on the shared stderr would bury it. An operator who sets SWIFT_BACKTRACE gets
-    /// what they asked for.
-    private static func workerEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+    /// what they asked for. Which user the worker takes is the host's choice alone: only `users`
+    /// sets it, never an inherited variable.
+    private static func workerEnvironment(users: WorkerUsers?) -> [UnsafeMutablePointer<CChar>?] {
         var variables: [UnsafeMutablePointer<CChar>?] = []
         var sawBacktrace = false
+        let userVariable = APPHOST_WORKER_UID_BASE_VARIABLE + "="
         var cursor = environ
         while let variable = cursor.pointee {
             if strncmp(variable, "SWIFT_BACKTRACE=", 16) == 0 { sawBacktrace = true }
-            variables.append(strdup(variable))
+            if strncmp(variable, userVariable, userVariable.utf8.count) != 0 { variables.append(strdup(variable)) }
             cursor += 1
         }
         if !sawBacktrace { variables.append(strdup("SWIFT_BACKTRACE=enable=no")) }
+        if let users { variables.append(strdup(users.environment)) }
         return variables
     }
 
@@ -146,7 +152,8 @@ final class WorkerProcess: Sendable {
     /// Whether the worker has been reaped.
     var hasExited: Bool { reaped.withLock { $0 != nil } }
 
-    /// Blocks until the worker has exited and returns how; reaps it if nobody has. With
+    /// Blocks until the worker has exited and returns how; reaps it if nobody has, after killing
+    /// what is left in its process group (the processes its guest started). With
     /// `killAfter`, a worker still running after that long is killed: one that closed its socket
     /// without exiting must not hold the caller forever. Never call it on the host queue.
     func waitForExit(killAfter grace: Duration? = nil) -> WorkerExit {
@@ -159,9 +166,14 @@ final class WorkerProcess: Sendable {
         defer { killer?.cancel() }
         // Waits without reaping, so that the pid stays this worker's until `reaped` is set.
         var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+        var waited: Int32
+        repeat { waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) } while waited != 0 && errno == EINTR
         return reaped.withLock { exit in
             if let exit { return exit }
+            // The processes the guest started and left in the worker's process group end with it
+            // (CONTRACT X2). Until it is reaped, the worker's pid, and so the group's id, is
+            // still ours. Those that left the group die with the worker's cgroup, where it has one.
+            if waited == 0 { _ = Glibc.kill(-pid, SIGKILL) }
             var status: Int32 = 0
             var result: pid_t
             repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR

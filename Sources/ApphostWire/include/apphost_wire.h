@@ -150,6 +150,12 @@ enum {
     APPHOST_WIRE_MAX_FRAME = (1 << 20) + 4096
 };
 
+/* Set in the worker's environment by a host that gives each worker a user
+ * of its own: a decimal uid base. At LOAD, before the guest's library is
+ * loaded, the worker takes the uid and gid base + its pid, with the base as
+ * its only supplementary group. Unset: the worker stays the host's user. */
+#define APPHOST_WORKER_UID_BASE_VARIABLE "APPHOST_WORKER_UID_BASE"
+
 enum apphost_wire_type {
     /* host -> worker */
     APPHOST_WIRE_LOAD = 1,

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A fresh directory under /tmp for one test's --data-dir and files; short, so that the control
-/// socket's path fits in a socket address.
+/// socket's path fits in a socket address. Other users may search it and read what it holds,
+/// as they may an installed guest library: a root host's workers run under users of their own
+/// (CONTRACT X2), and load the guests built here and reach their data directories below it.
 final class ScratchDirectory {
     let path: String
 
@@ -11,6 +13,7 @@ final class ScratchDirectory {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: "/tmp/apphost-cli-XXXXXX"])
         }
         path = String(cString: created)
+        chmod(path, 0o755)
     }
 
     /// A data directory inside this one, not created yet: the host creates it.

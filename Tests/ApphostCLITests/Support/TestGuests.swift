@@ -122,6 +122,30 @@ enum TestGuests {
         return try compile(source, to: directory + "/libSlowTerminate.so", file: file, line: line)
     }
 
+    /// Plugins/Fixtures/signalling_guest.c built with `flags`: signals the other workers of its
+    /// host, every process it may (kill(-1)) and its host, and logs what each kill returned.
+    static let signallingID = "org.apphost.fixtures.signalling"
+
+    static func signalling(
+        _ flags: [String], as name: String, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/signalling_guest.c").path, to: directory + "/" + name,
+            flags: flags, file: file, line: line)
+    }
+
+    /// Plugins/Fixtures/forking_guest.c built with `flags`: starts a child and a double-forked
+    /// orphan that sleep, each with the library mapped.
+    static let forkingID = "org.apphost.fixtures.forking"
+
+    static func forking(
+        _ flags: [String], as name: String, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/forking_guest.c").path, to: directory + "/" + name,
+            flags: flags, file: file, line: line)
+    }
+
     /// Tests/ApphostCLITests/Support/<this file> -> the package root.
     private static let packageRoot = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -15,6 +15,60 @@ enum WorkerProcesses {
         processes().filter { isWorker($0, ofHost: host) && !hasExited($0) }
     }
 
+    /// Every process that has `library` (a path) mapped and has not exited: a guest's worker and
+    /// whatever it forked, wherever they went since.
+    static func mapping(_ library: String) -> [pid_t] {
+        processes().filter { pid in !hasExited(pid) && read("/proc/\(pid)/maps")?.contains(library) == true }
+    }
+
+    /// Kills every process that has `library` mapped: what a failing test would leave behind.
+    static func killAll(mapping library: String) {
+        for pid in mapping(library) { kill(pid, SIGKILL) }
+    }
+
+    /// The state letter of a process ("S", "T" for stopped...), nil once it is gone.
+    static func state(_ pid: pid_t) -> Character? {
+        statFields(read("/proc/\(pid)/stat"))?.first?.first
+    }
+
+    /// The directories of the cgroups apphost made that `pid` is in (`.../apphost-<host>/...`),
+    /// in every hierarchy: /proc/<pid>/cgroup says where in each, our mountinfo where each is.
+    static func apphostCgroups(of pid: pid_t) -> [String] {
+        guard let memberships = read("/proc/\(pid)/cgroup"), let mountinfo = read("/proc/self/mountinfo") else {
+            return []
+        }
+        let mounts = mountinfo.split(separator: "\n").compactMap {
+            line -> (point: String, type: String, options: [Substring])? in
+            let fields = line.split(separator: " ")
+            guard let dash = fields.firstIndex(of: "-"), dash >= 5, fields.count > dash + 2, fields[3] == "/" else {
+                return nil
+            }
+            return (String(fields[4]), String(fields[dash + 1]), fields[dash + 3].split(separator: ","))
+        }
+        return memberships.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[2].contains("/apphost-") else { return nil }
+            let controllers = fields[1].split(separator: ",")
+            let mount = mounts.first { mount in
+                controllers.isEmpty
+                    ? mount.type == "cgroup2"
+                    : mount.type == "cgroup" && controllers.allSatisfy { mount.options.contains($0) }
+            }
+            return mount.map { $0.point + fields[2] }
+        }
+    }
+
+    /// Our own cgroup v2 directory, where a host run by this test makes `apphost-<its pid>`.
+    static func ownCgroupV2Directory() -> String? {
+        guard let memberships = read("/proc/self/cgroup"), let mountinfo = read("/proc/self/mountinfo"),
+            let path = memberships.split(separator: "\n").first(where: { $0.hasPrefix("0::") })?.dropFirst(3),
+            let point = mountinfo.split(separator: "\n").lazy.map({ $0.split(separator: " ") }).first(where: {
+                $0.count > 4 && $0[3] == "/" && $0.contains("cgroup2")
+            })?[4]
+        else { return nil }
+        return path == "/" ? String(point) : String(point) + path
+    }
+
     /// The nice value of a process's main thread (field 19 of its stat); nil once it is gone.
     static func nice(_ pid: pid_t) -> Int? {
         guard let fields = statFields(read("/proc/\(pid)/stat")), fields.count > 16 else { return nil }
