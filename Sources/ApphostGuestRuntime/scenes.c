@@ -726,17 +726,26 @@ static apphost_status_t activation_time_left(const apphost_host_t *host, apphost
     return status;
 }
 
-static apphost_status_t activate_session(const apphost_host_t *host, const char *session_id, int32_t style)
+/* What to do with one of the guest's own sessions, under the extension's
+ * lock: tell the sink of an activation (with a style) or a close. */
+typedef enum own_session_request { ACTIVATE_SESSION, CLOSE_SESSION } own_session_request;
+
+/* activate_session and close_session: APPHOST_ERROR_INVALID_ARGUMENT for an
+ * empty id, one past AHR_SESSION_ID_MAX_BYTES (strnlen: never read past the
+ * limit) or a host the registry does not know; APPHOST_ERROR_INVALID_STATE
+ * while the extension does not run; APPHOST_ERROR_INVALID_HANDLE for a
+ * session the guest does not have. */
+static apphost_status_t on_own_session(const apphost_host_t *host, const char *session_id, own_session_request what,
+                                       int32_t style)
 {
     ahr_host_context *context;
     ahr_scenes *scenes;
-    apphost_status_t status;
+    apphost_status_t status = APPHOST_OK;
     size_t length;
 
-    if (session_id == NULL || session_id[0] == '\0' || !is_presentation_style(style)) {
+    if (session_id == NULL || session_id[0] == '\0') {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    /* strnlen: a longer id is never read past the limit. */
     length = strnlen(session_id, AHR_SESSION_ID_MAX_BYTES + 1);
     if (length > AHR_SESSION_ID_MAX_BYTES) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
@@ -751,15 +760,22 @@ static apphost_status_t activate_session(const apphost_host_t *host, const char 
         status = APPHOST_ERROR_INVALID_STATE;
     } else if (!ahr_sessions_contains(context->sessions, session_id, length)) {
         status = APPHOST_ERROR_INVALID_HANDLE;
-    } else {
-        if (context->sink.session_activation_requested != NULL) {
-            context->sink.session_activation_requested(context->sink.context, session_id, length, style);
-        }
-        status = APPHOST_OK;
+    } else if (what == ACTIVATE_SESSION && context->sink.session_activation_requested != NULL) {
+        context->sink.session_activation_requested(context->sink.context, session_id, length, style);
+    } else if (what == CLOSE_SESSION && context->sink.session_close_requested != NULL) {
+        context->sink.session_close_requested(context->sink.context, session_id, length);
     }
     pthread_mutex_unlock(&scenes->lock);
     ahr_registry_release(context);
     return status;
+}
+
+static apphost_status_t activate_session(const apphost_host_t *host, const char *session_id, int32_t style)
+{
+    if (!is_presentation_style(style)) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    return on_own_session(host, session_id, ACTIVATE_SESSION, style);
 }
 
 /* The apphost_scene_size_t of ABI 1.1, whose members every caller needs. */
@@ -976,35 +992,7 @@ static apphost_status_t list_sessions(const apphost_host_t *host, apphost_sessio
 
 static apphost_status_t close_session(const apphost_host_t *host, const char *session_id)
 {
-    ahr_host_context *context;
-    ahr_scenes *scenes;
-    apphost_status_t status;
-    size_t length;
-
-    if (session_id == NULL || session_id[0] == '\0') {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    /* strnlen: a longer id is never read past the limit, and is no session. */
-    length = strnlen(session_id, AHR_SESSION_ID_MAX_BYTES + 1);
-    context = ahr_registry_acquire(host);
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    scenes = context->scenes;
-    pthread_mutex_lock(&scenes->lock);
-    if (!scenes->running) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else if (length > AHR_SESSION_ID_MAX_BYTES || !ahr_sessions_contains(context->sessions, session_id, length)) {
-        status = APPHOST_ERROR_INVALID_HANDLE;
-    } else {
-        if (context->sink.session_close_requested != NULL) {
-            context->sink.session_close_requested(context->sink.context, session_id, length);
-        }
-        status = APPHOST_OK;
-    }
-    pthread_mutex_unlock(&scenes->lock);
-    ahr_registry_release(context);
-    return status;
+    return on_own_session(host, session_id, CLOSE_SESSION, APPHOST_PRESENTATION_AUTOMATIC);
 }
 
 static const apphost_scenes_t extension = {

@@ -253,8 +253,8 @@ typedef struct apphost_scenes {
      * did_disconnect, then did_discard once its saved state is deleted, all
      * on the main queue after this returns. Needs no activation.
      * APPHOST_ERROR_INVALID_HANDLE for a session the guest does not have (or
-     * has closed already); APPHOST_ERROR_INVALID_STATE during init and
-     * deinit. */
+     * has closed already), APPHOST_ERROR_INVALID_ARGUMENT for an id longer
+     * than 256 bytes; APPHOST_ERROR_INVALID_STATE during init and deinit. */
     apphost_status_t (*close_session)(const apphost_host_t *host, const char *session_id);
 } apphost_scenes_t;
 
