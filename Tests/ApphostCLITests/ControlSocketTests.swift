@@ -25,10 +25,15 @@ final class ControlSocketTests: HostTestCase {
         }
     }
 
-    func testControlSocketAndDataDirectoryArePrivate() throws {
+    // CONTRACT X4: the control socket and the sessions database (its log and shared memory
+    // too, which hold saved state as well) are the owner's alone, in a directory only it enters.
+    func testControlSocketDataDirectoryAndDatabaseArePrivate() throws {
         _ = try startBothSamples()
         XCTAssertEqual(try mode(of: dataDirectory + "/control.sock"), 0o600)
         XCTAssertEqual(try mode(of: dataDirectory), 0o700)
+        for file in ["sessions.sqlite", "sessions.sqlite-wal", "sessions.sqlite-shm"] {
+            XCTAssertEqual(try mode(of: dataDirectory + "/" + file), 0o600, file)
+        }
     }
 
     func testSecondHostOnTheSameDataDirectoryFails() throws {

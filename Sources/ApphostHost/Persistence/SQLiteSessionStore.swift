@@ -11,19 +11,42 @@ public final class SQLiteSessionStore: SessionStore {
     /// Saves run here, one after another, in the order asked: never on the host queue.
     private let saves = DispatchQueue(label: "apphost.store")
 
-    /// Opens (creating it if needed) the database at `path`.
+    /// Opens (creating it if needed) the database at `path`. The database and the log and
+    /// shared memory SQLite makes beside it hold saved state: they are the owner's alone (0600).
     public init(path: String) throws(StoreError) {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         do {
+            // SQLite makes its files with the database's mode (0644 less the umask when it makes
+            // the database itself): a new database is made here, 0600.
+            try Self.createPrivately(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
             // Readers never wait for a save, and a save is one append to the log.
             try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try Self.migrator.migrate(database)
+            // A database an older host made, and the files SQLite made beside it then.
+            try Self.makePrivate([path, path + "-wal", path + "-shm"])
         } catch {
             throw StoreError("\(path): \(Self.describe(error))")
+        }
+    }
+
+    /// Makes an empty file at `path`, 0600 whatever the umask, unless something is there.
+    private static func createPrivately(_ path: String) throws(StoreError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw StoreError("cannot create it: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Takes away every permission but the owner's read and write from those of `paths` that exist.
+    private static func makePrivate(_ paths: [String]) throws(StoreError) {
+        for path in paths where chmod(path, 0o600) != 0 && errno != ENOENT {
+            throw StoreError("cannot make \(path) private (0600): \(String(cString: strerror(errno)))")
         }
     }
 
