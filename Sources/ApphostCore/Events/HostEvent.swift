@@ -11,6 +11,9 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case callback
         case log
         case stateSaved = "state-saved"
+        /// The sessions database was found empty or its log damaged, and the host went on: the
+        /// message says what it did and what, if anything, was lost.
+        case storeRecovered = "store-recovered"
         case alert
         case terminated
         case suspended

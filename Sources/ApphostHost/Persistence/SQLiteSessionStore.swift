@@ -11,26 +11,63 @@ public final class SQLiteSessionStore: SessionStore {
     /// Saves run here, one after another, in the order asked: never on the host queue.
     private let saves = DispatchQueue(label: "apphost.store")
 
+    /// What the operator must hear about the database as it was found, and the store went on:
+    /// it was empty and is made anew, or SQLite's recovery of its damaged log dropped saves.
+    public let notices: [StoreNotice]
+
     /// Opens (creating it if needed) the database at `path`. The database and the log and
     /// shared memory SQLite makes beside it hold saved state: they are the owner's alone (0600).
-    public init(path: String) throws(StoreError) {
+    ///
+    /// Saved state never vanishes without a word. A file the host cannot read, or whose schema
+    /// it does not know (another program's database, or a newer apphost's), or a damaged
+    /// database, is refused and left as it is. An empty file (a host stopped while making it) is
+    /// made anew, and a log SQLite's recovery drops committed transactions from is copied
+    /// aside first; `notices` says so.
+    public init(path: String, now: Date = Date()) throws(StoreError) {
         var configuration = Configuration()
+        // A connection closing (its last checkpoint), or an operator's sqlite3 reading, holds a
+        // lock for a moment: wait for it rather than fail.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+        let files = SessionDatabaseFiles(path: path)
+        var notices: [StoreNotice] = []
         do {
-            // SQLite makes its files with the database's mode (0644 less the umask when it makes
-            // the database itself): a new database is made here, 0600.
-            try Self.createPrivately(path)
+            let found = try files.examine()
+            switch found {
+            case .absent:
+                // SQLite makes its files with the database's mode (0644 less the umask when it
+                // makes the database itself): a new database is made here, 0600.
+                try Self.createPrivately(path)
+            case .empty:
+                notices.append(
+                    StoreNotice(
+                        "\(path) was empty (0 bytes), as a host that stopped while making it leaves it: made it anew",
+                        lostSaves: false))
+            case .database(let pageSize):
+                if let notice = try files.keepDamagedLog(pageSize: pageSize, now: now) { notices.append(notice) }
+            }
             database = try DatabaseQueue(path: path, configuration: configuration)
+            // Nothing is written before the database is known to be a sound one of apphost's.
+            let migrations = Self.migrator.migrations
+            let contents = try SessionDatabaseFiles.contents(of: database, migrations: migrations)
+            // A database whose log was dropped may hold nothing: the log's notice says why.
+            if case .database = found, contents == .nothing, notices.isEmpty {
+                notices.append(
+                    StoreNotice(
+                        "\(path) held no table, as a host that stopped while making it leaves it: made them anew",
+                        lostSaves: false))
+            }
+            // A database an older host made, and the files SQLite made beside it.
+            try Self.makePrivate([path, files.logPath, files.sharedMemoryPath])
             // Readers never wait for a save, and a save is one append to the log.
             try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try Self.migrator.migrate(database)
-            // A database an older host made, and the files SQLite made beside it then.
-            try Self.makePrivate([path, path + "-wal", path + "-shm"])
         } catch {
             throw StoreError("\(path): \(Self.describe(error))")
         }
+        self.notices = notices
     }
 
     /// Makes an empty file at `path`, 0600 whatever the umask, unless something is there.

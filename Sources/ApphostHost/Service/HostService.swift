@@ -73,6 +73,11 @@ public final class HostService: @unchecked Sendable {
         }
         logger.info("listening", metadata: ["socket": "\(server.socketPath)", "pid": "\(getpid())"])
         hostQueue.sync {
+            // Loudly: on stderr (an error when saves were lost) and in the event stream.
+            for notice in store.notices {
+                logger.log(level: notice.lostSaves ? .error : .warning, "\(notice.description)")
+                events.publish(HostEvent(time: Date(), kind: .storeRecovered, message: notice.description))
+            }
             core.useStore(store)
             self.lock = lock
             self.server = server
