@@ -214,7 +214,11 @@ public final class SQLiteSessionStore: SessionStore {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? StoreError { return error.description }
-        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? DatabaseError {
+            // SQLite says "database or disk is full"; what an operator must hear is the disk.
+            if error.resultCode == .SQLITE_FULL { return "disk full" }
+            return error.message ?? "\(error.resultCode)"
+        }
         return "\(error)"
     }
 }
