@@ -97,6 +97,32 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(host.events.of(.stateSaved).count, 2, "no retry once stored")
     }
 
+    // CONTRACT X5: the guest's runtime hears when its scene's saves cannot be stored (so that
+    // save_scene_state returns APPHOST_ERROR_INTERNAL) and when they are again, once each; a
+    // scene that reconnects meanwhile hears it after its will-connect.
+    func testTheGuestHearsWhenItsSavesFailAndWhenTheyWorkAgain() throws {
+        let store = MemoryStore()
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        func told() -> [String] {
+            host.calls.allNames(id).filter { $0.contains("save_status") || $0.contains("will_connect") }
+        }
+        store.failSaves = "disk full"
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("a".utf8)))
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("b".utf8)))
+        host.settle()
+        XCTAssertEqual(told(), ["\(id):will_connect@1", "\(id):save_status@1=failed"], "once")
+
+        host.run { $0.terminate(id) }
+        host.run { $0.launch(path: id, foreground: true) }
+        XCTAssertEqual(told().suffix(2), ["\(id):will_connect@2", "\(id):save_status@2=failed"])
+
+        store.failSaves = nil
+        host.advance(by: .seconds(5))
+        XCTAssertEqual(told().last, "\(id):save_status@2=works")
+        XCTAssertEqual(told().count, 5)
+    }
+
     // CONTRACT S8, X5: a session the store could not take when it was made is kept, marked, and
     // stored with what it saved once the store can take it.
     func testANewSessionTheStoreCannotTakeIsStoredOnceItCan() throws {

@@ -24,6 +24,8 @@ struct SceneRecord {
     var saveFailure: String?
     /// The session is in the store; false when the store could not take it when it was made.
     var stored = true
+    /// The guest's runtime was told that this connection's last save failed (`saveStatus`).
+    var saveFailureTold = false
     /// When it last went to background (host uptime): the host disconnects the oldest first (S6).
     var backgroundSince: Duration = .zero
     /// Its size where the layout last showed it (S11), and the size its connection was told.

@@ -499,7 +499,8 @@ public final class HostCore: @unchecked Sendable {
     }
 
     /// X5: `savedBytes` and the failure `ctl ps` shows follow the saves as the store finishes
-    /// them, in the order asked. A retry that fails as before says nothing new.
+    /// them, in the order asked; the guest's runtime hears when its scene's saves fail and when
+    /// they work again. A retry that fails as before says nothing new.
     private func finishSave(
         _ result: Result<Void, StoreError>, size: Int?, of guest: GuestRecord, scene: SceneHandle?, session: String,
         retry: Bool
@@ -525,6 +526,7 @@ public final class HostCore: @unchecked Sendable {
             }
             scheduleSaveRetry()
         }
+        tellSaveStatus(guest)
     }
 
     /// Tries again, in a while, to store what the scenes whose saves failed saved last, so that
@@ -542,6 +544,20 @@ public final class HostCore: @unchecked Sendable {
                         scene.savedState, of: guest, scene: scene.handle, session: scene.sessionID, retry: true)
                 }
             }
+        }
+    }
+
+    /// X5: tells the guest's runtime which of its connected scenes' last save could not be
+    /// stored, so that the next `save_scene_state` of one returns APPHOST_ERROR_INTERNAL, and
+    /// which work again. A stopped guest hears it when it resumes.
+    func tellSaveStatus(_ guest: GuestRecord) {
+        guard guest.phase == .running, !guest.stopped else { return }
+        for index in guest.scenes.indices {
+            guard let handle = guest.scenes[index].handle else { continue }
+            let failed = guest.scenes[index].saveFailure != nil
+            guard failed != guest.scenes[index].saveFailureTold else { continue }
+            guest.scenes[index].saveFailureTold = failed
+            deliver(guest, .saveStatus(handle, failed: failed))
         }
     }
 
@@ -602,6 +618,8 @@ public final class HostCore: @unchecked Sendable {
         nextHandle += 1
         guest.scenes[index].handle = handle
         guest.scenes[index].sizeSent = nil
+        // A connection's runtime starts with its saves taken to work.
+        guest.scenes[index].saveFailureTold = false
         let session = guest.scenes[index]
         let connection = SceneConnection(
             scene: handle, sessionID: session.sessionID, role: session.role, initialState: initial,
@@ -609,8 +627,10 @@ public final class HostCore: @unchecked Sendable {
         if initial == .background {
             setSceneState(guest, scene: index, to: .background, reason: reason)
             deliver(guest, .sceneWillConnect(connection), sceneState: .background)
+            tellSaveStatus(guest)
         } else {
             deliver(guest, .sceneWillConnect(connection), sceneState: .unattached)
+            tellSaveStatus(guest)
             step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
         }
     }
