@@ -127,7 +127,13 @@ let package = Package(
             path: "Benchmarks/ApphostBenchmarks"
         ),
         .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore"]),
-        .testTarget(name: "ApphostHostTests", dependencies: ["ApphostHost", "CApphost", "ApphostGuestRuntime"]),
-        .testTarget(name: "ApphostCLITests", dependencies: ["ApphostHost"]),
+        // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
+        .testTarget(
+            name: "ApphostHostTests",
+            dependencies: [
+                "ApphostHost", "CApphost", "ApphostGuestRuntime", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "ApphostCLITests", dependencies: ["ApphostHost", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

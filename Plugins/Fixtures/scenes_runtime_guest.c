@@ -46,6 +46,9 @@
  *                       arguments (CONTRACT X3); logs "abuse <statuses>"
  *   sleep <ms>          blocks the main queue <ms> milliseconds (to let an
  *                       activation run out)
+ *   save <scene> <length>
+ *                       save_scene_state with <length> bytes; logs "save
+ *                       <length> = <status name>"
  *   states <scene>      app_state, scene_state and scene_size, the [main-queue]
  *                       functions; logs "states <scene> = app=<state or
  *                       negated status> scene=<state or status> size=<w>x<h
@@ -125,6 +128,20 @@ static apphost_scene_t scene_of(const char *text)
 }
 
 /* ---- Commands ------------------------------------------------------------- */
+
+static void save(const char *scene, const char *length_text)
+{
+    size_t length = (size_t)number(length_text);
+    char *bytes = malloc(length > 0 ? length : 1);
+
+    if (bytes == NULL) {
+        say("save %s = cannot allocate", length_text);
+        return;
+    }
+    memset(bytes, 's', length);
+    say("save %s = %s", length_text, name(g_host->save_scene_state(g_host, scene_of(scene), bytes, length)));
+    free(bytes);
+}
 
 static void request(const char *scene, const char *role, const char *style, const char *state)
 {
@@ -391,6 +408,8 @@ static void run_one_here(char *command)
         states(first);
     } else if (strcmp(verb, "long") == 0) {
         long_texts();
+    } else if (strcmp(verb, "save") == 0 && second != NULL) {
+        save(first, second);
     } else if (strcmp(verb, "sleep") == 0) {
         long milliseconds = first == NULL ? 0 : strtol(first, NULL, 10);
         struct timespec pause = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};

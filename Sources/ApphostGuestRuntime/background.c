@@ -163,6 +163,7 @@ bool ahr_background_is_call(const ahr_call *call)
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SAVE_STATUS:
         break;
     }
     return false;
@@ -274,6 +275,7 @@ int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SAVE_STATUS:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;

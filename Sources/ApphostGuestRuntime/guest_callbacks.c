@@ -49,6 +49,7 @@ bool ahr_call_is_known(const ahr_call *call)
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SAVE_STATUS:
         return true;
     case AHR_CALL_SCENE_CALLBACK:
         return call->scene_callback >= AHR_SCENE_WILL_ENTER_FOREGROUND &&
@@ -118,6 +119,9 @@ int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_cal
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
         /* And these to scenes.c. */
+        break;
+    case AHR_CALL_SAVE_STATUS:
+        /* ahr_handle answers this one itself. */
         break;
     }
     return APPHOST_OK;

@@ -110,6 +110,7 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
     ahr_host_context *context;
     pending_save save;
     bool connected;
+    bool failed = false;
 
     if (scene == APPHOST_SCENE_INVALID) {
         return APPHOST_ERROR_INVALID_HANDLE;
@@ -127,10 +128,15 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
     }
     save = (pending_save){context, scene, bytes == NULL ? &empty : bytes, length};
     /* Handed over under the mirror's lock, so the save reaches the sink
-     * before any later did_disconnect is delivered. */
-    connected = ahr_mirror_if_connected(context->mirror, scene, deliver_save, &save);
+     * before any later did_disconnect is delivered. While the host cannot
+     * store this scene's saves (CONTRACT X5), this one goes to it too, for
+     * it to try, and the guest hears that its saves are not kept for good. */
+    connected = ahr_mirror_if_connected(context->mirror, scene, deliver_save, &save, &failed);
     ahr_registry_release(context);
-    return connected ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+    if (!connected) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    return failed ? APPHOST_ERROR_INTERNAL : APPHOST_OK;
 }
 
 static const void *host_get_extension(const apphost_host_t *host, const char *extension_id)

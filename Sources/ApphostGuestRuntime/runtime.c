@@ -207,6 +207,12 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     if (status != APPHOST_OK) {
         return status;
     }
+    if (call->kind == AHR_CALL_SAVE_STATUS) {
+        /* Runs no guest code: save_scene_state reads it, from any thread. */
+        return ahr_mirror_set_save_failed(&runtime->mirror, call->scene, call->save_failed)
+                   ? APPHOST_OK
+                   : APPHOST_ERROR_INVALID_HANDLE;
+    }
     /* Everything that may fail comes before the mirror changes. */
     if (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_make(call, &connection, &session)) {
         return APPHOST_ERROR_OUT_OF_MEMORY;

@@ -338,6 +338,7 @@ bool ahr_scenes_is_call(const ahr_call *call)
     case AHR_CALL_FIRE_TIMER:
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_SAVE_STATUS:
         break;
     }
     return false;
@@ -374,6 +375,7 @@ int32_t ahr_scenes_check_call(const ahr_call *call)
     case AHR_CALL_FIRE_TIMER:
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_SAVE_STATUS:
         break;
     }
     return APPHOST_OK;
@@ -516,6 +518,7 @@ int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const ap
     case AHR_CALL_FIRE_TIMER:
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_SAVE_STATUS:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;
@@ -606,7 +609,7 @@ static apphost_status_t on_connected_scene(const apphost_host_t *host, scene_req
         request->context = context;
         request->body = body;
         request->status = APPHOST_ERROR_INTERNAL;
-        status = ahr_mirror_if_connected(context->mirror, request->scene, run_locked, request)
+        status = ahr_mirror_if_connected(context->mirror, request->scene, run_locked, request, NULL)
                      ? request->status
                      : APPHOST_ERROR_INVALID_HANDLE;
     }

@@ -53,6 +53,7 @@ static bool put(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t state)
         entry->width = 0;
         entry->height = 0;
         entry->size_class = APPHOST_SIZE_CLASS_COMPACT;
+        entry->save_failed = false;
     }
     entry->state = state;
     return true;
@@ -119,6 +120,7 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     case AHR_CALL_BACKGROUND_TIME:
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SAVE_STATUS:
         break;
     }
     if (applied) {
@@ -179,15 +181,31 @@ bool ahr_mirror_scene_size(ahr_state_mirror *mirror, apphost_scene_t scene, apph
 }
 
 bool ahr_mirror_if_connected(ahr_state_mirror *mirror, apphost_scene_t scene, void (*body)(void *context),
-                             void *context)
+                             void *context, bool *save_failed)
 {
-    bool connected;
+    ahr_scene_entry *entry;
 
     pthread_mutex_lock(&mirror->lock);
-    connected = find(mirror, scene) != NULL;
-    if (connected) {
+    entry = find(mirror, scene);
+    if (entry != NULL) {
         body(context);
+        if (save_failed != NULL) {
+            *save_failed = entry->save_failed;
+        }
     }
     pthread_mutex_unlock(&mirror->lock);
-    return connected;
+    return entry != NULL;
+}
+
+bool ahr_mirror_set_save_failed(ahr_state_mirror *mirror, apphost_scene_t scene, bool failed)
+{
+    ahr_scene_entry *entry;
+
+    pthread_mutex_lock(&mirror->lock);
+    entry = find(mirror, scene);
+    if (entry != NULL) {
+        entry->save_failed = failed;
+    }
+    pthread_mutex_unlock(&mirror->lock);
+    return entry != NULL;
 }

@@ -15,6 +15,9 @@ typedef struct ahr_scene_entry {
     uint32_t width;
     uint32_t height;
     int32_t size_class;
+    /* The last SAVE_STATUS said the host could not store the scene's last
+     * save (CONTRACT X5); false from will_connect on. */
+    bool save_failed;
 } ahr_scene_entry;
 
 /*
@@ -52,10 +55,14 @@ bool ahr_mirror_scene_state(ahr_state_mirror *mirror, apphost_scene_t scene, int
 bool ahr_mirror_scene_size(ahr_state_mirror *mirror, apphost_scene_t scene, apphost_scene_size_t *size);
 
 /* Runs `body(context)` only if `scene` is connected, holding the lock so
- * that the scene cannot disconnect meanwhile; returns whether it ran. The
- * body may take the scenes extension's lock (scenes.h), never the other
- * way round. */
+ * that the scene cannot disconnect meanwhile; returns whether it ran, and
+ * then, unless `save_failed` is NULL, the scene's save_failed. The body may
+ * take the scenes extension's lock (scenes.h), never the other way round. */
 bool ahr_mirror_if_connected(ahr_state_mirror *mirror, apphost_scene_t scene, void (*body)(void *context),
-                             void *context);
+                             void *context, bool *save_failed);
+
+/* SAVE_STATUS: sets a connected scene's save_failed; false when it is not
+ * connected. */
+bool ahr_mirror_set_save_failed(ahr_state_mirror *mirror, apphost_scene_t scene, bool failed);
 
 #endif

@@ -105,6 +105,9 @@ public final class Scene: Sendable {
     /// Hands the host the state to give back in `sceneWillConnect` when the
     /// session reconnects or the guest relaunches (CONTRACT S12). The host
     /// copies the bytes; at most 1 MiB (else ``ApphostError/tooLarge``).
+    /// Throws ``ApphostError/internalError`` while the host cannot store
+    /// this scene's saves (CONTRACT X5: its disk is full, say): the bytes
+    /// still reach the host, which keeps trying, but may not survive it.
     /// Thread-safe.
     public func saveState(_ bytes: [UInt8]) throws {
         try host.saveState(bytes, for: self)

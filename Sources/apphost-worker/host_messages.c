@@ -21,7 +21,8 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_SHOULD_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL &&
                    (int)AHR_CALL_DID_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_DID_DISMISS_MODAL &&
                    (int)AHR_CALL_DID_DISCARD == (int)APPHOST_WIRE_CALL_DID_DISCARD &&
-                   (int)AHR_CALL_NOTIFICATION_LIMIT == (int)APPHOST_WIRE_CALL_NOTIFICATION_LIMIT,
+                   (int)AHR_CALL_NOTIFICATION_LIMIT == (int)APPHOST_WIRE_CALL_NOTIFICATION_LIMIT &&
+                   (int)AHR_CALL_SAVE_STATUS == (int)APPHOST_WIRE_CALL_SAVE_STATUS,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -144,6 +145,10 @@ static bool read_call_body(wire_cursor *cursor, ahr_call *call)
         call->notification_limit = wire_read_u32(cursor);
         call->notification_window_ns = wire_read_u64(cursor);
         return true;
+    case AHR_CALL_SAVE_STATUS:
+        call->scene = wire_read_u64(cursor);
+        call->save_failed = wire_read_bool(cursor);
+        return true;
     }
     return false;
 }
@@ -160,7 +165,7 @@ bool decode_call(wire_frame frame, call_request *request)
     call->has_scene_state = wire_read_bool(&cursor);
     call->scene_state = wire_read_u8(&cursor);
     kind = wire_read_u8(&cursor);
-    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_NOTIFICATION_LIMIT) {
+    if (kind < APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING || kind > APPHOST_WIRE_CALL_SAVE_STATUS) {
         return false;
     }
     call->kind = (ahr_call_kind)kind;

@@ -25,9 +25,11 @@ final class ControlSocketTests: HostTestCase {
         }
     }
 
-    // CONTRACT X2: the data directory is private to the host's user; a root host, whose workers
-    // run under users of their own, lets only its workers' group search it (0710), so that each
-    // reaches its own directory below it and lists nothing.
+    // CONTRACT X2, X4: the control socket and the sessions database (its log and shared memory
+    // too, which hold saved state as well) are the owner's alone; the data directory is private
+    // to the host's user, and a root host, whose workers run under users of their own, lets only
+    // its workers' group search it (0710), so that each reaches its own directory below it and
+    // lists nothing.
     func testControlSocketAndDataDirectoryArePrivate() throws {
         _ = try startBothSamples()
         XCTAssertEqual(try mode(of: dataDirectory + "/control.sock"), 0o600)

@@ -26,6 +26,10 @@ final class PersistenceTests: HostTestCase {
                     ?? (host.events.contains { $0.message == "torn" } ? "torn" : nil),
                 "round \(round)")
             XCTAssertFalse(host.events.contains { $0.message == "torn" }, "\(isolation) round \(round): a torn state")
+            // What a kill leaves in the log is no damage: nothing acknowledged is lost (X5).
+            XCTAssertEqual(
+                host.events.filter { $0.kind == .storeRecovered }.compactMap(\.message), [],
+                "\(isolation) round \(round)")
             let state =
                 restored == "restored nothing" ? 0 : try XCTUnwrap(UInt64(restored.dropFirst("restored ".count)))
             XCTAssertGreaterThanOrEqual(

@@ -14,6 +14,7 @@ struct ReceivedCall: Equatable, CustomStringConvertible {
             case .sceneSize(let scene, let size): "@\(scene)=\(size.width)x\(size.height)/\(size.sizeClass)"
             case .didDiscard(let session): "#" + session.prefix(8)
             case .notificationLimit(let count, let window): "=\(count)/\(window)"
+            case .saveStatus(let scene, let failed): "@\(scene)=\(failed ? "failed" : "works")"
             default: message.call.scene.map { "@\($0)" } ?? ""
             }
         return "\(guest):\(message.call.callbackName)" + detail

@@ -78,6 +78,102 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(host.events.of(.terminated).first?.reason, .crash)
     }
 
+    // CONTRACT X5: a save the store cannot take (the disk is full) is said, with its cause, each
+    // time the guest saves; `ctl ps` shows the size of the last state stored, not of the one that
+    // failed, and why the last save failed. The host tries again with what the scene saved last
+    // (a retry that fails as before says nothing new) until the store takes it.
+    func testASaveTheStoreCannotTakeIsShownSaidAndTriedAgain() throws {
+        let store = MemoryStore()
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        let session = try XCTUnwrap(host.guest(id)?.scenes.first?.session)
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("ok".utf8)))
+        host.settle()
+        XCTAssertEqual(host.guest(id)?.scenes.first?.savedBytes, 2)
+
+        store.failSaves = "disk full"
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("12345".utf8)))
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("1234567".utf8)))
+        host.settle()
+        XCTAssertEqual(
+            host.events.of(.stateSaveFailed).map { "\($0.session ?? "?") \($0.message ?? "?")" },
+            ["\(session) 5 bytes not saved: disk full", "\(session) 7 bytes not saved: disk full"])
+        var scene = try XCTUnwrap(host.guest(id)?.scenes.first)
+        XCTAssertEqual(scene.savedBytes, 2, "the size of the last state stored, not of the one that failed")
+        XCTAssertEqual(scene.saveFailure, "disk full")
+        XCTAssertEqual(try store.sessions(of: id).first?.state, Data("ok".utf8))
+
+        host.advance(by: .seconds(5))
+        XCTAssertEqual(host.events.of(.stateSaveFailed).count, 2, "a retry that fails as before says nothing new")
+        XCTAssertEqual(host.guest(id)?.scenes.first?.saveFailure, "disk full")
+
+        store.failSaves = nil
+        host.advance(by: .seconds(5))
+        XCTAssertEqual(host.events.of(.stateSaved).compactMap(\.message), ["2 bytes", "7 bytes"])
+        scene = try XCTUnwrap(host.guest(id)?.scenes.first)
+        XCTAssertEqual(scene.savedBytes, 7)
+        XCTAssertNil(scene.saveFailure)
+        XCTAssertEqual(try store.sessions(of: id).first?.state, Data("1234567".utf8), "what it saved last")
+        host.advance(by: .seconds(30))
+        XCTAssertEqual(host.events.of(.stateSaved).count, 2, "no retry once stored")
+    }
+
+    // CONTRACT X5: the guest's runtime hears when its scene's saves cannot be stored (so that
+    // save_scene_state returns APPHOST_ERROR_INTERNAL) and when they are again, once each; a
+    // scene that reconnects meanwhile hears it after its will-connect.
+    func testTheGuestHearsWhenItsSavesFailAndWhenTheyWorkAgain() throws {
+        let store = MemoryStore()
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        func told() -> [String] {
+            host.calls.allNames(id).filter { $0.contains("save_status") || $0.contains("will_connect") }
+        }
+        store.failSaves = "disk full"
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("a".utf8)))
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("b".utf8)))
+        host.settle()
+        XCTAssertEqual(told(), ["\(id):will_connect@1", "\(id):save_status@1=failed"], "once")
+
+        host.run { $0.terminate(id) }
+        host.run { $0.launch(path: id, foreground: true) }
+        XCTAssertEqual(told().suffix(2), ["\(id):will_connect@2", "\(id):save_status@2=failed"])
+
+        store.failSaves = nil
+        host.advance(by: .seconds(5))
+        XCTAssertEqual(told().last, "\(id):save_status@2=works")
+        XCTAssertEqual(told().count, 5)
+    }
+
+    // CONTRACT S8, X5: a session the store could not take when it was made is kept, marked, and
+    // stored with what it saved once the store can take it.
+    func testANewSessionTheStoreCannotTakeIsStoredOnceItCan() throws {
+        let store = MemoryStore()
+        store.failing = true
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        let session = try XCTUnwrap(host.guest(id)?.scenes.first?.session)
+        XCTAssertEqual(host.guest(id)?.scenes.first?.saveFailure, "disk on fire")
+        XCTAssertNil(host.guest(id)?.scenes.first?.savedBytes)
+
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("abc".utf8)))
+        host.settle()
+        XCTAssertEqual(host.events.of(.stateSaveFailed).compactMap(\.message), ["3 bytes not saved: disk on fire"])
+
+        store.failing = false
+        host.advance(by: .seconds(5))
+        XCTAssertEqual(host.events.of(.stateSaved).compactMap(\.message), ["3 bytes"])
+        XCTAssertEqual(
+            store.sessions.withLock {
+                $0.map { "\($0.sessionID) \(String(decoding: $0.state ?? Data(), as: UTF8.self))" }
+            },
+            ["\(session) abc"])
+        XCTAssertNil(host.guest(id)?.scenes.first?.saveFailure)
+        host.opener.guests[id]?.emit(.saveSceneState(1, Data("abcd".utf8)))
+        host.settle()
+        XCTAssertEqual(try store.sessions(of: id).first?.state, Data("abcd".utf8))
+        XCTAssertEqual(host.guest(id)?.scenes.first?.savedBytes, 4)
+    }
+
     // A store that cannot be read is reported; the guest still launches, with a new session.
     func testAStoreThatFailsIsReportedAndTheGuestStillLaunches() throws {
         let store = MemoryStore()
@@ -102,6 +198,8 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
     /// Closed sessions (S7), with their guests, oldest first, until forgotten.
     let discarded = Mutex<[(guest: String, sessionID: String)]>([])
     var failing = false
+    /// Saves fail with this cause while it is set.
+    var failSaves: String?
     var holdSaves = false
     private var held: [() -> Void] = []
 
@@ -121,6 +219,7 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
 
     func save(_ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         enqueue { [self] in
+            if let cause = failSaves { return completion(.failure(StoreError(cause))) }
             let found = sessions.withLock { all in
                 guard let index = all.firstIndex(where: { $0.sessionID == session }) else { return false }
                 all[index].state = state

@@ -1155,6 +1155,39 @@ final class GuestRuntimeCTests: XCTestCase {
             ["notification Early ", "notification A ", "notification B ", "notification D ", "notification E "])
     }
 
+    // CONTRACT X5: once the host said it could not store a scene's last save, save_scene_state of
+    // that scene still hands its bytes to the host, to try, and returns APPHOST_ERROR_INTERNAL,
+    // from any thread; another scene's saves are not concerned, and once the host says the
+    // scene's saves work again, ok. A reconnection starts with its saves taken to work; a scene
+    // that is not connected is an invalid handle.
+    func testSavesTheHostCannotStoreReturnAnErrorAndStillReachTheHost() throws {
+        let recorder = SinkRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(4), to: runtime), 0)
+        XCTAssertEqual(deliver(connect(5), to: runtime), 0)
+        XCTAssertEqual(deliver(.saveStatus(4, failed: true), to: runtime), 0)
+        XCTAssertEqual(deliver(.saveStatus(9, failed: true), to: runtime), StatusCode.invalidHandle)
+        var mark = recorder.lines.count
+        fixture.run("save 4 3;save 5 2;thread save 4 1")
+        XCTAssertEqual(lines(recorder, since: mark), ["save 3 = internal", "save 2 = ok", "save 1 = internal"])
+        XCTAssertEqual(
+            recorder.saves.map(\.description),
+            ["scene 4: \(Array("sss".utf8))", "scene 5: \(Array("ss".utf8))", "scene 4: \(Array("s".utf8))"])
+
+        XCTAssertEqual(deliver(.saveStatus(4, failed: false), to: runtime), 0)
+        mark = recorder.lines.count
+        fixture.run("save 4 1")
+        XCTAssertEqual(lines(recorder, since: mark), ["save 1 = ok"])
+
+        XCTAssertEqual(deliver(.saveStatus(5, failed: true), to: runtime), 0)
+        XCTAssertEqual(deliver(.scene(5, .didDisconnect), to: runtime), 0)
+        XCTAssertEqual(deliver(.saveStatus(5, failed: false), to: runtime), StatusCode.invalidHandle)
+        XCTAssertEqual(deliver(connect(5), to: runtime), 0)
+        mark = recorder.lines.count
+        fixture.run("save 5 1")
+        XCTAssertEqual(lines(recorder, since: mark), ["save 1 = ok"], "a new connection")
+    }
+
     // CONTRACT S7, S8 (ABI 1.2): list_sessions lists the guest's sessions, connected or not, in
     // the order they first connected, on the main queue; activate_session and close_session
     // answer at once for a session the guest does not have; close_session hands the host the

@@ -51,6 +51,33 @@ final class SQLiteSessionStoreTests: XCTestCase {
         XCTAssertEqual(try reopened.sessions(of: "org.c"), [])
     }
 
+    // CONTRACT X4: the database, its log and its shared memory hold saved state: they are the
+    // owner's alone (0600) whatever the umask, and a database an older host left readable by
+    // others becomes private when it is opened.
+    func testTheDatabaseFilesArePrivate() throws {
+        let path = directory + "/sessions.sqlite"
+        let mask = umask(0o022)
+        defer { umask(mask) }
+        let files = [path, path + "-wal", path + "-shm"]
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            try store.create(StoredSession(sessionID: "s1", role: .primary, state: nil), of: "org.a")
+            XCTAssertNoThrow(try save(store, Data("one".utf8), session: "s1").get())
+            for file in files {
+                XCTAssertEqual(try mode(of: file), 0o600, file)
+                XCTAssertEqual(chmod(file, 0o644), 0)
+            }
+            let reopened = try SQLiteSessionStore(path: path)
+            for file in files { XCTAssertEqual(try mode(of: file), 0o600, "reopened: \(file)") }
+            XCTAssertEqual(try reopened.sessions(of: "org.a").map(\.state), [Data("one".utf8)])
+        }
+    }
+
+    private func mode(of path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return try XCTUnwrap(attributes[.posixPermissions] as? Int)
+    }
+
     func testAFileThatIsNotADatabaseIsAOneLineError() throws {
         let path = directory + "/sessions.sqlite"
         try String(repeating: "not a database ", count: 100).write(toFile: path, atomically: true, encoding: .utf8)

@@ -288,6 +288,13 @@ final class WorkerProcessTests: XCTestCase {
                 ],
                 0
             ),
+            // X5: while the host cannot store scene 1's saves, a save still goes to it, and the
+            // guest hears APPHOST_ERROR_INTERNAL; once they work again, ok.
+            (.saveStatus(1, failed: true), [], 0),
+            (.saveStatus(9, failed: true), [], StatusCode.invalidHandle),
+            (commands(7, "save 1 3"), [.saveState(scene: 1, Array("sss".utf8)), .log(2, "save 3 = internal")], 0),
+            (.saveStatus(1, failed: false), [], 0),
+            (commands(8, "save 1 2"), [.saveState(scene: 1, Array("ss".utf8)), .log(2, "save 2 = ok")], 0),
         ]
         for (index, (call, expected, status)) in conversation.enumerated() {
             let sequence = UInt64(index + 1)
@@ -909,6 +916,8 @@ enum HostFrame {
         case .notificationLimit(let count, let window):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_NOTIFICATION_LIMIT.rawValue)).u32(UInt32(count))
                 .u64(nanoseconds(window))
+        case .saveStatus(let handle, let failed):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SAVE_STATUS.rawValue)).u64(handle).bool(failed)
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
     }

@@ -144,6 +144,7 @@ final class WorkerWireCodecTests: XCTestCase {
             .shouldDismissModal(3, 1), .shouldDismissModal(0, .max), .didDismissModal(3, 2),
             .didDiscard(sessionID: "closed-1"), .didDiscard(sessionID: ""),
             .notificationLimit(count: 5, window: .seconds(60)), .notificationLimit(count: 1, window: .nanoseconds(7)),
+            .saveStatus(3, failed: true), .saveStatus(.max, failed: false),
         ]
         let scenesCalls = scenes.enumerated().map { index, call in
             HostToWorkerMessage.call(
@@ -173,6 +174,9 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertEqual(
             payload(.shouldDismissModal(5, 6)),
             head + [UInt8(APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL.rawValue)] + le64(5) + le64(6))
+        XCTAssertEqual(
+            payload(.saveStatus(5, failed: true)),
+            head + [UInt8(APPHOST_WIRE_CALL_SAVE_STATUS.rawValue)] + le64(5) + [1])
         XCTAssertEqual(
             payload(.didDismissModal(5, 6)),
             head + [UInt8(APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue)] + le64(5) + le64(6))

@@ -176,6 +176,8 @@ extension HostCore {
         let disconnected = guest.background.heldDisconnects
         guest.background.heldDisconnects = []
         for scene in disconnected { deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached) }
+        // X5: whether its scenes' saves failed, or work again, since it was stopped.
+        tellSaveStatus(guest)
         // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
         for session in guest.discarded { announceDiscard(session, to: guest) }
         if guest.background.pendingMemoryWarning {

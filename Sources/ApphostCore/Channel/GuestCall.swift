@@ -76,6 +76,10 @@ public enum GuestCall: Sendable, Codable, Equatable {
     /// Tells the runtime the host's notification limit (N1), so that `post_notification` over it
     /// is refused at once; the host counts on its own account too. No guest code runs.
     case notificationLimit(count: Int, window: Duration)
+    /// Tells the runtime whether the host could store the last save of a connected scene (X5):
+    /// while it could not, `save_scene_state` of the scene still hands its bytes over, for the
+    /// host to try, but returns APPHOST_ERROR_INTERNAL. No guest code runs.
+    case saveStatus(SceneHandle, failed: Bool)
 
     /// The C callback's name, as events and logs show it.
     public var callbackName: String {
@@ -95,14 +99,15 @@ public enum GuestCall: Sendable, Codable, Equatable {
         case .didDismissModal: "did_dismiss_modal"
         case .didDiscard: "did_discard"
         case .notificationLimit: "notification_limit"
+        case .saveStatus: "save_status"
         }
     }
 
-    /// Whether the guest's own code runs for this call; `backgroundTime` and `notificationLimit`
-    /// only inform its runtime.
+    /// Whether the guest's own code runs for this call; `backgroundTime`, `notificationLimit` and
+    /// `saveStatus` only inform its runtime.
     public var runsGuestCode: Bool {
         switch self {
-        case .backgroundTime, .notificationLimit: false
+        case .backgroundTime, .notificationLimit, .saveStatus: false
         default: true
         }
     }
@@ -111,7 +116,7 @@ public enum GuestCall: Sendable, Codable, Equatable {
         switch self {
         case .sceneWillConnect(let connection): connection.scene
         case .scene(let handle, _), .sceneSize(let handle, _), .performAction(let handle, _, _, _, _),
-            .shouldDismissModal(let handle, _), .didDismissModal(let handle, _):
+            .shouldDismissModal(let handle, _), .didDismissModal(let handle, _), .saveStatus(let handle, _):
             handle
         default: nil
         }

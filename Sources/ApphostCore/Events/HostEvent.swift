@@ -11,6 +11,12 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case callback
         case log
         case stateSaved = "state-saved"
+        /// A save, or a new session, could not be stored (X5): the message says how many bytes
+        /// and why ("disk full"). The host tries again; `state-saved` says when it succeeds.
+        case stateSaveFailed = "state-save-failed"
+        /// The sessions database was found empty or its log damaged, and the host went on: the
+        /// message says what it did and what, if anything, was lost.
+        case storeRecovered = "store-recovered"
         case alert
         case terminated
         case suspended

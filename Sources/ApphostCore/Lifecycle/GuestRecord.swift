@@ -15,8 +15,17 @@ struct SceneRecord {
     /// The handle of the current connection; nil while unattached.
     var handle: SceneHandle?
     var state: SceneState = .unattached
-    /// What the session last saved (S12); survives disconnects and relaunches.
+    /// What the session last saved (S12); survives disconnects and relaunches, even when it
+    /// could not be stored.
     var savedState: Data?
+    /// X5: the size of the last state the store has for good (what a restarted host restores),
+    /// and why the last save could not be stored, until one is; nil when it was.
+    var storedBytes: Int?
+    var saveFailure: String?
+    /// The session is in the store; false when the store could not take it when it was made.
+    var stored = true
+    /// The guest's runtime was told that this connection's last save failed (`saveStatus`).
+    var saveFailureTold = false
     /// When it last went to background (host uptime): the host disconnects the oldest first (S6).
     var backgroundSince: Duration = .zero
     /// Its size where the layout last showed it (S11), and the size its connection was told.

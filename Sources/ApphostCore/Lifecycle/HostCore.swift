@@ -34,6 +34,10 @@ public final class HostCore: @unchecked Sendable {
     private var nextHandle: SceneHandle = 1
     /// The next user action's activation token (S9), unique within the host.
     var nextActivation: ActivationToken = 1
+    /// X5: while a save could not be stored, the host tries again this often.
+    static let saveRetryInterval: Duration = .seconds(5)
+    /// The next try of the saves that could not be stored; nil when none waits.
+    private var saveRetry: (any ScheduledAction)?
 
     /// The guest filling the display, or else the first one shown.
     var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
@@ -293,10 +297,11 @@ public final class HostCore: @unchecked Sendable {
                     scenes: guest.scenes.map {
                         SceneStatus(
                             handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
-                            savedBytes: $0.savedState?.count, size: $0.size,
+                            savedBytes: $0.storedBytes, size: $0.size,
                             placement: layout.placement(of: SceneRef(guest: guest.id, session: $0.sessionID)),
                             loading: $0.loading,
-                            modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) })
+                            modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
+                            saveFailure: $0.saveFailure)
                     },
                     restart: RestartStatus(
                         policy: restartPolicy.mode, restarts: guest.restarts, gaveUp: guest.restartsGivenUp),
@@ -444,7 +449,7 @@ public final class HostCore: @unchecked Sendable {
         guard let store else { return }
         do throws(StoreError) {
             guest.scenes = try store.sessions(of: guest.id).map {
-                SceneRecord(sessionID: $0.sessionID, role: $0.role, savedState: $0.state)
+                SceneRecord(sessionID: $0.sessionID, role: $0.role, savedState: $0.state, storedBytes: $0.state?.count)
             }
         } catch {
             record(.error, guest: guest.id, message: "cannot read its saved sessions: \(error)")
@@ -452,13 +457,19 @@ public final class HostCore: @unchecked Sendable {
     }
 
     func createSession(of guest: GuestRecord, role: SceneRole, state: Data? = nil) {
-        let session = SceneRecord(sessionID: UUID().uuidString.lowercased(), role: role, savedState: state)
-        guest.scenes.append(session)
+        var session = SceneRecord(
+            sessionID: UUID().uuidString.lowercased(), role: role, savedState: state, storedBytes: state?.count)
         do throws(StoreError) {
             try store?.create(StoredSession(sessionID: session.sessionID, role: role, state: state), of: guest.id)
         } catch {
+            // Kept in memory, marked, and stored when the store can take it (X5).
+            session.stored = false
+            session.storedBytes = nil
+            session.saveFailure = error.description
             record(.error, guest: guest.id, session: session.sessionID, message: "cannot store a new session: \(error)")
+            scheduleSaveRetry()
         }
+        guest.scenes.append(session)
     }
 
     /// Runs `body` on the host queue once every save asked for so far is in the store.
@@ -469,24 +480,96 @@ public final class HostCore: @unchecked Sendable {
     }
 
     /// S12: what a scene saved is kept in memory at once, for a reconnection, and in the store;
-    /// the event says it is saved once the store has it for good.
-    private func persist(_ data: Data, of guest: GuestRecord, scene: SceneHandle, session: String) {
-        let size = data.count == 1 ? "1 byte" : "\(data.count) bytes"
+    /// the event says it is saved once the store has it for good (X5), or that it could not be
+    /// stored and why. A `retry` is the host's own try of what a scene saved last.
+    private func persist(
+        _ data: Data?, of guest: GuestRecord, scene: SceneHandle?, session: String, retry: Bool = false
+    ) {
         guard let store else {
-            return record(.stateSaved, guest: guest.id, scene: scene, session: session, message: size)
+            return finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
         }
+        if let index = guest.sceneIndex(session: session), !guest.scenes[index].stored {
+            // Its session could not be stored when it was made: stored now, with this state. None
+            // of its saves goes to the store's queue until then, so none can overtake this.
+            let role = guest.scenes[index].role
+            do throws(StoreError) {
+                try store.create(StoredSession(sessionID: session, role: role, state: data), of: guest.id)
+                guest.scenes[index].stored = true
+                finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
+            } catch {
+                finishSave(.failure(error), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
+            }
+            return
+        }
+        guard let data else { return }
         let hostQueue = hostQueue
         store.save(data, session: session) { [weak self] result in
             hostQueue.async { [weak self] in
-                switch result {
-                case .success:
-                    self?.record(.stateSaved, guest: guest.id, scene: scene, session: session, message: size)
-                case .failure(let error):
-                    self?.record(
-                        .error, guest: guest.id, scene: scene, session: session,
-                        message: "cannot save its state: \(error)")
+                self?.finishSave(result, size: data.count, of: guest, scene: scene, session: session, retry: retry)
+            }
+        }
+    }
+
+    /// X5: `savedBytes` and the failure `ctl ps` shows follow the saves as the store finishes
+    /// them, in the order asked; the guest's runtime hears when its scene's saves fail and when
+    /// they work again. A retry that fails as before says nothing new.
+    private func finishSave(
+        _ result: Result<Void, StoreError>, size: Int?, of guest: GuestRecord, scene: SceneHandle?, session: String,
+        retry: Bool
+    ) {
+        let index = guest.sceneIndex(session: session)
+        let bytes = size.map { $0 == 1 ? "1 byte" : "\($0) bytes" }
+        switch result {
+        case .success:
+            if let index {
+                guest.scenes[index].storedBytes = size
+                guest.scenes[index].saveFailure = nil
+            }
+            record(
+                .stateSaved, guest: guest.id, scene: scene, session: session,
+                message: bytes ?? "its session, no state yet")
+        case .failure(let error):
+            let before = index.flatMap { guest.scenes[$0].saveFailure }
+            if let index { guest.scenes[index].saveFailure = error.description }
+            if !retry || before != error.description {
+                record(
+                    .stateSaveFailed, guest: guest.id, scene: scene, session: session,
+                    message: bytes.map { "\($0) not saved: \(error)" } ?? "its session not stored: \(error)")
+            }
+            scheduleSaveRetry()
+        }
+        tellSaveStatus(guest)
+    }
+
+    /// Tries again, in a while, to store what the scenes whose saves failed saved last, so that
+    /// it is stored once the store can take it even if the guest saves no more (a suspended or
+    /// terminated guest cannot).
+    private func scheduleSaveRetry() {
+        guard saveRetry == nil else { return }
+        saveRetry = clock.schedule(after: Self.saveRetryInterval) { [weak self] in
+            // On the host queue, as every scheduled action.
+            guard let self else { return }
+            self.saveRetry = nil
+            for guest in self.guests {
+                for scene in guest.scenes where scene.saveFailure != nil {
+                    self.persist(
+                        scene.savedState, of: guest, scene: scene.handle, session: scene.sessionID, retry: true)
                 }
             }
+        }
+    }
+
+    /// X5: tells the guest's runtime which of its connected scenes' last save could not be
+    /// stored, so that the next `save_scene_state` of one returns APPHOST_ERROR_INTERNAL, and
+    /// which work again. A stopped guest hears it when it resumes.
+    func tellSaveStatus(_ guest: GuestRecord) {
+        guard guest.phase == .running, !guest.stopped else { return }
+        for index in guest.scenes.indices {
+            guard let handle = guest.scenes[index].handle else { continue }
+            let failed = guest.scenes[index].saveFailure != nil
+            guard failed != guest.scenes[index].saveFailureTold else { continue }
+            guest.scenes[index].saveFailureTold = failed
+            deliver(guest, .saveStatus(handle, failed: failed))
         }
     }
 
@@ -547,6 +630,8 @@ public final class HostCore: @unchecked Sendable {
         nextHandle += 1
         guest.scenes[index].handle = handle
         guest.scenes[index].sizeSent = nil
+        // A connection's runtime starts with its saves taken to work.
+        guest.scenes[index].saveFailureTold = false
         let session = guest.scenes[index]
         let connection = SceneConnection(
             scene: handle, sessionID: session.sessionID, role: session.role, initialState: initial,
@@ -554,8 +639,10 @@ public final class HostCore: @unchecked Sendable {
         if initial == .background {
             setSceneState(guest, scene: index, to: .background, reason: reason)
             deliver(guest, .sceneWillConnect(connection), sceneState: .background)
+            tellSaveStatus(guest)
         } else {
             deliver(guest, .sceneWillConnect(connection), sceneState: .unattached)
+            tellSaveStatus(guest)
             step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
         }
     }

@@ -64,7 +64,8 @@ public struct SceneStatus: Sendable, Codable, Equatable {
     public var session: String
     public var role: SceneRole
     public var state: SceneState
-    /// Size of the last saved state in bytes; nil when the session saved none.
+    /// Size in bytes of the last state the host has for good (stored; without a store, kept):
+    /// what a restarted host would restore (S12, X5); nil when there is none.
     public var savedBytes: Int?
     /// Its size where it was last shown (S11); nil when never shown.
     public var size: SceneSize?
@@ -73,6 +74,9 @@ public struct SceneStatus: Sendable, Codable, Equatable {
     public var loading: LoadingProgress
     /// Its modal stack, bottom first (N3).
     public var modals: [ModalStatus]
+    /// Why its last save, or its session, could not be stored ("disk full"), until a save is
+    /// stored; nil when the last one was (X5).
+    public var saveFailure: String? = nil
 }
 
 public struct ModalStatus: Sendable, Codable, Equatable {

@@ -272,7 +272,9 @@ typedef enum ahr_call_kind {
     AHR_CALL_DID_DISMISS_MODAL = 13,
     AHR_CALL_DID_DISCARD = 14,
     /* The host's notification limit: see ahr_handle. */
-    AHR_CALL_NOTIFICATION_LIMIT = 15
+    AHR_CALL_NOTIFICATION_LIMIT = 15,
+    /* Whether a scene's last save could be stored: see ahr_handle. */
+    AHR_CALL_SAVE_STATUS = 16
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
@@ -298,7 +300,8 @@ typedef struct ahr_call {
     int32_t scene_state;
     ahr_call_kind kind;
     /* WILL_CONNECT, SCENE_CALLBACK, SCENE_SIZE, PERFORM_ACTION,
-     * SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the scene's handle. */
+     * SHOULD_DISMISS_MODAL, DID_DISMISS_MODAL and SAVE_STATUS: the scene's
+     * handle. */
     apphost_scene_t scene;
     /* WILL_CONNECT and DID_DISCARD: the session id, `session_id_length`
      * bytes (no NUL needed). WILL_CONNECT: also the role (enum
@@ -346,6 +349,8 @@ typedef struct ahr_call {
      * any `notification_window_ns` (CONTRACT N1); at least 1. */
     uint32_t notification_limit;
     uint64_t notification_window_ns;
+    /* SAVE_STATUS: the host could not store the scene's last save. */
+    bool save_failed;
 } ahr_call;
 
 /*
@@ -410,6 +415,14 @@ typedef struct ahr_call {
  *   AHR_NOTIFICATION_LIMIT_MAX.
  * The modals of a scene are forgotten when it disconnects: at
  * did_disconnect, before its callback, and after will_terminate's.
+ *
+ * SAVE_STATUS tells whether the host could store the last save of a
+ * connected scene (CONTRACT X5): while `save_failed` holds, save_scene_state
+ * of the scene still hands its bytes to the sink but returns
+ * APPHOST_ERROR_INTERNAL, so that the guest learns its saves are not kept
+ * for good. A scene connects with its saves taken to work. Runs no guest
+ * code and changes no state; APPHOST_ERROR_INVALID_HANDLE for a scene that
+ * is not connected.
  *
  * Returns did_finish_launching's status, SHOULD_DISMISS_MODAL's 1 or 0 (a
  * verdict, not a status), APPHOST_OK for every other call and for a

@@ -95,6 +95,10 @@ enum RuntimeCall {
             call.kind = AHR_CALL_NOTIFICATION_LIMIT
             call.notification_limit = UInt32(clamping: count)
             call.notification_window_ns = WireDuration.nanoseconds(window)
+        case .saveStatus(let scene, let failed):
+            call.kind = AHR_CALL_SAVE_STATUS
+            call.scene = scene
+            call.save_failed = failed
         }
         return ahr_handle(runtime, &call)
     }

@@ -11,19 +11,79 @@ public final class SQLiteSessionStore: SessionStore {
     /// Saves run here, one after another, in the order asked: never on the host queue.
     private let saves = DispatchQueue(label: "apphost.store")
 
-    /// Opens (creating it if needed) the database at `path`.
-    public init(path: String) throws(StoreError) {
+    /// What the operator must hear about the database as it was found, and the store went on:
+    /// it was empty and is made anew, or SQLite's recovery of its damaged log dropped saves.
+    public let notices: [StoreNotice]
+
+    /// Opens (creating it if needed) the database at `path`. The database and the log and
+    /// shared memory SQLite makes beside it hold saved state: they are the owner's alone (0600).
+    ///
+    /// Saved state never vanishes without a word. A file the host cannot read, or whose schema
+    /// it does not know (another program's database, or a newer apphost's), or a damaged
+    /// database, is refused and left as it is. An empty file (a host stopped while making it) is
+    /// made anew, and a log SQLite's recovery drops committed transactions from is copied
+    /// aside first; `notices` says so.
+    public init(path: String, now: Date = Date()) throws(StoreError) {
         var configuration = Configuration()
+        // A connection closing (its last checkpoint), or an operator's sqlite3 reading, holds a
+        // lock for a moment: wait for it rather than fail.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+        let files = SessionDatabaseFiles(path: path)
+        var notices: [StoreNotice] = []
         do {
+            let found = try files.examine()
+            switch found {
+            case .absent:
+                // SQLite makes its files with the database's mode (0644 less the umask when it
+                // makes the database itself): a new database is made here, 0600.
+                try Self.createPrivately(path)
+            case .empty:
+                notices.append(
+                    StoreNotice(
+                        "\(path) was empty (0 bytes), as a host that stopped while making it leaves it: made it anew",
+                        lostSaves: false))
+            case .database(let pageSize):
+                if let notice = try files.keepDamagedLog(pageSize: pageSize, now: now) { notices.append(notice) }
+            }
             database = try DatabaseQueue(path: path, configuration: configuration)
+            // Nothing is written before the database is known to be a sound one of apphost's.
+            let migrations = Self.migrator.migrations
+            let contents = try SessionDatabaseFiles.contents(of: database, migrations: migrations)
+            // A database whose log was dropped may hold nothing: the log's notice says why.
+            if case .database = found, contents == .nothing, notices.isEmpty {
+                notices.append(
+                    StoreNotice(
+                        "\(path) held no table, as a host that stopped while making it leaves it: made them anew",
+                        lostSaves: false))
+            }
+            // A database an older host made, and the files SQLite made beside it.
+            try Self.makePrivate([path, files.logPath, files.sharedMemoryPath])
             // Readers never wait for a save, and a save is one append to the log.
             try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try Self.migrator.migrate(database)
         } catch {
             throw StoreError("\(path): \(Self.describe(error))")
+        }
+        self.notices = notices
+    }
+
+    /// Makes an empty file at `path`, 0600 whatever the umask, unless something is there.
+    private static func createPrivately(_ path: String) throws(StoreError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw StoreError("cannot create it: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Takes away every permission but the owner's read and write from those of `paths` that exist.
+    private static func makePrivate(_ paths: [String]) throws(StoreError) {
+        for path in paths where chmod(path, 0o600) != 0 && errno != ENOENT {
+            throw StoreError("cannot make \(path) private (0600): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -154,7 +214,11 @@ public final class SQLiteSessionStore: SessionStore {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? StoreError { return error.description }
-        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? DatabaseError {
+            // SQLite says "database or disk is full"; what an operator must hear is the disk.
+            if error.resultCode == .SQLITE_FULL { return "disk full" }
+            return error.message ?? "\(error.resultCode)"
+        }
         return "\(error)"
     }
 }

@@ -72,23 +72,6 @@ public struct DataDirectory: Sendable, Equatable {
         }
     }
 
-    /// Makes the sessions database and its WAL files private to this user (0600), creating an
-    /// empty database if there is none, so that SQLite, which creates its files 0644 and the WAL
-    /// files with the database's mode, makes none readable by others: the workers of a root host
-    /// may search the data directory, to reach their own directories below it (CONTRACT X2).
-    public func makeSessionsPrivate() throws(HostServiceError) {
-        let created = open(sessionsPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard created >= 0 else {
-            throw HostServiceError("cannot create \(sessionsPath): \(String(cString: strerror(errno)))")
-        }
-        close(created)
-        for path in [sessionsPath, sessionsPath + "-wal", sessionsPath + "-shm"] {
-            guard chmod(path, 0o600) == 0 || errno == ENOENT else {
-                throw HostServiceError("cannot make \(path) private: \(String(cString: strerror(errno)))")
-            }
-        }
-    }
-
     private static func reason(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {

@@ -59,8 +59,9 @@ public final class HostService: @unchecked Sendable {
         let server: ControlServer
         let store: SQLiteSessionStore
         do {
-            // Only the lock holder opens the database, so one host writes it at a time.
-            try dataDirectory.makeSessionsPrivate()
+            // Only the lock holder opens the database, so one host writes it at a time. The store
+            // makes its files private (0600): the workers of a root host may search the data
+            // directory, to reach their own directories below it (CONTRACT X2).
             do throws(StoreError) {
                 store = try SQLiteSessionStore(path: dataDirectory.sessionsPath)
             } catch {
@@ -77,6 +78,11 @@ public final class HostService: @unchecked Sendable {
         }
         logger.info("listening", metadata: ["socket": "\(server.socketPath)", "pid": "\(getpid())"])
         hostQueue.sync {
+            // Loudly: on stderr (an error when saves were lost) and in the event stream.
+            for notice in store.notices {
+                logger.log(level: notice.lostSaves ? .error : .warning, "\(notice.description)")
+                events.publish(HostEvent(time: Date(), kind: .storeRecovered, message: notice.description))
+            }
             core.useStore(store)
             self.lock = lock
             self.server = server

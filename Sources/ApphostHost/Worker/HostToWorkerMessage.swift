@@ -100,6 +100,10 @@ enum HostToWorkerMessage: Sendable, Equatable {
             writer.u8(UInt8(APPHOST_WIRE_CALL_NOTIFICATION_LIMIT.rawValue))
             writer.u32(UInt32(clamping: count))
             writer.u64(WireDuration.nanoseconds(window))
+        case .saveStatus(let scene, let failed):
+            writer.u8(UInt8(APPHOST_WIRE_CALL_SAVE_STATUS.rawValue))
+            writer.u64(scene)
+            writer.bool(failed)
         }
     }
 
@@ -170,6 +174,8 @@ enum HostToWorkerMessage: Sendable, Equatable {
         case APPHOST_WIRE_CALL_NOTIFICATION_LIMIT.rawValue:
             let count = Int(try reader.u32())
             call = .notificationLimit(count: count, window: WireDuration.duration(try reader.u64()))
+        case APPHOST_WIRE_CALL_SAVE_STATUS.rawValue:
+            call = .saveStatus(try reader.u64(), failed: try reader.bool())
         case let other:
             throw WireProtocolError("unknown call \(other)")
         }

@@ -80,6 +80,8 @@
  *                 DID_DISCARD: str session_id
  *                 NOTIFICATION_LIMIT: u32 count, u64 window nanoseconds (the
  *                               host's limit on notifications, CONTRACT N1)
+ *                 SAVE_STATUS: u64 scene, bool failed (the host could not
+ *                               store the scene's last save, CONTRACT X5)
  *               The ids are those the worker sent in the frames below; the
  *               REPLY's status for an id it never sent is
  *               APPHOST_ERROR_INVALID_HANDLE, and so on, as ahr_handle
@@ -200,7 +202,8 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL = 12,
     APPHOST_WIRE_CALL_DID_DISMISS_MODAL = 13,
     APPHOST_WIRE_CALL_DID_DISCARD = 14,
-    APPHOST_WIRE_CALL_NOTIFICATION_LIMIT = 15
+    APPHOST_WIRE_CALL_NOTIFICATION_LIMIT = 15,
+    APPHOST_WIRE_CALL_SAVE_STATUS = 16
 };
 
 enum apphost_wire_scene_callback {

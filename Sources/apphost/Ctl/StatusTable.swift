@@ -40,8 +40,9 @@ struct StatusTable {
     }
 
     /// A scene's line: its handle, its session's first 8 characters (which every `ctl` command
-    /// takes; `--json` has the whole id), role, state, saved state, size (S11), where the layout
-    /// shows it and its loading progress (N2); then its modal stack (N3), if any, the top last.
+    /// takes; `--json` has the whole id), role, state, the saved state the host has for good and
+    /// why its last save could not be stored (X5), size (S11), where the layout shows it and its
+    /// loading progress (N2); then its modal stack (N3), if any, the top last.
     static func scene(_ scene: SceneStatus) -> [String] {
         let handle = scene.handle.map(String.init) ?? "-"
         let saved = scene.savedBytes.map { $0 == 1 ? "1 byte" : "\($0) bytes" } ?? "nothing"
@@ -49,6 +50,7 @@ struct StatusTable {
             "scene \(handle)", "session \(scene.session.prefix(8))", "\(scene.role)", "\(scene.state)",
             "saved \(saved)",
         ]
+        if let failure = scene.saveFailure { parts.append("save failed: \(failure)") }
         if let size = scene.size { parts.append("\(size)") }
         if let placement = scene.placement { parts.append(placement) }
         if scene.loading != .none { parts.append("loading \(scene.loading)") }

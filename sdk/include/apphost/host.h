@@ -104,7 +104,14 @@ struct apphost_host {
      * reconnects (CONTRACT S12). The host copies `length` bytes from `bytes`
      * before returning; the caller keeps ownership. `bytes` may be NULL only
      * when `length` is 0, which saves an empty state. Larger than
-     * APPHOST_SCENE_STATE_MAX_BYTES: APPHOST_ERROR_TOO_LARGE. */
+     * APPHOST_SCENE_STATE_MAX_BYTES: APPHOST_ERROR_TOO_LARGE.
+     * APPHOST_OK means the host has the bytes, not that they are on disk:
+     * the host answers first and stores them after. When it could not
+     * store an earlier save of this scene (CONTRACT X5: its disk is full,
+     * say), this returns APPHOST_ERROR_INTERNAL, until a save of the scene
+     * is stored again; the bytes are still handed over, and the host tries
+     * to store them, but until then what the scene saved may not survive
+     * the host. */
     apphost_status_t (*save_scene_state)(const apphost_host_t *host, apphost_scene_t scene,
                                          const void *bytes, size_t length);
 
