@@ -123,7 +123,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "ApphostBenchmarks",
-            dependencies: ["ApphostHost", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ApphostHost", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/ApphostBenchmarks"
         ),
         .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore"]),

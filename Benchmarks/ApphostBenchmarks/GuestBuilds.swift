@@ -13,10 +13,15 @@ struct GuestBuilds {
     private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Benchmarks/Support/heap_in_use.c, which reads malloc's figures for the soak (not a guest).
+    let heapProbe: String
+
     init(into directory: URL) throws {
         self.directory = directory
         sample = try Self.build("Plugins/CSampleGuest/sample.c", into: directory, named: "sample.so")
         minimal = try Self.build("sdk/examples/minimal.c", into: directory, named: "minimal.so")
+        heapProbe = try Self.build(
+            "Benchmarks/Support/heap_in_use.c", into: directory, named: "heap_in_use.so", guest: false)
     }
 
     /// `count` copies of the minimal test fixture, each with an id of its own, for many guests at once.
@@ -38,20 +43,21 @@ struct GuestBuilds {
         }
     }
 
-    private static func build(_ source: String, into directory: URL, named name: String, defines: [String] = [])
-        throws -> String
-    {
+    /// With `guest`, as sdk/README.md builds a guest: only `apphost_entry` exported.
+    private static func build(
+        _ source: String, into directory: URL, named name: String, defines: [String] = [], guest: Bool = true
+    ) throws -> String {
         let output = directory.appendingPathComponent(name).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["cc", "-std=c99", "-O2", "-shared", "-fPIC", "-fvisibility=hidden"]
-            + defines.map { "-D\($0)" }
-            + [
-                "-I", packageRoot.appendingPathComponent("sdk/include").path,
-                "-Wl,--version-script=" + packageRoot.appendingPathComponent("sdk/apphost.map").path,
-                packageRoot.appendingPathComponent(source).path, "-o", output,
-            ]
+        var arguments = ["cc", "-std=c99", "-O2", "-shared", "-fPIC", "-fvisibility=hidden"]
+        arguments += defines.map { "-D\($0)" }
+        arguments += ["-I", packageRoot.appendingPathComponent("sdk/include").path]
+        if guest {
+            arguments.append("-Wl,--version-script=" + packageRoot.appendingPathComponent("sdk/apphost.map").path)
+        }
+        arguments += [packageRoot.appendingPathComponent(source).path, "-o", output]
+        process.arguments = arguments
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

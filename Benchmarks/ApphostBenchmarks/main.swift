@@ -18,6 +18,14 @@ HostDescriptorLimit.raise()  // as `apphost launch` does: 200 guests take some 8
 let guests = try GuestBuilds(into: scratch)
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
 
+// `apphost-benchmarks [cycles] soak` runs the launch/terminate soaks alone, `cycles` times each.
+if CommandLine.arguments.dropFirst(2).first == "soak" {
+    let cycles = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
+    try runSoaks(cycles: cycles, guests: guests, workerOpener: workerOpener, scratch: scratch)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
 print("apphost benchmarks: \(iterations) iterations each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 print("")
 
@@ -109,3 +117,8 @@ let (saves, inserts) = try persistence.saves(iterations: min(iterations, 1000))
 Report.print("durable save of a 4 KB scene state", saves, target: "p99 < 2 ms")
 Report.print("bare SQLite insert, WAL, synchronous=FULL", inserts)
 print("restore 10,000 sessions at host start:       \(Report.format(try persistence.restore(count: 10_000)))")
+print("")
+
+// Leaks (issue 2 of 8, point 7): 10,000 launch/terminate cycles, isolated and in-process, beside
+// as many bare process spawns.
+try runSoaks(cycles: 10_000, guests: guests, workerOpener: workerOpener, scratch: scratch)

@@ -109,6 +109,60 @@ final class WorkerChannelTests: XCTestCase {
         XCTAssertEqual(host.freezer.calls(for: channel.pid), ["adopt", "release"])
     }
 
+    // A3: a closed channel is freed once it has ended: nothing it armed keeps it, neither the
+    // kill timer of its close (which held it for good, some 2.6 KB a launch) nor the reaper.
+    func testAClosedChannelIsFreed() throws {
+        let channel = try weakly(host.channel(try observable()))
+        XCTAssertNotNil(channel.object)
+        try XCTUnwrap(channel.object.map { host.close($0) })
+        XCTAssertTrue(WorkerEventLog().wait { _ in channel.object == nil }, "the closed channel was never freed")
+    }
+
+    // A guest that dies is freed as well, as is one killed because it did not stop in time.
+    func testCrashedAndTimedOutChannelsAreFreed() throws {
+        host = try WorkerTestHost(stopTimeout: .milliseconds(200))
+        let crashed = try weakly(
+            host.channel(try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=1"], name: "callback-1")))
+        XCTAssertEqual(
+            crashed.object.flatMap { host.send(M.memoryWarning, to: $0) }, .failure(.crashed("killed by SIGSEGV")))
+        let hung = try weakly(
+            host.channel(try dying(["-DFIXTURE_DIE_IN_CALLBACK", "-DFIXTURE_HOW=4"], name: "callback-hang")))
+        hung.object?.send(M.memoryWarning) { _ in }
+        try XCTUnwrap(hung.object.map { host.close($0) })
+        XCTAssertTrue(WorkerEventLog().wait { _ in crashed.object == nil }, "the crashed channel was never freed")
+        XCTAssertTrue(WorkerEventLog().wait { _ in hung.object == nil }, "the killed channel was never freed")
+    }
+
+    // The core keeps nothing of a guest's runs but its record: after launch and terminate
+    // cycles every channel it was given has been freed, the reactor watches none of them and the
+    // freezer has forgotten every worker.
+    func testLaunchAndTerminateCyclesThroughTheCoreLeaveNoChannel() throws {
+        let registrations = WorkerReactor.shared.registrationCount
+        let opener = WeakChannels(host.opener)
+        let core = HostCore(
+            opener: opener, clock: DispatchHostClock(queue: host.hostQueue), hostQueue: host.hostQueue,
+            guestsDirectory: host.guestsDirectory, emit: { _ in })
+        let path = try GuestFixtures.library("minimal_guest.c")
+        for _ in 0..<10 {
+            let done = DispatchSemaphore(value: 0)
+            host.hostQueue.async {
+                core.launch(path: path, foreground: true) { result in
+                    guard case .success(let descriptor) = result else {
+                        done.signal()
+                        return
+                    }
+                    core.terminate(descriptor.id) { _ in done.signal() }
+                }
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
+        }
+        XCTAssertEqual(opener.count, 10)
+        XCTAssertTrue(WorkerEventLog().wait { _ in opener.alive == 0 }, "\(opener.alive) of 10 channels never freed")
+        XCTAssertEqual(WorkerReactor.shared.registrationCount, registrations)
+        XCTAssertEqual(host.freezer.adoptedCount, 10)
+        XCTAssertEqual(host.freezer.releasedCount, 10, "the freezer forgot every worker")
+    }
+
     // CONTRACT X1: each file that is not a loadable guest is refused with the cause the
     // in-process loader names, whether the host or the worker finds it.
     func testLoadRefusalsHaveTheInProcessCauses() throws {
@@ -643,6 +697,9 @@ final class WorkerChannelTests: XCTestCase {
         return channel
     }
 
+    /// `channel`, held weakly: the caller keeps no strong reference.
+    private func weakly(_ channel: WorkerChannel) -> Weak<WorkerChannel> { Weak(channel) }
+
     private func refusal(_ body: () throws(LoadError) -> GuestDescriptor) -> LoadError? {
         do throws(LoadError) {
             _ = try body()
@@ -656,5 +713,35 @@ final class WorkerChannelTests: XCTestCase {
         if case .success = result { return true }
         XCTFail("expected success, got \(String(describing: result))")
         return false
+    }
+}
+
+/// A weak reference, for checking that an object was freed.
+final class Weak<Object: AnyObject>: @unchecked Sendable {
+    // Read and written on the test's thread.
+    weak var object: Object?
+    init(_ object: Object) { self.object = object }
+}
+
+/// Wraps an opener and keeps every channel it opened, weakly.
+final class WeakChannels: GuestOpener, @unchecked Sendable {
+    private let opener: any GuestOpener
+    private let channels = Mutex<[Weak<AnyObject>]>([])
+
+    init(_ opener: any GuestOpener) { self.opener = opener }
+
+    /// How many channels it opened, and how many of them are still alive.
+    var count: Int { channels.withLock { $0.count } }
+    var alive: Int { channels.withLock { $0.filter { $0.object != nil }.count } }
+
+    func open(
+        path: String, guestsDirectory: String, hostQueue: DispatchQueue,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
+    ) {
+        opener.open(path: path, guestsDirectory: guestsDirectory, hostQueue: hostQueue, onEvent: onEvent) { result in
+            if case .success(let opened) = result { self.channels.withLock { $0.append(Weak(opened.channel)) } }
+            completion(result)
+        }
     }
 }

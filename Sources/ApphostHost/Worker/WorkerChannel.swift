@@ -71,7 +71,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private var phase = Phase.open
     private var closeCompletions: [@Sendable () -> Void] = []
     private var stopSent = false
-    private var closeTimer: DispatchWorkItem?
+    private var closeTimer: (any DispatchSourceTimer)?
     /// The host killed the worker on purpose while closing (it was suspended, or did not stop in
     /// time): its end is no crash.
     private var killedWhileClosing = false
@@ -375,16 +375,28 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     /// The worker gets `stopTimeout` from `close` to answer what it was sent, run deinit and
     /// exit; then it is killed, so that a guest stuck in will_terminate cannot hold up shutdown.
+    ///
+    /// A timer source, cancelled once the channel has ended, rather than a work item after a
+    /// delay: Dispatch keeps such an item, and what its block holds, until the delay is up even
+    /// when it was cancelled, which at a launch and terminate every few milliseconds is a thousand
+    /// or more at a time. Its handler holds the channel weakly, since the channel holds the timer
+    /// (a strong capture kept every closed channel alive for good, some 2.6 KB a launch:
+    /// Benchmarks/README.md's soak). A closing channel is kept alive until it has ended by its
+    /// reactor registrations and then by its reaper, so the timer finds it while there is still a
+    /// worker to kill.
     private func armCloseTimer() {
-        let timer = DispatchWorkItem { [self] in
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
             locked {
                 guard case .closing = phase else { return }
                 closeTimedOut = true
                 killWhileClosing()
             }
         }
+        timer.schedule(deadline: .now() + stopTimeout.timeInterval)
         closeTimer = timer
-        DispatchQueue.global().asyncAfter(deadline: .now() + stopTimeout.timeInterval, execute: timer)
+        timer.activate()
     }
 
     // MARK: Socket
@@ -596,6 +608,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         let unanswered: ChannelFailure = expected ? .closed : .crashed(closeTimedOut ? hung : cause)
         phase = .ended(closing ? .closed : .crashed(cause))
         closeTimer?.cancel()
+        closeTimer = nil
         onExit()
         // X2: the oldest pending call is the one the guest was in; the core names it.
         for (_, reply) in pending { post { reply(.failure(unanswered)) } }

@@ -157,11 +157,15 @@ final class WorkerProcess: Sendable {
     /// `killAfter`, a worker still running after that long is killed: one that closed its socket
     /// without exiting must not hold the caller forever. Never call it on the host queue.
     func waitForExit(killAfter grace: Duration? = nil) -> WorkerExit {
-        var killer: DispatchWorkItem?
+        // A timer source, cancelled on return, rather than a work item after a delay, which
+        // Dispatch would keep (with this process) until the delay is up, cancelled or not.
+        var killer: (any DispatchSourceTimer)?
         if let grace {
-            let item = DispatchWorkItem { [self] in kill() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + grace.timeInterval, execute: item)
-            killer = item
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+            timer.setEventHandler { [weak self] in self?.kill() }
+            timer.schedule(deadline: .now() + grace.timeInterval)
+            timer.activate()
+            killer = timer
         }
         defer { killer?.cancel() }
         // Waits without reaping, so that the pid stays this worker's until `reaped` is set.

@@ -76,6 +76,9 @@ final class WorkerReactor: Sendable {
         handlers.withLock { _ = $0.byToken.removeValue(forKey: token) }
     }
 
+    /// How many registrations there are: for tests that nothing stays registered.
+    var registrationCount: Int { handlers.withLock { $0.byToken.count } }
+
     private static func interest(writing: Bool) -> UInt32 {
         readable | EPOLLRDHUP.rawValue | (writing ? writable : 0)
     }
