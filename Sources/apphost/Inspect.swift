@@ -69,12 +69,7 @@ struct Inspect: ParsableCommand {
             } else {
                 switch isolation {
                 case .process:
-                    let worker: String
-                    do {
-                        worker = try WorkerExecutable.locate()
-                    } catch {
-                        throw CLIFailure(error)
-                    }
+                    let worker = try WorkerExecutable.locateForCLI()
                     // Errors only, on stderr: stdout is the report's, and the error line the CLI's.
                     var logger = Logger(label: "apphost.inspect") { StreamLogHandler.standardError(label: $0) }
                     logger.logLevel = .error

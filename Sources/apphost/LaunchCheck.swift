@@ -18,12 +18,7 @@ enum LaunchCheck {
         case .none:
             opener = InProcessOpener(hostName: "apphost inspect")
         case .process:
-            let worker: String
-            do {
-                worker = try WorkerExecutable.locate()
-            } catch {
-                throw CLIFailure(error)
-            }
+            let worker = try WorkerExecutable.locateForCLI()
             // Nothing is ever suspended here: the SIGSTOP freezer, which needs no cgroup, is enough.
             opener = WorkerOpener(
                 workerPath: worker, freezer: SignalFreezer(), hostName: "apphost inspect", loadTimeout: timeout)
