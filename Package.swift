@@ -4,10 +4,14 @@ import PackageDescription
 
 /// Absolute paths for linker flags: SwiftPM runs the linker from elsewhere.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
-/// Exports only `apphost_entry` from a guest library, as sdk/README.md asks of every guest.
+/// Exports only `apphost_entry` from a C guest library, as sdk/README.md asks of C guests. The
+/// Swift samples link with no flags at all, as a Swift guest outside this package must.
 let guestLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--version-script=\(packageRoot)/sdk/apphost.map"])
 ]
+
+let cApphost = Target.Dependency.product(name: "CApphost", package: "apphost-sdk")
+let apphostSDK = Target.Dependency.product(name: "ApphostSDK", package: "apphost-sdk")
 
 let package = Package(
     name: "apphost",
@@ -15,7 +19,6 @@ let package = Package(
         .executable(name: "apphost", targets: ["apphost"]),
         .executable(name: "apphost-worker", targets: ["apphost-worker"]),
         .library(name: "ApphostHost", targets: ["ApphostHost"]),
-        .library(name: "ApphostSDK", targets: ["ApphostSDK"]),
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
         .library(name: "SwiftSampleGuest", type: .dynamic, targets: ["SwiftSampleGuest"]),
         .library(name: "SwiftUploadGuest", type: .dynamic, targets: ["SwiftUploadGuest"]),
@@ -24,6 +27,8 @@ let package = Package(
         .executable(name: "apphost-benchmarks", targets: ["ApphostBenchmarks"]),
     ],
     dependencies: [
+        // The guest's package (sdk/Package.swift): the C headers and the Swift SDK.
+        .package(name: "apphost-sdk", path: "sdk"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -31,26 +36,18 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // The C ABI headers of sdk/include as a Clang module for Swift.
-        .target(
-            name: "CApphost",
-            path: "sdk",
-            exclude: ["README.md", "apphost.pc", "apphost.map", "examples"],
-            sources: ["swiftpm"],
-            publicHeadersPath: "include"
-        ),
         // The host <-> worker wire protocol's constants, shared by the C worker and the Swift host.
         .target(name: "ApphostWire"),
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
         // calls on the thread that owns it. The worker process runs it, and so does the host for
         // the guests it runs in its own process (ApphostHost's InProcessChannel).
-        .target(name: "ApphostGuestRuntime", dependencies: ["CApphost"]),
+        .target(name: "ApphostGuestRuntime", dependencies: [cApphost]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
         // object and so libswiftCore (4.8 MB resident instead of 2.8): -nostartfiles leaves the
         // object out, and -static-stdlib links nothing of a runtime the C code never calls.
         .executableTarget(
-            name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", "CApphost"],
+            name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", cApphost],
             linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
         // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
@@ -59,7 +56,7 @@ let package = Package(
         .target(
             name: "ApphostCore",
             dependencies: [
-                "CApphost", .product(name: "Logging", package: "swift-log"),
+                cApphost, .product(name: "Logging", package: "swift-log"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -69,7 +66,7 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "CApphost", "ApphostGuestRuntime", "ApphostWire", "CEpoll",
+                "ApphostCore", cApphost, "ApphostGuestRuntime", "ApphostWire", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -84,40 +81,34 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The exported C entry symbol of every Swift guest; it calls into ApphostSDK.
-        .target(name: "ApphostGuestEntry", dependencies: ["CApphost"]),
-        .target(name: "ApphostSDK", dependencies: ["CApphost", "ApphostGuestEntry"]),
         .target(
             name: "CSampleGuest",
-            dependencies: ["CApphost"],
+            dependencies: [cApphost],
             path: "Plugins/CSampleGuest",
             linkerSettings: guestLinkerSettings
         ),
         .target(
             name: "SwiftSampleGuest",
-            dependencies: ["ApphostSDK"],
-            path: "Plugins/SwiftSampleGuest",
-            linkerSettings: guestLinkerSettings
+            dependencies: [apphostSDK],
+            path: "Plugins/SwiftSampleGuest"
         ),
         // Background work samples (sdk/README.md, "Background work"): a Swift guest that finishes
         // an upload within its budget, and a C guest that holds a task past it on purpose.
         .target(
             name: "SwiftUploadGuest",
-            dependencies: ["ApphostSDK"],
-            path: "Plugins/SwiftUploadGuest",
-            linkerSettings: guestLinkerSettings
+            dependencies: [apphostSDK],
+            path: "Plugins/SwiftUploadGuest"
         ),
         // The multi-window sample (sdk/README.md, "Scenes and windows"): a note list and editor
         // windows opened on user actions, each restored with its text.
         .target(
             name: "SwiftNotesGuest",
-            dependencies: ["ApphostSDK"],
-            path: "Plugins/SwiftNotesGuest",
-            linkerSettings: guestLinkerSettings
+            dependencies: [apphostSDK],
+            path: "Plugins/SwiftNotesGuest"
         ),
         .target(
             name: "COverrunGuest",
-            dependencies: ["CApphost"],
+            dependencies: [cApphost],
             path: "Plugins/COverrunGuest",
             linkerSettings: guestLinkerSettings
         ),
@@ -134,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostHost", "CApphost", "ApphostGuestRuntime", .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostHost", cApphost, "ApphostGuestRuntime", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ApphostCLITests", dependencies: ["ApphostHost", .product(name: "GRDB", package: "GRDB.swift")]),
