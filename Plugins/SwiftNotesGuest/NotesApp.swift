@@ -34,8 +34,9 @@
 //   size <width>x<height> <class>     a window's new size
 //   discarded <session>               a closed window's session is gone (S7)
 //
-// The host calls everything here on the guest's main queue one call at a time, so the plain
-// stored properties need no locks.
+// The delegates are isolated to GuestActor, the guest's main queue, where the host calls them one
+// call at a time: their plain stored properties need no locks, and the compiler checks that
+// nothing reaches them from another thread (see `fetch`).
 
 import ApphostSDK
 import Dispatch
@@ -47,18 +48,18 @@ final class NotesApp: GuestApp {
         summary: "A note list and editor windows, each restored with its text.",
         capabilities: [.multipleScenes])
 
-    private var host: Host?
+    private var host: Apphost?
     /// Nil when the host does not offer the scenes extension: the guest then shows only its list.
     private(set) var scenes: Scenes?
     /// The notes' titles in the order they were added, and the text of each.
     var titles: [String] = []
     var texts: [String: String] = [:]
     /// The note each editor window's session shows, connected or not (S6), until it is closed.
-    var editors: [String: String] = [:]
+    var editors: [SceneSession.ID: String] = [:]
 
     required init() {}
 
-    func didFinishLaunching(host: Host) throws {
+    func didFinishLaunching(host: Apphost) throws {
         self.host = host
         scenes = host.scenes
     }
@@ -68,7 +69,7 @@ final class NotesApp: GuestApp {
     }
 
     /// The user closed a window (S7): if it was an editor, its session will not come back.
-    func didDiscardSession(id: String) {
+    func didDiscardSession(id: SceneSession.ID) {
         editors[id] = nil
         log("discarded \(id)")
     }
@@ -144,7 +145,7 @@ final class ListWindow: SceneDelegate {
     /// Opens `title` in an editor once slow work is done, off the main queue. Only this callback
     /// may spend the action's activation as it is; the work takes its token along, and the
     /// request presents it (S9). Everything the other thread needs is copied first: the app's
-    /// stored properties belong to the main queue.
+    /// stored properties are GuestActor's, and the compiler refuses them in that closure.
     private func fetch(_ title: String, from scene: Scene) {
         guard let scenes = app.scenes else { return }
         let host = scenes.host

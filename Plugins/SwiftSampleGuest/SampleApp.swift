@@ -25,13 +25,13 @@ final class SampleApp: GuestApp {
         capabilities: [.multipleScenes])
 
     /// Set at launch; the scenes reach the host through their `Scene`.
-    private var host: Host?
+    private var host: Apphost?
     /// The live scene delegates, so that will_terminate can save them all.
     private var scenes: [SampleScene] = []
 
     required init() {}
 
-    func didFinishLaunching(host: Host) throws {
+    func didFinishLaunching(host: Apphost) throws {
         self.host = host
         host.log(level: .info, "callback did_finish_launching")
         // Lets tests fail a launch on purpose (CONTRACT A2), as the C sample does.

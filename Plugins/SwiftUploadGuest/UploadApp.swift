@@ -47,7 +47,7 @@ final class UploadApp: GuestApp {
         summary: "Finishes an upload in background within its budget.",
         capabilities: [.backgroundTasks])
 
-    private var host: Host?
+    private var host: Apphost?
     /// Nil when the host does not offer background work.
     private var background: Background?
     /// The simulated upload's size, from the environment at launch.
@@ -65,7 +65,7 @@ final class UploadApp: GuestApp {
 
     required init() {}
 
-    func didFinishLaunching(host: Host) throws {
+    func didFinishLaunching(host: Apphost) throws {
         self.host = host
         host.log(level: .info, "callback did_finish_launching")
         chunks = setting("APPHOST_UPLOAD_CHUNKS", default: chunks, range: 1...10_000)

@@ -1,7 +1,7 @@
 import CApphost
 import Synchronization
 
-extension Host {
+extension Apphost {
     /// The background extension, "apphost.background/1" (`background.h`): background tasks with
     /// a time budget, and timers and async work on the guest's main queue. Nil when the host
     /// does not offer it. Thread-safe; each access asks the host again, so keep the result.
@@ -41,7 +41,7 @@ extension Host {
 /// thread-safe.
 public final class Background: @unchecked Sendable {
     /// The host that offers the extension; the SDK logs through it.
-    public let host: Host
+    public let host: Apphost
     let table: UnsafePointer<apphost_background_t>
 
     /// The members the SDK calls, up to `dispatch_async`: all of revision 1's first table, which
@@ -54,7 +54,7 @@ public final class Background: @unchecked Sendable {
     /// table lacks a member the SDK calls (a broken host). A host of an older minor version than
     /// these headers may offer a smaller table than theirs: the SDK reads no member past
     /// ``requiredSize`` without checking its `struct_size` first.
-    init?(host: Host) {
+    init?(host: Apphost) {
         guard let pointer = host.extensionInterface(APPHOST_BACKGROUND_EXTENSION_ID) else { return nil }
         let table = pointer.assumingMemoryBound(to: apphost_background_t.self)
         guard Int(table.pointee.struct_size) >= Self.requiredSize else { return nil }
@@ -77,7 +77,7 @@ public final class Background: @unchecked Sendable {
     /// End every task once, whether it finished or expired; a task still open when the budget
     /// ends makes the guest overrun (B4).
     public func beginTask(
-        _ name: String, expirationHandler: ((BackgroundTask) -> Void)? = nil
+        _ name: String, expirationHandler: sending (@GuestActor (BackgroundTask) -> Void)? = nil
     ) -> BackgroundTask? {
         guard let begin = table.pointee.begin_task else { return nil }
         let task = BackgroundTask(name: name, background: self)
@@ -122,44 +122,73 @@ public final class Background: @unchecked Sendable {
         return .seconds(min(seconds, 1e15))
     }
 
-    /// Runs `operation` as a background task named `name`, in a Swift `Task` of its own, and
-    /// ends the background task when `operation` returns or throws; returns or rethrows what
-    /// it did. The way to keep async work alive in background:
+    /// Begins a background task named `name` now, runs `operation` in a new Swift `Task`, and
+    /// ends the background task when `operation` returns or throws. Returns that `Task`, whose
+    /// `value` is what `operation` returned or threw. The way to finish async work in
+    /// background: call it from `sceneDidEnterBackground`, so that the task is open before the
+    /// callback returns (B6: a guest in background with no open task is suspended soon after).
     ///
     /// ```swift
     /// func sceneDidEnterBackground(_ scene: Scene) {
-    ///     guard let background = scene.host.background else { return }
-    ///     Task { try await background.run("upload") { try await uploader.finish() } }
+    ///     do {
+    ///         try scene.host.background?.startTask("sync") { try await store.sync() }
+    ///     } catch {
+    ///         scene.host.log(level: .warning, "no time to sync: \(error)")  // B1
+    ///     }
     /// }
     /// ```
     ///
-    /// When the task's time is nearly up (B3), the SDK cancels `operation`'s `Task`:
-    /// `Task.sleep`, `Task.checkCancellation()` and other cancellation-aware code then throw
-    /// `CancellationError`. Return promptly then, within the grace period: the background
-    /// task stays open until `operation` returns, and a task still open when the budget ends
-    /// makes the guest overrun (B4). Cancelling the caller's task cancels `operation` too.
+    /// `operation` runs where a `Task { }` written in its place would: isolated to
+    /// ``GuestActor`` when written in a delegate's method, so it may use the delegate's
+    /// properties (and `self` may be left implicit, as in `Task { }`), and hops to other
+    /// threads only at its own `await`s.
+    ///
+    /// When the task's time is nearly up (B3), the SDK cancels the `Task`: `Task.sleep`,
+    /// `Task.checkCancellation()` and other cancellation-aware code then throw
+    /// `CancellationError`. Return promptly then, within the grace period: the background task
+    /// stays open until `operation` returns, and a task still open when the budget ends makes
+    /// the guest overrun (B4). Cancelling the returned `Task` cancels `operation` too.
     ///
     /// Throws ``ApphostError/invalidState``, without running `operation`, when background
-    /// work is not possible (B1). A `Task` started from `sceneDidEnterBackground` calls this
-    /// at once, long before the host would suspend a guest for having no task (B6, about a
-    /// second); to hold the guest from inside the callback itself, use
-    /// ``beginTask(_:expirationHandler:)``.
-    public func run<T: Sendable>(
-        _ name: String, operation: sending @escaping @isolated(any) () async throws -> T
-    ) async throws -> T {
+    /// work is not possible (B1). Thread-safe.
+    @discardableResult
+    public func startTask<T: Sendable>(
+        _ name: String,
+        @_inheritActorContext @_implicitSelfCapture operation: sending @escaping @isolated(any) () async throws -> T
+    ) throws -> Task<T, any Error> {
         let canceller = Canceller()
         guard let task = beginTask(name, expirationHandler: { _ in canceller.cancel() }) else {
             throw ApphostError.invalidState
         }
-        defer {
-            do {
-                try task.end()
-            } catch {
-                host.log(level: .warning, "ApphostSDK: ending background task \"\(name)\" failed: \(error)")
+        let host = host
+        let work = Task<T, any Error> {
+            defer {
+                do {
+                    try task.end()
+                } catch {
+                    host.log(level: .warning, "ApphostSDK: ending background task \"\(name)\" failed: \(error)")
+                }
             }
+            return try await operation()
         }
-        let work = Task(operation: operation)
         canceller.set { work.cancel() }
+        return work
+    }
+
+    /// Runs `operation` as a background task named `name` and returns or rethrows what it did:
+    /// ``startTask(_:operation:)``, awaited. Cancelling the caller's task cancels `operation`.
+    ///
+    /// Begin the task with ``startTask(_:operation:)`` from `sceneDidEnterBackground` itself:
+    /// a `Task` started there that calls this may begin the background task only after the
+    /// callback has returned, when the host may already be suspending the guest (B6).
+    ///
+    /// Throws ``ApphostError/invalidState``, without running `operation`, when background
+    /// work is not possible (B1).
+    public func run<T: Sendable>(
+        _ name: String,
+        @_inheritActorContext @_implicitSelfCapture operation: sending @escaping @isolated(any) () async throws -> T
+    ) async throws -> T {
+        let work = try startTask(name, operation: operation)
         return try await withTaskCancellationHandler {
             try await work.value
         } onCancel: {
@@ -180,7 +209,7 @@ public final class Background: @unchecked Sendable {
     /// Throws ``ApphostError/invalidArgument`` for an `interval` that is not positive.
     @discardableResult
     public func schedule(
-        after delay: Duration, repeating interval: Duration? = nil, _ work: @escaping () -> Void
+        after delay: Duration, repeating interval: Duration? = nil, _ work: sending @escaping @GuestActor () -> Void
     ) throws -> BackgroundTimer {
         if let interval, interval <= .zero { throw ApphostError.invalidArgument }
         guard let schedule = table.pointee.schedule_timer else { throw ApphostError.unsupported }
@@ -199,7 +228,7 @@ public final class Background: @unchecked Sendable {
     /// Runs `work` once on the guest's main queue, after the callbacks and work already queued
     /// there; held while the guest is suspended (B7). The SDK keeps `work` alive until it has
     /// run, or until the guest is unloaded if the host never runs it.
-    public func async(_ work: @escaping () -> Void) throws {
+    public func async(_ work: sending @escaping @GuestActor () -> Void) throws {
         guard let dispatch = table.pointee.dispatch_async else { throw ApphostError.unsupported }
         let callout = HostCallout(oneShot: true) { _ in work() }
         let status = dispatch(host.raw, hostCalloutWorkTrampoline, callout.retainForHost())

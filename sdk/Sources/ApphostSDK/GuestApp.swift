@@ -21,15 +21,19 @@
 ///
 /// Threading: the host calls every method, of this protocol and of
 /// ``SceneDelegate``, on the guest's main queue, one call at a time, and
-/// never while the guest is suspended. That queue is the guest's own serial
-/// queue, not necessarily the process's main thread, so these protocols are
-/// not `@MainActor`: keep state in plain stored properties, and lock what
-/// threads of your own share with the callbacks. Each call must return within
-/// the host's watchdog limit (5 s by default, CONTRACT B5).
+/// never while the guest is suspended. Both protocols are isolated to
+/// ``GuestActor``, the main queue as a global actor (not `@MainActor`: the
+/// queue is not necessarily the process's main thread), and so are the
+/// classes that conform to them: they are `Sendable`, their state needs no
+/// lock, and code on other threads or in a `Task` reaches it with `await`.
+/// Each call must return within the host's watchdog limit (5 s by default,
+/// CONTRACT B5).
+@GuestActor
 public protocol GuestApp: AnyObject {
     /// Who the guest is. The host reads it right after loading the library,
-    /// before anything else runs: keep it constant, and never change `id`.
-    static var descriptor: GuestDescriptor { get }
+    /// before anything else runs, and off the main queue: keep it constant
+    /// (a `static let`), and never change `id`.
+    nonisolated static var descriptor: GuestDescriptor { get }
 
     /// Creates the app. Called once per launch, when the host calls `init`,
     /// before any other method.
@@ -40,7 +44,7 @@ public protocol GuestApp: AnyObject {
     /// guest; an ``ApphostError`` keeps its status code, any other error
     /// becomes ``ApphostError/guestFailed``. `host` stays valid until the
     /// guest is unloaded: keep it if you need it later.
-    func didFinishLaunching(host: Host) throws
+    func didFinishLaunching(host: Apphost) throws
 
     /// The guest is about to be terminated and unloaded (CONTRACT A3): save
     /// what must survive. Scenes get no callbacks after this.
@@ -58,21 +62,21 @@ public protocol GuestApp: AnyObject {
     /// The user closed the session `id` for good, with the state it saved
     /// (CONTRACT S7): forget what you kept for it. A guest that was not
     /// running then hears it right after ``didFinishLaunching(host:)``.
-    func didDiscardSession(id: String)
+    func didDiscardSession(id: SceneSession.ID)
 }
 
 extension GuestApp {
     /// Registers `Self` with the SDK. The `@main` attribute makes this the
     /// library's `main`, which the SDK's C entry calls once while the library
     /// loads. Do not call it yourself, and do not replace it.
-    public static func main() {
+    public nonisolated static func main() {
         GuestRuntime.register(Self.self)
     }
 
-    public func didFinishLaunching(host: Host) throws {}
+    public func didFinishLaunching(host: Apphost) throws {}
     public func willTerminate() {}
     public func didReceiveMemoryWarning() {}
-    public func didDiscardSession(id: String) {}
+    public func didDiscardSession(id: SceneSession.ID) {}
 
     /// By default a scene gets a delegate that ignores every callback.
     public func makeSceneDelegate(for session: SceneSession) -> SceneDelegate {

@@ -9,48 +9,55 @@ import CApphost
 /// The SDK's state for the guest library it is linked into: the registered
 /// app type, and while the guest runs its host, app and connected scenes.
 ///
-/// Every access happens either while the library loads (the C constructor
-/// that runs `main`, under the dynamic loader's lock, before dlopen returns)
-/// or on the guest's main queue, where the host makes one call at a time
-/// (sdk/include/apphost/entry.h, app.h, scene.h). Those rules serialise all
-/// access, which is why the statics are `nonisolated(unsafe)`.
+/// Isolated to ``GuestActor``: the host makes every call on the guest's main
+/// queue, one at a time (sdk/include/apphost/entry.h, app.h, scene.h), and
+/// the C bridge below enters the actor there with ``onMainQueue(_:)``.
+@GuestActor
 final class GuestRuntime {
-    /// Set by `GuestApp.main()` while the library loads.
+    /// Set by `GuestApp.main()` while the library loads, under the dynamic
+    /// loader's lock, before dlopen returns and so before any other access:
+    /// hence `nonisolated(unsafe)`.
     nonisolated(unsafe) static var appType: (any GuestApp.Type)?
     /// Set by init, cleared by deinit.
-    nonisolated(unsafe) static var current: GuestRuntime?
+    static var current: GuestRuntime?
 
-    static func register(_ type: any GuestApp.Type) {
+    nonisolated static func register(_ type: any GuestApp.Type) {
         appType = type
     }
 
-    let host: Host
+    let host: Apphost
     let app: any GuestApp
     /// The connected scenes by handle, with the delegate the app made for each.
     var scenes: [UInt64: (scene: Scene, delegate: any SceneDelegate)] = [:]
 
-    init(host: Host, app: any GuestApp) {
+    init(host: Apphost, app: any GuestApp) {
         self.host = host
         self.app = app
     }
 
     /// Runs `body` for a connected scene; logs and ignores an unknown handle
     /// (CONTRACT X3 asks the same tolerance of the host).
-    func withScene(_ handle: UInt64, _ callback: String, _ body: (Scene, any SceneDelegate) -> Void) {
+    func withScene(_ handle: UInt64, _ callback: String, _ body: @GuestActor (Scene, any SceneDelegate) -> Void) {
         guard let entry = scenes[handle] else {
             host.log(level: .warning, "ApphostSDK: \(callback) for unknown scene=\(handle) ignored")
             return
         }
-        HostCallout.onMainQueue { body(entry.scene, entry.delegate) }
+        body(entry.scene, entry.delegate)
     }
+}
+
+/// Runs `body` for a call that the host is delivering on the guest's main queue: a C callback.
+func onMainQueue<T>(_ body: @GuestActor () throws -> T) rethrows -> T {
+    try MainQueue.run { try GuestActor.assumeIsolated(body) }
 }
 
 // MARK: - The C bridge
 //
 // ApphostGuestEntry's entry.c forwards apphost_entry and the callback tables
 // to these functions (their C declarations are in ApphostGuestEntry.h). They
-// are public only so that the compiler keeps their symbols; the guest
-// library's version script hides them, and guests must not call them.
+// are public only so that the compiler keeps their symbols; their hidden C
+// declarations (ApphostGuestEntry.h) keep them out of the guest library's
+// exports, and guests must not call them.
 
 /// Fills the C descriptor from the registered type. The strings are
 /// malloc'd and never freed: entry.c pins the library for the life of the
@@ -76,106 +83,124 @@ public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_
 
 @_cdecl("apphost_sdk_init")
 public func _apphostSDKInit(_ host: UnsafePointer<apphost_host_t>?) -> Int32 {
-    guard let host, let wrapped = Host(host) else { return ApphostError.invalidArgument.status }
+    guard let host, let wrapped = Apphost(host) else { return ApphostError.invalidArgument.status }
     guard let type = GuestRuntime.appType else {
         wrapped.log(level: .error, "ApphostSDK: no @main GuestApp type registered itself")
         return ApphostError.guestFailed.status
     }
-    // A second init without deinit would be a host bug; start afresh anyway.
-    GuestRuntime.current = GuestRuntime(host: wrapped, app: type.init())
-    return 0
+    return onMainQueue {
+        // A second init without deinit would be a host bug; start afresh anyway.
+        GuestRuntime.current = GuestRuntime(host: wrapped, app: type.init())
+        return 0
+    }
 }
 
 @_cdecl("apphost_sdk_deinit")
 public func _apphostSDKDeinit() {
-    GuestRuntime.current = nil
-    // The host starts nothing after deinit: take back every closure context
-    // it still holds (timers never cancelled, tasks never ended, queued work).
+    onMainQueue { GuestRuntime.current = nil }
+    // The host runs nothing after deinit: drop the actor's waiting jobs, and take back every
+    // closure context it still holds (timers never cancelled, tasks never ended, queued work).
+    MainQueueExecutor.shared.stop()
     HostCallout.releaseAll()
 }
 
 @_cdecl("apphost_sdk_did_finish_launching")
 public func _apphostSDKDidFinishLaunching() -> Int32 {
-    guard let runtime = GuestRuntime.current else { return ApphostError.invalidState.status }
-    do {
-        try HostCallout.onMainQueue { try runtime.app.didFinishLaunching(host: runtime.host) }
-        return 0
-    } catch let error as ApphostError {
-        runtime.host.log(level: .error, "didFinishLaunching failed: \(error)")
-        return error.status
-    } catch {
-        // The host reports the reason of a failed launch (CONTRACT A2): log
-        // the author's error, since the status code cannot carry it.
-        runtime.host.log(level: .error, "didFinishLaunching failed: \(error)")
-        return ApphostError.guestFailed.status
+    onMainQueue {
+        guard let runtime = GuestRuntime.current else { return ApphostError.invalidState.status }
+        // The host takes work for the main queue from now on, not during init.
+        MainQueueExecutor.shared.start(host: runtime.host)
+        do {
+            try runtime.app.didFinishLaunching(host: runtime.host)
+            return 0
+        } catch let error as ApphostError {
+            runtime.host.log(level: .error, "didFinishLaunching failed: \(error)")
+            return error.status
+        } catch {
+            // The host reports the reason of a failed launch (CONTRACT A2): log
+            // the author's error, since the status code cannot carry it.
+            runtime.host.log(level: .error, "didFinishLaunching failed: \(error)")
+            return ApphostError.guestFailed.status
+        }
     }
 }
 
 @_cdecl("apphost_sdk_will_terminate")
 public func _apphostSDKWillTerminate() {
-    guard let runtime = GuestRuntime.current else { return }
-    HostCallout.onMainQueue { runtime.app.willTerminate() }
-    // Scene handles are invalid after will_terminate (scene.h).
-    runtime.scenes.removeAll()
+    onMainQueue {
+        guard let runtime = GuestRuntime.current else { return }
+        runtime.app.willTerminate()
+        // Scene handles are invalid after will_terminate (scene.h).
+        runtime.scenes.removeAll()
+    }
 }
 
 @_cdecl("apphost_sdk_did_receive_memory_warning")
 public func _apphostSDKDidReceiveMemoryWarning() {
-    guard let runtime = GuestRuntime.current else { return }
-    HostCallout.onMainQueue { runtime.app.didReceiveMemoryWarning() }
+    onMainQueue { GuestRuntime.current?.app.didReceiveMemoryWarning() }
 }
 
 @_cdecl("apphost_sdk_scene_will_connect")
 public func _apphostSDKSceneWillConnect(_ connection: UnsafePointer<apphost_scene_connection_t>?) {
-    guard let runtime = GuestRuntime.current else { return }
-    guard let connection, connection.pointee.scene != 0 else {
-        runtime.host.log(level: .warning, "ApphostSDK: will_connect without a valid connection ignored")
+    // The connection is valid only during this call: copy what is kept.
+    guard let info = connection?.pointee, info.scene != 0 else {
+        onMainQueue {
+            GuestRuntime.current?.host.log(
+                level: .warning, "ApphostSDK: will_connect without a valid connection ignored")
+        }
         return
     }
-    // The connection is valid only during this call: copy what is kept.
-    let info = connection.pointee
+    let handle = info.scene
     let session = SceneSession(
-        id: info.session_id.map { String(cString: $0) } ?? "",
+        id: SceneSession.ID(rawValue: info.session_id.map { String(cString: $0) } ?? ""),
         role: SceneRole(rawValue: info.role))
-    let scene = Scene(
-        handle: info.scene, session: session, initialState: SceneState(rawValue: info.initial_state),
-        host: runtime.host)
-    var restorationData: [UInt8]? = nil
-    if let bytes = info.restoration_data {
-        restorationData = Array(UnsafeRawBufferPointer(start: bytes, count: info.restoration_length))
+    let initialState = SceneState(rawValue: info.initial_state)
+    let restorationData = info.restoration_data.map {
+        Array(UnsafeRawBufferPointer(start: $0, count: info.restoration_length))
     }
-    HostCallout.onMainQueue {
+    onMainQueue {
+        guard let runtime = GuestRuntime.current else { return }
+        let scene = Scene(handle: handle, session: session, initialState: initialState, host: runtime.host)
         let delegate = runtime.app.makeSceneDelegate(for: session)
-        runtime.scenes[info.scene] = (scene, delegate)
+        runtime.scenes[handle] = (scene, delegate)
         delegate.sceneWillConnect(scene, restorationData: restorationData)
     }
 }
 
+/// Delivers a scene callback to the delegate of a connected scene.
+private func withScene(
+    _ handle: UInt64, _ callback: String, _ body: @GuestActor (Scene, any SceneDelegate) -> Void
+) {
+    onMainQueue { GuestRuntime.current?.withScene(handle, callback, body) }
+}
+
 @_cdecl("apphost_sdk_scene_will_enter_foreground")
 public func _apphostSDKSceneWillEnterForeground(_ handle: UInt64) {
-    GuestRuntime.current?.withScene(handle, "will_enter_foreground") { $1.sceneWillEnterForeground($0) }
+    withScene(handle, "will_enter_foreground") { $1.sceneWillEnterForeground($0) }
 }
 
 @_cdecl("apphost_sdk_scene_did_become_active")
 public func _apphostSDKSceneDidBecomeActive(_ handle: UInt64) {
-    GuestRuntime.current?.withScene(handle, "did_become_active") { $1.sceneDidBecomeActive($0) }
+    withScene(handle, "did_become_active") { $1.sceneDidBecomeActive($0) }
 }
 
 @_cdecl("apphost_sdk_scene_will_resign_active")
 public func _apphostSDKSceneWillResignActive(_ handle: UInt64) {
-    GuestRuntime.current?.withScene(handle, "will_resign_active") { $1.sceneWillResignActive($0) }
+    withScene(handle, "will_resign_active") { $1.sceneWillResignActive($0) }
 }
 
 @_cdecl("apphost_sdk_scene_did_enter_background")
 public func _apphostSDKSceneDidEnterBackground(_ handle: UInt64) {
-    GuestRuntime.current?.withScene(handle, "did_enter_background") { $1.sceneDidEnterBackground($0) }
+    withScene(handle, "did_enter_background") { $1.sceneDidEnterBackground($0) }
 }
 
 @_cdecl("apphost_sdk_scene_did_disconnect")
 public func _apphostSDKSceneDidDisconnect(_ handle: UInt64) {
-    guard let runtime = GuestRuntime.current else { return }
-    runtime.withScene(handle, "did_disconnect") { $1.sceneDidDisconnect($0) }
-    runtime.scenes[handle] = nil
+    onMainQueue {
+        guard let runtime = GuestRuntime.current else { return }
+        runtime.withScene(handle, "did_disconnect") { $1.sceneDidDisconnect($0) }
+        runtime.scenes[handle] = nil
+    }
 }
 
 // MARK: - The scenes extension's callbacks (scenes.h, apphost_guest_scenes_t)
@@ -184,7 +209,7 @@ public func _apphostSDKSceneDidDisconnect(_ handle: UInt64) {
 public func _apphostSDKSceneDidChangeSize(_ handle: UInt64, _ size: UnsafePointer<apphost_scene_size_t>?) {
     guard let size else { return }
     let copied = SceneSize(size.pointee)
-    GuestRuntime.current?.withScene(handle, "did_change_size") { $1.sceneDidChangeSize($0, to: copied) }
+    withScene(handle, "did_change_size") { $1.sceneDidChangeSize($0, to: copied) }
 }
 
 @_cdecl("apphost_sdk_scene_perform_action")
@@ -193,28 +218,28 @@ public func _apphostSDKScenePerformAction(
 ) {
     let action = name.map { String(cString: $0) } ?? ""
     let bytes = payload.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-    GuestRuntime.current?.withScene(handle, "perform_action") { $1.scene($0, perform: action, payload: bytes) }
+    withScene(handle, "perform_action") { $1.scene($0, perform: action, payload: bytes) }
 }
 
 @_cdecl("apphost_sdk_scene_should_dismiss_modal")
 public func _apphostSDKSceneShouldDismissModal(_ handle: UInt64, _ modal: UInt64) -> Int32 {
-    var dismiss = true
-    GuestRuntime.current?.withScene(handle, "should_dismiss_modal") {
-        dismiss = $1.scene($0, shouldDismiss: Modal(id: modal, sceneHandle: handle))
+    onMainQueue {
+        var dismiss = true
+        GuestRuntime.current?.withScene(handle, "should_dismiss_modal") {
+            dismiss = $1.scene($0, shouldDismiss: Modal(id: modal, sceneHandle: handle))
+        }
+        return dismiss ? 1 : 0
     }
-    return dismiss ? 1 : 0
 }
 
 @_cdecl("apphost_sdk_scene_did_dismiss_modal")
 public func _apphostSDKSceneDidDismissModal(_ handle: UInt64, _ modal: UInt64) {
-    GuestRuntime.current?.withScene(handle, "did_dismiss_modal") {
-        $1.scene($0, didDismiss: Modal(id: modal, sceneHandle: handle))
-    }
+    withScene(handle, "did_dismiss_modal") { $1.scene($0, didDismiss: Modal(id: modal, sceneHandle: handle)) }
 }
 
 @_cdecl("apphost_sdk_did_discard")
 public func _apphostSDKDidDiscard(_ sessionID: UnsafePointer<CChar>?) {
-    guard let runtime = GuestRuntime.current, let sessionID else { return }
-    let id = String(cString: sessionID)
-    HostCallout.onMainQueue { runtime.app.didDiscardSession(id: id) }
+    guard let sessionID else { return }
+    let id = SceneSession.ID(rawValue: String(cString: sessionID))
+    onMainQueue { GuestRuntime.current?.app.didDiscardSession(id: id) }
 }

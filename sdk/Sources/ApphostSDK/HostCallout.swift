@@ -40,7 +40,7 @@ import Synchronization
 /// behind the lock.
 final class HostCallout: @unchecked Sendable {
     /// The closure. Its argument is the task id for an expiration handler, else 0.
-    private let body: (UInt64) -> Void
+    private let body: @GuestActor (UInt64) -> Void
     /// One-shot callouts are retired when their first run ends.
     private let oneShot: Bool
     private let state = Mutex(State())
@@ -56,7 +56,7 @@ final class HostCallout: @unchecked Sendable {
         var releaseQueued = false
     }
 
-    init(oneShot: Bool, body: @escaping (UInt64) -> Void) {
+    init(oneShot: Bool, body: sending @escaping @GuestActor (UInt64) -> Void) {
         self.oneShot = oneShot
         self.body = body
     }
@@ -79,7 +79,7 @@ final class HostCallout: @unchecked Sendable {
     /// The guest ended the task or cancelled the timer and the host said OK: the host starts
     /// the closure no more (rule 2). `host` and `background` are used to queue the release.
     func retire(host: UnsafePointer<apphost_host_t>, background: UnsafePointer<apphost_background_t>) {
-        let onMainQueue = Self.isOnMainQueue
+        let onMainQueue = MainQueue.isCurrent
         enum Next { case nothing, releaseNow, queueRelease }
         let next = state.withLock { state -> Next in
             guard state.hostHoldsReference, !state.retired else { return .nothing }
@@ -132,7 +132,7 @@ final class HostCallout: @unchecked Sendable {
             return true
         }
         if proceed {
-            Self.onMainQueue { body(argument) }
+            onMainQueue { body(argument) }
         }
         let release = state.withLock { state -> Bool in
             if proceed {
@@ -159,29 +159,6 @@ final class HostCallout: @unchecked Sendable {
 
     fileprivate static func releaseQueued(_ context: UnsafeMutableRawPointer?) {
         from(context)?.releaseHostReference()
-    }
-
-    // MARK: - The main queue
-
-    /// The thread of the guest's main queue while the SDK runs a callback or a callout's
-    /// closure on it; nil between the host's calls.
-    private static let mainQueueThread = Mutex<pthread_t?>(nil)
-
-    /// Runs `body`, which the host called on the guest's main queue: a lifecycle callback (see
-    /// GuestRuntime.swift) or a callout. While it runs, ``isOnMainQueue`` is true on its thread.
-    static func onMainQueue<T>(_ body: () throws -> T) rethrows -> T {
-        let outer = mainQueueThread.withLock { thread in
-            defer { thread = pthread_self() }
-            return thread
-        }
-        defer { mainQueueThread.withLock { $0 = outer } }
-        return try body()
-    }
-
-    /// True on the main queue, inside a call from the host: no other call into the guest is
-    /// under way then.
-    private static var isOnMainQueue: Bool {
-        mainQueueThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     // MARK: - Deinit

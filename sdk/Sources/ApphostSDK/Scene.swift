@@ -14,6 +14,7 @@
 /// - the host drops a background scene: `sceneDidDisconnect` (S6);
 /// - with the scenes extension (``Scenes``): sizes, user actions and modal
 ///   dismissals (S9, S11, N3).
+@GuestActor
 public protocol SceneDelegate: AnyObject {
     /// The scene connects. `restorationData` is what its session last saved
     /// with ``Scene/saveState(_:)``, or nil if it saved nothing (CONTRACT S12).
@@ -65,11 +66,19 @@ final class IgnoringSceneDelegate: SceneDelegate {}
 
 /// A scene's persistent identity: it never changes and survives host
 /// restarts (CONTRACT S8).
-public struct SceneSession: Sendable, Hashable {
+public struct SceneSession: Sendable, Hashable, Identifiable {
     /// The session's persistent identifier.
-    public let id: String
+    public let id: ID
     /// The scene's role.
     public let role: SceneRole
+
+    /// A session's persistent identifier: the C ABI's `session_id` string, typed so that it
+    /// is not mistaken for other strings. Codable, to keep in a guest's own saved state.
+    public struct ID: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+    }
 }
 
 /// One connection of a scene: valid from `sceneWillConnect` until
@@ -88,9 +97,9 @@ public final class Scene: Sendable {
     /// the user asked for, `.background` for one connected for background work.
     public let initialState: SceneState
     /// The host that connected the scene.
-    public let host: Host
+    public let host: Apphost
 
-    init(handle: UInt64, session: SceneSession, initialState: SceneState, host: Host) {
+    init(handle: UInt64, session: SceneSession, initialState: SceneState, host: Apphost) {
         self.handle = handle
         self.session = session
         self.initialState = initialState
@@ -98,7 +107,7 @@ public final class Scene: Sendable {
     }
 
     /// The session's persistent identifier.
-    public var sessionID: String { session.id }
+    public var sessionID: SceneSession.ID { session.id }
     /// The scene's role.
     public var role: SceneRole { session.role }
 
@@ -113,8 +122,8 @@ public final class Scene: Sendable {
         try host.saveState(bytes, for: self)
     }
 
-    /// The scene's state as of the callback being delivered. Call it only
-    /// from a callback.
+    /// The scene's state as of the callback being delivered.
+    @GuestActor
     public func state() throws -> SceneState {
         try host.sceneState(for: self)
     }

@@ -1,6 +1,6 @@
 import CApphost
 
-extension Host {
+extension Apphost {
     /// The scenes extension, "apphost.scenes/1" (`scenes.h`): opening and showing scenes, sizes,
     /// loading progress, modals and notifications. Nil when the host does not offer it.
     /// Thread-safe; each access asks the host again, so keep the result.
@@ -30,7 +30,7 @@ extension Host {
 ///
 /// `@unchecked Sendable`: it holds the host's constant table, whose functions are thread-safe.
 public final class Scenes: @unchecked Sendable {
-    public let host: Host
+    public let host: Apphost
     let table: UnsafePointer<apphost_scenes_t>
 
     /// The members the SDK calls, up to `post_notification`: all of ABI 1.1's, which every host
@@ -43,7 +43,7 @@ public final class Scenes: @unchecked Sendable {
     /// lacks a member the SDK calls. A host of an older minor version than these headers may
     /// offer a smaller table than theirs: the SDK reads no member past ``requiredSize`` without
     /// checking its `struct_size` first.
-    init?(host: Host) {
+    init?(host: Apphost) {
         guard let pointer = host.extensionInterface(APPHOST_SCENES_EXTENSION_ID) else { return nil }
         let table = pointer.assumingMemoryBound(to: apphost_scenes_t.self)
         guard Int(table.pointee.struct_size) >= Self.requiredSize else { return nil }
@@ -69,8 +69,9 @@ public final class Scenes: @unchecked Sendable {
     /// Since ABI 1.2: the activation of the user action being delivered, to open a scene later
     /// with ``requestScene(with:from:role:style:state:)``. Call it inside
     /// ``SceneDelegate/scene(_:perform:payload:)``; elsewhere, or once the activation is spent
-    /// or has run out, it throws ``ApphostError/noActivation`` (``ApphostError/wrongThread`` off
-    /// the main queue, ``ApphostError/unsupported`` on a host of 1.1).
+    /// or has run out, it throws ``ApphostError/noActivation`` (``ApphostError/unsupported`` on a
+    /// host of 1.1).
+    @GuestActor
     public func activationToken() throws -> Activation {
         guard let function = member(\.activation_token) else { throw ApphostError.unsupported }
         var token: apphost_activation_t = 0
@@ -104,8 +105,8 @@ public final class Scenes: @unchecked Sendable {
     }
 
     /// Since ABI 1.2: the guest's scene sessions, connected or not, in the order they first
-    /// connected, with the handle of each connected one's scene (S8). Call it only from a
-    /// callback, on the main queue.
+    /// connected, with the handle of each connected one's scene (S8).
+    @GuestActor
     public func sessions() throws -> [(session: SceneSession, scene: UInt64?)] {
         guard let list = member(\.list_sessions) else { throw ApphostError.unsupported }
         final class Gathered {
@@ -118,7 +119,9 @@ public final class Scenes: @unchecked Sendable {
                 { context, info in
                     guard let context, let info, let id = info.pointee.session_id else { return }
                     let gathered = Unmanaged<Gathered>.fromOpaque(context).takeUnretainedValue()
-                    let session = SceneSession(id: String(cString: id), role: SceneRole(rawValue: info.pointee.role))
+                    let session = SceneSession(
+                        id: SceneSession.ID(rawValue: String(cString: id)), role: SceneRole(rawValue: info.pointee.role)
+                    )
                     let scene = info.pointee.scene
                     gathered.sessions.append((session, scene == 0 ? nil : scene))
                 }, Unmanaged.passUnretained(gathered).toOpaque())
@@ -130,9 +133,9 @@ public final class Scenes: @unchecked Sendable {
     /// Since ABI 1.2: closes the guest's own session `id` for good, as the user's close does
     /// (S7): its scene disconnects and ``GuestApp/didDiscardSession(id:)`` follows. Thread-safe.
     /// Throws ``ApphostError/invalidHandle`` for a session the guest does not have.
-    public func closeSession(_ id: String) throws {
+    public func closeSession(_ id: SceneSession.ID) throws {
         guard let close = member(\.close_session) else { throw ApphostError.unsupported }
-        try ApphostError.check(close(host.raw, id))
+        try ApphostError.check(close(host.raw, id.rawValue))
     }
 
     /// A member of the host's table that these headers added after ABI 1.1, or nil when the
@@ -146,13 +149,14 @@ public final class Scenes: @unchecked Sendable {
 
     /// Asks the host to show the existing session `id` as `style`, connecting it if needed. Needs
     /// no activation (S9). A session the guest does not have is refused in the host's event stream.
-    public func activateSession(_ id: String, style: PresentationStyle = .automatic) throws {
+    public func activateSession(_ id: SceneSession.ID, style: PresentationStyle = .automatic) throws {
         guard let activate = table.pointee.activate_session else { throw ApphostError.unsupported }
-        try ApphostError.check(activate(host.raw, id, style.rawValue))
+        try ApphostError.check(activate(host.raw, id.rawValue, style.rawValue))
     }
 
     /// The size of `scene` as of the callback being delivered (CONTRACT S11); 0 by 0 until it
-    /// is first shown. Call it only from a callback.
+    /// is first shown.
+    @GuestActor
     public func size(of scene: Scene) throws -> SceneSize {
         guard let query = table.pointee.scene_size else { throw ApphostError.unsupported }
         var size = apphost_scene_size_t()

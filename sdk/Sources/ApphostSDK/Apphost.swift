@@ -4,15 +4,15 @@ import CApphost
 ///
 /// Valid from launch until the guest is unloaded. Members marked
 /// thread-safe may be called from any thread, including threads the guest
-/// started; the others only from a callback (the guest's main queue).
+/// started; the others are isolated to ``GuestActor``, the guest's main queue,
+/// where the C ABI allows them.
 ///
-/// If the same file imports Foundation, which has a `Host` class of its own,
-/// write `ApphostSDK.Host`.
+/// Not `Host`, which Foundation has too.
 ///
 /// `@unchecked Sendable`: the wrapped C struct is constant and owned by the
 /// host until deinit, and the host's header makes its log, data directory and
 /// save functions thread-safe; the main-queue members say so.
-public final class Host: @unchecked Sendable {
+public final class Apphost: @unchecked Sendable {
     /// Internal so that extension wrappers such as ``Background`` can pass it to the host.
     let raw: UnsafePointer<apphost_host_t>
 
@@ -61,19 +61,16 @@ public final class Host: @unchecked Sendable {
         return String(cString: path)
     }
 
-    /// The guest's app state as of the callback being delivered. Call it only
-    /// from a callback, on the main queue: from any other thread the host
-    /// refuses (CONTRACT X3), and the value is no state but
-    /// `-APPHOST_ERROR_WRONG_THREAD`; the guest's log says so once.
+    /// The guest's app state as of the callback being delivered.
+    @GuestActor
     public var appState: AppState {
         guard let function = raw.pointee.app_state else { return .notRunning }
         return AppState(rawValue: function(raw))
     }
 
-    /// The state of `scene` as of the callback being delivered. Call it only
-    /// from a callback. Throws ``ApphostError/invalidHandle`` for a scene
-    /// that is no longer connected, ``ApphostError/wrongThread`` off the main
-    /// queue.
+    /// The state of `scene` as of the callback being delivered. Throws
+    /// ``ApphostError/invalidHandle`` for a scene that is no longer connected.
+    @GuestActor
     public func sceneState(for scene: Scene) throws -> SceneState {
         guard let function = raw.pointee.scene_state else {
             throw ApphostError.unsupported
