@@ -15,10 +15,22 @@ func runApphost(
     _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 20,
     file: StaticString = #filePath, line: UInt = #line
 ) throws -> CommandResult {
+    try runCommand(
+        try BuildProducts.apphost(file: file, line: line), arguments, environment: environment, timeout: timeout,
+        file: file, line: line)
+}
+
+/// Runs `executable` with `arguments` in `directory` (the test's own by default) to completion,
+/// `timeout` seconds at most.
+func runCommand(
+    _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+    timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line
+) throws -> CommandResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try BuildProducts.apphost(file: file, line: line))
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let stdout = OutputCollector()
     let stderr = OutputCollector()
     process.standardOutput = stdout.pipe
@@ -32,8 +44,8 @@ func runApphost(
     while process.isRunning && Date() < deadline { usleep(10_000) }
     guard !process.isRunning else {
         kill(process.processIdentifier, SIGKILL)
-        XCTFail(
-            "apphost \(arguments.joined(separator: " ")) did not finish within \(timeout) s", file: file, line: line)
+        let command = ([(executable as NSString).lastPathComponent] + arguments).joined(separator: " ")
+        XCTFail("\(command) did not finish within \(timeout) s", file: file, line: line)
         throw HostTestFailure()
     }
     return CommandResult(
