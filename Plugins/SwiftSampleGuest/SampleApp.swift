@@ -7,7 +7,8 @@
 // enters background and when the app terminates, and restored on connect.
 //
 // The host calls everything here on the guest's main queue, one call at a
-// time, so plain stored properties need no locks.
+// time: the delegates are isolated to GuestActor, that queue, so plain stored
+// properties need no locks.
 
 import ApphostSDK
 

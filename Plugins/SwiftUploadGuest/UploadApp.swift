@@ -30,7 +30,8 @@
 //   upload timer not scheduled: <error>      ERROR, then "upload failed" and the task ended
 //
 // The host calls everything here, callbacks, timer work and the expiration handler, on the guest's
-// main queue one call at a time, so the plain stored properties below need no locks.
+// main queue one call at a time (the app is isolated to GuestActor, that queue, and so are the
+// closures given to Background), so the plain stored properties below need no locks.
 
 import ApphostSDK
 

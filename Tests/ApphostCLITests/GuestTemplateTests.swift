@@ -144,7 +144,8 @@ final class GuestTemplateTests: HostTestCase {
             try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
             try snippet.code.write(toFile: sources + "/Snippet\(index).swift", atomically: true, encoding: .utf8)
             targets.append(
-                "        .target(name: \"\(name)\", dependencies: [.product(name: \"ApphostSDK\", package: \"apphost-sdk\")]),")
+                "        .target(name: \"\(name)\", dependencies: [.product(name: \"ApphostSDK\", package: \"apphost-sdk\")]),"
+            )
         }
         let manifest = """
             // swift-tools-version: 6.0
