@@ -10,7 +10,10 @@ struct Inspect: ParsableCommand {
             apphost_entry and checks the descriptor, and runs nothing else of the guest: not init, \
             query nor did_finish_launching, which launch runs and which can still refuse the guest; \
             the "launch" line says "not checked". With --launch it runs them too, as launch does, \
-            then deinit, with a temporary data directory, and fails with the line launch would print.
+            then deinit, with a temporary data directory, and fails with the line launch would print. \
+            The "exports" line says what the file exports besides apphost_entry: a warning, never an \
+            error, when that includes plain (not Swift) names, which the guest's own calls may then \
+            resolve to the host's or a system library's.
             """)
 
     @Argument(help: ArgumentHelp("The guest library.", valueName: "guest.so"))
@@ -83,7 +86,9 @@ struct Inspect: ParsableCommand {
         } catch let error as LoadError {
             throw CLIFailure(error)
         }
-        let report = InspectReport(descriptor, launched: launch)
+        // Read from the file in this process, whatever the isolation: the worker sends the
+        // descriptor only, and the file says the same to any reader.
+        let report = InspectReport(descriptor, launched: launch, exports: GuestExports.read(path: guest))
         if json {
             Output.line(ControlCoding.line(report))
         } else {
@@ -92,7 +97,8 @@ struct Inspect: ParsableCommand {
     }
 }
 
-/// What `inspect` prints: the descriptor with names instead of bit masks.
+/// What `inspect` prints: the descriptor with names instead of bit masks, and what the library
+/// exports besides `apphost_entry`.
 struct InspectReport: Encodable {
     var id: String
     var name: String
@@ -103,8 +109,10 @@ struct InspectReport: Encodable {
     var abiVersion: String
     /// "ok" after `--launch`, else "not checked": init, query and did_finish_launching did not run.
     var launch: String
+    /// `null` in JSON when the file does not tell (no section headers or dynamic symbol table).
+    var exports: Exports
 
-    init(_ descriptor: GuestDescriptor, launched: Bool) {
+    init(_ descriptor: GuestDescriptor, launched: Bool, exports: GuestExports?) {
         id = descriptor.id
         name = descriptor.name
         version = descriptor.version
@@ -113,6 +121,7 @@ struct InspectReport: Encodable {
         capabilities = descriptor.capabilities.names
         abiVersion = descriptor.abiVersion.description
         launch = launched ? "ok" : "not checked"
+        self.exports = Exports(known: exports)
     }
 
     var lines: [String] {
@@ -127,7 +136,54 @@ struct InspectReport: Encodable {
                     ? "init, query, did_finish_launching and deinit: ok"
                     : "not checked (init, query and did_finish_launching did not run; see --launch)"
             ),
+            ("exports", exports.summary),
         ]
         return fields.map { label, value in label.padding(toLength: 14, withPad: " ", startingAt: 0) + value }
+    }
+}
+
+extension InspectReport {
+    /// The guest's exports, encoded as `GuestExports` or as `null`, not left out, when unknown.
+    struct Exports: Encodable {
+        var known: GuestExports?
+
+        /// The plain names listed before "and N more".
+        static let namesShown = 8
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let known { try container.encode(known) } else { try container.encodeNil() }
+        }
+
+        /// The value of the `exports` line. A warning, never an error: the guest loads all the same.
+        var summary: String {
+            guard let known else { return "unknown (the file has no section headers or dynamic symbol table to read)" }
+            let swift =
+                known.swiftSymbols == 0
+                ? nil
+                : "\(count(known.swiftSymbols, "Swift symbol")) (harmless: Swift names are unique to their module)"
+            guard !known.otherSymbols.isEmpty else {
+                return swift.map { "apphost_entry and \($0)" } ?? "apphost_entry only"
+            }
+
+            var names = known.otherSymbols.prefix(Self.namesShown).map(Self.printable).joined(separator: ", ")
+            if known.otherSymbols.count > Self.namesShown {
+                names += " and \(known.otherSymbols.count - Self.namesShown) more"
+            }
+            let other = "\(count(known.otherSymbols.count, "other symbol")): \(names)"
+            return (swift.map { "apphost_entry, \($0) and " } ?? "apphost_entry and ") + other
+                + "; the guest's own references to them may bind to same-named symbols of the host or a system"
+                + " library: link with sdk/apphost.map (sdk/README.md, \"One exported symbol\")"
+        }
+
+        private func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+        /// A name as the terminal may show it: a control character, which a file can hold in its
+        /// symbol names, becomes "?".
+        private static func printable(_ name: String) -> String {
+            String(
+                String.UnicodeScalarView(
+                    name.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        }
     }
 }

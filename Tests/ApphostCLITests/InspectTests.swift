@@ -104,4 +104,105 @@ final class InspectTests: HostTestCase {
         assertOneLineError(result, containing: "--timeout needs --isolation process")
         XCTAssertEqual(try runApphost(["inspect", "--isolation", "none", sample]).status, 0)
     }
+
+    // sdk/README.md, "One exported symbol": inspect says what a C guest exports besides
+    // apphost_entry, read from the file, so the same in either isolation and with --launch; a
+    // warning, never an error. At most 8 names, then how many more.
+    func testInspectSaysWhatACGuestExports() throws {
+        let extra = scratch.path + "/exports.c"
+        try """
+        double log(double x) { return x; }
+        int state = 1;
+        void init(void) { state = 2; }
+        #ifdef MANY
+        int more_1(void) { return 1; }
+        int more_2(void) { return 2; }
+        int more_3(void) { return 3; }
+        int more_4(void) { return 4; }
+        int more_5(void) { return 5; }
+        int more_6(void) { return 6; }
+        int more_7(void) { return 7; }
+        #endif
+        """.write(toFile: extra, atomically: true, encoding: .utf8)
+        for subdirectory in ["/linked", "/plain", "/many"] {
+            try FileManager.default.createDirectory(
+                atPath: scratch.path + subdirectory, withIntermediateDirectories: false)
+        }
+        let script = "-Wl,--version-script=" + TestGuests.packageRoot.appendingPathComponent("sdk/apphost.map").path
+        let warning =
+            "; the guest's own references to them may bind to same-named symbols of the host or a system library:"
+            + " link with sdk/apphost.map (sdk/README.md, \"One exported symbol\")"
+        let many = ["init", "log"] + (1...7).map { "more_\($0)" } + ["state"]
+        let guests: [(path: String, line: String, names: [String])] = [
+            (try TestGuests.minimal(into: scratch.path + "/linked", flags: [script, extra]), "apphost_entry only", []),
+            (
+                try TestGuests.minimal(into: scratch.path + "/plain", flags: [extra]),
+                "apphost_entry and 3 other symbols: init, log, state" + warning, ["init", "log", "state"]
+            ),
+            (
+                try TestGuests.minimal(into: scratch.path + "/many", flags: ["-DMANY", extra]),
+                "apphost_entry and 10 other symbols: " + many.prefix(8).joined(separator: ", ") + " and 2 more"
+                    + warning, many
+            ),
+        ]
+        for guest in guests {
+            for options in [[], ["--isolation", "none"], ["--launch"], ["--launch", "--isolation", "none"]] {
+                let human = try runApphost(["inspect"] + options + [guest.path])
+                XCTAssertEqual(human.status, 0, "\(options): \(human.stderr)")
+                XCTAssertEqual(human.stdout.last, "exports       " + guest.line, "\(options)")
+
+                let json = try runApphost(["inspect", "--json"] + options + [guest.path])
+                XCTAssertEqual(json.status, 0, "\(options): \(json.stderr)")
+                let object = try XCTUnwrap(
+                    JSONSerialization.jsonObject(with: Data(json.stdout.joined().utf8)) as? [String: Any])
+                let exports = try XCTUnwrap(object["exports"] as? [String: Any], "\(options): \(json.stdout)")
+                XCTAssertEqual(exports["swiftSymbols"] as? Int, 0, "\(options)")
+                XCTAssertEqual(exports["otherSymbols"] as? [String], guest.names, "\(options)")
+            }
+        }
+    }
+
+    // A Swift guest: its Swift-mangled exports are counted, as harmless, and the others listed;
+    // the same as `nm -D --defined-only --extern-only` says, less the entry and what the linker
+    // adds to every library. (The sample is linked with sdk/apphost.map, or not: either way.)
+    func testInspectCountsASwiftGuestsSwiftSymbols() throws {
+        let sample = try BuildProducts.path(BuildProducts.swiftSample)
+        let nm = Process()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        nm.arguments = ["nm", "-D", "--defined-only", "--extern-only", sample]
+        let output = Pipe()
+        nm.standardOutput = output
+        try nm.run()
+        let listing = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        nm.waitUntilExit()
+        XCTAssertEqual(nm.terminationStatus, 0, "nm (binutils) failed")
+        let names = Set(listing.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+        XCTAssertTrue(names.contains("apphost_entry"), listing)
+        let swift = names.filter { $0.hasPrefix("$s") || $0.hasPrefix("_$s") }
+        let other = names.subtracting(swift).subtracting(["apphost_entry", "__bss_start", "_edata", "_end"]).sorted()
+
+        for isolation in ["process", "none"] {
+            let json = try runApphost(["inspect", "--json", "--isolation", isolation, sample])
+            XCTAssertEqual(json.status, 0, "\(isolation): \(json.stderr)")
+            let object = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(json.stdout.joined().utf8)) as? [String: Any])
+            let exports = try XCTUnwrap(object["exports"] as? [String: Any], "\(json.stdout)")
+            XCTAssertEqual(exports["swiftSymbols"] as? Int, swift.count, isolation)
+            XCTAssertEqual(exports["otherSymbols"] as? [String], other, isolation)
+
+            let human = try runApphost(["inspect", "--isolation", isolation, sample])
+            XCTAssertEqual(human.status, 0, "\(isolation): \(human.stderr)")
+            let line = try XCTUnwrap(human.stdout.last)
+            if swift.isEmpty, other.isEmpty {
+                XCTAssertEqual(line, "exports       apphost_entry only")
+            } else if other.isEmpty {
+                XCTAssertEqual(
+                    line,
+                    "exports       apphost_entry and \(swift.count) Swift symbols"
+                        + " (harmless: Swift names are unique to their module)")
+            } else {
+                XCTAssertTrue(line.contains("\(other.count) other symbol"), line)
+            }
+        }
+    }
 }

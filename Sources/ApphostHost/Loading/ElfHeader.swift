@@ -117,6 +117,7 @@ struct ElfSymbol {
     static let common: UInt8 = 5
     static let threadLocal: UInt8 = 6
     static let indirectFunction: UInt8 = 10  // STT_GNU_IFUNC
+    static let absoluteSection: UInt16 = 0xFFF1  // SHN_ABS
 
     let nameOffset: UInt32
     let type: UInt8
@@ -125,6 +126,7 @@ struct ElfSymbol {
     /// STV_*: the low two bits of st_other.
     let visibility: UInt8
     let sectionIndex: UInt16
+    let value: UInt64
     let size: UInt64
 
     init(_ fields: ElfFields, at base: Int) {
@@ -134,6 +136,7 @@ struct ElfSymbol {
         binding = info >> 4
         visibility = fields.bytes[base + 5] & 0x3
         sectionIndex = fields.u16(at: base + 6)
+        value = fields.u64(at: base + 8)
         size = fields.u64(at: base + 16)
     }
 
@@ -143,6 +146,12 @@ struct ElfSymbol {
     /// Global or weak (STB_GLOBAL, STB_WEAK, STB_GNU_UNIQUE), with default or protected
     /// visibility: what dlsym finds.
     var isVisibleToDlsym: Bool { [1, 2, 10].contains(binding) && (visibility == 0 || visibility == 3) }
+
+    /// A version that a version script names (`GUEST_1 { global: ...; }`), as GNU ld and gold
+    /// list it: an absolute object of value and size 0, neither code nor data of the library.
+    var isVersionName: Bool {
+        sectionIndex == ElfSymbol.absoluteSection && type == ElfSymbol.object && value == 0 && size == 0
+    }
 }
 
 /// Reads fixed-width integers out of raw ELF bytes in the file's byte order.

@@ -4,10 +4,32 @@ import Foundation
 /// Checks a file before dlopen so that each kind of wrong file gets its own cause (CONTRACT X1):
 /// dlerror's text is vague ("invalid ELF header", "wrong ELF class") and dlopen of a FIFO would
 /// block. Reads only the ELF header, the program headers and the dynamic symbol table, never
-/// runs anything.
+/// runs anything. The same symbol table reader tells `apphost inspect` what a library exports.
 enum ElfInspector {
     /// Throws the first problem found; returns when dlopen may try the file.
     static func check(path: String) throws(LoadError) {
+        if let cause = try withOpenFile(path, problem(in:)) { throw LoadError(path: path, cause: cause) }
+    }
+
+    /// What the library at `path` exports besides `apphost_entry`, as its dynamic symbol table
+    /// says (`apphost inspect`); nil when the file does not tell (see `dynamicSymbols`) or cannot
+    /// be read. Runs nothing and never loads the file.
+    static func exports(path: String) -> GuestExports? {
+        try? withOpenFile(path) { file throws(LoadError) -> GuestExports? in
+            let bytes = try file.read(at: 0, count: ElfHeader.size64)
+            guard bytes.count == ElfHeader.size64, ElfHeader.hasMagic(bytes), ElfHeader.fileClass(of: bytes) == .elf64,
+                let symbols = try dynamicSymbols(in: file, header: ElfHeader(elf64: bytes)),
+                let names = symbols.names(of: symbols.visibleToDlsym.filter { !$0.isVersionName })
+            else { return nil }
+            return GuestExports(names: names.lazy.map { String(decoding: $0, as: UTF8.self) })
+        }
+    }
+
+    /// Opens the regular file at `path` for `body`, which gets it open; a missing file, a
+    /// directory and anything but a regular file (a FIFO would block) are refused unopened.
+    private static func withOpenFile<Result>(
+        _ path: String, _ body: (OpenFile) throws(LoadError) -> Result
+    ) throws(LoadError) -> Result {
         func fail(_ cause: LoadError.Cause) -> LoadError { LoadError(path: path, cause: cause) }
 
         var status = stat()
@@ -25,9 +47,7 @@ enum ElfInspector {
         guard descriptor >= 0 else { throw fail(.unreadable(describe(errno: errno))) }
         defer { close(descriptor) }
         guard fstat(descriptor, &status) == 0 else { throw fail(.unreadable(describe(errno: errno))) }
-        let file = OpenFile(path: path, descriptor: descriptor, size: UInt64(status.st_size))
-
-        if let cause = try problem(in: file) { throw fail(cause) }
+        return try body(OpenFile(path: path, descriptor: descriptor, size: UInt64(status.st_size)))
     }
 
     private static func problem(in file: OpenFile) throws(LoadError) -> LoadError.Cause? {
@@ -85,17 +105,28 @@ enum ElfInspector {
         return try entryProblem(in: file, header: header)
     }
 
-    /// The most bytes of a symbol or string table read to find `apphost_entry`: far more than a
-    /// guest, which exports one symbol and imports some thousands, has.
+    /// The most bytes of a symbol or string table read: far more than a guest, which exports one
+    /// symbol and imports some thousands, has.
     private static let maximumTableSize: UInt64 = 64 << 20
 
-    /// What is wrong with `apphost_entry` as the dynamic symbol table (`.dynsym`, which dlsym
-    /// searches) declares it, before anything reads the symbol as an `apphost_entry_t`: a
-    /// function's code or a smaller object's neighbours would be read as the entry's members
-    /// ("unsupported ABI version 3850979413...", "descriptor is NULL"). Nil when it is an object
-    /// of the entry's size or more, when it is not there (dlsym then says so), and when the file
-    /// does not tell: no section headers, or a symbol with no type or size (from assembly).
+    /// What is wrong with `apphost_entry` as the dynamic symbol table declares it, before
+    /// anything reads the symbol as an `apphost_entry_t`: a function's code or a smaller object's
+    /// neighbours would be read as the entry's members ("unsupported ABI version 3850979413...",
+    /// "descriptor is NULL"). Nil when it is an object of the entry's size or more, when it is not
+    /// there (dlsym then says so), and when the file does not tell: no readable table (see
+    /// `dynamicSymbols`), or a symbol with no type or size (from assembly).
     private static func entryProblem(in file: OpenFile, header: ElfHeader) throws(LoadError) -> LoadError.Cause? {
+        guard let symbols = try dynamicSymbols(in: file, header: header) else { return nil }
+        let wanted = Array(APPHOST_ENTRY_SYMBOL.utf8)
+        guard let entry = symbols.visibleToDlsym.first(where: { symbols.name(of: $0, is: wanted) }) else { return nil }
+        return problem(with: entry)
+    }
+
+    /// The dynamic symbol table (`.dynsym`, which dlsym searches) and its string table, as the
+    /// section headers locate them. Nil when the file does not tell: no section headers (the
+    /// loader itself needs only the program headers), no such table, or one that is malformed,
+    /// past the end of the file or larger than `maximumTableSize`.
+    private static func dynamicSymbols(in file: OpenFile, header: ElfHeader) throws(LoadError) -> DynamicSymbols? {
         let count = Int(header.sectionHeaderCount)
         let stride = Int(header.sectionHeaderEntrySize)
         guard header.sectionHeaderOffset != 0, count > 0, stride >= ElfSectionHeader.size64 else { return nil }
@@ -112,22 +143,52 @@ enum ElfInspector {
             fits(strings.offset, count: 1, size: strings.size, in: file.size)
         else { return nil }
 
-        let table = ElfFields(
-            try file.read(at: symbols.offset, count: Int(symbols.size)), littleEndian: header.isLittleEndian)
-        let names = try file.read(at: strings.offset, count: Int(strings.size))
-        let wanted = Array(APPHOST_ENTRY_SYMBOL.utf8)
-        func isEntry(_ symbol: ElfSymbol) -> Bool {
+        return DynamicSymbols(
+            table: ElfFields(
+                try file.read(at: symbols.offset, count: Int(symbols.size)), littleEndian: header.isLittleEndian),
+            names: try file.read(at: strings.offset, count: Int(strings.size)), entrySize: Int(symbols.entrySize))
+    }
+
+    /// A dynamic symbol table read whole, with its string table.
+    private struct DynamicSymbols {
+        let table: ElfFields
+        let names: [UInt8]
+        /// `sh_entsize`, at least `ElfSymbol.size64`.
+        let entrySize: Int
+
+        /// The defined symbols dlsym finds (`ElfSymbol.isVisibleToDlsym`), in table order.
+        var visibleToDlsym: some Sequence<ElfSymbol> {
+            (0..<table.bytes.count / entrySize).lazy.map { ElfSymbol(table, at: $0 * entrySize) }.filter {
+                $0.isDefined && $0.isVisibleToDlsym
+            }
+        }
+
+        /// Whether `symbol` is named `wanted`, NUL-terminated: reads no more of the string table.
+        func name(of symbol: ElfSymbol, is wanted: [UInt8]) -> Bool {
             let start = Int(symbol.nameOffset)
             guard start < names.count, names.count - start > wanted.count else { return false }
             return names[start + wanted.count] == 0 && names[start..<start + wanted.count].elementsEqual(wanted)
         }
-        let symbolSize = Int(symbols.entrySize)
-        for index in 0..<table.bytes.count / symbolSize {
-            let symbol = ElfSymbol(table, at: index * symbolSize)
-            guard symbol.isDefined, symbol.isVisibleToDlsym, isEntry(symbol) else { continue }
-            return problem(with: symbol)
+
+        /// The non-empty names of `symbols`, without their NUL, once for each place in the string
+        /// table they start at; a name that does not end within the table is left out. Names may
+        /// share bytes (a linker stores "log" as the end of "dlog"), so a crafted table could make
+        /// each of millions of symbols name megabytes: this reads the table once, and gives up
+        /// (nil) when the names add up to more than `maximumTableSize` bytes.
+        func names(of symbols: some Sequence<ElfSymbol>) -> [ArraySlice<UInt8>]? {
+            let starts = Set(symbols.map { Int($0.nameOffset) }).filter { $0 < names.count }.sorted()
+            var found: [ArraySlice<UInt8>] = []
+            var total = 0
+            var end = -1  // the first NUL at or after the previous start, or names.count
+            for start in starts {
+                if end < start { end = names[start...].firstIndex(of: 0) ?? names.count }
+                guard end < names.count, end > start else { continue }
+                total += end - start
+                guard total <= maximumTableSize else { return nil }
+                found.append(names[start..<end])
+            }
+            return found
         }
-        return nil
     }
 
     private static func problem(with entry: ElfSymbol) -> LoadError.Cause? {

@@ -147,7 +147,7 @@ enum TestGuests {
     }
 
     /// Tests/ApphostCLITests/Support/<this file> -> the package root.
-    private static let packageRoot = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private static func compile(
