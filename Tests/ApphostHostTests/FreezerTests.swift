@@ -236,11 +236,15 @@ final class FreezerTests: XCTestCase {
         }
     }
 
-    /// The pid of a process that has exited and been reaped.
+    /// A pid no process has, nor will have while the test runs: one above the kernel's pid_max.
+    /// (The pid of a process that exited is no good: pid_max is 32768 on some machines, and a
+    /// full test run wraps it, so that pid soon names a living process.)
     private func deadPID() throws -> pid_t {
-        let busy = try BusyProcess(spinningThreads: 0)
-        kill(busy.pid, SIGKILL)
-        XCTAssertTrue(try busy.reap())
-        return busy.pid
+        let pidMax = try XCTUnwrap(
+            pid_t(try KernelFile.read("/proc/sys/kernel/pid_max").trimmingCharacters(in: .whitespacesAndNewlines)))
+        deadPIDs += 1
+        return pidMax + deadPIDs
     }
+
+    private var deadPIDs: pid_t = 0
 }
