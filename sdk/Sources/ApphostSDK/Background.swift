@@ -28,14 +28,14 @@ extension Apphost {
 /// try? task.end()
 /// ```
 ///
-/// Threading: ``beginTask(_:expirationHandler:)``, ``BackgroundTask/end()``,
-/// ``timeRemaining``, ``BackgroundTimer/cancel()`` and ``run(_:operation:)`` may be called
-/// from any thread. The closures given to ``beginTask(_:expirationHandler:)``,
-/// ``schedule(after:repeating:_:)`` and ``async(_:)`` run on the guest's main queue, one at a
-/// time with the host's callbacks, so they may touch the same stored properties as the
-/// callbacks without locks; for that reason they are not `@Sendable`, and should be handed
-/// over from the main queue too (a callback or another such closure). Nothing runs while the
-/// guest is suspended (B7): a timer that fell due meanwhile runs once when it resumes.
+/// Threading: every member may be called from any thread. The closures given to
+/// ``beginTask(_:expirationHandler:)``, ``schedule(after:repeating:_:)`` and ``async(_:)`` are
+/// isolated to ``GuestActor``: they run on the guest's main queue, one at a time with the
+/// host's callbacks, and may use the delegates' state. They are `sending`, so a closure written
+/// on another thread may not keep what it captures shared with that thread. Those of
+/// ``startTask(_:operation:)`` and ``run(_:operation:)`` keep the isolation they were written
+/// in. Nothing runs while the guest is suspended (B7): a timer that fell due meanwhile runs once
+/// when it resumes.
 ///
 /// `@unchecked Sendable`: it holds the host's constant tables, whose functions are all
 /// thread-safe.

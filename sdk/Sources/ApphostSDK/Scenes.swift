@@ -25,8 +25,8 @@ extension Apphost {
 /// }
 /// ```
 ///
-/// Every method is thread-safe except ``size(of:)``, which answers as of the callback being
-/// delivered.
+/// Every method is thread-safe except ``size(of:)``, ``activationToken()`` and ``sessions()``,
+/// which answer as of the callback being delivered and are isolated to ``GuestActor``.
 ///
 /// `@unchecked Sendable`: it holds the host's constant table, whose functions are thread-safe.
 public final class Scenes: @unchecked Sendable {
