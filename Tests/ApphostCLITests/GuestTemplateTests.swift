@@ -116,6 +116,16 @@ final class GuestTemplateTests: HostTestCase {
             }
             XCTAssertEqual(suspended.reason, .automatic, "run \(run): B6, once the sync task ended")
             XCTAssertLessThan(began.time, suspended.time)
+            if isolation == "none" {
+                // Terminated and launched again in the same process: a Swift library stays loaded
+                // (sdk/README.md), so the SDK's GuestActor executor serves a second launch.
+                try ctlSucceeds("terminate", Self.helloID)
+                let relaunch = host.events.count
+                try ctlSucceeds("switch", Self.helloID)
+                try host.waitForLog(Self.helloID, "hello: connected, count \(count)", after: relaunch)
+                try ctlSucceeds("home")
+                try host.waitForLog(Self.helloID, "hello: synced \(count)", after: relaunch)
+            }
             host.signal(SIGTERM)
             XCTAssertEqual(try host.waitForExit(), 0)
         }
