@@ -147,7 +147,13 @@ final class WorkerCgroups: Sendable {
                 "processes of a dead host's worker cgroup are still there after SIGKILL",
                 metadata: ["cgroup": "\(child)"])
         }
-        for child in children { _ = KernelFile.removeDirectory(child) }
+        // A killed process leaves cgroup.procs a moment before it leaves the cgroup, and rmdir
+        // says EBUSY meanwhile: try again for a while (seen as a stale parent left behind).
+        var left = children
+        _ = try? Polling.until(timeout: Self.killTimeout) { () throws(FreezeError) in
+            left = left.filter { !KernelFile.removeDirectory($0) && KernelFile.exists($0) }
+            return left.isEmpty
+        }
         return parents.filter { parent in
             guard KernelFile.removeDirectory(parent) else {
                 logger.info("leaving a stale worker cgroup that is not empty", metadata: ["cgroup": "\(parent)"])
