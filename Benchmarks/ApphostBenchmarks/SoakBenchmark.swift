@@ -125,7 +125,7 @@ struct SoakBenchmark {
         launched.wait()
         guard let guest = id.withLock({ $0 }) else { throw BenchmarkFailure("\(guestPath) did not launch") }
 
-        func ask(_ request: ControlRequest) throws {
+        func ask(_ request: some ControlCommand) throws {
             let answered = DispatchSemaphore(value: 0)
             let answer = Mutex("")
             service.respond(to: request) { line in
@@ -138,8 +138,8 @@ struct SoakBenchmark {
         }
         // One cycle: terminate the running guest, then relaunch it into the foreground.
         func cycle() throws {
-            try ask(.terminate(guest: guest))
-            try ask(.switchTo(guest: guest))
+            try ask(TerminateCommand(guest: guest))
+            try ask(SwitchCommand(guest: guest))
         }
         return try soak(cycles: cycles, warmUp: warmUp, cycle)
     }

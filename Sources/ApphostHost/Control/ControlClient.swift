@@ -15,9 +15,9 @@ public struct ControlClient: Sendable {
 
     public init(socketPath: String) { self.socketPath = socketPath }
 
-    /// Sends `request` and returns the reply line.
-    public func send(_ request: ControlRequest) throws(ControlClientError) -> String {
-        try send(line: request.line)
+    /// Sends `command` and returns the reply line.
+    public func send(_ command: some ControlCommand) throws(ControlClientError) -> String {
+        try send(line: command.line)
     }
 
     /// Sends one raw line (a request, or anything else) and returns the reply line.
@@ -44,7 +44,7 @@ public struct ControlClient: Sendable {
             }
         }
         try withConnection(onLaterLine: onLine) { channel, firstLine throws(ControlClientError) in
-            write(ControlRequest.events.line, to: channel)
+            write(EventsCommand().line, to: channel)
             let reply = try waitForReply(firstLine, on: channel)
             if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: reply), !refusal.ok {
                 throw ControlClientError.refused(refusal.error ?? "the host refused to stream events")

@@ -65,20 +65,20 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private func answerNext(context: ChannelHandlerContext) {
         guard !answering, subscription == nil, !queued.isEmpty else { return closeIfDone(context: context) }
         let line = queued.removeFirst()
-        let request: ControlRequest
+        let command: any ControlCommand
         do {
-            request = try ControlRequest(line: line.readableBytesView)
+            command = try ControlCommands.decode(line: line.readableBytesView)
         } catch {
             write(ControlReply.failure(error.message).line, context: context)
             return answerNext(context: context)
         }
-        if request == .events { return startStreaming(context: context) }
+        if command is EventsCommand { return startStreaming(context: context) }
 
         answering = true
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        responder.respond(to: request) { reply in
+        responder.respond(to: command) { reply in
             eventLoop.execute {
                 handler.value.answered(reply, context: boundContext.value)
             }

@@ -1,9 +1,9 @@
 /// What the control server needs from the host: answers to requests, and the event stream.
 public protocol ControlResponder: Sendable {
-    /// Answers `request` (anything but `.events`) with one reply line, without its newline.
-    /// `reply` runs once, on any thread; or never, when the server stops first and closes the
-    /// connection.
-    func respond(to request: ControlRequest, reply: @escaping @Sendable (String) -> Void)
+    /// Answers `command` (anything but ``EventsCommand``) with one reply line, without its
+    /// newline. `reply` runs once, on any thread; or never, when the server stops first and
+    /// closes the connection.
+    func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void)
 
     /// Sends every host event from now on to `sink`, in order, until the subscription is cancelled.
     func follow(_ sink: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription

@@ -4,7 +4,7 @@ import NIOPosix
 import Synchronization
 
 /// The control socket: a Unix-domain stream socket, mode 0600, speaking line-delimited JSON
-/// (`ControlRequest`, `ControlReply`, then event lines for `events`).
+/// (a `ControlCommand`, a `ControlReply`, then event lines for `events`).
 public final class ControlServer: Sendable {
     /// Requests are short; this bounds what a peer can make the host buffer.
     static let maximumRequestLength = 64 * 1024

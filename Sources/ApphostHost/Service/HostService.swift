@@ -11,7 +11,8 @@ public final class HostService: @unchecked Sendable {
     private let hostQueue: DispatchQueue
     private let events: EventFanOut
     private let logger: Logger
-    private let core: HostCore
+    /// The policy core; control commands drive it, on the host queue.
+    let core: HostCore
 
     private var lock: HostLock?
     private var server: ControlServer?
@@ -200,11 +201,11 @@ public final class HostService: @unchecked Sendable {
 }
 
 extension HostService: ControlResponder {
-    public func respond(to request: ControlRequest, reply: @escaping @Sendable (String) -> Void) {
+    public func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
         hostQueue.async {
             guard !self.stopped else { return }
-            self.logger.debug("control request", metadata: ["request": "\(request.line)"])
-            self.perform(request, reply: reply)
+            self.logger.debug("control request", metadata: ["request": "\(command.line)"])
+            self.perform(command, reply: reply)
         }
     }
 
@@ -212,117 +213,31 @@ extension HostService: ControlResponder {
         events.subscribe(sink)
     }
 
-    private func perform(_ request: ControlRequest, reply: @escaping @Sendable (String) -> Void) {
-        let answer: @Sendable (Result<String, HostCommandError>) -> Void = { result in
-            switch result {
-            case .success(let message): reply(ControlReply.message(message).line)
-            case .failure(let error): reply(ControlReply.failure(error.message).line)
-            }
+    private func perform(_ command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
+        guard !shuttingDown || type(of: command).answeredDuringShutdown else {
+            return reply(ControlReply.failure("the host is shutting down").line)
         }
-        if request == .status {
-            var status = core.status()
-            if let dropped = droppedEventLines?(), dropped > 0 { status.droppedEventLines = dropped }
-            return reply(ControlReply.success(status).line)
-        }
-        guard !shuttingDown else { return answer(.failure(HostCommandError("the host is shutting down"))) }
-        do throws(HostCommandError) {
-            switch request {
-            case .status, .events:
-                // Answered above, and by the server (events streams instead of replying).
-                answer(.failure(HostCommandError("\(request.line) cannot be answered with one reply")))
-            case .switchTo(let name):
-                let id = try core.status().guestID(named: name)
-                begin()
-                core.switchTo(id) { result in
-                    answer(result.map { "\(id) is in the foreground" })
-                    self.end()
-                }
-            case .home:
-                // Home with nothing in the foreground is no error, as on iOS; the answer says what happened.
-                let shown = core.status().layout.visible.map(\.guest)
-                core.home()
-                let stays = core.status().layout.visible.map(\.guest)
-                var left: [String] = []
-                for id in shown where !stays.contains(id) && !left.contains(id) { left.append(id) }
-                if !left.isEmpty {
-                    answer(.success("\(left.joined(separator: ", ")) went to background"))
-                } else if stays.isEmpty {
-                    answer(.success("nothing is in the foreground"))
-                } else {
-                    answer(.success("only picture in picture is shown, and it stays"))
-                }
-            case .showAlert:
-                try core.showAlert()
-                answer(.success("alert shown"))
-            case .dismissAlert:
-                try core.dismissAlert()
-                answer(.success("alert dismissed"))
-            case .terminate(let name):
-                let id = try core.status().guestID(named: name)
-                begin()
-                core.terminate(id) { result in
-                    answer(result.map { trouble in "\(id) terminated" + (trouble.map { "; \($0)" } ?? "") })
-                    self.end()
-                }
-            case .suspend(let name):
-                let id = try core.status().guestID(named: name)
-                begin()
-                core.suspend(id) { result in
-                    answer(result.map { "\(id) is suspended" })
-                    self.end()
-                }
-            case .resume(let name):
-                let id = try core.status().guestID(named: name)
-                begin()
-                core.resume(id) { result in
-                    answer(result.map { "\(id) is running in background" })
-                    self.end()
-                }
-            case .open(let name):
-                let id = try core.status().guestID(named: name)
-                begin()
-                core.openScene(id) { result in
-                    answer(result.map { "opened a window of \(id): session \($0)" })
-                    self.end()
-                }
-            case .action(let scene, let name, let payload):
-                core.performAction(scene: scene, action: name, payload: Data(payload.utf8)) { result in
-                    answer(result.map { "action \(name) sent to scene \(scene)" })
-                }
-            case .close(let scene):
-                begin()
-                core.closeScene(scene) { result in
-                    answer(result.map { "closed scene \($0): its session and saved state are discarded" })
-                    self.end()
-                }
-            case .dismiss(let scene):
-                begin()
-                core.dismissModal(scene: scene) { result in
-                    answer(
-                        result.map {
-                            // A kept modal is the guest's answer (N3), not a failure.
-                            $0
-                                ? "dismissed the top modal of scene \(scene)"
-                                : "the guest keeps it (the top modal of scene \(scene) stays; it may ask to confirm)"
-                        })
-                    self.end()
-                }
-            case .layout(let change):
-                begin()
-                core.changeLayout(change) { result in
-                    answer(result.map { "layout: \(self.core.status().layoutLine)" })
-                    self.end()
-                }
-            case .memoryWarning(let level):
-                core.memoryWarning(level: level)
-                answer(
-                    .success(
-                        level == .critical
-                            ? "running guests warned; suspended guests terminated, least recently used first"
-                            : "running guests warned; suspended guests will be on resume"))
-            }
-        } catch {
-            answer(.failure(error))
-        }
+        command.respond(on: self, reply: reply)
+    }
+
+    // MARK: What control commands use
+
+    /// The host's status for `ps`, with what the event printer dropped.
+    func controlStatus() -> HostStatus {
+        var status = core.status()
+        if let dropped = droppedEventLines?(), dropped > 0 { status.droppedEventLines = dropped }
+        return status
+    }
+
+    /// The id of the guest a command names by its id or display name; the one place for that rule.
+    func guestID(named name: String) throws(HostCommandError) -> String {
+        try core.status().guestID(named: name)
+    }
+
+    /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...): `body`
+    /// calls `done` once, when the operation has finished.
+    func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void) {
+        begin()
+        body { self.end() }
     }
 }

@@ -18,7 +18,7 @@ struct Action: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.action(scene: scene, name: name, payload: payload), expecting: ControlMessage.self),
+            options.connect().send(ActionCommand(scene: scene, name: name, payload: payload)),
             json: options.json)
     }
 }

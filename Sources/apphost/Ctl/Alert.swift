@@ -11,7 +11,6 @@ struct Alert: ParsableCommand {
     @OptionGroup var options: CtlOptions
 
     func run() throws {
-        let request: ControlRequest = dismiss ? .dismissAlert : .showAlert
-        try ActionOutput.print(options.connect().send(request, expecting: ControlMessage.self), json: options.json)
+        try ActionOutput.print(options.connect().send(AlertCommand(dismiss: dismiss)), json: options.json)
     }
 }

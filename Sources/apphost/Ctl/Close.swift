@@ -13,6 +13,6 @@ struct Close: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.close(scene: scene), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(CloseCommand(scene: scene)), json: options.json)
     }
 }

@@ -13,6 +13,6 @@ struct Dismiss: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.dismiss(scene: scene), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(DismissCommand(scene: scene)), json: options.json)
     }
 }

@@ -7,6 +7,6 @@ struct Home: ParsableCommand {
     @OptionGroup var options: CtlOptions
 
     func run() throws {
-        try ActionOutput.print(options.connect().send(.home, expecting: ControlMessage.self), json: options.json)
+        try ActionOutput.print(options.connect().send(HomeCommand()), json: options.json)
     }
 }

@@ -15,17 +15,15 @@ struct HostConnection {
         client = ControlClient(socketPath: dataDirectory.socketPath)
     }
 
-    /// Sends `request` and returns its result, or throws the host's one-line error.
-    func send<Result: Codable & Sendable>(_ request: ControlRequest, expecting: Result.Type) throws(CLIFailure)
-        -> Result
-    {
+    /// Sends `command` and returns its response, or throws the host's one-line error.
+    func send<Command: ControlCommand>(_ command: Command) throws(CLIFailure) -> Command.Response {
         let line: String
         do {
-            line = try client.send(request)
+            line = try client.send(command)
         } catch {
             throw failure(error)
         }
-        guard let reply = try? ControlCoding.decode(ControlReply<Result>.self, from: line) else {
+        guard let reply = try? ControlCoding.decode(ControlReply<Command.Response>.self, from: line) else {
             // An error reply has no result, so it does not decode as a success of any type.
             if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: line), !refusal.ok {
                 throw CLIFailure(refusal.error ?? "the host refused the request")

@@ -2,7 +2,7 @@ import ApphostHost
 import ArgumentParser
 
 /// `ctl layout`: how the host arranges the scenes it shows (CONTRACT S11).
-struct LayoutCommand: ParsableCommand {
+struct CtlLayout: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
         abstract: "Arrange the scenes on the virtual display; guests learn only their sizes (S11).",
@@ -16,14 +16,14 @@ struct LayoutCommand: ParsableCommand {
 
     static func send(_ change: HostCore.LayoutChange, _ options: CtlOptions) throws {
         try ActionOutput.print(
-            options.connect().send(.layout(change), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(LayoutCommand(change)), json: options.json)
     }
 
     struct Full: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a scene full screen.")
-        @Argument(help: LayoutCommand.sceneHelp) var scene: String
+        @Argument(help: CtlLayout.sceneHelp) var scene: String
         @OptionGroup var options: CtlOptions
-        func run() throws { try LayoutCommand.send(.fullScreen(scene), options) }
+        func run() throws { try CtlLayout.send(.fullScreen(scene), options) }
     }
 
     struct Split: ParsableCommand {
@@ -34,7 +34,7 @@ struct LayoutCommand: ParsableCommand {
         var ratio: Double = 0.5
         @OptionGroup var options: CtlOptions
         func validate() throws { try Ratio.check(ratio) }
-        func run() throws { try LayoutCommand.send(.split(left, right, ratio: ratio), options) }
+        func run() throws { try CtlLayout.send(.split(left, right, ratio: ratio), options) }
     }
 
     struct Ratio: ParsableCommand {
@@ -42,7 +42,7 @@ struct LayoutCommand: ParsableCommand {
         @Argument(help: "The left scene's share of the width, from 0.1 to 0.9.") var ratio: Double
         @OptionGroup var options: CtlOptions
         func validate() throws { try Self.check(ratio) }
-        func run() throws { try LayoutCommand.send(.ratio(ratio), options) }
+        func run() throws { try CtlLayout.send(.ratio(ratio), options) }
 
         static func check(_ ratio: Double) throws {
             guard Layout.ratios.contains(ratio) else { throw ValidationError("the ratio must be from 0.1 to 0.9.") }
@@ -52,26 +52,26 @@ struct LayoutCommand: ParsableCommand {
     struct SlideOver: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "slide-over", abstract: "Put a scene on top of the slide-over stack, or hide the stack.")
-        @Argument(help: LayoutCommand.sceneHelp) var scene: String?
+        @Argument(help: CtlLayout.sceneHelp) var scene: String?
         @Flag(help: "Hide the slide-over stack.") var hide = false
         @OptionGroup var options: CtlOptions
         func validate() throws {
             guard (scene == nil) == hide else { throw ValidationError("give a scene, or --hide.") }
         }
-        func run() throws { try LayoutCommand.send(scene.map { .slideOver($0) } ?? .hideSlideOver, options) }
+        func run() throws { try CtlLayout.send(scene.map { .slideOver($0) } ?? .hideSlideOver, options) }
     }
 
     struct PictureInPicture: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pip", abstract: "Show a scene in picture in picture, or close it.")
-        @Argument(help: LayoutCommand.sceneHelp) var scene: String?
+        @Argument(help: CtlLayout.sceneHelp) var scene: String?
         @Flag(help: "Close picture in picture.") var close = false
         @OptionGroup var options: CtlOptions
         func validate() throws {
             guard (scene == nil) == close else { throw ValidationError("give a scene, or --close.") }
         }
         func run() throws {
-            try LayoutCommand.send(scene.map { .pictureInPicture($0) } ?? .closePictureInPicture, options)
+            try CtlLayout.send(scene.map { .pictureInPicture($0) } ?? .closePictureInPicture, options)
         }
     }
 }

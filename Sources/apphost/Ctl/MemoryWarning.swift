@@ -18,7 +18,7 @@ struct MemoryWarning: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.memoryWarning(critical ? .critical : .warning), expecting: ControlMessage.self),
+            options.connect().send(MemoryWarningCommand(level: critical ? .critical : .warning)),
             json: options.json)
     }
 }

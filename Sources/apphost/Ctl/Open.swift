@@ -12,6 +12,6 @@ struct Open: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.open(guest: guest), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(OpenCommand(guest: guest)), json: options.json)
     }
 }

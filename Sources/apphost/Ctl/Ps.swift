@@ -8,7 +8,7 @@ struct Ps: ParsableCommand {
     @OptionGroup var options: CtlOptions
 
     func run() throws {
-        let status = try options.connect().send(.status, expecting: HostStatus.self)
+        let status = try options.connect().send(StatusCommand())
         if options.json {
             Output.line(ControlCoding.line(status))
         } else {

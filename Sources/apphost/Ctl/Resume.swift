@@ -12,6 +12,6 @@ struct Resume: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.resume(guest: guest), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(ResumeCommand(guest: guest)), json: options.json)
     }
 }

@@ -12,6 +12,6 @@ struct Suspend: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.suspend(guest: guest), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(SuspendCommand(guest: guest)), json: options.json)
     }
 }

@@ -12,6 +12,6 @@ struct Switch: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.switchTo(guest: guest), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(SwitchCommand(guest: guest)), json: options.json)
     }
 }

@@ -12,6 +12,6 @@ struct Terminate: ParsableCommand {
 
     func run() throws {
         try ActionOutput.print(
-            options.connect().send(.terminate(guest: guest), expecting: ControlMessage.self), json: options.json)
+            options.connect().send(TerminateCommand(guest: guest)), json: options.json)
     }
 }

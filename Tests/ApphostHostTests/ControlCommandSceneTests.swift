@@ -4,18 +4,30 @@ import XCTest
 @testable import ApphostCore
 @testable import ApphostHost
 
-/// The control protocol's scene requests (CONTRACT S7, S9, S11, N3): what each line parses to,
-/// that every request survives its own line, and the one-line errors of the broken ones. The
+/// The control protocol's scene commands (CONTRACT S7, S9, S11, N3): what each line decodes to,
+/// that every command survives its own line, and the one-line errors of the broken ones. The
 /// host's answers to them are tested end to end in ApphostCLITests.
-final class ControlRequestSceneTests: XCTestCase {
-    private func parse(_ line: String) throws(ControlProtocolError) -> ControlRequest {
-        try ControlRequest(line: Array(line.utf8))
+final class ControlCommandSceneTests: XCTestCase {
+    private func parse(_ line: String) throws(ControlProtocolError) -> any ControlCommand {
+        try ControlCommands.decode(line: Array(line.utf8))
+    }
+
+    /// Whether `line` decodes to `expected`, of its type and equal to it.
+    private func assertParses<Command: ControlCommand & Equatable>(
+        _ line: String, as expected: Command, file: StaticString = #filePath, line number: UInt = #line
+    ) {
+        do {
+            let parsed = try parse(line)
+            XCTAssertEqual(parsed as? Command, expected, line, file: file, line: number)
+        } catch {
+            XCTFail("\(line): \(error)", file: file, line: number)
+        }
     }
 
     private func error(_ line: String) -> String? {
         do {
-            let request = try parse(line)
-            XCTFail("\(line) parsed as \(request)")
+            let command = try parse(line)
+            XCTFail("\(line) parsed as \(command)")
             return nil
         } catch {
             return error.message
@@ -25,86 +37,89 @@ final class ControlRequestSceneTests: XCTestCase {
     // MARK: Parsing
 
     func testSceneRequestsParse() throws {
-        let cases: [(String, ControlRequest)] = [
+        let cases: [(String, any ControlCommand & Equatable)] = [
             (
                 #"{"command":"action","scene":"1a2b","name":"compose","payload":"to: ann"}"#,
-                .action(scene: "1a2b", name: "compose", payload: "to: ann")
+                ActionCommand(scene: "1a2b", name: "compose", payload: "to: ann")
             ),
-            (#"{"command":"action","scene":"3","name":"refresh"}"#, .action(scene: "3", name: "refresh", payload: "")),
-            (#"{"command":"close","scene":"1a2b3c4d"}"#, .close(scene: "1a2b3c4d")),
-            (#"{"command":"dismiss","scene":"7"}"#, .dismiss(scene: "7")),
-            (#"{"command":"layout","layout":"full","scene":"1a2b"}"#, .layout(.fullScreen("1a2b"))),
+            (
+                #"{"command":"action","scene":"3","name":"refresh"}"#,
+                ActionCommand(scene: "3", name: "refresh", payload: "")
+            ),
+            (#"{"command":"close","scene":"1a2b3c4d"}"#, CloseCommand(scene: "1a2b3c4d")),
+            (#"{"command":"dismiss","scene":"7"}"#, DismissCommand(scene: "7")),
+            (#"{"command":"layout","layout":"full","scene":"1a2b"}"#, LayoutCommand(.fullScreen("1a2b"))),
             (
                 #"{"command":"layout","layout":"split","scene":"1a2b","scene2":"3c4d"}"#,
-                .layout(.split("1a2b", "3c4d", ratio: 0.5))
+                LayoutCommand(.split("1a2b", "3c4d", ratio: 0.5))
             ),
             (
                 #"{"command":"layout","layout":"split","scene":"1a2b","scene2":"3c4d","ratio":0.3}"#,
-                .layout(.split("1a2b", "3c4d", ratio: 0.3))
+                LayoutCommand(.split("1a2b", "3c4d", ratio: 0.3))
             ),
-            (#"{"command":"layout","layout":"ratio","ratio":0.7}"#, .layout(.ratio(0.7))),
-            (#"{"command":"layout","layout":"slide-over","scene":"5"}"#, .layout(.slideOver("5"))),
-            (#"{"command":"layout","layout":"hide-slide-over"}"#, .layout(.hideSlideOver)),
-            (#"{"command":"layout","layout":"pip","scene":"5"}"#, .layout(.pictureInPicture("5"))),
-            (#"{"command":"layout","layout":"close-pip"}"#, .layout(.closePictureInPicture)),
+            (#"{"command":"layout","layout":"ratio","ratio":0.7}"#, LayoutCommand(.ratio(0.7))),
+            (#"{"command":"layout","layout":"slide-over","scene":"5"}"#, LayoutCommand(.slideOver("5"))),
+            (#"{"command":"layout","layout":"hide-slide-over"}"#, LayoutCommand(.hideSlideOver)),
+            (#"{"command":"layout","layout":"pip","scene":"5"}"#, LayoutCommand(.pictureInPicture("5"))),
+            (#"{"command":"layout","layout":"close-pip"}"#, LayoutCommand(.closePictureInPicture)),
         ]
         for (line, expected) in cases {
-            XCTAssertEqual(try parse(line), expected, line)
+            assertParses(line, as: expected)
         }
     }
 
     // Fields a mode does not use are ignored, as for the other commands.
     func testFieldsAModeDoesNotUseAreIgnored() throws {
-        XCTAssertEqual(
-            try parse(#"{"command":"layout","layout":"hide-slide-over","scene":"5","ratio":0.4}"#),
-            .layout(.hideSlideOver))
-        XCTAssertEqual(try parse(#"{"command":"close","scene":"5","guest":"org.x"}"#), .close(scene: "5"))
+        assertParses(
+            #"{"command":"layout","layout":"hide-slide-over","scene":"5","ratio":0.4}"#,
+            as: LayoutCommand(.hideSlideOver))
+        assertParses(#"{"command":"close","scene":"5","guest":"org.x"}"#, as: CloseCommand(scene: "5"))
     }
 
     // The ratio's range is the host's to check (one rule for the CLI and raw clients): the
     // parser passes it through, and the core refuses it in one line.
     func testOutOfRangeRatiosReachTheHost() throws {
-        XCTAssertEqual(try parse(#"{"command":"layout","layout":"ratio","ratio":2}"#), .layout(.ratio(2)))
+        assertParses(#"{"command":"layout","layout":"ratio","ratio":2}"#, as: LayoutCommand(.ratio(2)))
     }
 
     // MARK: Round trip
 
     func testSceneRequestsSurviveTheirOwnLine() throws {
-        let requests: [ControlRequest] = [
-            .action(scene: "1a2b", name: "compose", payload: "to: \"ann\"\nline two"),
-            .action(scene: "3", name: "refresh", payload: ""),
-            .action(scene: "3", name: "snowman ☃", payload: "ünïcödé"),
-            .close(scene: "1a2b3c4d-0000"),
-            .dismiss(scene: "7"),
-            .layout(.fullScreen("1a2b")),
-            .layout(.split("1a2b", "3c4d", ratio: 0.5)),
-            .layout(.split("1a2b", "3c4d", ratio: 0.125)),
-            .layout(.ratio(0.9)),
-            .layout(.slideOver("5")),
-            .layout(.hideSlideOver),
-            .layout(.pictureInPicture("5")),
-            .layout(.closePictureInPicture),
+        let requests: [any ControlCommand & Equatable] = [
+            ActionCommand(scene: "1a2b", name: "compose", payload: "to: \"ann\"\nline two"),
+            ActionCommand(scene: "3", name: "refresh", payload: ""),
+            ActionCommand(scene: "3", name: "snowman ☃", payload: "ünïcödé"),
+            CloseCommand(scene: "1a2b3c4d-0000"),
+            DismissCommand(scene: "7"),
+            LayoutCommand(.fullScreen("1a2b")),
+            LayoutCommand(.split("1a2b", "3c4d", ratio: 0.5)),
+            LayoutCommand(.split("1a2b", "3c4d", ratio: 0.125)),
+            LayoutCommand(.ratio(0.9)),
+            LayoutCommand(.slideOver("5")),
+            LayoutCommand(.hideSlideOver),
+            LayoutCommand(.pictureInPicture("5")),
+            LayoutCommand(.closePictureInPicture),
         ]
         for request in requests {
             let line = request.line
             XCTAssertFalse(line.contains("\n"), "one line: \(line)")
-            XCTAssertEqual(try parse(line), request, line)
+            assertParses(line, as: request)
         }
     }
 
     func testSceneRequestLinesCarryOnlyTheirFields() {
         XCTAssertEqual(
-            ControlRequest.action(scene: "3", name: "go", payload: "x").line,
+            ActionCommand(scene: "3", name: "go", payload: "x").line,
             #"{"command":"action","name":"go","payload":"x","scene":"3"}"#)
-        XCTAssertEqual(ControlRequest.close(scene: "3").line, #"{"command":"close","scene":"3"}"#)
-        XCTAssertEqual(ControlRequest.dismiss(scene: "3").line, #"{"command":"dismiss","scene":"3"}"#)
+        XCTAssertEqual(CloseCommand(scene: "3").line, #"{"command":"close","scene":"3"}"#)
+        XCTAssertEqual(DismissCommand(scene: "3").line, #"{"command":"dismiss","scene":"3"}"#)
         XCTAssertEqual(
-            ControlRequest.layout(.split("1", "2", ratio: 0.25)).line,
+            LayoutCommand(.split("1", "2", ratio: 0.25)).line,
             #"{"command":"layout","layout":"split","ratio":0.25,"scene":"1","scene2":"2"}"#)
         XCTAssertEqual(
-            ControlRequest.layout(.hideSlideOver).line, #"{"command":"layout","layout":"hide-slide-over"}"#)
+            LayoutCommand(.hideSlideOver).line, #"{"command":"layout","layout":"hide-slide-over"}"#)
         XCTAssertEqual(
-            ControlRequest.layout(.closePictureInPicture).line, #"{"command":"layout","layout":"close-pip"}"#)
+            LayoutCommand(.closePictureInPicture).line, #"{"command":"layout","layout":"close-pip"}"#)
     }
 
     // MARK: Errors
@@ -150,7 +165,7 @@ final class ControlRequestSceneTests: XCTestCase {
         let message = error(#"{"command":"zoom"}"#) ?? ""
         XCTAssertFalse(message.contains("\n"))
         for name in ["action", "close", "dismiss", "layout"] {
-            XCTAssertTrue(ControlRequest.commandNames.contains(name), name)
+            XCTAssertTrue(ControlCommands.names.contains(name), name)
             XCTAssertTrue(message.contains(name), message)
         }
     }

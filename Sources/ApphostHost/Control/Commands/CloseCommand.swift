@@ -1,0 +1,21 @@
+/// `{"command":"close","scene":S}`: close a scene for good, discarding its session (S7).
+public struct CloseCommand: ControlCommand, Equatable {
+    public static let name = "close"
+    /// A session id, a prefix of one, or a scene handle.
+    public var scene: String
+
+    public init(scene: String) { self.scene = scene }
+
+    public func validate() throws(ControlProtocolError) { try Self.require(scene, "scene") }
+
+    public func apply(
+        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+    ) {
+        host.operation { done in
+            host.core.closeScene(scene) { result in
+                reply(result.map { .said("closed scene \($0): its session and saved state are discarded") })
+                done()
+            }
+        }
+    }
+}

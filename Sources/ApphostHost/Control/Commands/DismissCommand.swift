@@ -1,0 +1,27 @@
+/// `{"command":"dismiss","scene":S}`: ask to dismiss the scene's top modal (N3).
+public struct DismissCommand: ControlCommand, Equatable {
+    public static let name = "dismiss"
+    /// A session id, a prefix of one, or a scene handle.
+    public var scene: String
+
+    public init(scene: String) { self.scene = scene }
+
+    public func validate() throws(ControlProtocolError) { try Self.require(scene, "scene") }
+
+    public func apply(
+        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+    ) {
+        host.operation { done in
+            host.core.dismissModal(scene: scene) { result in
+                reply(
+                    result.map {
+                        // A kept modal is the guest's answer (N3), not a failure.
+                        $0
+                            ? .said("dismissed the top modal of scene \(scene)")
+                            : .said("the guest keeps it (the top modal of scene \(scene) stays; it may ask to confirm)")
+                    })
+                done()
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// `{"command":"ps"}`: the host's status.
+public struct StatusCommand: ControlCommand, Equatable {
+    public static let name = "ps"
+    public static var answeredDuringShutdown: Bool { true }
+
+    public init() {}
+
+    public func apply(
+        to host: HostService, reply: @escaping @Sendable (Result<HostStatus, HostCommandError>) -> Void
+    ) {
+        reply(.success(host.controlStatus()))
+    }
+}

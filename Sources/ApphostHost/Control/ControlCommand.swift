@@ -1,0 +1,88 @@
+import Foundation
+
+/// One verb of the control protocol, as data: a Codable type whose JSON object, with a
+/// `"command"` member naming the verb, is one request line, such as
+/// `{"command":"switch","guest":"org.example.notes"}`.
+///
+/// Every transport decodes a request into one of these with ``ControlCommands/decode(line:)``,
+/// which also validates it, and hands it to the host, which applies it; so a transport holds no
+/// list of verbs and no switch over them. The CLI builds commands and sends their ``line``.
+/// Adding a verb is one type here and one entry in ``ControlCommands/all``.
+public protocol ControlCommand: Codable, Sendable {
+    /// What a successful reply carries: ``ControlMessage`` for a verb that changes something.
+    associatedtype Response: Codable & Sendable
+
+    /// The verb's wire name, such as "switch".
+    static var name: String { get }
+
+    /// Whether the host still answers it while it shuts down. Only `ps` is.
+    static var answeredDuringShutdown: Bool { get }
+
+    /// Checks what decoding alone cannot, such as a name that is present but empty. The error
+    /// is the one line the client gets.
+    func validate() throws(ControlProtocolError)
+
+    /// Applies the command to `host`, on the host queue. `reply` runs once, on the host queue;
+    /// a command refused at once throws instead.
+    func apply(
+        to host: HostService, reply: @escaping @Sendable (Result<Response, HostCommandError>) -> Void
+    ) throws(HostCommandError)
+}
+
+extension ControlCommand {
+    public static var answeredDuringShutdown: Bool { false }
+    public func validate() throws(ControlProtocolError) {}
+
+    /// The request as one line of JSON, without the newline.
+    public var line: String { ControlCoding.line(NamedCommand(command: self)) }
+
+    /// The one-line error for a member the request lacks or leaves empty.
+    static func needs(_ member: String) -> ControlProtocolError {
+        let what =
+            switch member {
+            case "guest": " (an id or a name)"
+            case "scene": " (a session id, a prefix of one, or a handle)"
+            default: ""
+            }
+        return ControlProtocolError("\(name) needs a \"\(member)\"\(what)")
+    }
+
+    /// Throws ``needs(_:)`` for an empty `value`.
+    static func require(_ value: String, _ member: String) throws(ControlProtocolError) {
+        if value.isEmpty { throw needs(member) }
+    }
+
+    /// Applies the command and answers with one reply line: the command's response, or the
+    /// one-line error.
+    func respond(on host: HostService, reply: @escaping @Sendable (String) -> Void) {
+        let answer: @Sendable (Result<Response, HostCommandError>) -> Void = { result in
+            switch result {
+            case .success(let response): reply(ControlReply.success(response).line)
+            case .failure(let error): reply(ControlReply.failure(error.message).line)
+            }
+        }
+        do {
+            try apply(to: host, reply: answer)
+        } catch {
+            answer(.failure(error))
+        }
+    }
+}
+
+extension ControlMessage {
+    /// A reply that says what the host did.
+    static func said(_ text: String) -> ControlMessage { ControlMessage(message: text) }
+}
+
+/// A command with its `"command"` member, as it goes on the wire.
+private struct NamedCommand<Command: ControlCommand>: Encodable {
+    let command: Command
+
+    private enum Key: String, CodingKey { case command }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(Command.name, forKey: .command)
+        try command.encode(to: encoder)
+    }
+}

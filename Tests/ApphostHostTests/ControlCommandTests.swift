@@ -1,0 +1,87 @@
+import XCTest
+
+@testable import ApphostCore
+@testable import ApphostHost
+
+/// The control protocol's verbs as types: one registry of names, each verb's line, and the
+/// one-line errors that decoding and validation give, whatever the transport.
+final class ControlCommandTests: XCTestCase {
+    private func error(_ line: String) -> String? {
+        do {
+            let command = try ControlCommands.decode(line: Array(line.utf8))
+            XCTFail("\(line) parsed as \(command)")
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    func testTheVerbsAreTheProtocolsNamesInTheirOrder() {
+        XCTAssertEqual(
+            ControlCommands.names,
+            [
+                "ps", "switch", "open", "home", "alert", "terminate", "suspend", "resume", "events", "memory-warning",
+                "action", "close", "dismiss", "layout",
+            ])
+    }
+
+    func testEveryVerbSurvivesItsOwnLine() throws {
+        let commands: [any ControlCommand] = [
+            StatusCommand(), SwitchCommand(guest: "org.example.notes"), OpenCommand(guest: "Notes"), HomeCommand(),
+            AlertCommand(), AlertCommand(dismiss: true), TerminateCommand(guest: "a.b"), SuspendCommand(guest: "a.b"),
+            ResumeCommand(guest: "a.b"), EventsCommand(), MemoryWarningCommand(level: .critical),
+            ActionCommand(scene: "3", name: "go", payload: "x"), CloseCommand(scene: "3"), DismissCommand(scene: "3"),
+            LayoutCommand(.split("1", "2", ratio: 0.25)),
+        ]
+        for command in commands {
+            let decoded = try ControlCommands.decode(line: Array(command.line.utf8))
+            XCTAssertTrue(type(of: decoded) == type(of: command), command.line)
+            XCTAssertEqual(decoded.line, command.line)
+        }
+    }
+
+    func testLinesCarryOnlyTheirMembers() {
+        XCTAssertEqual(StatusCommand().line, #"{"command":"ps"}"#)
+        XCTAssertEqual(SwitchCommand(guest: "a.b").line, #"{"command":"switch","guest":"a.b"}"#)
+        XCTAssertEqual(AlertCommand().line, #"{"command":"alert"}"#)
+        XCTAssertEqual(AlertCommand(dismiss: true).line, #"{"command":"alert","dismiss":true}"#)
+        XCTAssertEqual(MemoryWarningCommand().line, #"{"command":"memory-warning","level":"warning"}"#)
+        XCTAssertEqual(EventsCommand().line, #"{"command":"events"}"#)
+    }
+
+    func testDefaultsOfOptionalMembers() throws {
+        let alert = try ControlCommands.decode(line: Array(#"{"command":"alert","dismiss":false}"#.utf8))
+        XCTAssertEqual(alert as? AlertCommand, AlertCommand(dismiss: false))
+        let memory = try ControlCommands.decode(line: Array(#"{"command":"memory-warning"}"#.utf8))
+        XCTAssertEqual(memory as? MemoryWarningCommand, MemoryWarningCommand(level: .warning))
+    }
+
+    // A guest verb needs a guest, and says what it may be: missing, null and empty alike.
+    func testGuestVerbsNeedAGuest() {
+        for verb in ["switch", "open", "terminate", "suspend", "resume"] {
+            for members in ["", #","guest":null"#, #","guest":"""#] {
+                XCTAssertEqual(
+                    error(#"{"command":"\#(verb)"\#(members)}"#), #"\#(verb) needs a "guest" (an id or a name)"#,
+                    "\(verb) \(members)")
+            }
+        }
+    }
+
+    func testBadLinesGetTheProtocolsErrors() {
+        XCTAssertEqual(
+            error("not json"),
+            #"malformed request: expected one JSON object with a "command" string, such as {"command":"ps"}"#)
+        XCTAssertEqual(error(#"{"command":5}"#)?.hasPrefix("malformed request"), true)
+        XCTAssertEqual(error(#"{"command":"switch","guest":5}"#)?.hasPrefix("malformed request"), true)
+        XCTAssertEqual(
+            error(#"{"command":"fly"}"#),
+            #"unknown command "fly" (known: \#(ControlCommands.names.joined(separator: ", ")))"#)
+        XCTAssertEqual(
+            error(#"{"command":"memory-warning","level":"dire"}"#),
+            #"memory-warning's "level" is warning or critical, not "dire""#)
+        // Without a name or a scene, an action hears about the name first, as it always did.
+        XCTAssertEqual(error(#"{"command":"action"}"#), #"action needs a "name""#)
+        XCTAssertEqual(error(#"{"command":"action","name":"","scene":""}"#), #"action needs a "name""#)
+        XCTAssertEqual(error(#"{"command":"layout","layout":"split"}"#), #"layout split needs a "scene2""#)
+    }
+}
