@@ -131,40 +131,6 @@ extension HostCore {
         record(.layout, message: layout.describe(Layout.shortName))
     }
 
-    /// A scene by its session id, a unique prefix of one (at least 4 characters), or its
-    /// connection's handle; with the guest it belongs to.
-    func findScene(_ name: String) -> Result<(GuestRecord, Int), HostCommandError> {
-        if let handle = SceneHandle(name) {
-            for guest in guests { if let index = guest.sceneIndex(handle: handle) { return .success((guest, index)) } }
-        }
-        let lowered = name.lowercased()
-        var found: [(GuestRecord, Int)] = []
-        for guest in guests {
-            for index in guest.scenes.indices {
-                let session = guest.scenes[index].sessionID
-                if session == lowered { return .success((guest, index)) }
-                if lowered.count >= 4, session.hasPrefix(lowered) { found.append((guest, index)) }
-            }
-        }
-        if found.count == 1 { return .success(found[0]) }
-        if found.count > 1 {
-            return .failure(HostCommandError("scene \(name) is ambiguous: give more of its session id"))
-        }
-        return .failure(HostCommandError("no scene \(name) (give a session id, a prefix of one, or a scene handle)"))
-    }
-
-    /// `findScene`, or nil after failing `completion` with why not.
-    func findScene<T>(
-        _ name: String, else completion: (Result<T, HostCommandError>) -> Void
-    ) -> (GuestRecord, Int)? {
-        switch findScene(name) {
-        case .success(let found): return found
-        case .failure(let error):
-            completion(.failure(error))
-            return nil
-        }
-    }
-
     /// Runs `body` once every guest of `ids` runs and is not suspended: suspended ones are resumed
     /// first; a guest not running, or changing its suspension, fails the command.
     func whenRunning(

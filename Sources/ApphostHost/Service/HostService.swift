@@ -229,11 +229,6 @@ extension HostService: ControlResponder {
         return status
     }
 
-    /// The id of the guest a command names by its id or display name; the one place for that rule.
-    func guestID(named name: String) throws(HostCommandError) -> String {
-        try core.status().guestID(named: name)
-    }
-
     /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...): `body`
     /// calls `done` once, when the operation has finished.
     func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void) {

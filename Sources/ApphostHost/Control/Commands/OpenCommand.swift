@@ -11,7 +11,7 @@ public struct OpenCommand: ControlCommand, Equatable {
     public func apply(
         to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        let id = try host.guestID(named: guest)
+        let id = try host.core.guestID(named: guest)
         host.operation { done in
             host.core.openScene(id) { result in
                 reply(result.map { .said("opened a window of \(id): session \($0)") })

@@ -11,7 +11,7 @@ public struct SuspendCommand: ControlCommand, Equatable {
     public func apply(
         to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        let id = try host.guestID(named: guest)
+        let id = try host.core.guestID(named: guest)
         host.operation { done in
             host.core.suspend(id) { result in
                 reply(result.map { .said("\(id) is suspended") })

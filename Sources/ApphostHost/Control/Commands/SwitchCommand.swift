@@ -12,7 +12,7 @@ public struct SwitchCommand: ControlCommand, Equatable {
     public func apply(
         to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        let id = try host.guestID(named: guest)
+        let id = try host.core.guestID(named: guest)
         host.operation { done in
             host.core.switchTo(id) { result in
                 reply(result.map { .said("\(id) is in the foreground") })

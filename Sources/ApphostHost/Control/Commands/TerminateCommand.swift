@@ -11,7 +11,7 @@ public struct TerminateCommand: ControlCommand, Equatable {
     public func apply(
         to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        let id = try host.guestID(named: guest)
+        let id = try host.core.guestID(named: guest)
         host.operation { done in
             host.core.terminate(id) { result in
                 reply(result.map { trouble in .said("\(id) terminated" + (trouble.map { "; \($0)" } ?? "")) })
