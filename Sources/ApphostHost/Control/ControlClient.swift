@@ -1,3 +1,4 @@
+import ApphostCore
 import Foundation
 import NIOCore
 import NIOPosix

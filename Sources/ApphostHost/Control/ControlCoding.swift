@@ -1,3 +1,4 @@
+import ApphostCore
 import Foundation
 
 /// The one JSON dialect of the control protocol, shared by server, client and CLI so that dates

@@ -1,3 +1,4 @@
+import ApphostCore
 import Foundation
 
 /// One verb of the control protocol, as data: a Codable type whose JSON object, with a

@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// What the control server needs from the host: answers to requests, and the event stream.
 public protocol ControlResponder: Sendable {
     /// Answers `command` (anything but ``EventsCommand``) with one reply line, without its

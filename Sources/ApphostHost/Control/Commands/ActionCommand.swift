@@ -1,3 +1,4 @@
+import ApphostCore
 import Foundation
 
 /// `{"command":"action","scene":S,"name":N,"payload":P}`: a user action on a shown scene, which

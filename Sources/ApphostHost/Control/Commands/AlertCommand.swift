@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"alert"}`: show a host alert (S4); `{"command":"alert","dismiss":true}`: dismiss it.
 public struct AlertCommand: ControlCommand, Equatable {
     public static let name = "alert"

@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"close","scene":S}`: close a scene for good, discarding its session (S7).
 public struct CloseCommand: ControlCommand, Equatable {
     public static let name = "close"

@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"dismiss","scene":S}`: ask to dismiss the scene's top modal (N3).
 public struct DismissCommand: ControlCommand, Equatable {
     public static let name = "dismiss"

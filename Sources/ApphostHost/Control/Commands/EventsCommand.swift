@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"events"}`: stream every host event as JSON lines until the connection closes.
 /// A transport streams instead of replying (ControlConnectionHandler); applied, it is refused.
 public struct EventsCommand: ControlCommand, Equatable {

@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"home"}`: send the foreground guest to background (S3).
 public struct HomeCommand: ControlCommand, Equatable {
     public static let name = "home"

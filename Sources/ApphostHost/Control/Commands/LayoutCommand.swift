@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"layout","layout":L,"scene":S,"scene2":S2,"ratio":R}`: rearrange the display
 /// (S11); L is one of ``modes``. Members a mode does not use are ignored.
 public struct LayoutCommand: ControlCommand, Equatable {

@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"memory-warning","level":"warning"|"critical"}`: memory pressure (A4); the level
 /// is warning when absent.
 public struct MemoryWarningCommand: ControlCommand, Equatable {

@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `{"command":"ps"}`: the host's status.
 public struct StatusCommand: ControlCommand, Equatable {
     public static let name = "ps"

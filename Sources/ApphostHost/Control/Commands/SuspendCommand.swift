@@ -1,22 +1,15 @@
+import ApphostCore
+
 /// `{"command":"suspend","guest":ID}`: send a guest to background (S3) and stop it (B7).
-public struct SuspendCommand: ControlCommand, Equatable {
+public struct SuspendCommand: GuestCommand, Equatable {
     public static let name = "suspend"
-    /// The guest's id, or its name in any case.
     public var guest: String
 
     public init(guest: String) { self.guest = guest }
 
-    public func validate() throws(ControlProtocolError) { try Self.require(guest, "guest") }
-
-    public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) throws(HostCommandError) {
-        let id = try host.core.guestID(named: guest)
-        host.operation { done in
-            host.core.suspend(id) { result in
-                reply(result.map { .said("\(id) is suspended") })
-                done()
-            }
-        }
+    public func start(
+        on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
+    ) {
+        core.suspend(id) { completion($0.map { "\(id) is suspended" }) }
     }
 }
