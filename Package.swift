@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostHost",
+                "ApphostCore", "ApphostHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostHost", .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostCore", "ApphostHost", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ApphostBenchmarks"
@@ -125,9 +125,11 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostHost", cApphost, "ApphostGuestRuntime", .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostCore", "ApphostHost", cApphost, "ApphostGuestRuntime",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
-            name: "ApphostCLITests", dependencies: ["ApphostHost", .product(name: "GRDB", package: "GRDB.swift")]),
+            name: "ApphostCLITests",
+            dependencies: ["ApphostCore", "ApphostHost", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -1,3 +1,4 @@
+import ApphostCore
 import ApphostHost
 
 /// Prints host events, one a line: `HostEvent.humanLine`, or `jsonLine` for `--json`. Shared by

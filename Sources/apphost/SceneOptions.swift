@@ -1,3 +1,4 @@
+import ApphostCore
 import ApphostHost
 import ArgumentParser
 

@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// How one cgroup hierarchy's freezer freezes, thaws and confirms a cgroup.
 protocol CgroupFreezeControl: Sendable {
     var mechanism: String { get }

@@ -1,3 +1,4 @@
+import ApphostCore
 import Glibc
 import Logging
 import Synchronization

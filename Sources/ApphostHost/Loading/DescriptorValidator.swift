@@ -1,3 +1,4 @@
+import ApphostCore
 import CApphost
 
 /// Turns a guest's entry into a `GuestDescriptor`, or names the first thing wrong with it

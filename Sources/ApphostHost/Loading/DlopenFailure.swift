@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// Turns dlerror's text into a precise cause (CONTRACT X1). glibc's messages name what is
 /// missing after fixed phrases; anything else is passed on as it is.
 enum DlopenFailure {

@@ -1,3 +1,4 @@
+import ApphostCore
 import ApphostGuestRuntime
 import CApphost
 import Foundation

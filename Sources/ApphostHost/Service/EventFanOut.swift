@@ -1,3 +1,4 @@
+import ApphostCore
 import Synchronization
 
 /// Hands every host event to each subscriber: the launch command's printer and the control

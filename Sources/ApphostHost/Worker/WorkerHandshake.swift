@@ -1,3 +1,4 @@
+import ApphostCore
 import ApphostWire
 import CApphost
 import Dispatch

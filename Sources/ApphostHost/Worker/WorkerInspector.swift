@@ -1,3 +1,5 @@
+import ApphostCore
+
 /// `apphost inspect` with process isolation: the library is loaded in a throwaway worker, never
 /// started, so that a constructor that crashes, exits or never returns costs the CLI a one-line
 /// error instead of its life (CONTRACT X1, X2).

@@ -1,3 +1,4 @@
+import ApphostCore
 import CApphost
 import Dispatch
 import Glibc

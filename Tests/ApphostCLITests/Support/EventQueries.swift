@@ -1,3 +1,4 @@
+import ApphostCore
 import ApphostHost
 
 extension Array where Element == HostEvent {
