@@ -60,17 +60,22 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
+        // The sessions database: scene sessions and their saved state in SQLite, through GRDB,
+        // behind ApphostCore's SessionStore.
+        .target(
+            name: "ApphostStore",
+            dependencies: ["ApphostCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Loading, the in-process channel, the control socket and the host service. SwiftPM links
         // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
         // (its own dependency, C only) and the Swift products through this target.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", cApphost, "ApphostGuestRuntime", "ApphostWire", "CEpoll",
+                "ApphostCore", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostWire", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -115,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostHost", .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostCore", "ApphostHost", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ApphostBenchmarks"
@@ -125,11 +130,11 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostHost", cApphost, "ApphostGuestRuntime",
+                "ApphostCore", "ApphostHost", "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ApphostCLITests",
-            dependencies: ["ApphostCore", "ApphostHost", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["ApphostCore", "ApphostHost", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostHost
+import ApphostStore
 import Dispatch
 import Foundation
 import GRDB

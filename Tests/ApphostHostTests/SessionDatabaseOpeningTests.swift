@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostHost
+import ApphostStore
 import Foundation
 import GRDB
 import XCTest

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostStore
 import Dispatch
 import Foundation
 import Logging
