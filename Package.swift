@@ -66,13 +66,24 @@ let package = Package(
             name: "ApphostStore",
             dependencies: ["ApphostCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Loading, the in-process channel, the control socket and the host service. SwiftPM links
+        // The control protocol: each verb a ControlCommand type, the one decoder of request lines,
+        // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, which
+        // the host service is.
+        .target(
+            name: "ApphostControl",
+            dependencies: [
+                "ApphostCore", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Loading, the in-process and worker channels, freezers, limits, and the host service. SwiftPM links
         // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
         // (its own dependency, C only) and the Swift products through this target.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostWire", "CEpoll",
+                "ApphostCore", "ApphostControl", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostWire",
+                "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -81,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostCore", "ApphostHost",
+                "ApphostCore", "ApphostControl", "ApphostHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -120,7 +131,8 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostHost", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ApphostBenchmarks"
@@ -130,11 +142,14 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostHost", "ApphostStore", cApphost, "ApphostGuestRuntime",
+                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ApphostCLITests",
-            dependencies: ["ApphostCore", "ApphostHost", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ]
 )

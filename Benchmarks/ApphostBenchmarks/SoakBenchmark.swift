@@ -1,3 +1,4 @@
+import ApphostControl
 import ApphostCore
 import ApphostHost
 import Dispatch

@@ -1,3 +1,4 @@
+import ApphostControl
 import Foundation
 import XCTest
 

@@ -1,3 +1,4 @@
+import ApphostControl
 import XCTest
 
 @testable import ApphostCore

@@ -1,3 +1,4 @@
+import ApphostControl
 import ApphostCore
 import ApphostStore
 import Dispatch
@@ -14,7 +15,7 @@ public final class HostService: @unchecked Sendable {
     private let events: EventFanOut
     private let logger: Logger
     /// The policy core; control commands drive it, on the host queue.
-    let core: HostCore
+    public let core: HostCore
 
     private var lock: HostLock?
     private var server: ControlServer?
@@ -202,7 +203,7 @@ public final class HostService: @unchecked Sendable {
     }
 }
 
-extension HostService: ControlResponder {
+extension HostService: ControlResponder, ControlTarget {
     public func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
         hostQueue.async {
             guard !self.stopped else { return }
@@ -222,10 +223,10 @@ extension HostService: ControlResponder {
         command.respond(on: self, reply: reply)
     }
 
-    // MARK: What control commands use
+    // MARK: What control commands use (ControlTarget)
 
     /// The host's status for `ps`, with what the event printer dropped.
-    func controlStatus() -> HostStatus {
+    public func controlStatus() -> HostStatus {
         var status = core.status()
         if let dropped = droppedEventLines?(), dropped > 0 { status.droppedEventLines = dropped }
         return status
@@ -233,7 +234,7 @@ extension HostService: ControlResponder {
 
     /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...): `body`
     /// calls `done` once, when the operation has finished.
-    func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void) {
+    public func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void) {
         begin()
         body { self.end() }
     }

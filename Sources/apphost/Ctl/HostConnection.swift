@@ -1,3 +1,4 @@
+import ApphostControl
 import ApphostHost
 
 /// The CLI's side of the control socket: sends a request and turns every failure into one line.

@@ -1,3 +1,4 @@
+import ApphostControl
 import ApphostHost
 import ArgumentParser
 

@@ -22,7 +22,7 @@ public struct AlertCommand: ControlCommand, Equatable {
     private enum CodingKeys: String, CodingKey { case dismiss }
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
         if dismiss {
             try host.core.dismissAlert()

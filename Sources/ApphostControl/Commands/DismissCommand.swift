@@ -11,7 +11,7 @@ public struct DismissCommand: ControlCommand, Equatable {
     public func validate() throws(ControlProtocolError) { try Self.require(scene, "scene") }
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.operation { done in
             host.core.dismissModal(scene: scene) { result in

@@ -26,7 +26,7 @@ public protocol ControlCommand: Codable, Sendable {
     /// Applies the command to `host`, on the host queue. `reply` runs once, on the host queue;
     /// a command refused at once throws instead.
     func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<Response, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<Response, HostCommandError>) -> Void
     ) throws(HostCommandError)
 }
 
@@ -55,7 +55,7 @@ extension ControlCommand {
 
     /// Applies the command and answers with one reply line: the command's response, or the
     /// one-line error.
-    func respond(on host: HostService, reply: @escaping @Sendable (String) -> Void) {
+    public func respond(on host: any ControlTarget, reply: @escaping @Sendable (String) -> Void) {
         let answer: @Sendable (Result<Response, HostCommandError>) -> Void = { result in
             switch result {
             case .success(let response): reply(ControlReply.success(response).line)
@@ -68,6 +68,19 @@ extension ControlCommand {
             answer(.failure(error))
         }
     }
+}
+
+/// What control commands are applied to: the host's policy, on its queue, and the bookkeeping of
+/// the operations shutdown waits for. The host service is the one implementation; a test may be
+/// another.
+public protocol ControlTarget: AnyObject, Sendable {
+    /// The policy core. Commands call it on the host queue, where they are applied.
+    var core: HostCore { get }
+    /// The host's status for `ps`.
+    func controlStatus() -> HostStatus
+    /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...):
+    /// `body` calls `done` once, when the operation has finished.
+    func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void)
 }
 
 extension ControlMessage {

@@ -34,7 +34,7 @@ public struct ActionCommand: ControlCommand, Equatable {
     }
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.core.performAction(scene: scene, action: name, payload: Data(payload.utf8)) { result in
             reply(result.map { .said("action \(name) sent to scene \(scene)") })

@@ -25,7 +25,7 @@ public struct MemoryWarningCommand: ControlCommand, Equatable {
     private enum CodingKeys: String, CodingKey { case level }
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.core.memoryWarning(level: level)
         reply(

@@ -1,4 +1,3 @@
-import ApphostCore
 import Synchronization
 
 /// Hands every host event to each subscriber: the launch command's printer and the control

@@ -78,7 +78,7 @@ public struct LayoutCommand: ControlCommand, Equatable {
     }
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.operation { done in
             host.core.changeLayout(change) { result in

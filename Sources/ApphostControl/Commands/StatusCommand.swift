@@ -8,7 +8,7 @@ public struct StatusCommand: ControlCommand, Equatable {
     public init() {}
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<HostStatus, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<HostStatus, HostCommandError>) -> Void
     ) {
         reply(.success(host.controlStatus()))
     }

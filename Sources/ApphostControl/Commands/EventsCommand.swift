@@ -8,7 +8,7 @@ public struct EventsCommand: ControlCommand, Equatable {
     public init() {}
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
         throw HostCommandError("\(line) cannot be answered with one reply")
     }

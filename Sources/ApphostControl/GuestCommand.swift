@@ -1,4 +1,5 @@
 import ApphostCore
+
 /// A verb on one guest, which the operator names by its id or its display name: switch, open,
 /// terminate, suspend, resume. Each says what it starts on the core; validation, name
 /// resolution, the wait at shutdown and the reply are the same for all.
@@ -8,14 +9,15 @@ public protocol GuestCommand: ControlCommand where Response == ControlMessage {
     init(guest: String)
 
     /// Starts the verb on the guest `id`, on the host queue; `completion` gets what to answer.
-    func start(on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void)
+    func start(
+        on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void)
 }
 
 extension GuestCommand {
     public func validate() throws(ControlProtocolError) { try Self.require(guest, "guest") }
 
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
         let id = try host.core.guestID(named: guest)
         host.operation { done in

@@ -1,3 +1,4 @@
+import ApphostCore
 import NIOCore
 
 /// How far, in bytes of event lines, a follower may fall behind before it is dropped.

@@ -8,7 +8,7 @@ public struct HomeCommand: ControlCommand, Equatable {
 
     /// Home with nothing in the foreground is no error, as on iOS; the answer says what happened.
     public func apply(
-        to host: HostService, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         let shown = host.core.status().layout.visible.map(\.guest)
         host.core.home()
