@@ -137,7 +137,10 @@ let package = Package(
             ],
             path: "Benchmarks/ApphostBenchmarks"
         ),
-        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore"]),
+        // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
+        // fake guests behind a fake channel, and a harness that drives the core with them.
+        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore"]),
+        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore", "ApphostCoreTesting"]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",

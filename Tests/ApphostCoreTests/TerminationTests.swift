@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostCoreTesting
 import Foundation
 import XCTest
 

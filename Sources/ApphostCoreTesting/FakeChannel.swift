@@ -1,0 +1,76 @@
+import ApphostCore
+import Dispatch
+import Foundation
+
+public final class FakeChannel: GuestChannel, @unchecked Sendable {
+    // Confined to the host queue.
+    public let guest: FakeGuest
+    public let log: CallLog
+    public let queue: DispatchQueue
+    public var closed = false
+
+    public init(guest: FakeGuest, log: CallLog, queue: DispatchQueue) {
+        self.guest = guest
+        self.log = log
+        self.queue = queue
+    }
+
+    public func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
+        guard !closed else { return queue.async { reply(.failure(.closed)) } }
+        let received = ReceivedCall(guest: guest.descriptor.id, message: message)
+        if case .performAction(_, _, _, _, let token) = message.call { guest.lastActivation = token }
+        log.messages.append(received)
+        if case .sceneSize = message.call {
+            // Sizes are in `messages` and `sizes`, so that `calls` reads as the lifecycle orders.
+            log.sizes.append(received)
+        } else if message.call.runsGuestCode {
+            log.calls.append(received)
+        }
+        let result: GuestReply
+        if guest.crashOn == message.call.callbackName {
+            closed = true
+            result = .failure(.crashed("SIGSEGV"))
+        } else if message.call == .didFinishLaunching {
+            result = .success(guest.launchStatus)
+        } else if case .shouldDismissModal = message.call {
+            result = .success(guest.keepsModals ? 0 : 1)
+        } else {
+            result = .success(0)
+        }
+        if guest.holdReplies {
+            guest.heldReplies.append({ reply(result) })
+        } else {
+            queue.async { reply(result) }
+        }
+    }
+
+    public func close(completion: @escaping @Sendable () -> Void) {
+        closed = true
+        guest.closes += 1
+        queue.async { completion() }
+    }
+
+    public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        guest.suspensions += 1
+        let result: Result<Void, ChannelFailure> =
+            guest.freezeFails ? .failure(.failed("freezer refused")) : .success(())
+        queue.async { completion(result) }
+    }
+
+    public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        guest.resumptions += 1
+        queue.async { completion(.success(())) }
+    }
+
+    /// As a worker channel: a kill ends in the guest's death; a freeze just succeeds.
+    public func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
+        guest.forceStops.append(freezing ? "freeze" : "kill")
+        guard !guest.unstoppable else {
+            return queue.async { completion(.failure(.failed("cannot be killed here"))) }
+        }
+        queue.async { [guest] in
+            completion(.success(()))
+            if !freezing { guest.emit(.died("killed by SIGKILL")) }
+        }
+    }
+}
