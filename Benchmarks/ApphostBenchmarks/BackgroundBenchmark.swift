@@ -39,6 +39,7 @@ struct BackgroundBenchmark {
             grace: Double(policy.expirationGrace.nanoseconds), budget: Double(policy.budget.nanoseconds))
         let core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+            sessionIDs: RandomSessionIDs(),
             guestsDirectory: dataDirectory, background: policy, emit: { recorder.note($0) })
 
         for path in guestPaths {

@@ -15,6 +15,7 @@ struct LaunchBenchmark {
         let becameActive = DispatchSemaphore(value: 0)
         let core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+            sessionIDs: RandomSessionIDs(),
             guestsDirectory: dataDirectory,
             emit: { event in
                 // The guest logs each callback from inside it: this proves the callback ran.

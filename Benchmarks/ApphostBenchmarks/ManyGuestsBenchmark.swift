@@ -26,6 +26,7 @@ struct ManyGuestsBenchmark {
         // Suspended by the benchmark, not automatically (B6) while the others still launch.
         let core = HostCore(
             opener: recorder, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+            sessionIDs: RandomSessionIDs(),
             guestsDirectory: dataDirectory, background: BackgroundPolicy(suspendDelay: .seconds(3600)), emit: { _ in })
         let availableBefore = ProcessMemory.available()
         let counter = Counter()
@@ -84,6 +85,7 @@ func idleWorkerMemory(opener: any GuestOpener, guestPath: String, dataDirectory:
     let active = DispatchSemaphore(value: 0)
     let core = HostCore(
         opener: recorder, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+        sessionIDs: RandomSessionIDs(),
         guestsDirectory: dataDirectory,
         emit: { event in
             if event.kind == .log, event.message?.hasPrefix("callback did_become_active") == true { active.signal() }

@@ -18,7 +18,8 @@ public final class CoreHarness: @unchecked Sendable {
     ) {
         let events = events
         core = HostCore(
-            opener: opener, clock: clock, hostQueue: queue, guestsDirectory: "/nonexistent",
+            opener: opener, clock: clock, hostQueue: queue, sessionIDs: SeededSessionIDs(),
+            guestsDirectory: "/nonexistent",
             restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
             store: store, backgroundSceneLimit: backgroundSceneLimit, scenes: scenes, emit: { events.append($0) })
     }

@@ -142,6 +142,7 @@ final class WorkerChannelTests: XCTestCase {
         let opener = WeakChannels(host.opener)
         let core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: host.hostQueue), hostQueue: host.hostQueue,
+            sessionIDs: RandomSessionIDs(),
             guestsDirectory: host.guestsDirectory, emit: { _ in })
         let path = try GuestFixtures.library("minimal_guest.c")
         for _ in 0..<10 {
@@ -497,6 +498,7 @@ final class WorkerChannelTests: XCTestCase {
         let recorded = Mutex<[HostEvent]>([])
         let core = HostCore(
             opener: host.opener, clock: DispatchHostClock(queue: host.hostQueue), hostQueue: host.hostQueue,
+            sessionIDs: RandomSessionIDs(),
             guestsDirectory: host.guestsDirectory, emit: { event in recorded.withLock { $0.append(event) } })
         let launched = DispatchSemaphore(value: 0)
         host.hostQueue.async { core.launch(path: path, foreground: true) { _ in launched.signal() } }
@@ -565,6 +567,7 @@ final class WorkerChannelTests: XCTestCase {
         let recorded = Mutex<[HostEvent]>([])
         let core = HostCore(
             opener: host.opener, clock: DispatchHostClock(queue: host.hostQueue), hostQueue: host.hostQueue,
+            sessionIDs: RandomSessionIDs(),
             guestsDirectory: host.guestsDirectory, emit: { event in recorded.withLock { $0.append(event) } })
         let launched = DispatchSemaphore(value: 0)
         host.hostQueue.async { core.launch(path: path, foreground: true) { _ in launched.signal() } }

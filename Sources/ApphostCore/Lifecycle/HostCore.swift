@@ -11,6 +11,8 @@ public final class HostCore: @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
     let hostQueue: DispatchQueue
+    /// Where new sessions get their ids.
+    private let sessionIDs: any SessionIDSource
     private let guestsDirectory: String
     private let emit: @Sendable (HostEvent) -> Void
     private let restartPolicy: RestartPolicy
@@ -43,8 +45,8 @@ public final class HostCore: @unchecked Sendable {
     var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
 
     public init(
-        opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, guestsDirectory: String,
-        restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
+        opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, sessionIDs: any SessionIDSource,
+        guestsDirectory: String, restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
         store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
         emit: @escaping @Sendable (HostEvent) -> Void
@@ -59,6 +61,7 @@ public final class HostCore: @unchecked Sendable {
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
+        self.sessionIDs = sessionIDs
         self.guestsDirectory = guestsDirectory
         self.emit = emit
     }
@@ -458,7 +461,7 @@ public final class HostCore: @unchecked Sendable {
 
     func createSession(of guest: GuestRecord, role: SceneRole, state: Data? = nil) {
         var session = SceneRecord(
-            sessionID: UUID().uuidString.lowercased(), role: role, savedState: state, storedBytes: state?.count)
+            sessionID: sessionIDs.next(), role: role, savedState: state, storedBytes: state?.count)
         do throws(StoreError) {
             try store?.create(StoredSession(sessionID: session.sessionID, role: role, state: state), of: guest.id)
         } catch {

@@ -48,6 +48,7 @@ public final class HostService: @unchecked Sendable {
         self.events = events
         core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+            sessionIDs: RandomSessionIDs(),
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
             background: background, memoryLimit: memoryLimit, backgroundSceneLimit: backgroundSceneLimit,
             scenes: scenes,
