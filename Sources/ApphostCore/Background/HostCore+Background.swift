@@ -125,16 +125,14 @@ extension HostCore {
         _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason, onlyIfIdle: Bool = false,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     ) {
-        guest.changingSuspension = true
-        guest.suspending = true
+        guest.suspension = .suspending
         guest.background.workEnded = true
         guest.background.cancelAutoSuspension()
         deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
             guard let self else { return }
             guard guest.channel === channel else { return completion(.failure(self.gone(guest.id))) }
             if onlyIfIdle, guest.appState != .background || self.holdsBackgroundWork(guest) {
-                guest.changingSuspension = false
-                guest.suspending = false
+                guest.suspension = .running
                 self.stayedRunning(guest)
                 return completion(.failure(HostCommandError("\(guest.id) began background work meanwhile")))
             }

@@ -60,12 +60,8 @@ final class GuestRecord: @unchecked Sendable {
     var descriptor: GuestDescriptor
     var channel: (any GuestChannel)?
     var phase: GuestPhase = .notRunning
-    /// Running but stopped by the host (B7): no code of it runs until it is resumed.
-    var suspended = false
-    /// A suspension or resumption is under way; further ones are refused until it settles.
-    var changingSuspension = false
-    /// A suspension is under way: calls for it wait in `background` as for a suspended guest.
-    var suspending = false
+    /// Whether the host lets its code run (B7), and which change of that is under way.
+    var suspension = Suspension.running
     /// Its tasks, budget, timers and what waits for it while suspended (B1 to B9).
     var background = BackgroundState()
     /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
@@ -119,8 +115,14 @@ final class GuestRecord: @unchecked Sendable {
         }
     }
 
-    /// Suspended, or being suspended: no call reaches it until it resumes (B7, B8).
-    var stopped: Bool { suspended || suspending }
+    /// Stopped by the host (B7), or being resumed: no code of it runs until it is running again.
+    var suspended: Bool { suspension == .suspended || suspension == .resuming }
+
+    /// A suspension or resumption is under way; further ones are refused until it settles.
+    var changingSuspension: Bool { suspension == .suspending || suspension == .resuming }
+
+    /// Suspended, or being suspended or resumed: no call reaches it until it runs (B7, B8).
+    var stopped: Bool { suspension != .running }
 
     /// S13: it may have a scene more only if it declares several.
     var mayOpenScene: Bool { descriptor.capabilities.contains(.multipleScenes) || scenes.isEmpty }
@@ -137,4 +139,17 @@ final class GuestRecord: @unchecked Sendable {
     func sceneIndex(handle: SceneHandle) -> Int? {
         scenes.firstIndex { $0.handle == handle }
     }
+}
+
+/// Whether the host lets a running guest's code run (B7): one state, so that no mix of flags
+/// can say two things at once.
+enum Suspension: Equatable {
+    /// Its code runs.
+    case running
+    /// A suspension is under way: calls for it wait in `background` as for a suspended guest.
+    case suspending
+    /// Stopped: no code of it runs until it is resumed.
+    case suspended
+    /// A resumption is under way; calls still wait until the channel confirms it.
+    case resuming
 }

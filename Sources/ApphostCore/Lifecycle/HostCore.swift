@@ -190,17 +190,17 @@ public final class HostCore: @unchecked Sendable {
     ) {
         let id = guest.id
         let verb = suspended ? "suspend" : "resume"
-        guest.changingSuspension = true
+        guest.suspension = suspended ? .suspending : .resuming
         let confirmed: @Sendable (Result<Void, ChannelFailure>) -> Void = { [weak self] result in
             guard let self, guest.channel === channel else {
                 return completion(.failure(self?.gone(id) ?? HostCommandError("host gone")))
             }
-            guest.changingSuspension = false
-            guest.suspending = false
+            // Settled: back to the state before the change, then, if it succeeded, the new one.
+            guest.suspension = suspended ? .running : .suspended
             switch result {
             case .success:
                 let before = guest.appState
-                guest.suspended = suspended
+                guest.suspension = suspended ? .suspended : .running
                 if suspended { self.markSuspended(guest, reason: reason) }
                 self.noteAppState(guest, from: before, reason: reason)
                 self.record(suspended ? .suspended : .resumed, guest: id, reason: reason)
@@ -414,9 +414,7 @@ public final class HostCore: @unchecked Sendable {
         guard guest.channel === channel else { return then() }
         let before = guest.appState
         guest.channel = nil
-        guest.suspended = false
-        guest.changingSuspension = false
-        guest.suspending = false
+        guest.suspension = .running
         guest.background.reset()
         guest.activations = [:]
         guest.inFlight.removeAll()
@@ -805,7 +803,7 @@ public final class HostCore: @unchecked Sendable {
                     .error, guest: guest.id, reason: .watchdog, message: "\(overdue); cannot stop it: \(failure)")
             case .success where freezing:
                 let before = guest.appState
-                guest.suspended = true
+                guest.suspension = .suspended
                 self.arrange(self.layout.keeping { $0.guest != guest.id }, reason: .watchdog)
                 self.markSuspended(guest, reason: .watchdog)
                 self.noteAppState(guest, from: before, reason: .watchdog)
