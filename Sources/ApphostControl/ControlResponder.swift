@@ -7,6 +7,6 @@ public protocol ControlResponder: Sendable {
     /// closes the connection.
     func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void)
 
-    /// Sends every host event from now on to `sink`, in order, until the subscription is cancelled.
-    func follow(_ sink: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription
+    /// Sends every host event from now on to `handler`, in order, until the subscription is cancelled.
+    func follow(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription
 }

@@ -311,8 +311,8 @@ static apphost_task_t begin_task(const apphost_host_t *host, const char *name,
             entry->context = context;
             task = entry->id;
             /* Under the lock: see background.h. */
-            if (host_context->sink.task_began != NULL) {
-                host_context->sink.task_began(host_context->sink.context, task, name, length);
+            if (host_context->reporter.task_began != NULL) {
+                host_context->reporter.task_began(host_context->reporter.context, task, name, length);
             }
         }
     }
@@ -336,8 +336,8 @@ static apphost_status_t end_task(const apphost_host_t *host, apphost_task_t task
     if (entry != NULL) {
         /* From here EXPIRE_TASK finds no handler to start. */
         table_remove(&background->tasks, entry);
-        if (host_context->sink.task_ended != NULL) {
-            host_context->sink.task_ended(host_context->sink.context, task);
+        if (host_context->reporter.task_ended != NULL) {
+            host_context->reporter.task_ended(host_context->reporter.context, task);
         }
     }
     pthread_mutex_unlock(&background->lock);
@@ -395,8 +395,8 @@ static apphost_status_t schedule_timer(const apphost_host_t *host, uint64_t dela
         /* Before the host hears of it, so that the id is there for work
          * that runs before this returns. */
         *out_timer = entry->id;
-        if (host_context->sink.timer_scheduled != NULL) {
-            host_context->sink.timer_scheduled(host_context->sink.context, entry->id, delay_nanoseconds,
+        if (host_context->reporter.timer_scheduled != NULL) {
+            host_context->reporter.timer_scheduled(host_context->reporter.context, entry->id, delay_nanoseconds,
                                                interval_nanoseconds);
         }
         status = APPHOST_OK;
@@ -421,8 +421,8 @@ static apphost_status_t cancel_timer(const apphost_host_t *host, apphost_timer_t
     if (entry != NULL) {
         /* From here FIRE_TIMER finds no work to start. */
         table_remove(&background->timers, entry);
-        if (host_context->sink.timer_cancelled != NULL) {
-            host_context->sink.timer_cancelled(host_context->sink.context, timer);
+        if (host_context->reporter.timer_cancelled != NULL) {
+            host_context->reporter.timer_cancelled(host_context->reporter.context, timer);
         }
     }
     pthread_mutex_unlock(&background->lock);
@@ -453,8 +453,8 @@ static apphost_status_t dispatch_async(const apphost_host_t *host, apphost_work_
     } else {
         entry->work = work;
         entry->context = context;
-        if (host_context->sink.work_submitted != NULL) {
-            host_context->sink.work_submitted(host_context->sink.context, entry->id);
+        if (host_context->reporter.work_submitted != NULL) {
+            host_context->reporter.work_submitted(host_context->reporter.context, entry->id);
         }
         status = APPHOST_OK;
     }

@@ -4,11 +4,11 @@
  * and the budget the host last gave it.
  *
  * The runtime gives out the ids itself and answers the guest at once; the
- * sink tells the host (ahr_sink), which runs the budget and the timers and
+ * reporter tells the host (ahr_reporter), which runs the budget and the timers and
  * later sends EXPIRE_TASK, FIRE_TIMER and RUN_WORK, handled here on the
  * guest's main queue. The guest's threads call the extension's functions
  * (background.c) at any time: everything below is under `lock`, and every
- * sink call is made with it held, so that what the host hears about one id
+ * reporter call is made with it held, so that what the host hears about one id
  * comes in the order it happened, and a begin_task that returned a valid id
  * is reported before the reply to any call handled after it (the host
  * relies on that to suspend safely: CONTRACT B1, B7).

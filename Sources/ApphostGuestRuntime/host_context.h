@@ -25,7 +25,7 @@ struct ahr_host_context {
     ahr_main_queue *main_queue;
     ahr_session_list *sessions;
     char *data_directory;
-    ahr_sink sink;
+    ahr_reporter reporter;
 
     /* Host function calls in progress, under `use_lock`; `idle` is signalled
      * when the count falls to zero, for ahr_registry_remove. */

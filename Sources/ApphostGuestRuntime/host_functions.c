@@ -26,8 +26,8 @@ static apphost_status_t host_log(const apphost_host_t *host, int32_t level, cons
     /* strnlen: a longer message is never read past the limit. */
     length = strnlen(message, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
     length = ahr_utf8_prefix_length(message, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
-    if (context->sink.log != NULL) {
-        context->sink.log(context->sink.context, level, message, length);
+    if (context->reporter.log != NULL) {
+        context->reporter.log(context->reporter.context, level, message, length);
     }
     ahr_registry_release(context);
     return APPHOST_OK;
@@ -85,7 +85,7 @@ static apphost_status_t host_scene_state(const apphost_host_t *host, apphost_sce
     return connected ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
 }
 
-/* One save, handed to the sink while the scene is known connected. */
+/* One save, handed to the reporter while the scene is known connected. */
 typedef struct pending_save {
     ahr_host_context *context;
     apphost_scene_t scene;
@@ -96,10 +96,10 @@ typedef struct pending_save {
 static void deliver_save(void *argument)
 {
     const pending_save *save = argument;
-    const ahr_sink *sink = &save->context->sink;
+    const ahr_reporter *reporter = &save->context->reporter;
 
-    if (sink->save_state != NULL) {
-        sink->save_state(sink->context, save->scene, save->bytes, save->length);
+    if (reporter->save_state != NULL) {
+        reporter->save_state(reporter->context, save->scene, save->bytes, save->length);
     }
 }
 
@@ -127,7 +127,7 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
         return APPHOST_ERROR_TOO_LARGE;
     }
     save = (pending_save){context, scene, bytes == NULL ? &empty : bytes, length};
-    /* Handed over under the mirror's lock, so the save reaches the sink
+    /* Handed over under the mirror's lock, so the save reaches the reporter
      * before any later did_disconnect is delivered. While the host cannot
      * store this scene's saves (CONTRACT X5), this one goes to it too, for
      * it to try, and the guest hears that its saves are not kept for good. */

@@ -28,7 +28,7 @@ static void free_block(host_block *block)
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
                                           ahr_main_queue *main_queue, ahr_session_list *sessions,
                                           const char *data_directory,
-                                          const char *host_name, const char *host_version, ahr_sink sink)
+                                          const char *host_name, const char *host_version, ahr_reporter reporter)
 {
     host_block *block = calloc(1, sizeof *block);
 
@@ -53,7 +53,7 @@ apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_backgrou
     block->context.scenes = scenes;
     block->context.main_queue = main_queue;
     block->context.sessions = sessions;
-    block->context.sink = sink;
+    block->context.reporter = reporter;
     pthread_mutex_init(&block->context.use_lock, NULL);
     pthread_cond_init(&block->context.idle, NULL);
     ahr_registry_add(&block->context);
@@ -84,13 +84,13 @@ ahr_host_context *ahr_registry_acquire_on_main_queue(const apphost_host_t *host,
     if (ahr_main_queue_is_current(context->main_queue)) {
         return context;
     }
-    if (ahr_main_queue_first_misuse(context->main_queue, function) && context->sink.log != NULL) {
+    if (ahr_main_queue_first_misuse(context->main_queue, function) && context->reporter.log != NULL) {
         length = snprintf(message, sizeof message,
                           "%s is a [main-queue] function, called here from a thread that is not delivering a "
                           "callback: it returns APPHOST_ERROR_WRONG_THREAD (logged once)",
                           name);
         if (length > 0) {
-            context->sink.log(context->sink.context, APPHOST_LOG_WARNING, message,
+            context->reporter.log(context->reporter.context, APPHOST_LOG_WARNING, message,
                               (size_t)length < sizeof message ? (size_t)length : sizeof message - 1);
         }
     }

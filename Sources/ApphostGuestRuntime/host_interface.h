@@ -17,7 +17,7 @@
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
                                           ahr_main_queue *main_queue, ahr_session_list *sessions,
                                           const char *data_directory,
-                                          const char *host_name, const char *host_version, ahr_sink sink);
+                                          const char *host_name, const char *host_version, ahr_reporter reporter);
 
 /*
  * Withdraws the interface: later calls through this pointer get error codes,

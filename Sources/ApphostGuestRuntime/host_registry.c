@@ -4,7 +4,7 @@
  * so a NULL, foreign or stale pointer gets an error code instead of a crash
  * (CONTRACT X3). A use count keeps a context alive while a call on another
  * guest thread still works on it, so that withdrawing it waits for that
- * call, and the runtime never calls its sink after ahr_stop.
+ * call, and the runtime never calls its reporter after ahr_stop.
  *
  * One process-wide list, linked through the contexts: it never allocates,
  * and a process holds few guests.

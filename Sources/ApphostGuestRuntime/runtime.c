@@ -142,7 +142,7 @@ static ahr_start_result refuse(int32_t status, int32_t *init_status)
 }
 
 ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, const char *host_name,
-                           const char *host_version, ahr_sink sink, int32_t *init_status)
+                           const char *host_version, ahr_reporter reporter, int32_t *init_status)
 {
     apphost_status_t status;
 
@@ -157,7 +157,7 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
     }
     runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, &runtime->scenes,
                                               &runtime->main_queue, &runtime->sessions, data_directory, host_name,
-                                              host_version, sink);
+                                              host_version, reporter);
     if (runtime->host == NULL) {
         unload(runtime);
         return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);

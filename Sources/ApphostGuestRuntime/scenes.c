@@ -628,8 +628,8 @@ static apphost_status_t request_connected(scene_request *request, ahr_host_conte
     if (!spend_activation(context->scenes, activation)) {
         return APPHOST_ERROR_NO_ACTIVATION;
     }
-    if (context->sink.scene_requested != NULL) {
-        context->sink.scene_requested(context->sink.context, activation, request->scene, request->role,
+    if (context->reporter.scene_requested != NULL) {
+        context->reporter.scene_requested(context->reporter.context, activation, request->scene, request->role,
                                       request->style, request->bytes, request->length);
     }
     return APPHOST_OK;
@@ -730,7 +730,7 @@ static apphost_status_t activation_time_left(const apphost_host_t *host, apphost
 }
 
 /* What to do with one of the guest's own sessions, under the extension's
- * lock: tell the sink of an activation (with a style) or a close. */
+ * lock: tell the reporter of an activation (with a style) or a close. */
 typedef enum own_session_request { ACTIVATE_SESSION, CLOSE_SESSION } own_session_request;
 
 /* activate_session and close_session: APPHOST_ERROR_INVALID_ARGUMENT for an
@@ -763,10 +763,10 @@ static apphost_status_t on_own_session(const apphost_host_t *host, const char *s
         status = APPHOST_ERROR_INVALID_STATE;
     } else if (!ahr_sessions_contains(context->sessions, session_id, length)) {
         status = APPHOST_ERROR_INVALID_HANDLE;
-    } else if (what == ACTIVATE_SESSION && context->sink.session_activation_requested != NULL) {
-        context->sink.session_activation_requested(context->sink.context, session_id, length, style);
-    } else if (what == CLOSE_SESSION && context->sink.session_close_requested != NULL) {
-        context->sink.session_close_requested(context->sink.context, session_id, length);
+    } else if (what == ACTIVATE_SESSION && context->reporter.session_activation_requested != NULL) {
+        context->reporter.session_activation_requested(context->reporter.context, session_id, length, style);
+    } else if (what == CLOSE_SESSION && context->reporter.session_close_requested != NULL) {
+        context->reporter.session_close_requested(context->reporter.context, session_id, length);
     }
     pthread_mutex_unlock(&scenes->lock);
     ahr_registry_release(context);
@@ -832,8 +832,8 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
 
 static apphost_status_t progress_connected(scene_request *request, ahr_host_context *context)
 {
-    if (context->sink.loading_progress != NULL) {
-        context->sink.loading_progress(context->sink.context, request->scene, request->progress);
+    if (context->reporter.loading_progress != NULL) {
+        context->reporter.loading_progress(context->reporter.context, request->scene, request->progress);
     }
     return APPHOST_OK;
 }
@@ -866,8 +866,8 @@ static apphost_status_t present_connected(scene_request *request, ahr_host_conte
     /* Before the host hears of it, so that the id is there for a
      * should_dismiss_modal that comes before this returns. */
     *request->out_modal = modal;
-    if (context->sink.modal_presented != NULL) {
-        context->sink.modal_presented(context->sink.context, request->scene, modal, request->style, request->bytes,
+    if (context->reporter.modal_presented != NULL) {
+        context->reporter.modal_presented(context->reporter.context, request->scene, modal, request->style, request->bytes,
                                       request->length);
     }
     return APPHOST_OK;
@@ -903,8 +903,8 @@ static apphost_status_t dismiss_connected(scene_request *request, ahr_host_conte
     if (!drop_modal(context->scenes, request->scene, request->modal)) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
-    if (context->sink.modal_dismissed != NULL) {
-        context->sink.modal_dismissed(context->sink.context, request->scene, request->modal);
+    if (context->reporter.modal_dismissed != NULL) {
+        context->reporter.modal_dismissed(context->reporter.context, request->scene, request->modal);
     }
     return APPHOST_OK;
 }
@@ -949,8 +949,8 @@ static apphost_status_t post_notification(const apphost_host_t *host, const char
     } else if (!take_notification(scenes)) {
         status = APPHOST_ERROR_LIMIT_REACHED;
     } else {
-        if (context->sink.notification_posted != NULL) {
-            context->sink.notification_posted(context->sink.context, title, title_length, body, body_length);
+        if (context->reporter.notification_posted != NULL) {
+            context->reporter.notification_posted(context->reporter.context, title, title_length, body, body_length);
         }
         status = APPHOST_OK;
     }

@@ -7,13 +7,13 @@
  * (state_mirror.h) says which scenes are connected and their sizes; this
  * says whether the guest holds an activation (CONTRACT S9) and which modals
  * it may dismiss (N3), giving out the modal ids itself, per guest, counting
- * from 1. The sink tells the host of every accepted request (ahr_sink).
+ * from 1. The reporter tells the host of every accepted request (ahr_reporter).
  *
  * The guest's threads call the extension's functions (scenes.c) at any
- * time: everything below is under `lock`, and every sink call is made with
+ * time: everything below is under `lock`, and every reporter call is made with
  * it held. A function about a scene runs under the mirror's lock as well
  * (ahr_mirror_if_connected), so that the scene cannot disconnect meanwhile
- * and what the sink hears of it comes before the later did_disconnect.
+ * and what the reporter hears of it comes before the later did_disconnect.
  * Lock order: the mirror's, then this one; never the other way round.
  */
 #ifndef AHR_SCENES_H

@@ -10,10 +10,10 @@
  */
 #include "apphost_wire.h"
 #include "process_setup.h"
-#include "session.h"
+#include "conversation.h"
 
 int main(void)
 {
     process_setup();
-    session_serve(APPHOST_WIRE_WORKER_FD);
+    conversation_serve(APPHOST_WIRE_WORKER_FD);
 }

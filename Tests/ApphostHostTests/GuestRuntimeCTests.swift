@@ -13,8 +13,8 @@ import XCTest
 final class GuestRuntimeCTests: XCTestCase {
     private var runtimes: [OpaquePointer] = []
     private var guests: [ObservableGuest] = []
-    /// Sinks given to runtimes: kept until the runtimes have stopped, as ahr_start asks.
-    private var recorders: [SinkRecorder] = []
+    /// Reporters given to runtimes: kept until the runtimes have stopped, as ahr_start asks.
+    private var recorders: [ReporterRecorder] = []
 
     override func setUp() {
         FixtureObserver.reset()
@@ -146,7 +146,7 @@ final class GuestRuntimeCTests: XCTestCase {
             RawDescriptor(
                 abi: [2, 0, 0], hasDescriptor: false, structSize: 0, id: nil, name: nil, version: nil, vendor: nil,
                 description: nil, capabilities: 0, hasInit: false, hasDeinit: false, hasQuery: false))
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         XCTAssertEqual(start(major, recorder), StartOutcome(AHR_START_INIT_FAILED, APPHOST_ERROR_UNSUPPORTED))
 
         let minor = try loaded(
@@ -193,7 +193,7 @@ final class GuestRuntimeCTests: XCTestCase {
     func testStartWithNullStrings() throws {
         let runtime = try loaded(try ProbeGuest.library())
         var status: Int32 = -1
-        XCTAssertEqual(ahr_start(runtime, nil, nil, nil, SinkRecorder.silent, &status), AHR_START_OK)
+        XCTAssertEqual(ahr_start(runtime, nil, nil, nil, ReporterRecorder.silent, &status), AHR_START_OK)
         let host = try XCTUnwrap(ProbeGuest.host())
         XCTAssertEqual(String(cString: host.pointee.name), "")
         XCTAssertEqual(String(cString: host.pointee.version), "")
@@ -208,14 +208,14 @@ final class GuestRuntimeCTests: XCTestCase {
                 "minimal_guest.c", name: "c-runtime-init-fails",
                 flags: ["-DFIXTURE_INIT_STATUS=APPHOST_ERROR_GUEST_FAILED", "-DFIXTURE_DEINIT_ABORTS"]))
         XCTAssertEqual(
-            start(runtime, SinkRecorder()), StartOutcome(AHR_START_INIT_FAILED, APPHOST_ERROR_GUEST_FAILED))
+            start(runtime, ReporterRecorder()), StartOutcome(AHR_START_INIT_FAILED, APPHOST_ERROR_GUEST_FAILED))
         XCTAssertEqual(deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime), 8)
     }
 
     // CONTRACT X1: a guest without app callbacks gets deinit after its successful init.
     func testGuestWithoutAppCallbacksGetsDeinit() throws {
         let runtime = try loaded(try ProbeGuest.library(name: "probe-no-app", flags: ["-DPROBE_NO_APP_CALLBACKS"]))
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_NO_APP_CALLBACKS, APPHOST_OK))
         let size = MemoryLayout<apphost_host_t>.size
         XCTAssertEqual(
@@ -229,7 +229,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // A runtime starts once; a second start changes nothing.
     func testSecondStartIsRefused() throws {
         let runtime = try loaded(try ProbeGuest.library())
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_OK, APPHOST_OK))
         XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_INIT_FAILED, APPHOST_ERROR_INVALID_STATE))
         XCTAssertEqual(deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: runtime), 0)
@@ -289,13 +289,13 @@ final class GuestRuntimeCTests: XCTestCase {
     // CONTRACT A3 S12: scenes stay valid during will_terminate, so the guest can save them there,
     // and not after it.
     func testWillTerminateEndsSceneHandlesAfterItsCallback() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let runtime = try startedProbe(recorder)
         let host = try XCTUnwrap(ProbeGuest.host())
         XCTAssertEqual(deliver(TestMessages.connect(1), to: runtime), 0)
         XCTAssertEqual(deliver(GuestMessage(call: .willTerminate, appState: .background), to: runtime), 0)
         XCTAssertEqual(recorder.lines.last, "will_terminate app=3 save=ok")
-        XCTAssertEqual(recorder.saves, [SinkRecorder.Save(scene: 1, bytes: Array("terminating".utf8))])
+        XCTAssertEqual(recorder.saves, [ReporterRecorder.Save(scene: 1, bytes: Array("terminating".utf8))])
         var state: Int32 = -1
         XCTAssertEqual(onMainQueue(runtime) { host.pointee.scene_state(host, 1, &state) }, StatusCode.invalidHandle)
         XCTAssertEqual(TestMessages.save(host, scene: 1, [1]), StatusCode.invalidHandle)
@@ -303,7 +303,7 @@ final class GuestRuntimeCTests: XCTestCase {
 
     // A scene callback for a scene that is not connected does not connect it.
     func testSceneCallbackForAnUnknownSceneLeavesItUnknown() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let runtime = try startedProbe(recorder)
         XCTAssertEqual(
             deliver(
@@ -315,7 +315,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // Callbacks past a table's struct_size, even cut in half by it, are skipped; so are scene
     // calls of a guest without scene callbacks, whose mirror still follows the host.
     func testCallbacksPastStructSizeAreSkipped() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let runtime = try loaded(
             try ProbeGuest.library(
                 name: "probe-small-tables",
@@ -337,7 +337,7 @@ final class GuestRuntimeCTests: XCTestCase {
             ["did_finish_launching", "will_connect", "will_enter_foreground"])
 
         let bare = try loaded(try ProbeGuest.library(name: "probe-no-scenes", flags: ["-DPROBE_NO_SCENE_CALLBACKS"]))
-        XCTAssertEqual(start(bare, SinkRecorder()), StartOutcome(AHR_START_OK, APPHOST_OK))
+        XCTAssertEqual(start(bare, ReporterRecorder()), StartOutcome(AHR_START_OK, APPHOST_OK))
         XCTAssertEqual(deliver(TestMessages.connect(4), to: bare), 0)
         XCTAssertEqual(
             deliver(TestMessages.scene(4, .willEnterForeground, app: .inactive, state: .foregroundInactive), to: bare),
@@ -355,7 +355,7 @@ final class GuestRuntimeCTests: XCTestCase {
             deliver(GuestMessage(call: .didFinishLaunching, appState: .inactive), to: loadedOnly),
             Int32(APPHOST_ERROR_INTERNAL.rawValue))
 
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let runtime = try startedProbe(recorder)
         let invalid = Int32(APPHOST_ERROR_INVALID_ARGUMENT.rawValue)
         var call = ahr_call()
@@ -385,7 +385,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // CONTRACT X3: log refuses NULL, bad levels and unknown hosts; cuts long messages at a character
     // boundary; passes invalid UTF-8 on for the receiver to repair.
     func testLog() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         _ = try startedProbe(recorder)
         let host = try XCTUnwrap(ProbeGuest.host())
         let levels = Int32(APPHOST_LOG_TRACE.rawValue)...Int32(APPHOST_LOG_ERROR.rawValue)
@@ -415,7 +415,7 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(host.pointee.log(host, 2, invalid), StatusCode.ok)
 
         let logs = Array(recorder.logs.dropFirst())  // init's
-        XCTAssertEqual(logs.count, levels.count + long.count + 1, "refused messages reach no sink")
+        XCTAssertEqual(logs.count, levels.count + long.count + 1, "refused messages reach no reporter")
         XCTAssertEqual(logs.prefix(levels.count).map(\.level), Array(levels))
         XCTAssertEqual(logs.prefix(levels.count).map(\.text), levels.map { "at \($0)" })
         XCTAssertEqual(logs.dropFirst(levels.count).prefix(long.count).map(\.text), long.map(\.kept))
@@ -425,7 +425,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // CONTRACT X3: data_directory, app_state, scene_state and get_extension with NULL, foreign and
     // unknown arguments.
     func testHostFunctionsWithNullAndUnknownArguments() throws {
-        let runtime = try startedProbe(SinkRecorder())
+        let runtime = try startedProbe(ReporterRecorder())
         let host = try XCTUnwrap(ProbeGuest.host())
         var foreign = host.pointee
 
@@ -476,7 +476,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // CONTRACT S12 X3: save_scene_state copies the bytes; refuses NULL bytes with a length, more
     // than APPHOST_SCENE_STATE_MAX_BYTES, unknown and disconnected handles, and unknown hosts.
     func testSaveSceneStateAndItsLimits() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let runtime = try startedProbe(recorder)
         let host = try XCTUnwrap(ProbeGuest.host())
         var foreign = host.pointee
@@ -484,7 +484,7 @@ final class GuestRuntimeCTests: XCTestCase {
 
         var buffer: [UInt8] = [1, 2, 3]
         XCTAssertEqual(TestMessages.save(host, scene: 1, buffer), StatusCode.ok)
-        buffer[0] = 9  // the runtime handed the sink the bytes before returning
+        buffer[0] = 9  // the runtime handed the reporter the bytes before returning
         XCTAssertEqual(host.pointee.save_scene_state(host, 1, nil, 0), StatusCode.ok, "NULL with 0: an empty state")
         XCTAssertEqual(host.pointee.save_scene_state(host, 1, nil, 4), StatusCode.invalidArgument)
         let maximum = Int(APPHOST_SCENE_STATE_MAX_BYTES)
@@ -506,12 +506,12 @@ final class GuestRuntimeCTests: XCTestCase {
                 .init(scene: 1, bytes: [1, 2, 3]), .init(scene: 1, bytes: []),
                 .init(scene: 1, bytes: [UInt8](repeating: 7, count: maximum)),
             ])
-        XCTAssertTrue(recorder.everySaveHadBytes, "the sink never gets NULL, even for an empty state")
+        XCTAssertTrue(recorder.everySaveHadBytes, "the reporter never gets NULL, even for an empty state")
     }
 
-    // CONTRACT X3: a guest thread logs while callbacks run; every line reaches the sink, in order.
+    // CONTRACT X3: a guest thread logs while callbacks run; every line reaches the reporter, in order.
     func testGuestThreadLogsWhileCallbacksRun() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, guest) = try startedObservable(recorder)
         let count = 2000
         XCTAssertEqual(guest.startLogger(Int32(count)), 0)
@@ -528,7 +528,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // get_extension offers one table for apphost.background/1, with every member, until the host
     // is withdrawn.
     func testGetExtensionOffersTheBackgroundTable() throws {
-        let (_, fixture) = try startedBackground(SinkRecorder())
+        let (_, fixture) = try startedBackground(ReporterRecorder())
         let host = try XCTUnwrap(fixture.host())
         let raw = try XCTUnwrap(host.pointee.get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID))
         let table = raw.assumingMemoryBound(to: apphost_background_t.self)
@@ -546,7 +546,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // id) before the guest runs (init), once the budget is known to be spent, while and after
     // will_terminate runs, and in deinit. Timers and async work are refused before it runs too.
     func testBeginTaskIsRefusedWhenBackgroundWorkIsNotPossible() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         XCTAssertEqual(
             recorder.lines, ["init begin=0 timer=invalid_state async=invalid_state time=unlimited"],
@@ -583,9 +583,9 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT B1 X3: each id is ended once: ending it again, the invalid id or an id never given
-    // is INVALID_HANDLE, never a crash; only the one end reaches the sink.
+    // is INVALID_HANDLE, never a crash; only the one end reaches the reporter.
     func testEndTaskOnceThenInvalidHandle() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let fixture = try startedBackground(recorder).fixture
         fixture.run("begin a;begin-bare;end 1;end 1;end 0;end 3;end 18446744073709551615;end 2")
         XCTAssertEqual(
@@ -603,7 +603,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // for a task already ended (a no-op that succeeds), nor for one without a handler; an id never
     // given is INVALID_HANDLE.
     func testExpirationHandlerRunsOnceAndNeverAfterEnd() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         fixture.run("begin ends-itself;begin-keep keeps;begin-bare;begin ended;end 4")
         let invalidHandle = StatusCode.invalidHandle
@@ -627,7 +627,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // CONTRACT B2: unlimited until the host gives a budget, then counting down from it, never
     // below 0; unlimited again in the foreground. The call runs no guest code.
     func testTimeRemainingIsUnlimitedThenCountsDown() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         let host = try XCTUnwrap(fixture.host())
         let table = try XCTUnwrap(fixture.background())
@@ -663,7 +663,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // one runs each time until cancelled (here by its own work); FIRE_TIMER of a cancelled or
     // finished timer does nothing; ids never given are INVALID_HANDLE (X3).
     func testTimersOneShotRepeatingAndCancelled() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         fixture.run("timer 5 0;repeat 2 3;timer 0 0;cancel 3;cancel 3")
         XCTAssertEqual(
@@ -696,7 +696,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // dispatch_async: each piece of work is reported, runs once when the host says, in the order
     // the host says, and is forgotten: running it again, or an id never given, is INVALID_HANDLE.
     func testDispatchAsyncRunsEachWorkOnce() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         fixture.run("async a;async b")
         XCTAssertEqual(recorder.background, [.workSubmitted(1), .workSubmitted(2)])
@@ -712,10 +712,10 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT X3: every function with NULL pointers, the invalid id, ids never given and hosts that
-    // are not the guest's gets an error code or the invalid id; none reaches the sink. After
+    // are not the guest's gets an error code or the invalid id; none reaches the reporter. After
     // ahr_stop, a stale host pointer gets the same.
     func testNullAndUnknownArgumentsGetErrorCodes() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         fixture.run("abuse")
         XCTAssertEqual(
@@ -743,13 +743,13 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(table.pointee.cancel_timer(host, 1), StatusCode.invalidArgument)
         XCTAssertEqual(table.pointee.dispatch_async(host, { _ in }, nil), StatusCode.invalidArgument)
         XCTAssertNil(getExtension(host, APPHOST_BACKGROUND_EXTENSION_ID))
-        XCTAssertEqual(recorder.timeline.count, before, "nothing reached the sink after stop")
+        XCTAssertEqual(recorder.timeline.count, before, "nothing reached the reporter after stop")
     }
 
-    // A task name is cut at APPHOST_TASK_NAME_MAX_BYTES on a character boundary; a sink without the
+    // A task name is cut at APPHOST_TASK_NAME_MAX_BYTES on a character boundary; a reporter without the
     // background members drops their calls, and the extension works on.
     func testLongNamesAreCutAndANullSinkMemberDropsItsCalls() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         fixture.run("begin-long")
         XCTAssertEqual(recorder.lines.last, "begin long = 1")
@@ -760,7 +760,7 @@ final class GuestRuntimeCTests: XCTestCase {
 
         let silent = try loaded(try BackgroundFixture.library(name: "background-c-runtime"))
         var status: Int32 = -1
-        XCTAssertEqual(ahr_start(silent, "/data", "apphost", "1", SinkRecorder.silent, &status), AHR_START_OK)
+        XCTAssertEqual(ahr_start(silent, "/data", "apphost", "1", ReporterRecorder.silent, &status), AHR_START_OK)
         let table = try XCTUnwrap(fixture.background())
         let host = try XCTUnwrap(fixture.host())
         XCTAssertEqual(table.pointee.begin_task(host, "quiet", nil, nil), 1)
@@ -773,7 +773,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // call handled after begin_task returned: once BACKGROUND_TIME(0) has been handled, no task
     // begins and none is reported. The host relies on this to suspend a guest with no open task.
     func testTaskBeganBeforeTheReplyToALaterCall() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         fixture.run("spin")
         XCTAssertTrue(
@@ -794,7 +794,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // The extension's functions from many threads at once: every id is given once, every call is
     // reported once, and the work all runs.
     func testManyThreadsAtOnce() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedBackground(recorder)
         let host = try XCTUnwrap(fixture.host())
         let table = try XCTUnwrap(fixture.background())
@@ -816,7 +816,7 @@ final class GuestRuntimeCTests: XCTestCase {
         }
         let expected = Set(1...UInt64(threads * rounds))
         let background = recorder.background
-        func ids(_ select: (SinkRecorder.Entry) -> UInt64?) -> Set<UInt64> { Set(background.compactMap(select)) }
+        func ids(_ select: (ReporterRecorder.Entry) -> UInt64?) -> Set<UInt64> { Set(background.compactMap(select)) }
         XCTAssertEqual(background.count, 5 * threads * rounds)
         XCTAssertEqual(ids { if case .taskBegan(let id, _) = $0 { id } else { nil } }, expected)
         XCTAssertEqual(ids { if case .taskEnded(let id) = $0 { id } else { nil } }, expected)
@@ -835,7 +835,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // extension refuses every request (INVALID_STATE), after the checks that need no state.
     // CONTRACT X3
     func testGetExtensionOffersTheScenesTableWhichRefusesRequestsDuringInit() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (_, fixture) = try startedScenes(recorder)
         let host = try XCTUnwrap(fixture.host())
         let raw = try XCTUnwrap(host.pointee.get_extension(host, APPHOST_SCENES_EXTENSION_ID))
@@ -860,7 +860,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // Without an action, once spent, and once run out: NO_ACTIVATION. A refused `from` or state
     // spends nothing.
     func testRequestSceneNeedsAnActivationThatAnActionGrantsOnce() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         fixture.run("request 1 0 1 never")
@@ -946,7 +946,7 @@ final class GuestRuntimeCTests: XCTestCase {
 
     // CONTRACT S9: one activation, many guest threads asking at once: exactly one scene.
     func testOneActivationOpensOneSceneWhateverTheThreads() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         let host = try XCTUnwrap(fixture.host())
         let table = try XCTUnwrap(fixture.scenes())
@@ -972,7 +972,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // is INVALID_HANDLE, and a reconnected one starts over. The guest's struct_size bounds the
     // write, which says how much it wrote.
     func testSceneSizeBeforeAndAfterSceneSize() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         let host = try XCTUnwrap(fixture.host())
         let table = try XCTUnwrap(fixture.scenes())
@@ -1028,7 +1028,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // modal and those above it off its own scene's stack only, once; a scene's modals are forgotten
     // when it disconnects, and every scene's after will_terminate.
     func testModalStacks() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         XCTAssertEqual(deliver(connect(2), to: runtime), 0)
@@ -1068,7 +1068,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // keep (1, no guest code). DID_DISMISS_MODAL runs did_dismiss_modal, also for a modal already
     // gone; a scene that is not connected is INVALID_HANDLE.
     func testShouldDismissModalAsksTheGuest() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         fixture.run("present 1 0 A;present 1 0 B;present 1 0 C;keep 2")
@@ -1098,7 +1098,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // (app_state: its negation) and changes nothing, and the guest's log hears of it once per
     // function. Between callbacks no thread is the main queue.
     func testMainQueueFunctionsRefuseOtherThreads() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         XCTAssertEqual(
@@ -1124,7 +1124,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // scene: request_scene is refused with APPHOST_ERROR_NOT_DECLARED, before the handle and the
     // activation are looked at, and the host hears nothing.
     func testASingleSceneGuestCannotRequestAnother() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, _) = try startedScenes(recorder, name: "scenes-single", flags: ["-DFIXTURE_CAPABILITIES=0"])
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         let mark = recorder.lines.count
@@ -1135,10 +1135,10 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT N1 (ABI 1.2): once the host said its notification limit, post_notification over it
-    // is refused at once with APPHOST_ERROR_LIMIT_REACHED and reaches no sink; the window slides.
+    // is refused at once with APPHOST_ERROR_LIMIT_REACHED and reaches no reporter; the window slides.
     // Before the limit came, every one goes to the host. A limit of 0 is none the runtime takes.
     func testNotificationsOverTheHostsLimitAreRefusedAtOnce() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         fixture.run("notify Early")
         XCTAssertEqual(
@@ -1162,7 +1162,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // scene's saves work again, ok. A reconnection starts with its saves taken to work; a scene
     // that is not connected is an invalid handle.
     func testSavesTheHostCannotStoreReturnAnErrorAndStillReachTheHost() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(4), to: runtime), 0)
         XCTAssertEqual(deliver(connect(5), to: runtime), 0)
@@ -1194,7 +1194,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // answer at once for a session the guest does not have; close_session hands the host the
     // guest's own close, and the session is gone from the list once did_discard came.
     func testSessionsAreListedActivatedAndClosed() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, _) = try startedScenes(recorder)
         // Session ids are commands for the fixture: "keep" and "sleep" do nothing here.
         XCTAssertEqual(deliver(connect(1, commands: "keep"), to: runtime), 0)
@@ -1225,7 +1225,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // some, still gets its sizes kept and its modals always dismissable; never hearing of an
     // action, it has no activation to spend.
     func testGuestWithoutScenesCallbacks() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(
             recorder, name: "scenes-runtime-bare", flags: ["-DFIXTURE_NO_SCENES_CALLBACKS"])
         XCTAssertEqual(deliver(connect(1, commands: "present here 0 A"), to: runtime), 0)
@@ -1243,7 +1243,7 @@ final class GuestRuntimeCTests: XCTestCase {
             ["dismiss 1 = invalid_handle", "request = no_activation", "size 1 = 300x200 class=0 size=16"])
 
         // A table whose struct_size ends before should_dismiss_modal: the members past it are skipped.
-        let small = SinkRecorder()
+        let small = ReporterRecorder()
         let (cut, cutFixture) = try startedScenes(
             small, name: "scenes-runtime-small",
             flags: ["-DFIXTURE_SCENES_CALLBACKS_SIZE=offsetof(apphost_guest_scenes_t,should_dismiss_modal)"])
@@ -1260,7 +1260,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // CONTRACT S7: DID_DISCARD hands did_discard the session id, NUL-terminated; a NULL id with a
     // length is refused.
     func testDidDiscard() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, _) = try startedScenes(recorder)
         XCTAssertEqual(deliver(.didDiscard(sessionID: "closed-1"), to: runtime), 0)
         XCTAssertEqual(deliver(.didDiscard(sessionID: ""), to: runtime), 0)
@@ -1275,7 +1275,7 @@ final class GuestRuntimeCTests: XCTestCase {
     // payload past APPHOST_ACTION_PAYLOAD_MAX_BYTES is TOO_LARGE and grants nothing; NULL name or
     // payload bytes with a length are refused.
     func testActionNameAndPayloadLimits() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(1), to: runtime), 0)
         let limit = Int(APPHOST_SCENES_TEXT_MAX_BYTES)
@@ -1314,9 +1314,9 @@ final class GuestRuntimeCTests: XCTestCase {
     // CONTRACT N2 N1: loading progress takes a fraction, -1 or -2 for a connected scene; sessions
     // the guest has are asked for by id with a style (another id is invalid_handle at once, ABI
     // 1.2); notifications need a title, their body may be NULL; texts are
-    // cut at APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary. The sink gets each accepted one.
+    // cut at APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary. The reporter gets each accepted one.
     func testLoadingProgressSessionsAndNotificationsReachTheSink() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         // Session ids are commands for the fixture: "keep" and "sleep" do nothing here.
         XCTAssertEqual(deliver(connect(3, commands: "keep"), to: runtime), 0)
@@ -1351,10 +1351,10 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     // CONTRACT X3: every function with NULL pointers, hosts that are not the guest's, out-of-range
-    // values and unknown scenes or modals gets an error code; none reaches the sink. During deinit
+    // values and unknown scenes or modals gets an error code; none reaches the reporter. During deinit
     // and after ahr_stop, requests are refused too.
     func testScenesFunctionsWithNullAndUnknownArguments() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(1, commands: "abuse"), to: runtime), 0)
         let statuses: [String] = [
@@ -1389,14 +1389,14 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(table.pointee.dismiss_modal(host, 1, 1), invalidArgument)
         XCTAssertEqual(table.pointee.post_notification(host, "t", nil), invalidArgument)
         XCTAssertNil(getExtension(host, APPHOST_SCENES_EXTENSION_ID))
-        XCTAssertEqual(recorder.timeline.count, before, "nothing reached the sink after stop")
+        XCTAssertEqual(recorder.timeline.count, before, "nothing reached the reporter after stop")
     }
 
     // MARK: Stopping
 
     // CONTRACT A3 X3: stop runs deinit once, and the withdrawn host pointer gets error codes.
     func testStopRunsDeinitOnceAndWithdrawsTheHost() throws {
-        let recorder = SinkRecorder()
+        let recorder = ReporterRecorder()
         let (runtime, guest) = try startedObservable(recorder)
         let host = try XCTUnwrap(guest.host())
         // The struct itself is freed with the runtime; a guest may still hold its functions.
@@ -1415,7 +1415,7 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(save(host, 1, nil, 0), StatusCode.invalidArgument, "a stale host pointer")
         XCTAssertEqual(appState(host), -1)
         XCTAssertNil(dataDirectory(host))
-        XCTAssertEqual(recorder.lines.last, "callback deinit", "nothing reached the sink after stop")
+        XCTAssertEqual(recorder.lines.last, "callback deinit", "nothing reached the reporter after stop")
         ahr_stop(nil)
     }
 
@@ -1447,16 +1447,16 @@ final class GuestRuntimeCTests: XCTestCase {
         return try XCTUnwrap(runtime, error, file: file, line: line)
     }
 
-    private func start(_ runtime: OpaquePointer, _ recorder: SinkRecorder, directory: String = "/data/probe")
+    private func start(_ runtime: OpaquePointer, _ recorder: ReporterRecorder, directory: String = "/data/probe")
         -> StartOutcome
     {
         var status: Int32 = -1
         recorders.append(recorder)
-        let result = ahr_start(runtime, directory, "apphost", "9.8.7", recorder.sink, &status)
+        let result = ahr_start(runtime, directory, "apphost", "9.8.7", recorder.reporter, &status)
         return StartOutcome(result: result, status: status)
     }
 
-    private func startedProbe(_ recorder: SinkRecorder) throws -> OpaquePointer {
+    private func startedProbe(_ recorder: ReporterRecorder) throws -> OpaquePointer {
         let runtime = try loaded(try ProbeGuest.library())
         XCTAssertEqual(start(runtime, recorder), StartOutcome(AHR_START_OK, APPHOST_OK))
         return runtime
@@ -1464,8 +1464,9 @@ final class GuestRuntimeCTests: XCTestCase {
 
     /// The observable fixture, under a name of its own so that it never shares globals with the
     /// in-process channel's tests, started, with FixtureObserver watching it.
-    private func startedObservable(_ recorder: SinkRecorder = SinkRecorder()) throws -> (OpaquePointer, ObservableGuest)
-    {
+    private func startedObservable(_ recorder: ReporterRecorder = ReporterRecorder()) throws -> (
+        OpaquePointer, ObservableGuest
+    ) {
         let path = try GuestFixtures.library("observable_guest.c", name: "observable-c-runtime")
         let runtime = try loaded(path)
         XCTAssertEqual(start(runtime, recorder, directory: "/data/observable"), StartOutcome(AHR_START_OK, APPHOST_OK))
@@ -1476,7 +1477,7 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     /// Plugins/Fixtures/background_guest.c, loaded and started in process, with its hooks.
-    private func startedBackground(_ recorder: SinkRecorder, name: String = "background-c-runtime") throws -> (
+    private func startedBackground(_ recorder: ReporterRecorder, name: String = "background-c-runtime") throws -> (
         runtime: OpaquePointer, fixture: BackgroundFixture
     ) {
         let runtime = try loaded(try BackgroundFixture.library(name: name))
@@ -1485,7 +1486,7 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     /// Plugins/Fixtures/scenes_runtime_guest.c, loaded and started in process, with its hooks.
-    private func startedScenes(_ recorder: SinkRecorder, name: String = "scenes-runtime", flags: [String] = [])
+    private func startedScenes(_ recorder: ReporterRecorder, name: String = "scenes-runtime", flags: [String] = [])
         throws -> (runtime: OpaquePointer, fixture: ScenesFixture)
     {
         let runtime = try loaded(try ScenesFixture.library(name: name, flags: flags))
@@ -1511,7 +1512,9 @@ final class GuestRuntimeCTests: XCTestCase {
     }
 
     /// The log lines since `mark`, the number of lines there were.
-    private func lines(_ recorder: SinkRecorder, since mark: Int) -> [String] { Array(recorder.lines.dropFirst(mark)) }
+    private func lines(_ recorder: ReporterRecorder, since mark: Int) -> [String] {
+        Array(recorder.lines.dropFirst(mark))
+    }
 
     /// Delivers a call with the app state the tests do not look at.
     fileprivate func deliver(_ call: GuestCall, to runtime: OpaquePointer) -> Int32 {
@@ -1624,8 +1627,8 @@ extension GuestRuntimeCTests {
         }
     }
 
-    /// An `ahr_sink` that records what the runtime hands it, from any thread.
-    final class SinkRecorder: Sendable {
+    /// An `ahr_reporter` that records what the runtime hands it, from any thread.
+    final class ReporterRecorder: Sendable {
         struct Log: Equatable {
             var level: Int32
             var bytes: [UInt8]
@@ -1637,7 +1640,7 @@ extension GuestRuntimeCTests {
             var description: String { "scene \(scene): " + (bytes.count > 32 ? "\(bytes.count) bytes" : "\(bytes)") }
         }
 
-        /// Everything the sink got, in order, and the marks a test put between.
+        /// Everything the reporter got, in order, and the marks a test put between.
         enum Entry: Equatable, CustomStringConvertible {
             case log(String)
             case save(UInt64)
@@ -1714,9 +1717,9 @@ extension GuestRuntimeCTests {
 
         var logs: [Log] { state.withLock { $0.logs } }
         var timeline: [Entry] { state.withLock { $0.timeline } }
-        /// The background extension's sink calls, in order.
+        /// The background extension's reporter calls, in order.
         var background: [Entry] { timeline.filter(\.isBackground) }
-        /// The scenes extension's sink calls, in order.
+        /// The scenes extension's reporter calls, in order.
         var scenes: [Entry] { timeline.filter(\.isScenes) }
         var scenesPointersWereNeverNull: Bool { state.withLock { $0.nullScenesPointers == 0 } }
 
@@ -1725,7 +1728,7 @@ extension GuestRuntimeCTests {
 
         fileprivate func record(_ entry: Entry) { state.withLock { $0.timeline.append(entry) } }
 
-        /// Records a scenes entry made of texts the sink got; a NULL one is counted.
+        /// Records a scenes entry made of texts the reporter got; a NULL one is counted.
         fileprivate func record(_ pointers: [UnsafeRawPointer?], _ entry: Entry) {
             state.withLock {
                 $0.timeline.append(entry)
@@ -1740,20 +1743,20 @@ extension GuestRuntimeCTests {
         var saves: [Save] { state.withLock { $0.saves } }
         var everySaveHadBytes: Bool { state.withLock { $0.nullSaves == 0 } }
 
-        /// The sink; the recorder must outlive the runtime it is given to.
-        var sink: ahr_sink {
-            ahr_sink(
+        /// The reporter; the recorder must outlive the runtime it is given to.
+        var reporter: ahr_reporter {
+            ahr_reporter(
                 context: Unmanaged.passUnretained(self).toOpaque(),
                 log: { context, level, utf8, length in
                     let bytes = Array(UnsafeRawBufferPointer(start: utf8, count: length))
-                    SinkRecorder.from(context).state.withLock {
+                    ReporterRecorder.from(context).state.withLock {
                         $0.logs.append(Log(level: level, bytes: bytes))
                         $0.timeline.append(.log(String(decoding: bytes, as: UTF8.self)))
                     }
                 },
                 save_state: { context, scene, bytes, length in
                     let copy = Array(UnsafeRawBufferPointer(start: bytes, count: length))
-                    SinkRecorder.from(context).state.withLock {
+                    ReporterRecorder.from(context).state.withLock {
                         $0.saves.append(Save(scene: scene, bytes: copy))
                         $0.timeline.append(.save(scene))
                         if bytes == nil { $0.nullSaves += 1 }
@@ -1761,52 +1764,53 @@ extension GuestRuntimeCTests {
                 },
                 task_began: { context, task, utf8, length in
                     let name = Array(UnsafeRawBufferPointer(start: utf8, count: length))
-                    SinkRecorder.from(context).record(.taskBegan(task, name: name))
+                    ReporterRecorder.from(context).record(.taskBegan(task, name: name))
                 },
-                task_ended: { context, task in SinkRecorder.from(context).record(.taskEnded(task)) },
+                task_ended: { context, task in ReporterRecorder.from(context).record(.taskEnded(task)) },
                 timer_scheduled: { context, timer, delay, interval in
-                    SinkRecorder.from(context).record(.timerScheduled(timer, delay: delay, interval: interval))
+                    ReporterRecorder.from(context).record(.timerScheduled(timer, delay: delay, interval: interval))
                 },
-                timer_cancelled: { context, timer in SinkRecorder.from(context).record(.timerCancelled(timer)) },
-                work_submitted: { context, work in SinkRecorder.from(context).record(.workSubmitted(work)) },
+                timer_cancelled: { context, timer in ReporterRecorder.from(context).record(.timerCancelled(timer)) },
+                work_submitted: { context, work in ReporterRecorder.from(context).record(.workSubmitted(work)) },
                 scene_requested: { context, activation, from, role, style, bytes, length in
                     let state = Array(UnsafeRawBufferPointer(start: bytes, count: length))
-                    SinkRecorder.from(context).record(
+                    ReporterRecorder.from(context).record(
                         [bytes],
                         .sceneRequested(activation: activation, from: from, role: role, style: style, state: state))
                 },
                 session_activation_requested: { context, utf8, length, style in
-                    SinkRecorder.from(context).record(
-                        [UnsafeRawPointer(utf8)], .sessionActivation(SinkRecorder.text(utf8, length), style: style))
+                    ReporterRecorder.from(context).record(
+                        [UnsafeRawPointer(utf8)], .sessionActivation(ReporterRecorder.text(utf8, length), style: style))
                 },
                 loading_progress: { context, scene, value in
-                    SinkRecorder.from(context).record(.loadingProgress(scene, value))
+                    ReporterRecorder.from(context).record(.loadingProgress(scene, value))
                 },
                 modal_presented: { context, scene, modal, style, utf8, length in
-                    SinkRecorder.from(context).record(
+                    ReporterRecorder.from(context).record(
                         [UnsafeRawPointer(utf8)],
-                        .modalPresented(scene, modal: modal, style: style, title: SinkRecorder.text(utf8, length)))
+                        .modalPresented(scene, modal: modal, style: style, title: ReporterRecorder.text(utf8, length)))
                 },
                 modal_dismissed: { context, scene, modal in
-                    SinkRecorder.from(context).record(.modalDismissed(scene, modal: modal))
+                    ReporterRecorder.from(context).record(.modalDismissed(scene, modal: modal))
                 },
                 notification_posted: { context, title, titleLength, body, bodyLength in
-                    SinkRecorder.from(context).record(
+                    ReporterRecorder.from(context).record(
                         [UnsafeRawPointer(title), UnsafeRawPointer(body)],
                         .notification(
-                            title: SinkRecorder.text(title, titleLength), body: SinkRecorder.text(body, bodyLength)))
+                            title: ReporterRecorder.text(title, titleLength),
+                            body: ReporterRecorder.text(body, bodyLength)))
                 },
                 session_close_requested: { context, utf8, length in
-                    SinkRecorder.from(context).record(
-                        [UnsafeRawPointer(utf8)], .sessionClose(SinkRecorder.text(utf8, length)))
+                    ReporterRecorder.from(context).record(
+                        [UnsafeRawPointer(utf8)], .sessionClose(ReporterRecorder.text(utf8, length)))
                 })
         }
 
         /// A sink that drops everything.
-        static var silent: ahr_sink { ahr_sink() }
+        static var silent: ahr_reporter { ahr_reporter() }
 
-        private static func from(_ context: UnsafeMutableRawPointer?) -> SinkRecorder {
-            Unmanaged<SinkRecorder>.fromOpaque(context!).takeUnretainedValue()
+        private static func from(_ context: UnsafeMutableRawPointer?) -> ReporterRecorder {
+            Unmanaged<ReporterRecorder>.fromOpaque(context!).takeUnretainedValue()
         }
     }
 }

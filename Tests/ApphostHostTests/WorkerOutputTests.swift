@@ -49,7 +49,7 @@ private final class Capture {
         standardError = err[1]
         output = WorkerOutput(
             standardOutput: out[0], standardError: err[0], hostQueue: DispatchQueue(label: "test.host"),
-            sink: { [lines] level, line in lines.append(level, line) })
+            handleLine: { [lines] level, line in lines.append(level, line) })
     }
 
     func write(_ bytes: [UInt8], standardError toStandardError: Bool) {

@@ -5,7 +5,7 @@ import Synchronization
 /// queue), in order, so they must not block.
 public final class EventFanOut: Sendable {
     private struct Subscribers: ~Copyable {
-        var sinks: [Int: @Sendable (HostEvent) -> Void] = [:]
+        var handlers: [Int: @Sendable (HostEvent) -> Void] = [:]
         var nextID = 0
     }
 
@@ -14,20 +14,20 @@ public final class EventFanOut: Sendable {
     public init() {}
 
     public func publish(_ event: HostEvent) {
-        let sinks = subscribers.withLock { $0.sinks.sorted { $0.key < $1.key }.map(\.value) }
-        for sink in sinks { sink(event) }
+        let handlers = subscribers.withLock { $0.handlers.sorted { $0.key < $1.key }.map(\.value) }
+        for handler in handlers { handler(event) }
     }
 
-    /// Calls `sink` with every event published from now on until the subscription is cancelled.
-    public func subscribe(_ sink: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
+    /// Calls `handler` with every event published from now on until the subscription is cancelled.
+    public func subscribe(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
         let id = subscribers.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.sinks[id] = sink
+            state.handlers[id] = handler
             return id
         }
         return EventSubscription { [weak self] in
-            _ = self?.subscribers.withLock { $0.sinks.removeValue(forKey: id) }
+            _ = self?.subscribers.withLock { $0.handlers.removeValue(forKey: id) }
         }
     }
 }

@@ -76,10 +76,10 @@ public final class HostCore: @unchecked Sendable {
         completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        let sink = GuestEventSink(path: path)
+        let route = GuestEventRoute(path: path)
         opener.open(
             path: path, guestsDirectory: guestsDirectory, hostQueue: hostQueue,
-            onEvent: { [weak self] event in self?.handle(event, from: sink) },
+            onEvent: { [weak self] event in self?.handle(event, from: route) },
             completion: { [weak self] result in
                 guard let self else { return }
                 switch result {
@@ -87,7 +87,7 @@ public final class HostCore: @unchecked Sendable {
                     self.record(.launchFailed, message: error.description)
                     completion(.failure(HostCommandError(error.description)))
                 case .success(let opened):
-                    self.launchOpened(opened, path: path, sink: sink, foreground: foreground, completion: completion)
+                    self.launchOpened(opened, path: path, route: route, foreground: foreground, completion: completion)
                 }
             })
     }
@@ -319,7 +319,7 @@ public final class HostCore: @unchecked Sendable {
     // MARK: Launch
 
     private func launchOpened(
-        _ opened: OpenedGuest, path: String, sink: GuestEventSink, foreground: Bool,
+        _ opened: OpenedGuest, path: String, route: GuestEventRoute, foreground: Bool,
         completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
     ) {
         let descriptor = opened.descriptor
@@ -339,17 +339,17 @@ public final class HostCore: @unchecked Sendable {
             guests.append(guest)
             restoreSessions(of: guest)
         }
-        sink.id = descriptor.id
-        sink.channel = opened.channel
+        route.id = descriptor.id
+        route.channel = opened.channel
         guest.channel = opened.channel
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
         // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
         guest.phase = .launching
         noteAppState(guest, from: .notRunning, reason: .requested)
         // What a guest thread asked for between init and the channel's opening, now it has a record.
-        let early = sink.early
-        sink.early = []
-        for event in early { handle(event, from: sink) }
+        let early = route.early
+        route.early = []
+        for event in early { handle(event, from: route) }
 
         // N1: its runtime refuses notifications over the limit at once, as the host would.
         deliver(guest, .notificationLimit(count: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow))
@@ -846,31 +846,34 @@ public final class HostCore: @unchecked Sendable {
         }
     }
 
-    private func handle(_ event: GuestEvent, from sink: GuestEventSink) {
-        let name = sink.id ?? sink.identifiedAs ?? sink.path
+    private func handle(_ event: GuestEvent, from route: GuestEventRoute) {
+        let name = route.id ?? route.identifiedAs ?? route.path
         switch event {
         case .identified(let id):
-            sink.identifiedAs = id
+            route.identifiedAs = id
         case .log(let level, let message):
             record(.log, guest: name, level: level, message: message)
         case .died(let cause):
-            guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
                 return
             }
             crashed(guest, channel: channel, cause: cause, during: guest.inFlight.first)
         case .saveSceneState(let handle, let data):
-            guard let guest = sink.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
+            guard let guest = route.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
             guest.scenes[index].savedState = data
             persist(data, of: guest, scene: handle, session: guest.scenes[index].sessionID)
         case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
-            guard sink.id != nil else { return sink.early.append(event) }
-            guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
+            guard route.id != nil else { return route.early.append(event) }
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
                 return
             }
             handleBackground(event, from: guest, channel: channel)
         case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
             .notificationPosted, .sessionCloseRequested:
-            guard let guest = sink.id.flatMap(self.guest), let channel = guest.channel, channel === sink.channel else {
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
                 return
             }
             handleScenes(event, from: guest)
@@ -916,14 +919,14 @@ public final class HostCore: @unchecked Sendable {
 }
 
 /// Routes what a guest sends to its record; the guest's id is known only once it has loaded.
-private final class GuestEventSink: @unchecked Sendable {
+private final class GuestEventRoute: @unchecked Sendable {
     // Written and read on the host queue only.
     let path: String
     var id: String?
     /// The id the opener read from the descriptor, before the launch (and `id`) is settled: it
     /// names what the guest sends from init.
     var identifiedAs: String?
-    /// The channel of the launch this sink serves: a late word from an earlier one is ignored.
+    /// The channel of the launch this route serves: a late word from an earlier one is ignored.
     weak var channel: (any GuestChannel)?
     /// Background requests that arrived before the channel opened (a guest thread may make them
     /// right after init), handled once it has.

@@ -5,7 +5,7 @@
  * sdk/include/apphost/host.h, delivers host-to-guest calls and passes what
  * the guest sends the host (log lines, saved scene states, the tasks,
  * timers and async work of the background extension, and the requests of
- * the scenes extension) to a sink. It keeps a mirror of the states the host
+ * the scenes extension) to a reporter. It keeps a mirror of the states the host
  * last gave the guest, so that app_state, scene_state and scene_size answer
  * "as of the callback being delivered" without asking the host. It knows
  * nothing of sockets or Swift: the worker process (apphost-worker) drives it
@@ -102,14 +102,14 @@ const ahr_raw_descriptor *ahr_descriptor(const ahr_runtime *runtime);
 
 /*
  * Where the guest's own calls to the host go. The runtime checks their
- * arguments first (CONTRACT X3) and calls the sink only for accepted ones,
+ * arguments first (CONTRACT X3) and calls the reporter only for accepted ones,
  * on whichever guest thread made the call, possibly several at once. The
- * sink must copy what it keeps: the pointers are valid only during the call.
+ * reporter must copy what it keeps: the pointers are valid only during the call.
  * A NULL member drops those calls. The context must stay valid until
- * ahr_stop returns; no sink call is made after that, or after a failed
+ * ahr_stop returns; no reporter call is made after that, or after a failed
  * ahr_start returns.
  */
-typedef struct ahr_sink {
+typedef struct ahr_reporter {
     void *context;
     /* `level` is an enum apphost_log_level. `utf8` holds `length` bytes, at
      * most APPHOST_LOG_MESSAGE_MAX_BYTES, cut at a character boundary, not
@@ -119,7 +119,7 @@ typedef struct ahr_sink {
     /* The state `scene` saved (CONTRACT S12): `length` bytes, at most
      * APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL, even for an empty
      * state. Called while the scene is known to be connected, so that the
-     * save reaches the sink before a later did_disconnect is delivered. */
+     * save reaches the reporter before a later did_disconnect is delivered. */
     void (*save_state)(void *context, apphost_scene_t scene, const void *bytes, size_t length);
 
     /* The background extension ("apphost.background/1", background.h). The
@@ -154,7 +154,7 @@ typedef struct ahr_sink {
      * scene are reported in the order they changed. Those about a scene
      * (scene_requested, loading_progress, modal_presented, modal_dismissed)
      * are called while the scene is known to be connected, under the
-     * mirror's lock too, so that they reach the sink before a later
+     * mirror's lock too, so that they reach the reporter before a later
      * did_disconnect is delivered (and a scene_requested made inside
      * perform_action before ahr_handle returns from it). They must not call
      * back into the runtime. Strings are not NUL-terminated and not checked
@@ -193,7 +193,7 @@ typedef struct ahr_sink {
     /* close_session (ABI 1.2): the id of one of the guest's sessions, 1 to
      * AHR_SESSION_ID_MAX_BYTES bytes, to close for good (CONTRACT S7). */
     void (*session_close_requested)(void *context, const char *utf8, size_t length);
-} ahr_sink;
+} ahr_reporter;
 
 /* The largest notification limit the runtime keeps count of. */
 enum { AHR_NOTIFICATION_LIMIT_MAX = 10000 };
@@ -246,10 +246,10 @@ typedef enum ahr_start_result {
  * descriptor does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES (CONTRACT
  * S13), and app_state, scene_state and scene_size with
  * APPHOST_ERROR_WRONG_THREAD off the thread delivering a call (X3), which
- * the log sink hears once per function, at APPHOST_LOG_WARNING.
+ * the log reporter hears once per function, at APPHOST_LOG_WARNING.
  */
 ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, const char *host_name,
-                           const char *host_version, ahr_sink sink, int32_t *init_status);
+                           const char *host_version, ahr_reporter reporter, int32_t *init_status);
 
 /* ---- Calls ---------------------------------------------------------------- */
 
@@ -318,7 +318,7 @@ typedef struct ahr_call {
     /* SCENE_CALLBACK: which one. */
     ahr_scene_callback scene_callback;
     /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK: the id of the task, timer or work,
-     * as the runtime gave it out (ahr_sink). */
+     * as the runtime gave it out (ahr_reporter). */
     uint64_t id;
     /* BACKGROUND_TIME: the nanoseconds left of the guest's background budget
      * as of this call (0: no background work is possible, as before a
@@ -343,7 +343,7 @@ typedef struct ahr_call {
      * checks again when a request spends it; never APPHOST_ACTIVATION_INVALID. */
     apphost_activation_t activation;
     /* SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the modal, as the runtime
-     * gave it out (ahr_sink.modal_presented). */
+     * gave it out (ahr_reporter.modal_presented). */
     apphost_modal_t modal;
     /* NOTIFICATION_LIMIT: how many notifications the guest may post within
      * any `notification_window_ns` (CONTRACT N1); at least 1. */
@@ -409,7 +409,7 @@ typedef struct ahr_call {
  * - DID_DISCARD calls did_discard with the session id, NUL-terminated.
  * - NOTIFICATION_LIMIT sets the limit post_notification keeps from then on
  *   (CONTRACT N1): one more within the window is APPHOST_ERROR_LIMIT_REACHED
- *   at once. Until it comes, every notification goes to the sink, where the
+ *   at once. Until it comes, every notification goes to the reporter, where the
  *   host counts them on its own account. Runs no guest code;
  *   APPHOST_ERROR_INVALID_ARGUMENT for a limit of 0 or past
  *   AHR_NOTIFICATION_LIMIT_MAX.
@@ -418,7 +418,7 @@ typedef struct ahr_call {
  *
  * SAVE_STATUS tells whether the host could store the last save of a
  * connected scene (CONTRACT X5): while `save_failed` holds, save_scene_state
- * of the scene still hands its bytes to the sink but returns
+ * of the scene still hands its bytes to the reporter but returns
  * APPHOST_ERROR_INTERNAL, so that the guest learns its saves are not kept
  * for good. A scene connects with its saves taken to work. Runs no guest
  * code and changes no state; APPHOST_ERROR_INVALID_HANDLE for a scene that

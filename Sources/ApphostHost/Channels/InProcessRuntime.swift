@@ -6,11 +6,11 @@ import Foundation
 
 /// One guest loaded into the host process, run by the C guest runtime (ApphostGuestRuntime, as
 /// in a worker process): the runtime, the guest's serial main queue "apphost.guest.<id>", where
-/// `start`, `handle` and `stop` run one at a time, and the sink that turns what the guest sends
+/// `start`, `handle` and `stop` run one at a time, and the reporter that turns what the guest sends
 /// the host into `GuestEvent`s.
 final class InProcessRuntime: @unchecked Sendable {
     // `runtime` and `phase` are touched only on `mainQueue`; the rest is immutable. `events` is
-    // the sink's context: it lives as long as this object, which outlives the runtime.
+    // the reporter's context: it lives as long as this object, which outlives the runtime.
     let descriptor: GuestDescriptor
     /// The guest's main queue, "apphost.guest.<id>": every callback runs there.
     let mainQueue: DispatchQueue
@@ -18,7 +18,7 @@ final class InProcessRuntime: @unchecked Sendable {
     private let path: String
     private let hostName: String
     private let hostVersion: String
-    private let events: EventSink
+    private let events: EventReporter
     private var runtime: OpaquePointer?
     private var phase = Phase.loaded
 
@@ -41,7 +41,7 @@ final class InProcessRuntime: @unchecked Sendable {
         self.dataDirectory = dataDirectory
         self.hostName = hostName
         self.hostVersion = hostVersion
-        events = EventSink(emit: onEvent)
+        events = EventReporter(emit: onEvent)
     }
 
     /// True between a successful `start` and `stop`.
@@ -57,7 +57,7 @@ final class InProcessRuntime: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(mainQueue))
         precondition(phase == .loaded, "start() once, before anything else")
         var status: Int32 = 0
-        let result = ahr_start(runtime, dataDirectory, hostName, hostVersion, events.sink, &status)
+        let result = ahr_start(runtime, dataDirectory, hostName, hostVersion, events.reporter, &status)
         switch result {
         case AHR_START_OK:
             phase = .running
@@ -89,97 +89,97 @@ final class InProcessRuntime: @unchecked Sendable {
     }
 }
 
-/// The `ahr_sink` of one in-process guest: its log, save_state, background and scenes calls,
+/// The `ahr_reporter` of one in-process guest: its log, save_state, background and scenes calls,
 /// already checked by the runtime, as `GuestEvent`s, handed on from the guest thread that made
 /// them, in their order.
-private final class EventSink: Sendable {
+private final class EventReporter: Sendable {
     let emit: @Sendable (GuestEvent) -> Void
 
     init(emit: @escaping @Sendable (GuestEvent) -> Void) {
         self.emit = emit
     }
 
-    /// The sink, with this object as its unretained context: keep it until ahr_stop returns.
-    /// Member by member, so that members added to `ahr_sink` later start out NULL.
-    var sink: ahr_sink {
-        var sink = ahr_sink()
-        sink.context = Unmanaged.passUnretained(self).toOpaque()
-        sink.log = { context, level, utf8, length in
+    /// The reporter, with this object as its unretained context: keep it until ahr_stop returns.
+    /// Member by member, so that members added to `ahr_reporter` later start out NULL.
+    var reporter: ahr_reporter {
+        var reporter = ahr_reporter()
+        reporter.context = Unmanaged.passUnretained(self).toOpaque()
+        reporter.log = { context, level, utf8, length in
             guard let context, let level = GuestLogLevel(rawValue: level) else { return }
             // The runtime cut the message to APPHOST_LOG_MESSAGE_MAX_BYTES at a character
             // boundary; invalid UTF-8 is repaired here.
             let message = String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
-            EventSink.from(context).emit(.log(level, message))
+            EventReporter.from(context).emit(.log(level, message))
         }
-        sink.save_state = { context, scene, bytes, length in
+        reporter.save_state = { context, scene, bytes, length in
             guard let context else { return }
             let state = bytes.map { Data(bytes: $0, count: length) } ?? Data()
-            EventSink.from(context).emit(.saveSceneState(scene, state))
+            EventReporter.from(context).emit(.saveSceneState(scene, state))
         }
         // The background extension's requests (B1 to B8); the runtime calls these under its
         // lock, so they reach the host in the order the guest made them.
-        sink.task_began = { context, task, utf8, length in
+        reporter.task_began = { context, task, utf8, length in
             guard let context else { return }
             let name = String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
-            EventSink.from(context).emit(.taskBegan(task, name: name))
+            EventReporter.from(context).emit(.taskBegan(task, name: name))
         }
-        sink.task_ended = { context, task in
+        reporter.task_ended = { context, task in
             guard let context else { return }
-            EventSink.from(context).emit(.taskEnded(task))
+            EventReporter.from(context).emit(.taskEnded(task))
         }
-        sink.timer_scheduled = { context, timer, delay, interval in
+        reporter.timer_scheduled = { context, timer, delay, interval in
             guard let context else { return }
-            EventSink.from(context).emit(
+            EventReporter.from(context).emit(
                 .timerScheduled(
                     timer, delay: WireDuration.duration(delay),
                     interval: interval == 0 ? nil : WireDuration.duration(interval)))
         }
-        sink.timer_cancelled = { context, timer in
+        reporter.timer_cancelled = { context, timer in
             guard let context else { return }
-            EventSink.from(context).emit(.timerCancelled(timer))
+            EventReporter.from(context).emit(.timerCancelled(timer))
         }
-        sink.work_submitted = { context, work in
+        reporter.work_submitted = { context, work in
             guard let context else { return }
-            EventSink.from(context).emit(.workSubmitted(work))
+            EventReporter.from(context).emit(.workSubmitted(work))
         }
         // The scenes extension's requests (S9, S11, N1 to N3), checked by the runtime: those about
         // a scene come while it is connected. Enum values the core does not know are dropped.
-        sink.scene_requested = { context, activation, from, role, style, bytes, length in
+        reporter.scene_requested = { context, activation, from, role, style, bytes, length in
             guard let context, let role = SceneRole(rawValue: role), let style = PresentationStyle(rawValue: style)
             else { return }
             let state = bytes.map { Data(bytes: $0, count: length) } ?? Data()
-            EventSink.from(context).emit(
+            EventReporter.from(context).emit(
                 .sceneRequested(activation: activation, from: from, role: role, style: style, state: state))
         }
-        sink.session_activation_requested = { context, utf8, length, style in
+        reporter.session_activation_requested = { context, utf8, length, style in
             guard let context, let style = PresentationStyle(rawValue: style) else { return }
-            EventSink.from(context).emit(
-                .sessionActivationRequested(sessionID: EventSink.text(utf8, length), style: style))
+            EventReporter.from(context).emit(
+                .sessionActivationRequested(sessionID: EventReporter.text(utf8, length), style: style))
         }
-        sink.loading_progress = { context, scene, value in
+        reporter.loading_progress = { context, scene, value in
             guard let context, let progress = LoadingProgress(abiValue: value) else { return }
-            EventSink.from(context).emit(.loadingProgress(scene, progress))
+            EventReporter.from(context).emit(.loadingProgress(scene, progress))
         }
-        sink.modal_presented = { context, scene, modal, style, utf8, length in
+        reporter.modal_presented = { context, scene, modal, style, utf8, length in
             guard let context, let style = ModalStyle(rawValue: style) else { return }
-            EventSink.from(context).emit(
-                .modalPresented(scene, modal, style: style, title: EventSink.text(utf8, length)))
+            EventReporter.from(context).emit(
+                .modalPresented(scene, modal, style: style, title: EventReporter.text(utf8, length)))
         }
-        sink.modal_dismissed = { context, scene, modal in
+        reporter.modal_dismissed = { context, scene, modal in
             guard let context else { return }
-            EventSink.from(context).emit(.modalDismissed(scene, modal))
+            EventReporter.from(context).emit(.modalDismissed(scene, modal))
         }
-        sink.notification_posted = { context, title, titleLength, body, bodyLength in
+        reporter.notification_posted = { context, title, titleLength, body, bodyLength in
             guard let context else { return }
-            EventSink.from(context).emit(
+            EventReporter.from(context).emit(
                 .notificationPosted(
-                    title: EventSink.text(title, titleLength), body: EventSink.text(body, bodyLength)))
+                    title: EventReporter.text(title, titleLength), body: EventReporter.text(body, bodyLength)))
         }
-        sink.session_close_requested = { context, utf8, length in
+        reporter.session_close_requested = { context, utf8, length in
             guard let context else { return }
-            EventSink.from(context).emit(.sessionCloseRequested(sessionID: EventSink.text(utf8, length)))
+            EventReporter.from(context).emit(.sessionCloseRequested(sessionID: EventReporter.text(utf8, length)))
         }
-        return sink
+        return reporter
     }
 
     /// A guest's text as the runtime passes it on (cut at a character boundary, not checked),
@@ -188,7 +188,7 @@ private final class EventSink: Sendable {
         String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
     }
 
-    private static func from(_ context: UnsafeMutableRawPointer) -> EventSink {
-        Unmanaged<EventSink>.fromOpaque(context).takeUnretainedValue()
+    private static func from(_ context: UnsafeMutableRawPointer) -> EventReporter {
+        Unmanaged<EventReporter>.fromOpaque(context).takeUnretainedValue()
     }
 }

@@ -123,9 +123,9 @@ public final class HostService: @unchecked Sendable {
         unlink(path)
     }
 
-    /// Calls `sink` with every host event from now on, on the host queue; it must not block.
-    public func subscribe(_ sink: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
-        events.subscribe(sink)
+    /// Calls `handler` with every host event from now on, on the host queue; it must not block.
+    public func subscribe(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
+        events.subscribe(handler)
     }
 
     /// Loads and launches the guests one after another: the first that launches goes to the
@@ -213,8 +213,8 @@ extension HostService: ControlResponder, ControlTarget {
         }
     }
 
-    public func follow(_ sink: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
-        events.subscribe(sink)
+    public func follow(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
+        events.subscribe(handler)
     }
 
     private func perform(_ command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {

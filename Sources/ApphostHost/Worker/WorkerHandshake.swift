@@ -35,11 +35,11 @@ final class WorkerHandshake {
     }
 
     /// With `capture`, what the worker writes to its standard output and standard error goes to
-    /// the sink, line by line, on the host queue (`WorkerOutput`); without, they are the host's.
+    /// its line handler, line by line, on the host queue (`WorkerOutput`); without, they are the host's.
     /// With `users`, the worker takes a user of its own at LOAD.
     static func spawn(
         executable: String, path: String, timeout: Duration,
-        capture: (hostQueue: DispatchQueue, sink: WorkerOutput.Sink)? = nil, users: WorkerUsers? = nil
+        capture: (hostQueue: DispatchQueue, handleLine: WorkerOutput.LineHandler)? = nil, users: WorkerUsers? = nil
     ) throws(LoadError) -> WorkerHandshake {
         do {
             let (process, socket, pipes) = try WorkerProcess.spawn(
@@ -48,7 +48,7 @@ final class WorkerHandshake {
             if let pipes, let capture {
                 output = WorkerOutput(
                     standardOutput: pipes.standardOutput, standardError: pipes.standardError,
-                    hostQueue: capture.hostQueue, sink: capture.sink)
+                    hostQueue: capture.hostQueue, handleLine: capture.handleLine)
             }
             return WorkerHandshake(
                 path: path, process: process, output: output, socket: socket, timeout: timeout,

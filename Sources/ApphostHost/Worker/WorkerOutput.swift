@@ -16,7 +16,7 @@ import Glibc
 /// it fills its pipe and waits in its own write, as it waits on its socket when it logs too fast,
 /// and never makes the host queue more than a batch behind.
 final class WorkerOutput: @unchecked Sendable {
-    typealias Sink = @Sendable (GuestLogLevel, String) -> Void
+    typealias LineHandler = @Sendable (GuestLogLevel, String) -> Void
 
     static let maximumLineBytes = Int(APPHOST_LOG_MESSAGE_MAX_BYTES)
     /// Read at a time, so that one guest's flood leaves the reactor to the other workers between reads.
@@ -38,16 +38,16 @@ final class WorkerOutput: @unchecked Sendable {
     private let lock = WorkerLock()
     private var streams: [Stream]
     private let hostQueue: DispatchQueue
-    private let sink: Sink
+    private let handleLine: LineHandler
     private let reactor = WorkerReactor.shared
 
     /// Takes over the read ends `standardOutput` and `standardError` (close-on-exec), makes them
-    /// non-blocking and starts reading them; `sink` gets each line on the host queue. The
+    /// non-blocking and starts reading them; `handleLine` gets each line on the host queue. The
     /// descriptors are closed at their end of file, once every process that holds the write end
     /// (the worker, and whatever the guest started) has closed it.
-    init(standardOutput: Int32, standardError: Int32, hostQueue: DispatchQueue, sink: @escaping Sink) {
+    init(standardOutput: Int32, standardError: Int32, hostQueue: DispatchQueue, handleLine: @escaping LineHandler) {
         self.hostQueue = hostQueue
-        self.sink = sink
+        self.handleLine = handleLine
         streams = [
             Stream(descriptor: standardOutput, level: .info), Stream(descriptor: standardError, level: .warning),
         ]
@@ -126,7 +126,7 @@ final class WorkerOutput: @unchecked Sendable {
         var start = 0
         while start < lines.count {
             let batch = lines[start..<min(start + Self.linesPerBatch, lines.count)]
-            hostQueue.sync { [sink] in for line in batch { sink(level, line) } }
+            hostQueue.sync { [handleLine] in for line in batch { handleLine(level, line) } }
             start = batch.endIndex
         }
     }

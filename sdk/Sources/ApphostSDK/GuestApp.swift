@@ -70,7 +70,7 @@ extension GuestApp {
     /// library's `main`, which the SDK's C entry calls once while the library
     /// loads. Do not call it yourself, and do not replace it.
     public nonisolated static func main() {
-        GuestRuntime.register(Self.self)
+        RunningApp.register(Self.self)
     }
 
     public func didFinishLaunching(host: Apphost) throws {}

@@ -1,6 +1,6 @@
 /* The conversation with the host, on the worker's main thread. */
-#ifndef SESSION_H
-#define SESSION_H
+#ifndef CONVERSATION_H
+#define CONVERSATION_H
 
 /*
  * Says HELLO on `fd`, then serves LOAD, START, CALL and STOP in the order
@@ -10,6 +10,6 @@
  * frame (WORKER_EXIT_PROTOCOL) or on a failure of its own
  * (WORKER_EXIT_FAILURE).
  */
-_Noreturn void session_serve(int fd);
+_Noreturn void conversation_serve(int fd);
 
 #endif

@@ -6,51 +6,6 @@ import CApphost
     import Musl
 #endif
 
-/// The SDK's state for the guest library it is linked into: the registered
-/// app type, and while the guest runs its host, app and connected scenes.
-///
-/// Isolated to ``GuestActor``: the host makes every call on the guest's main
-/// queue, one at a time (sdk/include/apphost/entry.h, app.h, scene.h), and
-/// the C bridge below enters the actor there with ``onMainQueue(_:)``.
-@GuestActor
-final class GuestRuntime {
-    /// Set by `GuestApp.main()` while the library loads, under the dynamic
-    /// loader's lock, before dlopen returns and so before any other access:
-    /// hence `nonisolated(unsafe)`.
-    nonisolated(unsafe) static var appType: (any GuestApp.Type)?
-    /// Set by init, cleared by deinit.
-    static var current: GuestRuntime?
-
-    nonisolated static func register(_ type: any GuestApp.Type) {
-        appType = type
-    }
-
-    let host: Apphost
-    let app: any GuestApp
-    /// The connected scenes by handle, with the delegate the app made for each.
-    var scenes: [UInt64: (scene: Scene, delegate: any SceneDelegate)] = [:]
-
-    init(host: Apphost, app: any GuestApp) {
-        self.host = host
-        self.app = app
-    }
-
-    /// Runs `body` for a connected scene; logs and ignores an unknown handle
-    /// (CONTRACT X3 asks the same tolerance of the host).
-    func withScene(_ handle: UInt64, _ callback: String, _ body: @GuestActor (Scene, any SceneDelegate) -> Void) {
-        guard let entry = scenes[handle] else {
-            host.log(level: .warning, "ApphostSDK: \(callback) for unknown scene=\(handle) ignored")
-            return
-        }
-        body(entry.scene, entry.delegate)
-    }
-}
-
-/// Runs `body` for a call that the host is delivering on the guest's main queue: a C callback.
-func onMainQueue<T>(_ body: @GuestActor () throws -> T) rethrows -> T {
-    try MainQueue.run { try GuestActor.assumeIsolated(body) }
-}
-
 // MARK: - The C bridge
 //
 // ApphostGuestEntry's entry.c forwards apphost_entry and the callback tables
@@ -64,7 +19,7 @@ func onMainQueue<T>(_ body: @GuestActor () throws -> T) rethrows -> T {
 /// process, and the descriptor must stay readable as long as the library is.
 @_cdecl("apphost_sdk_fill_descriptor")
 public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_descriptor_t>?) -> Bool {
-    guard let out, let type = GuestRuntime.appType else { return false }
+    guard let out, let type = RunningApp.appType else { return false }
     let descriptor = type.descriptor
     func copy(_ string: String?) -> UnsafePointer<CChar>? {
         guard let string else { return nil }
@@ -84,20 +39,20 @@ public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_
 @_cdecl("apphost_sdk_init")
 public func _apphostSDKInit(_ host: UnsafePointer<apphost_host_t>?) -> Int32 {
     guard let host, let wrapped = Apphost(host) else { return ApphostError.invalidArgument.status }
-    guard let type = GuestRuntime.appType else {
+    guard let type = RunningApp.appType else {
         wrapped.log(level: .error, "ApphostSDK: no @main GuestApp type registered itself")
         return ApphostError.guestFailed.status
     }
     return onMainQueue {
         // A second init without deinit would be a host bug; start afresh anyway.
-        GuestRuntime.current = GuestRuntime(host: wrapped, app: type.init())
+        RunningApp.current = RunningApp(host: wrapped, app: type.init())
         return 0
     }
 }
 
 @_cdecl("apphost_sdk_deinit")
 public func _apphostSDKDeinit() {
-    onMainQueue { GuestRuntime.current = nil }
+    onMainQueue { RunningApp.current = nil }
     // The host runs nothing after deinit: drop the actor's waiting jobs, and take back every
     // closure context it still holds (timers never cancelled, tasks never ended, queued work).
     MainQueueExecutor.shared.stop()
@@ -107,7 +62,7 @@ public func _apphostSDKDeinit() {
 @_cdecl("apphost_sdk_did_finish_launching")
 public func _apphostSDKDidFinishLaunching() -> Int32 {
     onMainQueue {
-        guard let runtime = GuestRuntime.current else { return ApphostError.invalidState.status }
+        guard let runtime = RunningApp.current else { return ApphostError.invalidState.status }
         // The host takes work for the main queue from now on, not during init.
         MainQueueExecutor.shared.start(host: runtime.host)
         do {
@@ -128,7 +83,7 @@ public func _apphostSDKDidFinishLaunching() -> Int32 {
 @_cdecl("apphost_sdk_will_terminate")
 public func _apphostSDKWillTerminate() {
     onMainQueue {
-        guard let runtime = GuestRuntime.current else { return }
+        guard let runtime = RunningApp.current else { return }
         runtime.app.willTerminate()
         // Scene handles are invalid after will_terminate (scene.h).
         runtime.scenes.removeAll()
@@ -137,7 +92,7 @@ public func _apphostSDKWillTerminate() {
 
 @_cdecl("apphost_sdk_did_receive_memory_warning")
 public func _apphostSDKDidReceiveMemoryWarning() {
-    onMainQueue { GuestRuntime.current?.app.didReceiveMemoryWarning() }
+    onMainQueue { RunningApp.current?.app.didReceiveMemoryWarning() }
 }
 
 @_cdecl("apphost_sdk_scene_will_connect")
@@ -145,7 +100,7 @@ public func _apphostSDKSceneWillConnect(_ connection: UnsafePointer<apphost_scen
     // The connection is valid only during this call: copy what is kept.
     guard let info = connection?.pointee, info.scene != 0 else {
         onMainQueue {
-            GuestRuntime.current?.host.log(
+            RunningApp.current?.host.log(
                 level: .warning, "ApphostSDK: will_connect without a valid connection ignored")
         }
         return
@@ -159,7 +114,7 @@ public func _apphostSDKSceneWillConnect(_ connection: UnsafePointer<apphost_scen
         Array(UnsafeRawBufferPointer(start: $0, count: info.restoration_length))
     }
     onMainQueue {
-        guard let runtime = GuestRuntime.current else { return }
+        guard let runtime = RunningApp.current else { return }
         let scene = Scene(handle: handle, session: session, initialState: initialState, host: runtime.host)
         let delegate = runtime.app.makeSceneDelegate(for: session)
         runtime.scenes[handle] = (scene, delegate)
@@ -171,7 +126,7 @@ public func _apphostSDKSceneWillConnect(_ connection: UnsafePointer<apphost_scen
 private func withScene(
     _ handle: UInt64, _ callback: String, _ body: @GuestActor (Scene, any SceneDelegate) -> Void
 ) {
-    onMainQueue { GuestRuntime.current?.withScene(handle, callback, body) }
+    onMainQueue { RunningApp.current?.withScene(handle, callback, body) }
 }
 
 @_cdecl("apphost_sdk_scene_will_enter_foreground")
@@ -197,7 +152,7 @@ public func _apphostSDKSceneDidEnterBackground(_ handle: UInt64) {
 @_cdecl("apphost_sdk_scene_did_disconnect")
 public func _apphostSDKSceneDidDisconnect(_ handle: UInt64) {
     onMainQueue {
-        guard let runtime = GuestRuntime.current else { return }
+        guard let runtime = RunningApp.current else { return }
         runtime.withScene(handle, "did_disconnect") { $1.sceneDidDisconnect($0) }
         runtime.scenes[handle] = nil
     }
@@ -225,7 +180,7 @@ public func _apphostSDKScenePerformAction(
 public func _apphostSDKSceneShouldDismissModal(_ handle: UInt64, _ modal: UInt64) -> Int32 {
     onMainQueue {
         var dismiss = true
-        GuestRuntime.current?.withScene(handle, "should_dismiss_modal") {
+        RunningApp.current?.withScene(handle, "should_dismiss_modal") {
             dismiss = $1.scene($0, shouldDismiss: Modal(id: modal, sceneHandle: handle))
         }
         return dismiss ? 1 : 0
@@ -241,5 +196,5 @@ public func _apphostSDKSceneDidDismissModal(_ handle: UInt64, _ modal: UInt64) {
 public func _apphostSDKDidDiscard(_ sessionID: UnsafePointer<CChar>?) {
     guard let sessionID else { return }
     let id = SceneSession.ID(rawValue: String(cString: sessionID))
-    onMainQueue { GuestRuntime.current?.app.didDiscardSession(id: id) }
+    onMainQueue { RunningApp.current?.app.didDiscardSession(id: id) }
 }

@@ -1,0 +1,64 @@
+/// Memory pressure (CONTRACT A4): warnings to the guests, and terminations in jetsam order when
+/// the host stays over its limit. A suspended guest gets its warning when it resumes (B8), which
+/// the background policy delivers.
+extension HostCore {
+    /// Warns every running guest; a suspended one gets one warning when it resumes (B8). At
+    /// `.critical` the host then terminates its suspended guests, least recently used first;
+    /// their saved state survives, so they relaunch and restore later.
+    public func memoryWarning(level: MemoryPressure = .warning) {
+        assertOnHostQueue()
+        record(.memoryWarning, reason: .memory, name: level.rawValue)
+        for guest in guests where guest.phase == .running && guest.channel != nil {
+            if guest.stopped {
+                guest.background.pendingMemoryWarning = true
+            } else {
+                deliver(guest, .didReceiveMemoryWarning)
+            }
+        }
+        guard level == .critical else { return }
+        for guest in jetsamOrder() where guest.suspended { terminate(guest.id, reason: .memory) }
+    }
+
+    /// A reading of the host's memory (its own and its workers'), checked against `memoryLimit`.
+    /// Going over warns the guests; staying over at the next reading terminates one guest, the
+    /// least recently used suspended one first, the foreground one last (A4). Call it at a steady
+    /// pace, so that memory freed by a termination shows before the next one.
+    public func memoryUsage(bytes: UInt64) {
+        assertOnHostQueue()
+        guard let limit = memoryLimit else { return }
+        guard bytes > limit else {
+            underMemoryPressure = false
+            return
+        }
+        guard underMemoryPressure else {
+            underMemoryPressure = true
+            return memoryWarning()
+        }
+        guard !guests.contains(where: { $0.phase == .terminating }),
+            let victim = jetsamOrder().first(where: { !$0.changingSuspension })
+        else { return }
+        record(
+            .error, guest: victim.id, reason: .memory,
+            message: "host memory \(bytes / 1_048_576) MB is over its limit of \(limit / 1_048_576) MB")
+        terminate(victim.id, reason: .memory)
+    }
+
+    /// Running guests in the order memory pressure ends them: suspended ones, then background
+    /// ones, then the foreground one, each band least recently used first.
+    private func jetsamOrder() -> [GuestRecord] {
+        func band(_ guest: GuestRecord) -> Int {
+            if guest.suspended { return 0 }
+            return layout.visible.contains { $0.guest == guest.id } ? 2 : 1
+        }
+        return guests.filter { $0.phase == .running && $0.channel != nil }
+            .sorted { (band($0), $0.background.lastUsed) < (band($1), $1.background.lastUsed) }
+    }
+}
+
+/// How hard the host is pressed for memory (A4).
+public enum MemoryPressure: String, Sendable, CaseIterable {
+    /// Running guests are warned.
+    case warning
+    /// Guests are warned, then suspended guests are terminated, least recently used first.
+    case critical
+}
