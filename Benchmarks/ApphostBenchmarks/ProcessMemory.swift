@@ -59,7 +59,7 @@ final class RecordingOpener: GuestOpener, @unchecked Sendable {
     init(_ opener: any GuestOpener) { self.opener = opener }
 
     func open(
-        path: String, guestsDirectory: String, hostQueue: DispatchQueue,
+        path: String, guestsDirectory: String, hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void,
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     ) {

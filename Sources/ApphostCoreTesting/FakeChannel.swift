@@ -6,17 +6,17 @@ public final class FakeChannel: GuestChannel, @unchecked Sendable {
     // Confined to the host queue.
     public let guest: FakeGuest
     public let log: CallLog
-    public let queue: DispatchQueue
+    public let queue: any HostExecutor
     public var closed = false
 
-    public init(guest: FakeGuest, log: CallLog, queue: DispatchQueue) {
+    public init(guest: FakeGuest, log: CallLog, queue: any HostExecutor) {
         self.guest = guest
         self.log = log
         self.queue = queue
     }
 
     public func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
-        guard !closed else { return queue.async { reply(.failure(.closed)) } }
+        guard !closed else { return queue.execute { reply(.failure(.closed)) } }
         let received = ReceivedCall(guest: guest.descriptor.id, message: message)
         if case .performAction(_, _, _, _, let token) = message.call { guest.lastActivation = token }
         log.messages.append(received)
@@ -40,35 +40,35 @@ public final class FakeChannel: GuestChannel, @unchecked Sendable {
         if guest.holdReplies {
             guest.heldReplies.append({ reply(result) })
         } else {
-            queue.async { reply(result) }
+            queue.execute { reply(result) }
         }
     }
 
     public func close(completion: @escaping @Sendable () -> Void) {
         closed = true
         guest.closes += 1
-        queue.async { completion() }
+        queue.execute { completion() }
     }
 
     public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
         guest.suspensions += 1
         let result: Result<Void, ChannelFailure> =
             guest.freezeFails ? .failure(.failed("freezer refused")) : .success(())
-        queue.async { completion(result) }
+        queue.execute { completion(result) }
     }
 
     public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
         guest.resumptions += 1
-        queue.async { completion(.success(())) }
+        queue.execute { completion(.success(())) }
     }
 
     /// As a worker channel: a kill ends in the guest's death; a freeze just succeeds.
     public func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
         guest.forceStops.append(freezing ? "freeze" : "kill")
         guard !guest.unstoppable else {
-            return queue.async { completion(.failure(.failed("cannot be killed here"))) }
+            return queue.execute { completion(.failure(.failed("cannot be killed here"))) }
         }
-        queue.async { [guest] in
+        queue.execute { [guest] in
             completion(.success(()))
             if !freezing { guest.emit(.died("killed by SIGKILL")) }
         }

@@ -15,17 +15,17 @@ public final class FakeOpener: GuestOpener, @unchecked Sendable {
     }
 
     public func open(
-        path: String, guestsDirectory: String, hostQueue: DispatchQueue,
+        path: String, guestsDirectory: String, hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void,
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     ) {
         guard let guest = guests[path] else {
-            return hostQueue.async { completion(.failure(LoadError(path: path, cause: .notELF))) }
+            return hostQueue.execute { completion(.failure(LoadError(path: path, cause: .notELF))) }
         }
         guest.opens += 1
         guest.onEvent = onEvent
         for event in guest.eventsAfterInit { onEvent(event) }
         let channel = FakeChannel(guest: guest, log: log, queue: hostQueue)
-        hostQueue.async { completion(.success(OpenedGuest(descriptor: guest.descriptor, channel: channel))) }
+        hostQueue.execute { completion(.success(OpenedGuest(descriptor: guest.descriptor, channel: channel))) }
     }
 }

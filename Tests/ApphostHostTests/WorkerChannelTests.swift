@@ -739,7 +739,7 @@ final class WeakChannels: GuestOpener, @unchecked Sendable {
     var alive: Int { channels.withLock { $0.filter { $0.object != nil }.count } }
 
     func open(
-        path: String, guestsDirectory: String, hostQueue: DispatchQueue,
+        path: String, guestsDirectory: String, hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void,
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     ) {

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The only way the host core reaches a guest. Every call is a message that could cross a
 /// process boundary; the in-process channel and the worker-process channel implement it, and
 /// the core cannot tell them apart.
@@ -76,7 +74,7 @@ public protocol GuestOpener: Sendable {
     func open(
         path: String,
         guestsDirectory: String,
-        hostQueue: DispatchQueue,
+        hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void,
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     )

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Time as the host core sees it. Production uses `DispatchHostClock`; tests use `ManualClock`

@@ -1,5 +1,4 @@
 import CApphost
-import Dispatch
 import Foundation
 
 /// The host's lifecycle policy: app states (A1 to A3, A5), scene states and callback orders (S1 to
@@ -10,7 +9,7 @@ import Foundation
 public final class HostCore: @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
-    let hostQueue: DispatchQueue
+    let hostQueue: any HostExecutor
     /// Where new sessions get their ids.
     private let sessionIDs: any SessionIDSource
     private let guestsDirectory: String
@@ -45,7 +44,7 @@ public final class HostCore: @unchecked Sendable {
     var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
 
     public init(
-        opener: any GuestOpener, clock: any HostClock, hostQueue: DispatchQueue, sessionIDs: any SessionIDSource,
+        opener: any GuestOpener, clock: any HostClock, hostQueue: any HostExecutor, sessionIDs: any SessionIDSource,
         guestsDirectory: String, restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
         store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
@@ -477,7 +476,7 @@ public final class HostCore: @unchecked Sendable {
     func afterSaves(_ body: @escaping @Sendable () -> Void) {
         guard let store else { return body() }
         let hostQueue = hostQueue
-        store.flush { hostQueue.async(execute: body) }
+        store.flush { hostQueue.execute(body) }
     }
 
     /// S12: what a scene saved is kept in memory at once, for a reconnection, and in the store;
@@ -505,7 +504,7 @@ public final class HostCore: @unchecked Sendable {
         guard let data else { return }
         let hostQueue = hostQueue
         store.save(data, session: session) { [weak self] result in
-            hostQueue.async { [weak self] in
+            hostQueue.execute { [weak self] in
                 self?.finishSave(result, size: data.count, of: guest, scene: scene, session: session, retry: retry)
             }
         }
@@ -832,7 +831,7 @@ public final class HostCore: @unchecked Sendable {
         let hostQueue = hostQueue
         clock.schedule(after: restartPolicy.delay) { [weak self] in
             guard let core = self else { return }
-            hostQueue.async { core.restart(guest) }
+            hostQueue.execute { core.restart(guest) }
         }
     }
 
@@ -914,7 +913,7 @@ public final class HostCore: @unchecked Sendable {
     }
 
     func assertOnHostQueue() {
-        dispatchPrecondition(condition: .onQueue(hostQueue))
+        hostQueue.preconditionCurrent()
     }
 }
 

@@ -40,7 +40,7 @@ extension HostCore {
         if !runs { guest.discarded.append(session) }
         let hostQueue = hostQueue
         let discarded: @Sendable (Result<Void, StoreError>) -> Void = { result in
-            hostQueue.async { [weak self] in
+            hostQueue.execute { [weak self] in
                 guard let self else { return }
                 if case .failure(let error) = result {
                     self.record(.error, guest: guest.id, session: session, message: "cannot delete its state: \(error)")

@@ -8,7 +8,7 @@ import Synchronization
 /// stop threads the guest started itself, which only process isolation can.
 public final class InProcessChannel: GuestChannel {
     let runtime: InProcessRuntime
-    private let hostQueue: DispatchQueue
+    private let hostQueue: any HostExecutor
     /// Runs on the guest's main queue once the guest is unloaded, before `close`'s completion.
     private let onUnloaded: @Sendable () -> Void
     private let state = Mutex(State())
@@ -20,7 +20,7 @@ public final class InProcessChannel: GuestChannel {
         var held: [(GuestMessage, @Sendable (GuestReply) -> Void)] = []
     }
 
-    init(runtime: InProcessRuntime, hostQueue: DispatchQueue, onUnloaded: @escaping @Sendable () -> Void) {
+    init(runtime: InProcessRuntime, hostQueue: any HostExecutor, onUnloaded: @escaping @Sendable () -> Void) {
         self.runtime = runtime
         self.hostQueue = hostQueue
         self.onUnloaded = onUnloaded
@@ -46,14 +46,14 @@ public final class InProcessChannel: GuestChannel {
         runtime.mainQueue.async { [runtime, hostQueue] in
             let result: GuestReply =
                 closed || !runtime.isRunning ? .failure(.closed) : .success(runtime.handle(message))
-            hostQueue.async { reply(result) }
+            hostQueue.execute { reply(result) }
         }
     }
 
     public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
         state.withLock { $0.suspended = true }
         // Confirmed once every message sent before has run: the main queue is then idle.
-        runtime.mainQueue.async { [hostQueue] in hostQueue.async { completion(.success(())) } }
+        runtime.mainQueue.async { [hostQueue] in hostQueue.execute { completion(.success(())) } }
     }
 
     public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
@@ -62,7 +62,7 @@ public final class InProcessChannel: GuestChannel {
             defer { state.held = [] }
             return state.held
         }
-        hostQueue.async { completion(.success(())) }
+        hostQueue.execute { completion(.success(())) }
         for (message, reply) in held { deliver(message, closed: false, reply: reply) }
     }
 
@@ -74,13 +74,13 @@ public final class InProcessChannel: GuestChannel {
             }
             return (!state.closeRequested, state.held)
         }
-        for (_, reply) in held { hostQueue.async { reply(.failure(.closed)) } }
+        for (_, reply) in held { hostQueue.execute { reply(.failure(.closed)) } }
         runtime.mainQueue.async { [runtime, hostQueue, onUnloaded] in
             if first {
                 runtime.stop()
                 onUnloaded()
             }
-            hostQueue.async { completion() }
+            hostQueue.execute { completion() }
         }
     }
 }

@@ -24,7 +24,7 @@ public struct InProcessOpener: GuestOpener {
     public func open(
         path: String,
         guestsDirectory: String,
-        hostQueue: DispatchQueue,
+        hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void,
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     ) {
@@ -32,7 +32,7 @@ public struct InProcessOpener: GuestOpener {
         let backlog = DispatchSemaphore(value: Self.eventBacklogLimit)
         let forward: @Sendable (GuestEvent) -> Void = { event in
             backlog.wait()
-            hostQueue.async {
+            hostQueue.execute {
                 onEvent(event)
                 backlog.signal()
             }
@@ -45,20 +45,22 @@ public struct InProcessOpener: GuestOpener {
                     path: path, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion,
                     registry: registry, forward: forward)
             } catch {
-                return hostQueue.async { completion(.failure(error)) }
+                return hostQueue.execute { completion(.failure(error)) }
             }
             let id = runtime.descriptor.id
-            hostQueue.async { onEvent(.identified(guestID: id)) }
+            hostQueue.execute { onEvent(.identified(guestID: id)) }
             runtime.mainQueue.async {
                 do throws(LoadError) {
                     try runtime.start()
                 } catch {
                     registry.release(id: id)
-                    return hostQueue.async { completion(.failure(error)) }
+                    return hostQueue.execute { completion(.failure(error)) }
                 }
                 let channel = InProcessChannel(
                     runtime: runtime, hostQueue: hostQueue, onUnloaded: { registry.release(id: id) })
-                hostQueue.async { completion(.success(OpenedGuest(descriptor: runtime.descriptor, channel: channel))) }
+                hostQueue.execute {
+                    completion(.success(OpenedGuest(descriptor: runtime.descriptor, channel: channel)))
+                }
             }
         }
     }

@@ -29,7 +29,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private let freezer: any ProcessFreezer
     /// Limits on the worker, which also say whether its death was one of them.
     private let limiter: WorkerLimiter?
-    private let hostQueue: DispatchQueue
+    private let hostQueue: any HostExecutor
     private let onEvent: @Sendable (GuestEvent) -> Void
     /// Runs under `lock` once the worker has been reaped, before anyone hears of its end.
     private let onExit: @Sendable () -> Void
@@ -98,7 +98,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     init(
         process: WorkerProcess, output: WorkerOutput? = nil, socket: WireSocket, freezer: any ProcessFreezer,
-        limiter: WorkerLimiter?, hostQueue: DispatchQueue,
+        limiter: WorkerLimiter?, hostQueue: any HostExecutor,
         stopTimeout: Duration, onEvent: @escaping @Sendable (GuestEvent) -> Void,
         onExit: @escaping @Sendable () -> Void
     ) {
@@ -144,9 +144,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         }
         guard start else { return }
         if onReactor {
-            deliverOutbox { work in hostQueue.sync(execute: work) }
+            deliverOutbox { work in hostQueue.executeAndWait(work) }
         } else {
-            hostQueue.async { [self] in deliverOutbox { work in work() } }
+            hostQueue.execute { [self] in deliverOutbox { work in work() } }
         }
     }
 

@@ -39,7 +39,7 @@ final class WorkerHandshake {
     /// With `users`, the worker takes a user of its own at LOAD.
     static func spawn(
         executable: String, path: String, timeout: Duration,
-        capture: (hostQueue: DispatchQueue, handleLine: WorkerOutput.LineHandler)? = nil, users: WorkerUsers? = nil
+        capture: (hostQueue: any HostExecutor, handleLine: WorkerOutput.LineHandler)? = nil, users: WorkerUsers? = nil
     ) throws(LoadError) -> WorkerHandshake {
         do {
             let (process, socket, pipes) = try WorkerProcess.spawn(

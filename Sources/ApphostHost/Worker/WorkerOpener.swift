@@ -43,7 +43,7 @@ public struct WorkerOpener: GuestOpener {
     public func open(
         path: String,
         guestsDirectory: String,
-        hostQueue: DispatchQueue,
+        hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void,
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     ) {
@@ -56,12 +56,12 @@ public struct WorkerOpener: GuestOpener {
             } catch {
                 result = .failure(error)
             }
-            hostQueue.async { completion(result) }
+            hostQueue.execute { completion(result) }
         }
     }
 
     private func launch(
-        path: String, guestsDirectory: String, hostQueue: DispatchQueue,
+        path: String, guestsDirectory: String, hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void
     ) throws(LoadError) -> OpenedGuest {
         // X1: the same causes as in-process for files that are not guests, without a worker.
@@ -121,9 +121,9 @@ public struct WorkerOpener: GuestOpener {
             }
         }
         defer { if !handedOver { users?.takeBack(dataDirectory) } }
-        hostQueue.async { onEvent(.identified(guestID: descriptor.id)) }
+        hostQueue.execute { onEvent(.identified(guestID: descriptor.id)) }
         try explainingLimits(pid: pid) { () throws(LoadError) in
-            try worker.start(dataDirectory: dataDirectory) { event in hostQueue.async { onEvent(event) } }
+            try worker.start(dataDirectory: dataDirectory) { event in hostQueue.execute { onEvent(event) } }
         }
 
         let running = running

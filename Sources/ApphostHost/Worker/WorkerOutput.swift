@@ -37,7 +37,7 @@ final class WorkerOutput: @unchecked Sendable {
     // and `drain` deliver them in the order they were read.
     private let lock = WorkerLock()
     private var streams: [Stream]
-    private let hostQueue: DispatchQueue
+    private let hostQueue: any HostExecutor
     private let handleLine: LineHandler
     private let reactor = WorkerReactor.shared
 
@@ -45,7 +45,7 @@ final class WorkerOutput: @unchecked Sendable {
     /// non-blocking and starts reading them; `handleLine` gets each line on the host queue. The
     /// descriptors are closed at their end of file, once every process that holds the write end
     /// (the worker, and whatever the guest started) has closed it.
-    init(standardOutput: Int32, standardError: Int32, hostQueue: DispatchQueue, handleLine: @escaping LineHandler) {
+    init(standardOutput: Int32, standardError: Int32, hostQueue: any HostExecutor, handleLine: @escaping LineHandler) {
         self.hostQueue = hostQueue
         self.handleLine = handleLine
         streams = [
@@ -126,7 +126,7 @@ final class WorkerOutput: @unchecked Sendable {
         var start = 0
         while start < lines.count {
             let batch = lines[start..<min(start + Self.linesPerBatch, lines.count)]
-            hostQueue.sync { [handleLine] in for line in batch { handleLine(level, line) } }
+            hostQueue.executeAndWait { [handleLine] in for line in batch { handleLine(level, line) } }
             start = batch.endIndex
         }
     }
