@@ -66,12 +66,8 @@ final class GuestRecord: @unchecked Sendable {
     var background = BackgroundState()
     /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
     var inFlight: [String] = []
-    /// When the host restarted it after crashes, oldest first (the restart policy's window).
-    var restartTimes: [Duration] = []
-    var restarts = 0
-    var restartsGivenUp = false
-    /// The guest was in the foreground when it crashed: a restart brings it back there.
-    var crashedInForeground = false
+    /// Its restarts under the restart policy (X2).
+    var restartHistory = RestartHistory()
     /// B5: when the oldest unanswered callback became the oldest (host uptime), and whether it
     /// has been flagged for running past the limit.
     var oldestSince: Duration = .zero

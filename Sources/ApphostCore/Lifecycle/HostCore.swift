@@ -305,8 +305,7 @@ public final class HostCore: @unchecked Sendable {
                             modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
                             saveFailure: $0.saveFailure)
                     },
-                    restart: RestartStatus(
-                        policy: restartPolicy.mode, restarts: guest.restarts, gaveUp: guest.restartsGivenUp),
+                    restart: guest.restartHistory.status(restartPolicy.mode),
                     backgroundTimeRemaining: backgroundTimeRemaining(guest),
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
@@ -746,7 +745,7 @@ public final class HostCore: @unchecked Sendable {
         let place = callback.map { "in \($0)" } ?? "outside any callback"
         let what = guest.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
-        guest.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
+        guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
         unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restartIfAllowed(guest) }
     }
 
@@ -817,29 +816,26 @@ public final class HostCore: @unchecked Sendable {
     /// X2, with the restart policy: relaunch a crashed guest after the policy's delay, unless it
     /// crashed `burst` times within `interval`; then say so and leave it down.
     private func restartIfAllowed(_ guest: GuestRecord) {
-        guard restartPolicy.mode == .onFailure, !guest.restartsGivenUp else { return }
-        let now = clock.uptime()
-        guest.restartTimes.removeAll { now - $0 >= restartPolicy.interval }
-        guard guest.restartTimes.count < restartPolicy.burst else {
-            guest.restartsGivenUp = true
+        switch guest.restartHistory.failed(at: clock.uptime(), policy: restartPolicy) {
+        case .stayDown:
+            return
+        case .giveUp:
             record(
                 .error, guest: guest.id, reason: .crash,
                 message: "not restarting: \(restartPolicy.burst) restarts within \(restartPolicy.interval.secondsText)")
-            return
-        }
-        guest.restartTimes.append(now)
-        let hostQueue = hostQueue
-        clock.schedule(after: restartPolicy.delay) { [weak self] in
-            guard let core = self else { return }
-            hostQueue.execute { core.restart(guest) }
+        case .restart(let delay):
+            let hostQueue = hostQueue
+            clock.schedule(after: delay) { [weak self] in
+                guard let core = self else { return }
+                hostQueue.execute { core.restart(guest) }
+            }
         }
     }
 
     private func restart(_ guest: GuestRecord) {
-        guard guest.phase == .notRunning, !guest.restartsGivenUp else { return }
-        guest.restarts += 1
-        record(.restarting, guest: guest.id, reason: .crash, message: "restart \(guest.restarts)")
-        launch(path: guest.path, foreground: guest.crashedInForeground) { result in
+        guard guest.phase == .notRunning, guest.restartHistory.beginRestart() else { return }
+        record(.restarting, guest: guest.id, reason: .crash, message: "restart \(guest.restartHistory.restarts)")
+        launch(path: guest.path, foreground: guest.restartHistory.crashedInForeground) { result in
             // A restart that fails to launch is a failure too: it counts against the burst.
             if case .failure = result { self.restartIfAllowed(guest) }
         }
