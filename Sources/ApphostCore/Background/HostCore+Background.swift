@@ -108,7 +108,7 @@ extension HostCore {
 
     private func isIdleInBackground(_ guest: GuestRecord, ignoringCallbacks: Bool = false) -> Bool {
         guest.phase == .running && guest.channel != nil && !guest.stopped && !guest.changingSuspension
-            && guest.appState == .background && (ignoringCallbacks || guest.inFlight.isEmpty)
+            && guest.appState == .background && (ignoringCallbacks || guest.calls.current == nil)
             && !holdsBackgroundWork(guest)
     }
 

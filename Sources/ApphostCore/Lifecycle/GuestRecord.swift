@@ -64,20 +64,10 @@ final class GuestRecord: @unchecked Sendable {
     var suspension = Suspension.running
     /// Its tasks, budget, timers and what waits for it while suspended (B1 to B9).
     var background = BackgroundState()
-    /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
-    var inFlight: [String] = []
+    /// The callbacks sent and not yet answered, and the watchdog's view of them (B5).
+    var calls = CallWatch()
     /// Its restarts under the restart policy (X2).
     var restartHistory = RestartHistory()
-    /// B5: when the oldest unanswered callback became the oldest (host uptime), and whether it
-    /// has been flagged for running past the limit.
-    var oldestSince: Duration = .zero
-    var oldestFlagged = false
-    /// The one timer that checks the oldest callback, and when it is due: replies never re-arm
-    /// it, it re-arms itself when it finds the callback it was set for already answered.
-    var watchdogTimer: (any ScheduledAction)?
-    var watchdogDue: Duration = .zero
-    /// The watchdog killed it: its death is reported as a watchdog stop, not a crash.
-    var killedByWatchdog = false
     /// While it is terminated: how it failed on its way out (crashed or hung in will_terminate
     /// or deinit), for the termination to say.
     var terminationTrouble: String?

@@ -415,10 +415,7 @@ public final class HostCore: @unchecked Sendable {
         guest.suspension = .running
         guest.background.reset()
         guest.activations = [:]
-        guest.inFlight.removeAll()
-        guest.killedByWatchdog = false
-        guest.watchdogTimer?.cancel()
-        guest.watchdogTimer = nil
+        guest.calls.reset()
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)
             guest.scenes[index].handle = nil
@@ -711,15 +708,18 @@ public final class HostCore: @unchecked Sendable {
     ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
         if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
         let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
-        guest.inFlight.append(call.callbackName)
-        if guest.inFlight.count == 1 { watchNewOldest(guest, channel: channel) }
+        if guest.calls.sent(call.callbackName, at: clock.uptime()) {
+            armWatchdog(guest, channel: channel, at: guest.calls.nextLook(watchdog))
+        }
         return (
             message,
             { [weak self] result in
-                if guest.channel === channel, !guest.inFlight.isEmpty {
-                    guest.inFlight.removeFirst()
-                    if !guest.inFlight.isEmpty { self?.watchNewOldest(guest, channel: channel) }
-                    if guest.inFlight.isEmpty { self?.considerAutoSuspension(guest) }
+                if guest.channel === channel, let self, guest.calls.current != nil {
+                    if guest.calls.answered(at: self.clock.uptime()) {
+                        self.armWatchdog(guest, channel: channel, at: guest.calls.nextLook(self.watchdog))
+                    } else {
+                        self.considerAutoSuspension(guest)
+                    }
                 }
                 if case .failure(.crashed(let cause)) = result {
                     self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
@@ -741,9 +741,9 @@ public final class HostCore: @unchecked Sendable {
             }
             return
         }
-        let reason: TransitionReason = guest.killedByWatchdog ? .watchdog : .crash
+        let reason: TransitionReason = guest.calls.killedByWatchdog ? .watchdog : .crash
         let place = callback.map { "in \($0)" } ?? "outside any callback"
-        let what = guest.killedByWatchdog ? "killed by the watchdog" : "crashed"
+        let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
         guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
         unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restartIfAllowed(guest) }
@@ -751,52 +751,43 @@ public final class HostCore: @unchecked Sendable {
 
     // MARK: Watchdog
 
-    /// B5: a callback has become the oldest unanswered one; it gets the whole limit from now.
-    /// Past the limit the guest is flagged; past the hard limit it is killed or frozen, by policy.
-    /// The host itself never waits for it.
-    private func watchNewOldest(_ guest: GuestRecord, channel: any GuestChannel) {
-        guest.oldestSince = clock.uptime()
-        guest.oldestFlagged = false
-        armWatchdog(guest, channel: channel, at: guest.oldestSince + watchdog.limit)
-    }
-
     /// Makes sure the watchdog looks again by `due`. An earlier timer stays: when it fires it
     /// finds a younger callback and sets itself for that one.
+    /// B5, with `CallWatch`'s rule: a callback gets the whole limit from the moment it becomes
+    /// the oldest unanswered one. Past the limit the guest is flagged; past the hard limit it is
+    /// killed or frozen, by policy. The host itself never waits for it.
     private func armWatchdog(_ guest: GuestRecord, channel: any GuestChannel, at due: Duration) {
-        if guest.watchdogTimer != nil, guest.watchdogDue <= due { return }
-        guest.watchdogTimer?.cancel()
-        guest.watchdogDue = due
-        guest.watchdogTimer = clock.schedule(after: due - clock.uptime()) { [weak self] in
+        if guest.calls.timer != nil, guest.calls.timerDue <= due { return }
+        guest.calls.timer?.cancel()
+        guest.calls.timerDue = due
+        guest.calls.timer = clock.schedule(after: due - clock.uptime()) { [weak self] in
             // On the host queue: a Dispatch timer of the host queue's, or the manual clock's turn.
             guard let self, guest.channel === channel else { return }
-            guest.watchdogTimer = nil
+            guest.calls.timer = nil
             self.checkOldestCallback(guest, channel: channel)
         }
     }
 
     private func checkOldestCallback(_ guest: GuestRecord, channel: any GuestChannel) {
-        guard let callback = guest.inFlight.first else { return }
-        let running = clock.uptime() - guest.oldestSince
-        if running >= watchdog.limit, !guest.oldestFlagged {
-            guest.oldestFlagged = true
+        let finding = guest.calls.check(at: clock.uptime(), policy: watchdog)
+        if let callback = finding.overdue {
             record(
                 .watchdog, guest: guest.id, reason: .watchdog,
                 message: "\(callback) has not returned within \(watchdog.limit.secondsText)")
         }
-        if running >= watchdog.hardLimit { return stopHung(guest, channel: channel, in: callback) }
-        let next = guest.oldestFlagged ? watchdog.hardLimit : watchdog.limit
-        armWatchdog(guest, channel: channel, at: guest.oldestSince + next)
+        if let callback = finding.hung { return stopHung(guest, channel: channel, in: callback) }
+        if let next = finding.next { armWatchdog(guest, channel: channel, at: next) }
     }
 
     private func stopHung(_ guest: GuestRecord, channel: any GuestChannel, in callback: String) {
         let freezing = watchdog.action == .freeze
         let overdue = "\(callback) has not returned within \(watchdog.hardLimit.secondsText)"
-        if !freezing { guest.killedByWatchdog = true }
+        if !freezing { guest.calls.killedByWatchdog = true }
         channel.forceStop(freezing: freezing) { [weak self] result in
             guard let self, guest.channel === channel else { return }
             switch result {
             case .failure(let failure):
-                guest.killedByWatchdog = false
+                guest.calls.killedByWatchdog = false
                 self.record(
                     .error, guest: guest.id, reason: .watchdog, message: "\(overdue); cannot stop it: \(failure)")
             case .success where freezing:
@@ -853,7 +844,7 @@ public final class HostCore: @unchecked Sendable {
             else {
                 return
             }
-            crashed(guest, channel: channel, cause: cause, during: guest.inFlight.first)
+            crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
         case .saveSceneState(let handle, let data):
             guard let guest = route.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
             guest.scenes[index].savedState = data

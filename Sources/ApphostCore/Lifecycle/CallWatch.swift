@@ -1,0 +1,83 @@
+/// The callbacks a guest has not answered yet, and the watchdog's view of the oldest (CONTRACT
+/// B5): a callback gets the whole limit from the moment it becomes the oldest; past the limit the
+/// guest is flagged once; past the hard limit it is stopped. This owns the state and the rule; the
+/// core arms the timer and acts on what `check` finds.
+struct CallWatch {
+    /// What the watchdog finds when it looks.
+    struct Finding: Equatable {
+        /// The oldest callback, just found past the limit: flag it (once per callback).
+        var overdue: String?
+        /// The oldest callback, past the hard limit: stop the guest.
+        var hung: String?
+        /// When to look again (host uptime), unless it hung or nothing waits.
+        var next: Duration?
+    }
+
+    /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
+    private(set) var inFlight: [String] = []
+    /// When the oldest unanswered callback became the oldest (host uptime).
+    private(set) var oldestSince: Duration = .zero
+    /// The oldest has been flagged for running past the limit.
+    private(set) var oldestFlagged = false
+    /// The one timer that looks at the oldest callback, and when it is due: replies never re-arm
+    /// it, it re-arms itself when it finds the callback it was set for already answered.
+    var timer: (any ScheduledAction)?
+    var timerDue: Duration = .zero
+    /// The watchdog killed the guest: its death is reported as a watchdog stop, not a crash.
+    var killedByWatchdog = false
+
+    /// The callback the guest is in, if any.
+    var current: String? { inFlight.first }
+
+    /// `callback` was sent at `now`; returns true when it is the oldest now, and so watched.
+    mutating func sent(_ callback: String, at now: Duration) -> Bool {
+        inFlight.append(callback)
+        guard inFlight.count == 1 else { return false }
+        becameOldest(at: now)
+        return true
+    }
+
+    /// The oldest callback was answered at `now`; returns true when another one is the oldest now.
+    mutating func answered(at now: Duration) -> Bool {
+        guard !inFlight.isEmpty else { return false }
+        inFlight.removeFirst()
+        guard !inFlight.isEmpty else { return false }
+        becameOldest(at: now)
+        return true
+    }
+
+    /// When the watchdog should look next for the oldest, by `policy`.
+    func nextLook(_ policy: WatchdogPolicy) -> Duration {
+        oldestSince + (oldestFlagged ? policy.hardLimit : policy.limit)
+    }
+
+    /// What the watchdog finds at `now`, by `policy`; flags an overdue callback once.
+    mutating func check(at now: Duration, policy: WatchdogPolicy) -> Finding {
+        guard let callback = inFlight.first else { return Finding() }
+        let running = now - oldestSince
+        var finding = Finding()
+        if running >= policy.limit, !oldestFlagged {
+            oldestFlagged = true
+            finding.overdue = callback
+        }
+        if running >= policy.hardLimit {
+            finding.hung = callback
+        } else {
+            finding.next = nextLook(policy)
+        }
+        return finding
+    }
+
+    /// The guest is gone: nothing is waiting any more.
+    mutating func reset() {
+        inFlight.removeAll()
+        killedByWatchdog = false
+        timer?.cancel()
+        timer = nil
+    }
+
+    private mutating func becameOldest(at now: Duration) {
+        oldestSince = now
+        oldestFlagged = false
+    }
+}
