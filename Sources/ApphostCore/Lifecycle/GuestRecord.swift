@@ -76,8 +76,8 @@ final class GuestRecord: @unchecked Sendable {
     var activations: [ActivationToken: ActivationGrant] = [:]
     /// S7: sessions closed while it was stopped or not running; it hears did-discard when it runs.
     var discarded: [String] = []
-    /// N1: when its recent notifications were posted (host uptime), oldest first.
-    var notificationTimes: [Duration] = []
+    /// N1: its recent notifications, under the policy's limit.
+    var notifications = RateWindow()
     var lastReason: TransitionReason = .requested
     var lastTransition: Date
 

@@ -11,8 +11,8 @@ struct RestartHistory: Equatable {
         case stayDown
     }
 
-    /// When restarts were decided (host uptime) within the policy's interval, oldest first.
-    private var times: [Duration] = []
+    /// The restarts decided within the policy's interval.
+    private var recent = RateWindow()
     /// How many times the host restarted the guest since it was first launched.
     private(set) var restarts = 0
     /// The burst limit was reached: the host no longer restarts it.
@@ -24,12 +24,10 @@ struct RestartHistory: Equatable {
     /// within `interval` and as many were decided already.
     mutating func failed(at now: Duration, policy: RestartPolicy) -> Decision {
         guard policy.mode == .onFailure, !gaveUp else { return .stayDown }
-        times.removeAll { now - $0 >= policy.interval }
-        guard times.count < policy.burst else {
+        guard recent.admit(at: now, limit: policy.burst, window: policy.interval) else {
             gaveUp = true
             return .giveUp
         }
-        times.append(now)
         return .restart(after: policy.delay)
     }
 

@@ -211,15 +211,15 @@ extension HostCore {
     // MARK: Notifications (N1)
 
     private func postNotification(_ guest: GuestRecord, title: String, body: String) {
-        let now = clock.uptime()
-        guest.notificationTimes.removeAll { now - $0 >= scenePolicy.notificationWindow }
-        guard guest.notificationTimes.count < scenePolicy.notificationLimit else {
+        guard
+            guest.notifications.admit(
+                at: clock.uptime(), limit: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow)
+        else {
             return record(
                 .notificationRefused, guest: guest.id, name: title,
                 message:
                     "more than \(scenePolicy.notificationLimit) within \(scenePolicy.notificationWindow.secondsText)")
         }
-        guest.notificationTimes.append(now)
         record(.notification, guest: guest.id, name: title, message: body.isEmpty ? nil : body)
     }
 }
