@@ -34,16 +34,12 @@ public final class ManualClock: HostClock, @unchecked Sendable {
             .min(by: { (pending[$0].deadline, pending[$0].order) < (pending[$1].deadline, pending[$1].order) })
         {
             let due = pending.remove(at: index)
-            current += Self.seconds(due.deadline - elapsed)
+            current += (due.deadline - elapsed).timeInterval
             elapsed = due.deadline
             due.action.fire()
         }
-        current += Self.seconds(target - elapsed)
+        current += (target - elapsed).timeInterval
         elapsed = target
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

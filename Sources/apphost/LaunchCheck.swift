@@ -92,7 +92,3 @@ private final class Outcome<Value: Sendable>: Sendable {
         return value.withLock { $0 }
     }
 }
-
-extension Duration {
-    fileprivate var timeInterval: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

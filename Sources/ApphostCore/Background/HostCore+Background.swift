@@ -88,7 +88,7 @@ extension HostCore {
 
     func backgroundTimeRemaining(_ guest: GuestRecord) -> Double? {
         guard !guest.stopped, let deadline = guest.background.deadline else { return nil }
-        return max(0, (deadline - clock.uptime()).seconds)
+        return max(0, (deadline - clock.uptime()).timeInterval)
     }
 
     // MARK: Suspension (B6, B7)
@@ -280,11 +280,5 @@ extension HostCore {
             guard let core = self, guest.channel === channel else { return }
             action(core)
         }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,4 +1,4 @@
-/// Durations as the seconds that Dispatch deadlines and poll(2) timeouts take.
+/// Durations as seconds, for Dates, Dispatch deadlines and poll(2) timeouts: the one conversion.
 extension Duration {
     public var timeInterval: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
