@@ -83,6 +83,22 @@ public protocol ControlTarget: AnyObject, Sendable {
     func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void)
 }
 
+extension ControlTarget {
+    /// An operation shutdown waits for, answered in words: `start` begins it on the core and
+    /// calls its completion once with what to say; the reply follows, then shutdown may go on.
+    func operation(
+        replying reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void,
+        _ start: (_ completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void) -> Void
+    ) {
+        operation { done in
+            start { result in
+                reply(result.map(ControlMessage.said))
+                done()
+            }
+        }
+    }
+}
+
 extension ControlMessage {
     /// A reply that says what the host did.
     static func said(_ text: String) -> ControlMessage { ControlMessage(message: text) }

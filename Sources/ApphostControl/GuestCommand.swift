@@ -20,11 +20,6 @@ extension GuestCommand {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
         let id = try host.core.guestID(named: guest)
-        host.operation { done in
-            start(on: host.core, id: id) { result in
-                reply(result.map(ControlMessage.said))
-                done()
-            }
-        }
+        host.operation(replying: reply) { start(on: host.core, id: id, completion: $0) }
     }
 }

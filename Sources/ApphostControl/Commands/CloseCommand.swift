@@ -13,10 +13,9 @@ public struct CloseCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.operation { done in
-            host.core.closeScene(scene) { result in
-                reply(result.map { .said("closed scene \($0): its session and saved state are discarded") })
-                done()
+        host.operation(replying: reply) { completion in
+            host.core.closeScene(scene) {
+                completion($0.map { "closed scene \($0): its session and saved state are discarded" })
             }
         }
     }

@@ -13,16 +13,15 @@ public struct DismissCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.operation { done in
-            host.core.dismissModal(scene: scene) { result in
-                reply(
-                    result.map {
+        host.operation(replying: reply) { completion in
+            host.core.dismissModal(scene: scene) {
+                completion(
+                    $0.map {
                         // A kept modal is the guest's answer (N3), not a failure.
                         $0
-                            ? .said("dismissed the top modal of scene \(scene)")
-                            : .said("the guest keeps it (the top modal of scene \(scene) stays; it may ask to confirm)")
+                            ? "dismissed the top modal of scene \(scene)"
+                            : "the guest keeps it (the top modal of scene \(scene) stays; it may ask to confirm)"
                     })
-                done()
             }
         }
     }

@@ -80,11 +80,8 @@ public struct LayoutCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.operation { done in
-            host.core.changeLayout(change) { result in
-                reply(result.map { .said("layout: \(host.core.status().layoutLine)") })
-                done()
-            }
+        host.operation(replying: reply) { completion in
+            host.core.changeLayout(change) { completion($0.map { "layout: \(host.core.status().layoutLine)" }) }
         }
     }
 }
