@@ -9,7 +9,7 @@ extension Apphost {
 }
 
 /// Background work for a guest: the C ABI's `apphost_background_t`, the host's
-/// "apphost.background/1" extension. Get it from ``Host/background``.
+/// "apphost.background/1" extension. Get it from ``Apphost/background``.
 ///
 /// While any of the guest's scenes is in the foreground, time is unlimited. When the guest
 /// enters background its budget starts (30 s by default), shared by all its tasks; a grace

@@ -14,7 +14,7 @@
 ///     static let descriptor = GuestDescriptor(
 ///         id: "org.example.notes", name: "Notes", version: "1.0.0")
 ///     required init() {}
-///     func didFinishLaunching(host: Host) throws { host.log(level: .info, "launched") }
+///     func didFinishLaunching(host: Apphost) throws { host.log(level: .info, "launched") }
 ///     func makeSceneDelegate(for session: SceneSession) -> SceneDelegate { NotesScene() }
 /// }
 /// ```

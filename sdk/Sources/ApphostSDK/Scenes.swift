@@ -8,7 +8,7 @@ extension Apphost {
 }
 
 /// What a guest asks of the host for its windows: the C ABI's `apphost_scenes_t`. Get it from
-/// ``Host/scenes``.
+/// ``Apphost/scenes``.
 ///
 /// A guest opens a scene only at a person's request: a user action
 /// (``SceneDelegate/scene(_:perform:payload:)``) grants one activation (CONTRACT S9).
