@@ -4,8 +4,9 @@ import XCTest
 @testable import ApphostCore
 @testable import ApphostHost
 
-/// The control protocol's verbs as types: one registry of names, each verb's line, and the
-/// one-line errors that decoding and validation give, whatever the transport.
+/// The control protocol's verbs as types (CONTRACT O1: the same checks and the same answer
+/// through every transport): one registry of names, each verb's line, and the one-line errors
+/// that decoding and validation give, whatever the transport.
 final class ControlCommandTests: XCTestCase {
     private func error(_ line: String) -> String? {
         do {
