@@ -36,8 +36,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // The host <-> worker wire protocol's constants, shared by the C worker and the Swift host.
-        .target(name: "ApphostWire"),
+        // The host <-> worker wire protocol: its frames, its catalogue of messages and the one codec
+        // (C) that both the worker and the Swift host use.
+        .target(name: "ApphostWire", dependencies: ["ApphostGuestRuntime", cApphost]),
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
         // calls on the thread that owns it. The worker process runs it, and so does the host for
         // the guests it runs in its own process (ApphostHost's InProcessChannel).

@@ -311,9 +311,10 @@ static apphost_task_t begin_task(const apphost_host_t *host, const char *name,
             entry->context = context;
             task = entry->id;
             /* Under the lock: see background.h. */
-            if (host_context->reporter.task_began != NULL) {
-                host_context->reporter.task_began(host_context->reporter.context, task, name, length);
-            }
+            ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TASK_BEGAN,
+                                                        .id = task,
+                                                        .text = name,
+                                                        .text_length = length});
         }
     }
     pthread_mutex_unlock(&background->lock);
@@ -336,9 +337,7 @@ static apphost_status_t end_task(const apphost_host_t *host, apphost_task_t task
     if (entry != NULL) {
         /* From here EXPIRE_TASK finds no handler to start. */
         table_remove(&background->tasks, entry);
-        if (host_context->reporter.task_ended != NULL) {
-            host_context->reporter.task_ended(host_context->reporter.context, task);
-        }
+        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TASK_ENDED, .id = task});
     }
     pthread_mutex_unlock(&background->lock);
     ahr_registry_release(host_context);
@@ -395,10 +394,10 @@ static apphost_status_t schedule_timer(const apphost_host_t *host, uint64_t dela
         /* Before the host hears of it, so that the id is there for work
          * that runs before this returns. */
         *out_timer = entry->id;
-        if (host_context->reporter.timer_scheduled != NULL) {
-            host_context->reporter.timer_scheduled(host_context->reporter.context, entry->id, delay_nanoseconds,
-                                               interval_nanoseconds);
-        }
+        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TIMER_SCHEDULED,
+                                                    .id = entry->id,
+                                                    .delay_ns = delay_nanoseconds,
+                                                    .interval_ns = interval_nanoseconds});
         status = APPHOST_OK;
     }
     pthread_mutex_unlock(&background->lock);
@@ -421,9 +420,7 @@ static apphost_status_t cancel_timer(const apphost_host_t *host, apphost_timer_t
     if (entry != NULL) {
         /* From here FIRE_TIMER finds no work to start. */
         table_remove(&background->timers, entry);
-        if (host_context->reporter.timer_cancelled != NULL) {
-            host_context->reporter.timer_cancelled(host_context->reporter.context, timer);
-        }
+        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TIMER_CANCELLED, .id = timer});
     }
     pthread_mutex_unlock(&background->lock);
     ahr_registry_release(host_context);
@@ -453,9 +450,7 @@ static apphost_status_t dispatch_async(const apphost_host_t *host, apphost_work_
     } else {
         entry->work = work;
         entry->context = context;
-        if (host_context->reporter.work_submitted != NULL) {
-            host_context->reporter.work_submitted(host_context->reporter.context, entry->id);
-        }
+        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_WORK_SUBMITTED, .id = entry->id});
         status = APPHOST_OK;
     }
     pthread_mutex_unlock(&background->lock);

@@ -37,6 +37,10 @@ struct ahr_host_context {
     ahr_host_context *next;
 };
 
+/* Hands `report` to the context's reporter, if it has one; `report` lives
+ * only during the call. */
+void ahr_report_send(const ahr_host_context *context, const ahr_report *report);
+
 /* ahr_registry_acquire for a [main-queue] function (`name`, such as
  * "app_state"): NULL, with *refusal set, for a host the registry does not
  * know (APPHOST_ERROR_INVALID_ARGUMENT) and when the calling thread is not

@@ -26,9 +26,8 @@ static apphost_status_t host_log(const apphost_host_t *host, int32_t level, cons
     /* strnlen: a longer message is never read past the limit. */
     length = strnlen(message, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
     length = ahr_utf8_prefix_length(message, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
-    if (context->reporter.log != NULL) {
-        context->reporter.log(context->reporter.context, level, message, length);
-    }
+    ahr_report_send(context,
+                    &(ahr_report){.kind = AHR_REPORT_LOG, .level = level, .text = message, .text_length = length});
     ahr_registry_release(context);
     return APPHOST_OK;
 }
@@ -96,11 +95,10 @@ typedef struct pending_save {
 static void deliver_save(void *argument)
 {
     const pending_save *save = argument;
-    const ahr_reporter *reporter = &save->context->reporter;
-
-    if (reporter->save_state != NULL) {
-        reporter->save_state(reporter->context, save->scene, save->bytes, save->length);
-    }
+    ahr_report_send(save->context, &(ahr_report){.kind = AHR_REPORT_SAVE_STATE,
+                                                 .scene = save->scene,
+                                                 .bytes = save->bytes,
+                                                 .bytes_length = save->length});
 }
 
 static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphost_scene_t scene, const void *bytes,

@@ -84,14 +84,17 @@ ahr_host_context *ahr_registry_acquire_on_main_queue(const apphost_host_t *host,
     if (ahr_main_queue_is_current(context->main_queue)) {
         return context;
     }
-    if (ahr_main_queue_first_misuse(context->main_queue, function) && context->reporter.log != NULL) {
+    if (ahr_main_queue_first_misuse(context->main_queue, function) && context->reporter.report != NULL) {
         length = snprintf(message, sizeof message,
                           "%s is a [main-queue] function, called here from a thread that is not delivering a "
                           "callback: it returns APPHOST_ERROR_WRONG_THREAD (logged once)",
                           name);
         if (length > 0) {
-            context->reporter.log(context->reporter.context, APPHOST_LOG_WARNING, message,
-                              (size_t)length < sizeof message ? (size_t)length : sizeof message - 1);
+            ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_LOG,
+                                                   .level = APPHOST_LOG_WARNING,
+                                                   .text = message,
+                                                   .text_length = (size_t)length < sizeof message ? (size_t)length
+                                                                                                 : sizeof message - 1});
         }
     }
     ahr_registry_release(context);

@@ -628,10 +628,13 @@ static apphost_status_t request_connected(scene_request *request, ahr_host_conte
     if (!spend_activation(context->scenes, activation)) {
         return APPHOST_ERROR_NO_ACTIVATION;
     }
-    if (context->reporter.scene_requested != NULL) {
-        context->reporter.scene_requested(context->reporter.context, activation, request->scene, request->role,
-                                      request->style, request->bytes, request->length);
-    }
+    ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_SCENE_REQUESTED,
+                                           .activation = activation,
+                                           .scene = request->scene,
+                                           .role = request->role,
+                                           .style = request->style,
+                                           .bytes = request->bytes,
+                                           .bytes_length = request->length});
     return APPHOST_OK;
 }
 
@@ -763,10 +766,13 @@ static apphost_status_t on_own_session(const apphost_host_t *host, const char *s
         status = APPHOST_ERROR_INVALID_STATE;
     } else if (!ahr_sessions_contains(context->sessions, session_id, length)) {
         status = APPHOST_ERROR_INVALID_HANDLE;
-    } else if (what == ACTIVATE_SESSION && context->reporter.session_activation_requested != NULL) {
-        context->reporter.session_activation_requested(context->reporter.context, session_id, length, style);
-    } else if (what == CLOSE_SESSION && context->reporter.session_close_requested != NULL) {
-        context->reporter.session_close_requested(context->reporter.context, session_id, length);
+    } else {
+        ahr_report_send(context, &(ahr_report){.kind = what == ACTIVATE_SESSION
+                                                           ? AHR_REPORT_SESSION_ACTIVATION_REQUESTED
+                                                           : AHR_REPORT_SESSION_CLOSE_REQUESTED,
+                                               .text = session_id,
+                                               .text_length = length,
+                                               .style = what == ACTIVATE_SESSION ? style : 0});
     }
     pthread_mutex_unlock(&scenes->lock);
     ahr_registry_release(context);
@@ -832,9 +838,9 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
 
 static apphost_status_t progress_connected(scene_request *request, ahr_host_context *context)
 {
-    if (context->reporter.loading_progress != NULL) {
-        context->reporter.loading_progress(context->reporter.context, request->scene, request->progress);
-    }
+    ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_LOADING_PROGRESS,
+                                           .scene = request->scene,
+                                           .progress = request->progress});
     return APPHOST_OK;
 }
 
@@ -866,10 +872,12 @@ static apphost_status_t present_connected(scene_request *request, ahr_host_conte
     /* Before the host hears of it, so that the id is there for a
      * should_dismiss_modal that comes before this returns. */
     *request->out_modal = modal;
-    if (context->reporter.modal_presented != NULL) {
-        context->reporter.modal_presented(context->reporter.context, request->scene, modal, request->style, request->bytes,
-                                      request->length);
-    }
+    ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_MODAL_PRESENTED,
+                                           .scene = request->scene,
+                                           .id = modal,
+                                           .style = request->style,
+                                           .text = request->bytes,
+                                           .text_length = request->length});
     return APPHOST_OK;
 }
 
@@ -903,9 +911,9 @@ static apphost_status_t dismiss_connected(scene_request *request, ahr_host_conte
     if (!drop_modal(context->scenes, request->scene, request->modal)) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
-    if (context->reporter.modal_dismissed != NULL) {
-        context->reporter.modal_dismissed(context->reporter.context, request->scene, request->modal);
-    }
+    ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_MODAL_DISMISSED,
+                                           .scene = request->scene,
+                                           .id = request->modal});
     return APPHOST_OK;
 }
 
@@ -949,9 +957,11 @@ static apphost_status_t post_notification(const apphost_host_t *host, const char
     } else if (!take_notification(scenes)) {
         status = APPHOST_ERROR_LIMIT_REACHED;
     } else {
-        if (context->reporter.notification_posted != NULL) {
-            context->reporter.notification_posted(context->reporter.context, title, title_length, body, body_length);
-        }
+        ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_NOTIFICATION_POSTED,
+                                               .text = title,
+                                               .text_length = title_length,
+                                               .body = body,
+                                               .body_length = body_length});
         status = APPHOST_OK;
     }
     pthread_mutex_unlock(&scenes->lock);

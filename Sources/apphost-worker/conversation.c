@@ -2,15 +2,16 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "apphost_guest_runtime.h"
 #include "apphost_wire.h"
 #include "frame_reader.h"
 #include "frame_writer.h"
-#include "host_messages.h"
 #include "process_setup.h"
+#include "wire_messages.h"
 #include "worker_exit.h"
-#include "worker_messages.h"
 
 /* Where the conversation is: each stage accepts only the frames listed. */
 typedef enum conversation_stage {
@@ -26,8 +27,7 @@ typedef enum conversation_stage {
 
 typedef struct worker_conversation {
     frame_reader reader;
-    /* Guest threads write LOG, SAVE_STATE, the background and the scenes
-     * frames through it, via the reporter. */
+    /* Guest threads write their reports through it too. */
     frame_writer writer;
     conversation_stage stage;
     ahr_runtime *runtime;
@@ -54,108 +54,84 @@ static const char *stage_name(conversation_stage stage)
     return "?";
 }
 
-_Noreturn static void malformed(const char *what)
+/* Writes `message` whole, before any other thread's frame. */
+static void send_message(frame_writer *writer, const wire_message *message)
 {
-    worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a malformed %s frame", what);
+    frame_builder frame;
+
+    wire_encode(message, &frame);
+    frame_send(writer, &frame);
+}
+
+/* Decodes the host's `frame`, or ends the process: a host that sends a
+ * malformed frame can no longer be trusted. */
+static void decode_or_fail(wire_frame frame, wire_message *message)
+{
+    wire_problem problem;
+
+    if (!wire_decode(WIRE_TO_WORKER, frame.type, frame.payload, frame.length, message, &problem)) {
+        worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a malformed %s frame: %s", wire_type_name(frame.type),
+                    problem.text);
+    }
+}
+
+/* A NUL-terminated copy of a "str" that names a file or is handed on as a C
+ * string; NULL when it holds a NUL, which no such string can. Free it with
+ * free(). */
+static char *copy_c_string(wire_bytes text)
+{
+    char *copy;
+
+    if (text.length > 0 && memchr(text.bytes, '\0', text.length) != NULL) {
+        return NULL;
+    }
+    copy = malloc(text.length + 1);
+    if (copy == NULL) {
+        worker_fail(WORKER_EXIT_FAILURE, "out of memory");
+    }
+    if (text.length > 0) {
+        memcpy(copy, text.bytes, text.length);
+    }
+    copy[text.length] = '\0';
+    return copy;
 }
 
 /* ---- The reporter: the guest's calls to the host, from any guest thread ------- */
 
-static void report_log(void *context, int32_t level, const char *utf8, size_t length)
+/* Each report is the frame of its kind's number. The runtime makes the
+ * background and scenes reports under its locks, so that each frame is
+ * written before the reply to any call it handles after (apphost_wire.h). */
+static void send_report(void *context, const ahr_report *report)
 {
-    send_log(&((worker_conversation *)context)->writer, level, utf8, length);
-}
+    wire_message message = {.type = (uint8_t)report->kind, .body.report = *report};
 
-static void report_save_state(void *context, apphost_scene_t scene, const void *bytes, size_t length)
-{
-    send_save_state(&((worker_conversation *)context)->writer, scene, bytes, length);
-}
-
-/* The background extension's: the runtime calls them under its background
- * lock, so that each frame is written before the reply to any call the
- * runtime handles after it (apphost_wire.h). */
-static void report_task_began(void *context, apphost_task_t task, const char *utf8, size_t length)
-{
-    send_task_began(&((worker_conversation *)context)->writer, task, utf8, length);
-}
-
-static void report_task_ended(void *context, apphost_task_t task)
-{
-    send_id(&((worker_conversation *)context)->writer, APPHOST_WIRE_TASK_ENDED, task);
-}
-
-static void report_timer_scheduled(void *context, apphost_timer_t timer, uint64_t delay_ns, uint64_t interval_ns)
-{
-    send_timer_scheduled(&((worker_conversation *)context)->writer, timer, delay_ns, interval_ns);
-}
-
-static void report_timer_cancelled(void *context, apphost_timer_t timer)
-{
-    send_id(&((worker_conversation *)context)->writer, APPHOST_WIRE_TIMER_CANCELLED, timer);
-}
-
-static void report_work_submitted(void *context, uint64_t work)
-{
-    send_id(&((worker_conversation *)context)->writer, APPHOST_WIRE_WORK_SUBMITTED, work);
-}
-
-/* The scenes extension's: those about a scene are called while the runtime
- * knows it connected, so that each frame is written before the reply to the
- * call that disconnects it (apphost_wire.h). */
-static void report_scene_requested(void *context, apphost_activation_t activation, apphost_scene_t from, int32_t role,
-                                 int32_t style, const void *bytes, size_t length)
-{
-    send_scene_requested(&((worker_conversation *)context)->writer, activation, from, role, style, bytes, length);
-}
-
-static void report_session_activation_requested(void *context, const char *utf8, size_t length, int32_t style)
-{
-    send_session_activation_requested(&((worker_conversation *)context)->writer, utf8, length, style);
-}
-
-static void report_session_close_requested(void *context, const char *utf8, size_t length)
-{
-    send_session_close_requested(&((worker_conversation *)context)->writer, utf8, length);
-}
-
-static void report_loading_progress(void *context, apphost_scene_t scene, double progress)
-{
-    send_loading_progress(&((worker_conversation *)context)->writer, scene, progress);
-}
-
-static void report_modal_presented(void *context, apphost_scene_t scene, apphost_modal_t modal, int32_t style,
-                                 const char *utf8, size_t length)
-{
-    send_modal_presented(&((worker_conversation *)context)->writer, scene, modal, style, utf8, length);
-}
-
-static void report_modal_dismissed(void *context, apphost_scene_t scene, apphost_modal_t modal)
-{
-    send_modal_dismissed(&((worker_conversation *)context)->writer, scene, modal);
-}
-
-static void report_notification_posted(void *context, const char *title, size_t title_length, const char *body,
-                                     size_t body_length)
-{
-    send_notification_posted(&((worker_conversation *)context)->writer, title, title_length, body, body_length);
+    send_message(&((worker_conversation *)context)->writer, &message);
 }
 
 /* ---- Requests ------------------------------------------------------------- */
 
+static void send_load_failed(worker_conversation *conversation, uint8_t reason, const char *detail)
+{
+    wire_message message = {.type = APPHOST_WIRE_LOAD_FAILED,
+                            .body.load_failed = {reason, {(const uint8_t *)detail, strlen(detail)}}};
+
+    send_message(&conversation->writer, &message);
+    conversation->stage = STAGE_FINISHED;
+}
+
 static void handle_load(worker_conversation *conversation, wire_frame frame)
 {
-    load_request request;
+    wire_message request;
+    wire_message loaded = {.type = APPHOST_WIRE_LOADED};
     char error[LOAD_ERROR_BYTES];
     char *path;
 
     /* guests_directory is not used here: the host makes the guest's data
      * directory and names it in START. */
-    if (!decode_load(frame, &request)) {
-        malformed("LOAD");
-    }
-    path = copy_c_string(request.path);
-    conversation->host_name = copy_c_string(request.host_name);
-    conversation->host_version = copy_c_string(request.host_version);
+    decode_or_fail(frame, &request);
+    path = copy_c_string(request.body.load.path);
+    conversation->host_name = copy_c_string(request.body.load.host_name);
+    conversation->host_version = copy_c_string(request.body.load.host_version);
     if (path == NULL || conversation->host_name == NULL || conversation->host_version == NULL) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a LOAD string holds a NUL byte");
     }
@@ -163,16 +139,15 @@ static void handle_load(worker_conversation *conversation, wire_frame frame)
     process_take_guest_user();
     switch (ahr_load(path, &conversation->runtime, error, sizeof error)) {
     case AHR_LOAD_OK:
-        send_loaded(&conversation->writer, ahr_descriptor(conversation->runtime));
+        loaded.body.loaded = *ahr_descriptor(conversation->runtime);
+        send_message(&conversation->writer, &loaded);
         conversation->stage = STAGE_LOADED;
         break;
     case AHR_LOAD_DLOPEN_FAILED:
-        send_load_failed(&conversation->writer, APPHOST_WIRE_LOAD_DLOPEN, error);
-        conversation->stage = STAGE_FINISHED;
+        send_load_failed(conversation, APPHOST_WIRE_LOAD_DLOPEN, error);
         break;
     case AHR_LOAD_NO_ENTRY:
-        send_load_failed(&conversation->writer, APPHOST_WIRE_LOAD_NO_ENTRY, error);
-        conversation->stage = STAGE_FINISHED;
+        send_load_failed(conversation, APPHOST_WIRE_LOAD_NO_ENTRY, error);
         break;
     case AHR_LOAD_OUT_OF_MEMORY:
         worker_fail(WORKER_EXIT_FAILURE, "out of memory loading %s", path);
@@ -195,30 +170,15 @@ static uint8_t wire_outcome(ahr_start_result result)
 
 static void handle_start(worker_conversation *conversation, wire_frame frame)
 {
-    start_request request;
-    ahr_reporter reporter = {conversation,
-                     report_log,
-                     report_save_state,
-                     report_task_began,
-                     report_task_ended,
-                     report_timer_scheduled,
-                     report_timer_cancelled,
-                     report_work_submitted,
-                     report_scene_requested,
-                     report_session_activation_requested,
-                     report_loading_progress,
-                     report_modal_presented,
-                     report_modal_dismissed,
-                     report_notification_posted,
-                     report_session_close_requested};
+    wire_message request;
+    wire_message started = {.type = APPHOST_WIRE_STARTED};
+    ahr_reporter reporter = {conversation, send_report};
     ahr_start_result result;
     int32_t init_status = APPHOST_OK;
     char *data_directory;
 
-    if (!decode_start(frame, &request)) {
-        malformed("START");
-    }
-    data_directory = copy_c_string(request.data_directory);
+    decode_or_fail(frame, &request);
+    data_directory = copy_c_string(request.body.start.data_directory);
     if (data_directory == NULL) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: START's data directory holds a NUL byte");
     }
@@ -231,31 +191,33 @@ static void handle_start(worker_conversation *conversation, wire_frame frame)
     conversation->host_name = NULL;
     conversation->host_version = NULL;
 
-    send_started(&conversation->writer, wire_outcome(result), init_status);
+    started.body.started.outcome = wire_outcome(result);
+    started.body.started.init_status = init_status;
+    send_message(&conversation->writer, &started);
     conversation->stage = result == AHR_START_OK ? STAGE_RUNNING : STAGE_FINISHED;
 }
 
 static void handle_call(worker_conversation *conversation, wire_frame frame)
 {
-    call_request request;
-    int32_t status;
+    wire_message request;
+    wire_message reply = {.type = APPHOST_WIRE_REPLY};
 
-    if (!decode_call(frame, &request)) {
-        malformed("CALL");
-    }
-    status = ahr_handle(conversation->runtime, &request.call);
-    send_reply(&conversation->writer, request.sequence, status);
+    decode_or_fail(frame, &request);
+    reply.body.reply.sequence = request.body.call.sequence;
+    reply.body.reply.status = ahr_handle(conversation->runtime, &request.body.call.call);
+    send_message(&conversation->writer, &reply);
 }
 
 _Noreturn static void handle_stop(worker_conversation *conversation, wire_frame frame)
 {
-    if (!decode_stop(frame)) {
-        malformed("STOP");
-    }
+    wire_message request;
+    wire_message stopped = {.type = APPHOST_WIRE_STOPPED};
+
+    decode_or_fail(frame, &request);
     /* deinit (when init succeeded), then unload. */
     ahr_stop(conversation->runtime);
     conversation->runtime = NULL;
-    send_stopped(&conversation->writer);
+    send_message(&conversation->writer, &stopped);
     /* exit, not _exit: what the guest printed last still reaches stdout. */
     exit(WORKER_EXIT_OK);
 }
@@ -303,11 +265,14 @@ static void dispatch(worker_conversation *conversation, wire_frame frame)
 _Noreturn void conversation_serve(int fd)
 {
     worker_conversation conversation = {0};
+    wire_message hello = {.type = APPHOST_WIRE_HELLO};
 
     conversation.reader.fd = fd;
     frame_writer_init(&conversation.writer, fd);
     conversation.stage = STAGE_AWAITING_LOAD;
-    send_hello(&conversation.writer);
+    hello.body.hello.version = APPHOST_WIRE_VERSION;
+    hello.body.hello.pid = (uint32_t)getpid();
+    send_message(&conversation.writer, &hello);
     for (;;) {
         dispatch(&conversation, frame_read(&conversation.reader));
         frame_reader_trim(&conversation.reader);

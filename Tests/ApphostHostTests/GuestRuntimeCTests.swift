@@ -1541,7 +1541,7 @@ final class GuestRuntimeCTests: XCTestCase {
 extension GuestRuntimeCTests {
     /// Delivers `message` through ahr_handle, with the in-process channel's own conversion.
     fileprivate func deliver(_ message: GuestMessage, to runtime: OpaquePointer) -> Int32 {
-        RuntimeCall.deliver(message, to: runtime)
+        RuntimeCall.with(message) { ahr_handle(runtime, $0) }
     }
 
     /// Runs `body` on the runtime's main queue, as guest code inside a callback runs: the
@@ -1747,63 +1747,55 @@ extension GuestRuntimeCTests {
         var reporter: ahr_reporter {
             ahr_reporter(
                 context: Unmanaged.passUnretained(self).toOpaque(),
-                log: { context, level, utf8, length in
-                    let bytes = Array(UnsafeRawBufferPointer(start: utf8, count: length))
-                    ReporterRecorder.from(context).state.withLock {
-                        $0.logs.append(Log(level: level, bytes: bytes))
-                        $0.timeline.append(.log(String(decoding: bytes, as: UTF8.self)))
-                    }
-                },
-                save_state: { context, scene, bytes, length in
-                    let copy = Array(UnsafeRawBufferPointer(start: bytes, count: length))
-                    ReporterRecorder.from(context).state.withLock {
-                        $0.saves.append(Save(scene: scene, bytes: copy))
-                        $0.timeline.append(.save(scene))
-                        if bytes == nil { $0.nullSaves += 1 }
-                    }
-                },
-                task_began: { context, task, utf8, length in
-                    let name = Array(UnsafeRawBufferPointer(start: utf8, count: length))
-                    ReporterRecorder.from(context).record(.taskBegan(task, name: name))
-                },
-                task_ended: { context, task in ReporterRecorder.from(context).record(.taskEnded(task)) },
-                timer_scheduled: { context, timer, delay, interval in
-                    ReporterRecorder.from(context).record(.timerScheduled(timer, delay: delay, interval: interval))
-                },
-                timer_cancelled: { context, timer in ReporterRecorder.from(context).record(.timerCancelled(timer)) },
-                work_submitted: { context, work in ReporterRecorder.from(context).record(.workSubmitted(work)) },
-                scene_requested: { context, activation, from, role, style, bytes, length in
-                    let state = Array(UnsafeRawBufferPointer(start: bytes, count: length))
-                    ReporterRecorder.from(context).record(
-                        [bytes],
-                        .sceneRequested(activation: activation, from: from, role: role, style: style, state: state))
-                },
-                session_activation_requested: { context, utf8, length, style in
-                    ReporterRecorder.from(context).record(
-                        [UnsafeRawPointer(utf8)], .sessionActivation(ReporterRecorder.text(utf8, length), style: style))
-                },
-                loading_progress: { context, scene, value in
-                    ReporterRecorder.from(context).record(.loadingProgress(scene, value))
-                },
-                modal_presented: { context, scene, modal, style, utf8, length in
-                    ReporterRecorder.from(context).record(
-                        [UnsafeRawPointer(utf8)],
-                        .modalPresented(scene, modal: modal, style: style, title: ReporterRecorder.text(utf8, length)))
-                },
-                modal_dismissed: { context, scene, modal in
-                    ReporterRecorder.from(context).record(.modalDismissed(scene, modal: modal))
-                },
-                notification_posted: { context, title, titleLength, body, bodyLength in
-                    ReporterRecorder.from(context).record(
-                        [UnsafeRawPointer(title), UnsafeRawPointer(body)],
-                        .notification(
-                            title: ReporterRecorder.text(title, titleLength),
-                            body: ReporterRecorder.text(body, bodyLength)))
-                },
-                session_close_requested: { context, utf8, length in
-                    ReporterRecorder.from(context).record(
-                        [UnsafeRawPointer(utf8)], .sessionClose(ReporterRecorder.text(utf8, length)))
-                })
+                report: { context, report in ReporterRecorder.from(context).record(report!.pointee) })
+        }
+
+        /// One report, as the entries the tests compare.
+        private func record(_ report: ahr_report) {
+            let text = ReporterRecorder.text(report.text, report.text_length)
+            let textPointer = [UnsafeRawPointer(report.text)]
+            switch report.kind {
+            case AHR_REPORT_LOG:
+                let bytes = Array(UnsafeRawBufferPointer(start: report.text, count: report.text_length))
+                state.withLock {
+                    $0.logs.append(Log(level: report.level, bytes: bytes))
+                    $0.timeline.append(.log(String(decoding: bytes, as: UTF8.self)))
+                }
+            case AHR_REPORT_SAVE_STATE:
+                let copy = Array(UnsafeRawBufferPointer(start: report.bytes, count: report.bytes_length))
+                state.withLock {
+                    $0.saves.append(Save(scene: report.scene, bytes: copy))
+                    $0.timeline.append(.save(report.scene))
+                    if report.bytes == nil { $0.nullSaves += 1 }
+                }
+            case AHR_REPORT_TASK_BEGAN:
+                let name = Array(UnsafeRawBufferPointer(start: report.text, count: report.text_length))
+                record(.taskBegan(report.id, name: name))
+            case AHR_REPORT_TASK_ENDED: record(.taskEnded(report.id))
+            case AHR_REPORT_TIMER_SCHEDULED:
+                record(.timerScheduled(report.id, delay: report.delay_ns, interval: report.interval_ns))
+            case AHR_REPORT_TIMER_CANCELLED: record(.timerCancelled(report.id))
+            case AHR_REPORT_WORK_SUBMITTED: record(.workSubmitted(report.id))
+            case AHR_REPORT_SCENE_REQUESTED:
+                let state = Array(UnsafeRawBufferPointer(start: report.bytes, count: report.bytes_length))
+                record(
+                    [report.bytes],
+                    .sceneRequested(
+                        activation: report.activation, from: report.scene, role: report.role, style: report.style,
+                        state: state))
+            case AHR_REPORT_SESSION_ACTIVATION_REQUESTED:
+                record(textPointer, .sessionActivation(text, style: report.style))
+            case AHR_REPORT_LOADING_PROGRESS: record(.loadingProgress(report.scene, report.progress))
+            case AHR_REPORT_MODAL_PRESENTED:
+                record(textPointer, .modalPresented(report.scene, modal: report.id, style: report.style, title: text))
+            case AHR_REPORT_MODAL_DISMISSED: record(.modalDismissed(report.scene, modal: report.id))
+            case AHR_REPORT_NOTIFICATION_POSTED:
+                record(
+                    textPointer + [UnsafeRawPointer(report.body)],
+                    .notification(title: text, body: ReporterRecorder.text(report.body, report.body_length)))
+            case AHR_REPORT_SESSION_CLOSE_REQUESTED: record(textPointer, .sessionClose(text))
+            default: XCTFail("an unknown report kind \(report.kind)")
+            }
         }
 
         /// A sink that drops everything.

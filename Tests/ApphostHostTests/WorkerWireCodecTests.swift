@@ -13,12 +13,13 @@ final class WorkerWireCodecTests: XCTestCase {
     func testFrameIsLittleEndianLengthThenTypeThenPayload() {
         let frame = WorkerToHostMessage.hello(version: 1, pid: 0x0102_0304).frame
         XCTAssertEqual(frame.encoded, [9, 0, 0, 0, 64, 1, 0, 0, 0, 4, 3, 2, 1])
-        XCTAssertEqual(HostToWorkerMessage.stop.frame.encoded, [1, 0, 0, 0, 4])
+        XCTAssertEqual(HostToWorkerMessage.stop.encoded, [1, 0, 0, 0, 4])
     }
 
     func testDecoderReassemblesFramesFromAnyPieces() throws {
         let frames = [
-            WorkerToHostMessage.log(.info, "hello").frame, WorkerToHostMessage.reply(sequence: 7, status: -3).frame,
+            WorkerToHostMessage.report(.log(.info, "hello")).frame,
+            WorkerToHostMessage.reply(sequence: 7, status: -3).frame,
             WorkerToHostMessage.stopped.frame,
         ]
         let stream = frames.flatMap(\.encoded)
@@ -62,35 +63,61 @@ final class WorkerWireCodecTests: XCTestCase {
     // MARK: Fields
 
     func testPayloadFieldsRoundTrip() throws {
-        var writer = WirePayloadWriter()
-        writer.u8(0xAB)
-        writer.bool(true)
-        writer.u32(0xDEAD_BEEF)
-        writer.i32(-2)
-        writer.u64(0x0102_0304_0506_0708)
-        writer.string("héllo")
-        writer.optionalString(nil)
-        writer.optionalData([UInt8]())
-        XCTAssertEqual(Array(writer.bytes[6..<10]), [0xFE, 0xFF, 0xFF, 0xFF], "i32 -2, little-endian")
-        var reader = WirePayloadReader(writer.bytes)
-        XCTAssertEqual(try reader.u8(), 0xAB)
-        XCTAssertEqual(try reader.bool(), true)
-        XCTAssertEqual(try reader.u32(), 0xDEAD_BEEF)
-        XCTAssertEqual(try reader.i32(), -2)
-        XCTAssertEqual(try reader.u64(), 0x0102_0304_0506_0708)
-        XCTAssertEqual(try reader.string(), "héllo")
-        XCTAssertNil(try reader.optionalData())
-        XCTAssertEqual(try reader.optionalData(), [])
-        XCTAssertNoThrow(try reader.finish())
+        let text = Array("héllo".utf8)
+        let empty: [UInt8] = [0]
+        let bytes = text.withUnsafeBufferPointer { text in
+            empty.withUnsafeBufferPointer { empty in
+                withUnsafeTemporaryAllocation(of: frame_builder.self, capacity: 1) { builder in
+                    let frame = builder.baseAddress!
+                    frame_begin(frame, 70)
+                    frame_put_u8(frame, 0xAB)
+                    frame_put_bool(frame, true)
+                    frame_put_u32(frame, 0xDEAD_BEEF)
+                    frame_put_i32(frame, -2)
+                    frame_put_u64(frame, 0x0102_0304_0506_0708)
+                    frame_put_bytes(frame, text.baseAddress, text.count)
+                    frame_put_optional_bytes(frame, nil, 0)
+                    frame_put_optional_bytes(frame, empty.baseAddress, 0)
+                    frame_finish(frame)
+                    return [UInt8](unsafeUninitializedCapacity: frame_size(frame)) { buffer, count in
+                        frame_copy(frame, buffer.baseAddress)
+                        count = frame_size(frame)
+                    }
+                }
+            }
+        }
+        let payload = Array(bytes[5...])
+        XCTAssertEqual(Array(payload[6..<10]), [0xFE, 0xFF, 0xFF, 0xFF], "i32 -2, little-endian")
+        XCTAssertEqual(Array(bytes[..<4]), le32(UInt32(bytes.count - 4)), "the length prefix counts type and payload")
+        payload.withUnsafeBufferPointer { payload in
+            var cursor = wire_cursor_make(payload.baseAddress, payload.count)
+            XCTAssertEqual(wire_read_u8(&cursor), 0xAB)
+            XCTAssertEqual(wire_read_bool(&cursor), true)
+            XCTAssertEqual(wire_read_u32(&cursor), 0xDEAD_BEEF)
+            XCTAssertEqual(Int32(bitPattern: wire_read_u32(&cursor)), -2)
+            XCTAssertEqual(wire_read_u64(&cursor), 0x0102_0304_0506_0708)
+            XCTAssertEqual(String(decoding: UnsafeBufferPointer(wire_read_bytes(&cursor)), as: UTF8.self), "héllo")
+            var absent = wire_bytes()
+            XCTAssertFalse(wire_read_optional_bytes(&cursor, &absent))
+            var present = wire_bytes()
+            XCTAssertTrue(wire_read_optional_bytes(&cursor, &present))
+            XCTAssertEqual(present.length, 0)
+            XCTAssertTrue(wire_cursor_finished(&cursor))
+        }
     }
 
     func testMalformedPayloadsAreProtocolErrors() {
+        func fails(_ bytes: [UInt8], _ read: (inout wire_cursor) -> Void) -> Bool {
+            bytes.withUnsafeBufferPointer { payload in
+                var cursor = wire_cursor_make(payload.baseAddress, payload.count)
+                read(&cursor)
+                return cursor.failed
+            }
+        }
         // A string whose length runs past the frame.
-        var reader = WirePayloadReader(le32(10) + [1, 2])
-        XCTAssertThrowsError(try reader.string())
+        XCTAssertTrue(fails(le32(10) + [1, 2]) { _ = wire_read_bytes(&$0) })
         // A bool that is neither 0 nor 1.
-        reader = WirePayloadReader([2])
-        XCTAssertThrowsError(try reader.bool())
+        XCTAssertTrue(fails([2]) { _ = wire_read_bool(&$0) })
         // Trailing bytes.
         XCTAssertThrowsError(try WorkerToHostMessage(WireFrame(type: 71, payload: [0])))
         // Unknown types, and a host frame type from the worker.
@@ -241,8 +268,11 @@ final class WorkerWireCodecTests: XCTestCase {
             .loadFailed(.dlopen, detail: "libx.so: cannot open shared object file"), .loadFailed(.noEntry, detail: ""),
             .started(.ok, initStatus: 0), .started(.initFailed, initStatus: 7),
             .started(.noAppCallbacks, initStatus: 0),
-            .reply(sequence: .max, status: Int32.min), .log(.error, "x"), .saveState(scene: 3, Data()),
-            .saveState(scene: 3, Data([0, 1])), .stopped, .taskBegan(1, name: "upload"), .taskBegan(.max, name: ""),
+            .reply(sequence: .max, status: Int32.min), .stopped,
+        ]
+        let reports: [GuestEvent] = [
+            .log(.error, "x"), .saveSceneState(3, Data()), .saveSceneState(3, Data([0, 1])),
+            .taskBegan(1, name: "upload"), .taskBegan(.max, name: ""),
             .taskEnded(1), .timerScheduled(2, delay: .milliseconds(5), interval: nil),
             .timerScheduled(3, delay: .zero, interval: .seconds(1)), .timerCancelled(2), .workSubmitted(9),
             .sceneRequested(activation: 7, from: 1, role: .auxiliary, style: .prominent, state: Data([1, 2])),
@@ -252,8 +282,9 @@ final class WorkerWireCodecTests: XCTestCase {
             .loadingProgress(2, .fraction(0.42)), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
             .modalPresented(1, .max, style: .fullScreen, title: ""), .modalDismissed(1, 2),
             .notificationPosted(title: "Hi", body: ""), .notificationPosted(title: "T", body: "B"),
+            .sessionCloseRequested(sessionID: "s-2"),
         ]
-        for message in messages {
+        for message in messages + reports.map(WorkerToHostMessage.report) {
             XCTAssertEqual(try WorkerToHostMessage(message.frame), message)
         }
     }
@@ -264,7 +295,7 @@ final class WorkerWireCodecTests: XCTestCase {
             try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload))
         }
         let began = try frame(APPHOST_WIRE_TASK_BEGAN, le64(4) + le32(2) + Array("up".utf8))
-        XCTAssertEqual(began, .taskBegan(4, name: "up"))
+        XCTAssertEqual(began, .report(.taskBegan(4, name: "up")))
         XCTAssertEqual(began.event, .taskBegan(4, name: "up"))
         let repaired = try frame(APPHOST_WIRE_TASK_BEGAN, le64(4) + le32(2) + [0x61, 0xFF])
         XCTAssertEqual(repaired.event, .taskBegan(4, name: "a\u{FFFD}"), "invalid UTF-8 is repaired")
@@ -350,7 +381,8 @@ final class WorkerWireCodecTests: XCTestCase {
             try frame(APPHOST_WIRE_NOTIFICATION_POSTED, le32(2) + Array("Hi".utf8) + le32(0)).event,
             .notificationPosted(title: "Hi", body: ""))
         XCTAssertEqual(
-            WorkerToHostMessage.loadingProgress(3, .fraction(0.5)).frame.payload, le64(3) + le64((0.5).bitPattern))
+            WorkerToHostMessage.report(.loadingProgress(3, .fraction(0.5))).frame.payload,
+            le64(3) + le64((0.5).bitPattern))
     }
 
     // A value outside the ABI's enums or ranges, a modal id of 0, a state past the ABI's limit, a

@@ -101,98 +101,123 @@ const ahr_raw_descriptor *ahr_descriptor(const ahr_runtime *runtime);
 /* ---- Starting ------------------------------------------------------------- */
 
 /*
- * Where the guest's own calls to the host go. The runtime checks their
- * arguments first (CONTRACT X3) and calls the reporter only for accepted ones,
- * on whichever guest thread made the call, possibly several at once. The
- * reporter must copy what it keeps: the pointers are valid only during the call.
- * A NULL member drops those calls. The context must stay valid until
- * ahr_stop returns; no reporter call is made after that, or after a failed
- * ahr_start returns.
+ * What the guest asks of the host: its own calls, after the runtime checked
+ * their arguments (CONTRACT X3). The values are those of enum
+ * apphost_wire_type, so that a worker sends a report as the frame of the same
+ * number; each kind says which members of ahr_report it sets (the others are
+ * zero).
  */
-typedef struct ahr_reporter {
-    void *context;
-    /* `level` is an enum apphost_log_level. `utf8` holds `length` bytes, at
-     * most APPHOST_LOG_MESSAGE_MAX_BYTES, cut at a character boundary, not
-     * NUL-terminated, and not checked: invalid UTF-8 is passed on as it is,
-     * for the receiver to repair. */
-    void (*log)(void *context, int32_t level, const char *utf8, size_t length);
-    /* The state `scene` saved (CONTRACT S12): `length` bytes, at most
-     * APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL, even for an empty
-     * state. Called while the scene is known to be connected, so that the
+typedef enum ahr_report_kind {
+    /* log: `level` (enum apphost_log_level) and `text`, at most
+     * APPHOST_LOG_MESSAGE_MAX_BYTES, cut at a character boundary. */
+    AHR_REPORT_LOG = 69,
+    /* save_scene_state (CONTRACT S12): `scene` and its state in `bytes`, at
+     * most APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL, even for an
+     * empty state. Made while the scene is known to be connected, so that the
      * save reaches the reporter before a later did_disconnect is delivered. */
-    void (*save_state)(void *context, apphost_scene_t scene, const void *bytes, size_t length);
+    AHR_REPORT_SAVE_STATE = 70,
 
     /* The background extension ("apphost.background/1", background.h). The
      * runtime gives out the ids itself, per guest, counting from 1, and
      * answers the guest at once; these tell the host, which runs the budget
      * and the timers and later sends EXPIRE_TASK, FIRE_TIMER and RUN_WORK.
-     * Each is called while the runtime holds its background lock, so that
-     * the calls about one id come in the order they happened, and a task
+     * Each is reported while the runtime holds its background lock, so that
+     * the reports about one id come in the order they happened, and a task
      * begun before a BACKGROUND_TIME call is handled is reported before
-     * ahr_handle returns from it. They must not call back into the
-     * runtime. */
+     * ahr_handle returns from it. */
 
-    /* begin_task returned `task`. `utf8` holds `length` bytes, at most
-     * APPHOST_TASK_NAME_MAX_BYTES, cut at a character boundary, not
-     * NUL-terminated and not checked (as for log); never NULL. */
-    void (*task_began)(void *context, apphost_task_t task, const char *utf8, size_t length);
-    /* end_task ended `task`. */
-    void (*task_ended)(void *context, apphost_task_t task);
-    /* schedule_timer made `timer`: FIRE_TIMER after `delay_ns`, then every
+    /* begin_task returned task `id`, named `text` (at most
+     * APPHOST_TASK_NAME_MAX_BYTES, cut at a character boundary; never NULL). */
+    AHR_REPORT_TASK_BEGAN = 72,
+    /* end_task ended task `id`. */
+    AHR_REPORT_TASK_ENDED = 73,
+    /* schedule_timer made timer `id`: FIRE_TIMER after `delay_ns`, then every
      * `interval_ns` unless that is 0. */
-    void (*timer_scheduled)(void *context, apphost_timer_t timer, uint64_t delay_ns, uint64_t interval_ns);
-    /* cancel_timer cancelled `timer`. */
-    void (*timer_cancelled)(void *context, apphost_timer_t timer);
-    /* dispatch_async submitted work `work`, for RUN_WORK. */
-    void (*work_submitted)(void *context, uint64_t work);
+    AHR_REPORT_TIMER_SCHEDULED = 74,
+    /* cancel_timer cancelled timer `id`. */
+    AHR_REPORT_TIMER_CANCELLED = 75,
+    /* dispatch_async submitted work `id`, for RUN_WORK. */
+    AHR_REPORT_WORK_SUBMITTED = 76,
 
     /* The scenes extension ("apphost.scenes/1", scenes.h). The runtime
      * checks each request against what it knows (the connected scenes of
      * its mirror, the transient activation, the modals it gave out) and
-     * calls these only for accepted ones, each while it holds its scenes
-     * lock, so that an activation is consumed once and the modals of a
-     * scene are reported in the order they changed. Those about a scene
-     * (scene_requested, loading_progress, modal_presented, modal_dismissed)
-     * are called while the scene is known to be connected, under the
-     * mirror's lock too, so that they reach the reporter before a later
-     * did_disconnect is delivered (and a scene_requested made inside
-     * perform_action before ahr_handle returns from it). They must not call
-     * back into the runtime. Strings are not NUL-terminated and not checked
-     * (as for log). */
+     * reports only accepted ones, each while it holds its scenes lock, so
+     * that an activation is consumed once and the modals of a scene are
+     * reported in the order they changed. Those about a scene
+     * (SCENE_REQUESTED, LOADING_PROGRESS, MODAL_PRESENTED, MODAL_DISMISSED)
+     * are made while the scene is known to be connected, under the mirror's
+     * lock too, so that they reach the reporter before a later
+     * did_disconnect is delivered (and a SCENE_REQUESTED made inside
+     * perform_action before ahr_handle returns from it). */
 
-    /* request_scene (or request_scene_with_activation) spent the
-     * activation `activation` (CONTRACT S9), as PERFORM_ACTION handed it out:
-     * a new scene of `role` (enum apphost_scene_role) shown with `style`
-     * (enum apphost_presentation_style) beside connected scene `from`, whose
-     * session starts with `length` bytes of state, at most
+    /* request_scene (or request_scene_with_activation) spent `activation`
+     * (CONTRACT S9), as PERFORM_ACTION handed it out: a new scene of `role`
+     * (enum apphost_scene_role) shown with `style` (enum
+     * apphost_presentation_style) beside connected scene `scene`, whose
+     * session starts with the state in `bytes`, at most
      * APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL. */
-    void (*scene_requested)(void *context, apphost_activation_t activation, apphost_scene_t from, int32_t role,
-                            int32_t style, const void *bytes, size_t length);
-    /* activate_session: the session id, 1 to AHR_SESSION_ID_MAX_BYTES bytes,
-     * one of the guest's, and the style (enum apphost_presentation_style). */
-    void (*session_activation_requested)(void *context, const char *utf8, size_t length, int32_t style);
-    /* set_loading_progress for connected `scene` (CONTRACT N2): a fraction
-     * from 0 to 1, APPHOST_PROGRESS_INDETERMINATE or APPHOST_PROGRESS_NONE,
-     * never NaN. */
-    void (*loading_progress)(void *context, apphost_scene_t scene, double progress);
-    /* present_modal put `modal` (the runtime's id, per guest, counting from
+    AHR_REPORT_SCENE_REQUESTED = 77,
+    /* activate_session: the session id in `text`, 1 to
+     * AHR_SESSION_ID_MAX_BYTES bytes, one of the guest's, and `style` (enum
+     * apphost_presentation_style). */
+    AHR_REPORT_SESSION_ACTIVATION_REQUESTED = 78,
+    /* set_loading_progress for connected `scene` (CONTRACT N2): `progress`,
+     * a fraction from 0 to 1, APPHOST_PROGRESS_INDETERMINATE or
+     * APPHOST_PROGRESS_NONE, never NaN. */
+    AHR_REPORT_LOADING_PROGRESS = 79,
+    /* present_modal put modal `id` (the runtime's, per guest, counting from
      * 1) on top of `scene`'s modal stack (CONTRACT N3), with `style` (enum
-     * apphost_modal_style) and a title of 1 to APPHOST_SCENES_TEXT_MAX_BYTES
-     * bytes, cut at a character boundary. */
-    void (*modal_presented)(void *context, apphost_scene_t scene, apphost_modal_t modal, int32_t style,
-                            const char *utf8, size_t length);
-    /* dismiss_modal took `modal`, and every modal above it, off `scene`'s
+     * apphost_modal_style) and a title in `text` of 1 to
+     * APPHOST_SCENES_TEXT_MAX_BYTES bytes, cut at a character boundary. */
+    AHR_REPORT_MODAL_PRESENTED = 80,
+    /* dismiss_modal took modal `id`, and every modal above it, off `scene`'s
      * stack. */
-    void (*modal_dismissed)(void *context, apphost_scene_t scene, apphost_modal_t modal);
-    /* post_notification (CONTRACT N1): a title of 1 to
-     * APPHOST_SCENES_TEXT_MAX_BYTES bytes and a body of at most that many
-     * (0 for a NULL body), both cut at a character boundary; neither pointer
-     * is NULL. */
-    void (*notification_posted)(void *context, const char *title, size_t title_length, const char *body,
-                                size_t body_length);
-    /* close_session (ABI 1.2): the id of one of the guest's sessions, 1 to
-     * AHR_SESSION_ID_MAX_BYTES bytes, to close for good (CONTRACT S7). */
-    void (*session_close_requested)(void *context, const char *utf8, size_t length);
+    AHR_REPORT_MODAL_DISMISSED = 81,
+    /* post_notification (CONTRACT N1): a title in `text` of 1 to
+     * APPHOST_SCENES_TEXT_MAX_BYTES bytes and a body in `body` of at most
+     * that many (0 for a NULL body), both cut at a character boundary;
+     * neither pointer is NULL. */
+    AHR_REPORT_NOTIFICATION_POSTED = 82,
+    /* close_session (ABI 1.2): the id in `text` of one of the guest's
+     * sessions, 1 to AHR_SESSION_ID_MAX_BYTES bytes, to close for good
+     * (CONTRACT S7). */
+    AHR_REPORT_SESSION_CLOSE_REQUESTED = 83
+} ahr_report_kind;
+
+/* One report. Texts are the guest's bytes: not NUL-terminated and not
+ * checked, invalid UTF-8 passed on as it is, for the receiver to repair. */
+typedef struct ahr_report {
+    ahr_report_kind kind;
+    int32_t level;
+    apphost_scene_t scene;
+    /* The task, timer, work or modal. */
+    uint64_t id;
+    const char *text;
+    size_t text_length;
+    const char *body;
+    size_t body_length;
+    const void *bytes;
+    size_t bytes_length;
+    uint64_t delay_ns;
+    uint64_t interval_ns;
+    apphost_activation_t activation;
+    int32_t role;
+    int32_t style;
+    double progress;
+} ahr_report;
+
+/*
+ * Where the reports go: `report` is called for each, on whichever guest
+ * thread made the call, possibly several at once, and must copy what it
+ * keeps: the pointers are valid only during the call. It must not call back
+ * into the runtime. A NULL `report` drops them. The context must stay valid
+ * until ahr_stop returns; no report is made after that, or after a failed
+ * ahr_start returns.
+ */
+typedef struct ahr_reporter {
+    void *context;
+    void (*report)(void *context, const ahr_report *report);
 } ahr_reporter;
 
 /* The largest notification limit the runtime keeps count of. */
@@ -318,7 +343,7 @@ typedef struct ahr_call {
     /* SCENE_CALLBACK: which one. */
     ahr_scene_callback scene_callback;
     /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK: the id of the task, timer or work,
-     * as the runtime gave it out (ahr_reporter). */
+     * as the runtime gave it out (ahr_report). */
     uint64_t id;
     /* BACKGROUND_TIME: the nanoseconds left of the guest's background budget
      * as of this call (0: no background work is possible, as before a
@@ -343,7 +368,7 @@ typedef struct ahr_call {
      * checks again when a request spends it; never APPHOST_ACTIVATION_INVALID. */
     apphost_activation_t activation;
     /* SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the modal, as the runtime
-     * gave it out (ahr_reporter.modal_presented). */
+     * gave it out (AHR_REPORT_MODAL_PRESENTED). */
     apphost_modal_t modal;
     /* NOTIFICATION_LIMIT: how many notifications the guest may post within
      * any `notification_window_ns` (CONTRACT N1); at least 1. */

@@ -75,7 +75,7 @@ final class InProcessRuntime: @unchecked Sendable {
     func handle(_ message: GuestMessage) -> Int32 {
         dispatchPrecondition(condition: .onQueue(mainQueue))
         guard phase == .running, let runtime else { return Int32(APPHOST_ERROR_INTERNAL.rawValue) }
-        return RuntimeCall.deliver(message, to: runtime)
+        return RuntimeCall.with(message) { ahr_handle(runtime, $0) }
     }
 
     /// Calls deinit if init succeeded, withdraws the host interface and unloads the library.
@@ -89,9 +89,9 @@ final class InProcessRuntime: @unchecked Sendable {
     }
 }
 
-/// The `ahr_reporter` of one in-process guest: its log, save_state, background and scenes calls,
-/// already checked by the runtime, as `GuestEvent`s, handed on from the guest thread that made
-/// them, in their order.
+/// The `ahr_reporter` of one in-process guest: what the guest asks of the host, already checked by
+/// the runtime, as `GuestEvent`s (`RuntimeReport`, as a worker's reports are), handed on from the
+/// guest thread that made them, in their order.
 private final class EventReporter: Sendable {
     let emit: @Sendable (GuestEvent) -> Void
 
@@ -100,95 +100,12 @@ private final class EventReporter: Sendable {
     }
 
     /// The reporter, with this object as its unretained context: keep it until ahr_stop returns.
-    /// Member by member, so that members added to `ahr_reporter` later start out NULL.
     var reporter: ahr_reporter {
-        var reporter = ahr_reporter()
-        reporter.context = Unmanaged.passUnretained(self).toOpaque()
-        reporter.log = { context, level, utf8, length in
-            guard let context, let level = GuestLogLevel(rawValue: level) else { return }
-            // The runtime cut the message to APPHOST_LOG_MESSAGE_MAX_BYTES at a character
-            // boundary; invalid UTF-8 is repaired here.
-            let message = String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
-            EventReporter.from(context).emit(.log(level, message))
-        }
-        reporter.save_state = { context, scene, bytes, length in
-            guard let context else { return }
-            let state = bytes.map { Data(bytes: $0, count: length) } ?? Data()
-            EventReporter.from(context).emit(.saveSceneState(scene, state))
-        }
-        // The background extension's requests (B1 to B8); the runtime calls these under its
-        // lock, so they reach the host in the order the guest made them.
-        reporter.task_began = { context, task, utf8, length in
-            guard let context else { return }
-            let name = String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
-            EventReporter.from(context).emit(.taskBegan(task, name: name))
-        }
-        reporter.task_ended = { context, task in
-            guard let context else { return }
-            EventReporter.from(context).emit(.taskEnded(task))
-        }
-        reporter.timer_scheduled = { context, timer, delay, interval in
-            guard let context else { return }
-            EventReporter.from(context).emit(
-                .timerScheduled(
-                    timer, delay: WireDuration.duration(delay),
-                    interval: interval == 0 ? nil : WireDuration.duration(interval)))
-        }
-        reporter.timer_cancelled = { context, timer in
-            guard let context else { return }
-            EventReporter.from(context).emit(.timerCancelled(timer))
-        }
-        reporter.work_submitted = { context, work in
-            guard let context else { return }
-            EventReporter.from(context).emit(.workSubmitted(work))
-        }
-        // The scenes extension's requests (S9, S11, N1 to N3), checked by the runtime: those about
-        // a scene come while it is connected. Enum values the core does not know are dropped.
-        reporter.scene_requested = { context, activation, from, role, style, bytes, length in
-            guard let context, let role = SceneRole(rawValue: role), let style = PresentationStyle(rawValue: style)
-            else { return }
-            let state = bytes.map { Data(bytes: $0, count: length) } ?? Data()
-            EventReporter.from(context).emit(
-                .sceneRequested(activation: activation, from: from, role: role, style: style, state: state))
-        }
-        reporter.session_activation_requested = { context, utf8, length, style in
-            guard let context, let style = PresentationStyle(rawValue: style) else { return }
-            EventReporter.from(context).emit(
-                .sessionActivationRequested(sessionID: EventReporter.text(utf8, length), style: style))
-        }
-        reporter.loading_progress = { context, scene, value in
-            guard let context, let progress = LoadingProgress(abiValue: value) else { return }
-            EventReporter.from(context).emit(.loadingProgress(scene, progress))
-        }
-        reporter.modal_presented = { context, scene, modal, style, utf8, length in
-            guard let context, let style = ModalStyle(rawValue: style) else { return }
-            EventReporter.from(context).emit(
-                .modalPresented(scene, modal, style: style, title: EventReporter.text(utf8, length)))
-        }
-        reporter.modal_dismissed = { context, scene, modal in
-            guard let context else { return }
-            EventReporter.from(context).emit(.modalDismissed(scene, modal))
-        }
-        reporter.notification_posted = { context, title, titleLength, body, bodyLength in
-            guard let context else { return }
-            EventReporter.from(context).emit(
-                .notificationPosted(
-                    title: EventReporter.text(title, titleLength), body: EventReporter.text(body, bodyLength)))
-        }
-        reporter.session_close_requested = { context, utf8, length in
-            guard let context else { return }
-            EventReporter.from(context).emit(.sessionCloseRequested(sessionID: EventReporter.text(utf8, length)))
-        }
-        return reporter
-    }
-
-    /// A guest's text as the runtime passes it on (cut at a character boundary, not checked),
-    /// with invalid UTF-8 repaired, as log's.
-    private static func text(_ utf8: UnsafePointer<CChar>?, _ length: Int) -> String {
-        String(decoding: UnsafeRawBufferPointer(start: utf8, count: length), as: UTF8.self)
-    }
-
-    private static func from(_ context: UnsafeMutableRawPointer) -> EventReporter {
-        Unmanaged<EventReporter>.fromOpaque(context).takeUnretainedValue()
+        ahr_reporter(
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            report: { context, report in
+                guard let context, let report, let event = RuntimeReport.event(of: report.pointee) else { return }
+                Unmanaged<EventReporter>.fromOpaque(context).takeUnretainedValue().emit(event)
+            })
     }
 }

@@ -20,8 +20,8 @@ struct WireSocket {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    func write(_ frame: WireFrame, deadline: ContinuousClock.Instant) throws(Failure) {
-        let bytes = frame.encoded
+    /// Writes a whole frame's `bytes`.
+    func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(Failure) {
         var sent = 0
         while sent < bytes.count {
             // MSG_NOSIGNAL: a worker that died must not take the host down with SIGPIPE.

@@ -179,7 +179,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 case .ended(let failure): post { reply(.failure(failure)) }
                 case .closing: post { reply(.failure(.closed)) }
                 case .open where freezing != .running: held.append((message, reply))
-                case .open: bytes += call(message, reply: reply).encoded
+                case .open: bytes += call(message, reply: reply)
                 }
             }
             if !bytes.isEmpty { write(bytes) }
@@ -267,18 +267,18 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // MARK: Calls
 
     /// The frame of a call, now pending: write it next.
-    private func call(_ message: GuestMessage, reply: @escaping Reply) -> WireFrame {
+    private func call(_ message: GuestMessage, reply: @escaping Reply) -> [UInt8] {
         let sequence = nextSequence
         nextSequence += 1
         pending.append((sequence, reply))
-        return HostToWorkerMessage.call(sequence: sequence, message).frame
+        return HostToWorkerMessage.call(sequence: sequence, message).encoded
     }
 
     private func sendStop() {
         guard !stopSent else { return }
         stopSent = true
         // After every call already written: the worker answers them, then calls deinit (A3).
-        write(HostToWorkerMessage.stop.frame.encoded)
+        write(HostToWorkerMessage.stop.encoded)
     }
 
     /// How a call must fail now, or nil while the channel is open.
@@ -342,7 +342,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func deliverHeld() {
         let messages = held
         held = []
-        let bytes = messages.flatMap { message, reply in call(message, reply: reply).encoded }
+        let bytes = messages.flatMap { message, reply in call(message, reply: reply) }
         if !bytes.isEmpty { write(bytes) }
     }
 
@@ -539,19 +539,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             pending.removeFirst()
             post { first.reply(.success(status)) }
             freezeOnceIdle()
-        case .log(let level, let text):
-            post { [onEvent] in onEvent(.log(level, text)) }
-        case .saveState(let scene, let data):
-            guard data.count <= Int(APPHOST_SCENE_STATE_MAX_BYTES) else {
-                throw WireProtocolError("a saved state of \(data.count) bytes, over the ABI's limit")
-            }
-            post { [onEvent] in onEvent(.saveSceneState(scene, data)) }
-        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted, .sceneRequested,
-            .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed, .notificationPosted,
-            .sessionCloseRequested:
+        case .report(let event):
             // In the order the worker wrote them: a task begun, or a scene requested, before a
             // call's reply comes first.
-            guard let event = message.event else { break }
             post { [onEvent] in onEvent(event) }
         case .stopped where stopSent:
             break  // The end of file follows once the worker has exited.
@@ -624,33 +614,5 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         }
         for completion in closeCompletions { post { completion() } }
         closeCompletions = []
-    }
-}
-
-extension WorkerToHostMessage {
-    /// The frame type's name, for protocol errors.
-    var name: String {
-        switch self {
-        case .hello: "HELLO"
-        case .loaded: "LOADED"
-        case .loadFailed: "LOAD_FAILED"
-        case .started: "STARTED"
-        case .reply: "REPLY"
-        case .log: "LOG"
-        case .saveState: "SAVE_STATE"
-        case .stopped: "STOPPED"
-        case .taskBegan: "TASK_BEGAN"
-        case .taskEnded: "TASK_ENDED"
-        case .timerScheduled: "TIMER_SCHEDULED"
-        case .timerCancelled: "TIMER_CANCELLED"
-        case .workSubmitted: "WORK_SUBMITTED"
-        case .sceneRequested: "SCENE_REQUESTED"
-        case .sessionActivationRequested: "SESSION_ACTIVATION_REQUESTED"
-        case .loadingProgress: "LOADING_PROGRESS"
-        case .modalPresented: "MODAL_PRESENTED"
-        case .modalDismissed: "MODAL_DISMISSED"
-        case .notificationPosted: "NOTIFICATION_POSTED"
-        case .sessionCloseRequested: "SESSION_CLOSE_REQUESTED"
-        }
     }
 }

@@ -144,7 +144,7 @@ final class WorkerHandshake {
         guard !ended else { return }
         ended = true
         let patience = max(deadline, .now + .seconds(1))
-        if (try? socket.write(HostToWorkerMessage.stop.frame, deadline: patience)) != nil {
+        if (try? socket.write(HostToWorkerMessage.stop.encoded, deadline: patience)) != nil {
             // Whatever the guest logs while it unloads is dropped: nobody listens any more.
             while let message = try? socket.read(deadline: patience), message != .stopped {}
         }
@@ -181,7 +181,7 @@ final class WorkerHandshake {
 
     private func send(_ message: HostToWorkerMessage, _ step: Step) throws(LoadError) {
         do {
-            try socket.write(message.frame, deadline: deadline)
+            try socket.write(message.encoded, deadline: deadline)
         } catch {
             throw failure(error, during: step)
         }

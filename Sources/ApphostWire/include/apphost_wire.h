@@ -5,7 +5,9 @@
  * With process isolation each guest runs in its own worker process
  * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
  * (the worker's file descriptor 3). This header is the one definition of
- * the protocol: the C worker and the Swift host both use these constants.
+ * the protocol; its one codec is wire_messages.h, whose catalogue
+ * (wire_catalogue.c) describes each message's fields once, in the order
+ * given below, for the C worker and the Swift host alike.
  *
  * Framing. Every message is one frame:
  *

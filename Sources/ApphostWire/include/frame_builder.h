@@ -1,4 +1,4 @@
-/* Assembling one outgoing frame without copying its large fields. */
+/* Assembling one outgoing frame (apphost_wire.h) without copying its large fields. */
 #ifndef FRAME_BUILDER_H
 #define FRAME_BUILDER_H
 
@@ -46,5 +46,12 @@ void frame_put_optional_bytes(frame_builder *frame, const void *bytes, size_t le
 
 /* Writes the length prefix; the frame is then ready in parts[0..part_count). */
 void frame_finish(frame_builder *frame);
+
+/* A finished frame's size, length prefix included. */
+size_t frame_size(const frame_builder *frame);
+
+/* Copies a finished frame, length prefix included, to `destination`, which
+ * holds frame_size bytes: for a sender that wants it in one piece. */
+void frame_copy(const frame_builder *frame, uint8_t *destination);
 
 #endif

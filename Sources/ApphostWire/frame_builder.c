@@ -1,17 +1,18 @@
 /* Little-endian integers and length-prefixed byte strings, as apphost_wire.h lays them out. */
 #include "frame_builder.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "worker_exit.h"
 
 enum { PREFIX_BYTES = 4 };
 
 static void add_part(frame_builder *frame, const void *base, size_t length)
 {
     if (frame->part_count == FRAME_MAX_PARTS) {
-        worker_fail(WORKER_EXIT_FAILURE, "internal error: a frame has too many parts");
+        /* The catalogue's messages have fixed numbers of parts: only a bug gets here. */
+        fputs("internal error: a wire frame has too many parts\n", stderr);
+        abort();
     }
     frame->parts[frame->part_count].iov_base = (void *)base;
     frame->parts[frame->part_count].iov_len = length;
@@ -26,7 +27,8 @@ static void put_scratch(frame_builder *frame, const uint8_t *bytes, size_t lengt
     struct iovec *last = frame->part_count > 0 ? &frame->parts[frame->part_count - 1] : NULL;
 
     if (frame->scratch_used + length > FRAME_SCRATCH_BYTES) {
-        worker_fail(WORKER_EXIT_FAILURE, "internal error: a frame's fixed fields overflow");
+        fputs("internal error: a wire frame's fixed fields overflow\n", stderr);
+        abort();
     }
     memcpy(start, bytes, length);
     frame->scratch_used += length;
@@ -93,5 +95,19 @@ void frame_finish(frame_builder *frame)
 
     for (i = 0; i < PREFIX_BYTES; i++) {
         frame->scratch[i] = (uint8_t)(frame->length >> (8 * i));
+    }
+}
+
+size_t frame_size(const frame_builder *frame) { return PREFIX_BYTES + frame->length; }
+
+void frame_copy(const frame_builder *frame, uint8_t *destination)
+{
+    int i;
+
+    for (i = 0; i < frame->part_count; i++) {
+        if (frame->parts[i].iov_len > 0) {
+            memcpy(destination, frame->parts[i].iov_base, frame->parts[i].iov_len);
+            destination += frame->parts[i].iov_len;
+        }
     }
 }

@@ -1,4 +1,4 @@
-/* Reading the fields of a host frame's payload, strictly. */
+/* Reading the fields of a frame's payload (apphost_wire.h), strictly. */
 #ifndef WIRE_CURSOR_H
 #define WIRE_CURSOR_H
 

@@ -19,8 +19,8 @@ struct WireFrameDecoder: Sendable {
     /// The next whole frame, or nil until more bytes arrive.
     mutating func next() throws(WireProtocolError) -> WireFrame? {
         guard bufferedCount >= WireFrame.headerSize else { return nil }
-        var lengthReader = WirePayloadReader(buffer[start..<start + WireFrame.headerSize])
-        let length = Int(try lengthReader.u32())
+        // Little-endian, as every integer of the wire.
+        let length = buffer[start..<start + WireFrame.headerSize].reversed().reduce(0) { $0 << 8 | Int($1) }
         guard length >= 1 else { throw WireProtocolError("a frame of length 0 has no type") }
         guard length <= WireFrame.maxLength else {
             throw WireProtocolError("a frame of \(length) bytes exceeds the maximum of \(WireFrame.maxLength)")

@@ -3,12 +3,13 @@ import ApphostGuestRuntime
 import CApphost
 
 /// A `GuestMessage` as the C guest runtime's `ahr_call`: the one place where the host's calls
-/// become the runtime's, for the guests it runs in its own process.
+/// become the runtime's. The in-process channel hands the call to the runtime as it is; the worker
+/// channel encodes it with the wire's codec (wire_messages.h), and the worker hands the decoded
+/// call to the same runtime.
 enum RuntimeCall {
-    /// [main-queue] Delivers `message` to `runtime` with `ahr_handle` and returns its status (for
-    /// `shouldDismissModal`, its verdict: 1 to let the modal go, 0 to keep it). will_connect's
-    /// session id and restoration bytes live only during the call, as scene.h says.
-    static func deliver(_ message: GuestMessage, to runtime: OpaquePointer) -> Int32 {
+    /// Calls `body` with `message` as an `ahr_call`, whose strings and bytes live only during the
+    /// call: copy what outlives it.
+    static func with<Result>(_ message: GuestMessage, _ body: (UnsafePointer<ahr_call>) -> Result) -> Result {
         var call = ahr_call()
         call.app_state = message.appState.rawValue
         call.has_scene_state = message.sceneState != nil
@@ -34,12 +35,12 @@ enum RuntimeCall {
                 call.session_id_length = connection.sessionID.utf8.count
                 // No restoration (has_restoration false) when the session saved nothing; an empty
                 // saved state is one, of length 0, so that the guest can tell the two apart (S12).
-                guard let restoration = connection.restorationData else { return ahr_handle(runtime, &call) }
+                guard let restoration = connection.restorationData else { return body(&call) }
                 call.has_restoration = true
                 return restoration.withUnsafeBytes { bytes in
                     call.restoration = bytes.baseAddress
                     call.restoration_length = bytes.count
-                    return ahr_handle(runtime, &call)
+                    return body(&call)
                 }
             }
         case .expireTask(let task):
@@ -74,7 +75,7 @@ enum RuntimeCall {
                 return payload.withUnsafeBytes { bytes in
                     call.payload = bytes.count > 0 ? bytes.baseAddress : nil
                     call.payload_length = bytes.count
-                    return ahr_handle(runtime, &call)
+                    return body(&call)
                 }
             }
         case .shouldDismissModal(let scene, let modal):
@@ -90,7 +91,7 @@ enum RuntimeCall {
             return sessionID.withCString { session in
                 call.session_id = session
                 call.session_id_length = sessionID.utf8.count
-                return ahr_handle(runtime, &call)
+                return body(&call)
             }
         case .notificationLimit(let count, let window):
             call.kind = AHR_CALL_NOTIFICATION_LIMIT
@@ -101,10 +102,10 @@ enum RuntimeCall {
             call.scene = scene
             call.save_failed = failed
         }
-        return ahr_handle(runtime, &call)
+        return body(&call)
     }
 
-    private static func sceneCallback(_ callback: SceneCallback) -> ahr_scene_callback {
+    static func sceneCallback(_ callback: SceneCallback) -> ahr_scene_callback {
         switch callback {
         case .willEnterForeground: AHR_SCENE_WILL_ENTER_FOREGROUND
         case .didBecomeActive: AHR_SCENE_DID_BECOME_ACTIVE

@@ -17,9 +17,6 @@ struct WireFrame: Sendable, Equatable {
 
     /// The frame's bytes: length, type, payload.
     var encoded: [UInt8] {
-        var writer = WirePayloadWriter()
-        writer.u32(UInt32(1 + payload.count))
-        writer.u8(type)
-        return writer.bytes + payload
+        withUnsafeBytes(of: UInt32(1 + payload.count).littleEndian) { Array($0) } + [type] + payload
     }
 }

@@ -1,0 +1,469 @@
+/*
+ * The catalogue: every message of apphost_wire.h, its fields described once,
+ * in the order the header lays them out. wire_encode and wire_decode both
+ * walk these descriptions (wire_io.h), so a message added here is encoded
+ * and decoded alike on both sides.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "apphost_wire.h"
+#include "wire_io.h"
+#include "wire_messages.h"
+
+/* The runtime numbers calls, scene callbacks and reports as the wire does,
+ * so a decoded value is used as it is. */
+_Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING &&
+                   (int)AHR_CALL_WILL_TERMINATE == (int)APPHOST_WIRE_CALL_WILL_TERMINATE &&
+                   (int)AHR_CALL_MEMORY_WARNING == (int)APPHOST_WIRE_CALL_MEMORY_WARNING &&
+                   (int)AHR_CALL_WILL_CONNECT == (int)APPHOST_WIRE_CALL_WILL_CONNECT &&
+                   (int)AHR_CALL_SCENE_CALLBACK == (int)APPHOST_WIRE_CALL_SCENE_CALLBACK &&
+                   (int)AHR_CALL_EXPIRE_TASK == (int)APPHOST_WIRE_CALL_EXPIRE_TASK &&
+                   (int)AHR_CALL_FIRE_TIMER == (int)APPHOST_WIRE_CALL_FIRE_TIMER &&
+                   (int)AHR_CALL_RUN_WORK == (int)APPHOST_WIRE_CALL_RUN_WORK &&
+                   (int)AHR_CALL_BACKGROUND_TIME == (int)APPHOST_WIRE_CALL_BACKGROUND_TIME &&
+                   (int)AHR_CALL_SCENE_SIZE == (int)APPHOST_WIRE_CALL_SCENE_SIZE &&
+                   (int)AHR_CALL_PERFORM_ACTION == (int)APPHOST_WIRE_CALL_PERFORM_ACTION &&
+                   (int)AHR_CALL_SHOULD_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL &&
+                   (int)AHR_CALL_DID_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_DID_DISMISS_MODAL &&
+                   (int)AHR_CALL_DID_DISCARD == (int)APPHOST_WIRE_CALL_DID_DISCARD &&
+                   (int)AHR_CALL_NOTIFICATION_LIMIT == (int)APPHOST_WIRE_CALL_NOTIFICATION_LIMIT &&
+                   (int)AHR_CALL_SAVE_STATUS == (int)APPHOST_WIRE_CALL_SAVE_STATUS,
+               "ahr_call_kind matches enum apphost_wire_call");
+_Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
+                   (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
+                   (int)AHR_SCENE_WILL_RESIGN_ACTIVE == (int)APPHOST_WIRE_SCENE_WILL_RESIGN_ACTIVE &&
+                   (int)AHR_SCENE_DID_ENTER_BACKGROUND == (int)APPHOST_WIRE_SCENE_DID_ENTER_BACKGROUND &&
+                   (int)AHR_SCENE_DID_DISCONNECT == (int)APPHOST_WIRE_SCENE_DID_DISCONNECT,
+               "ahr_scene_callback matches enum apphost_wire_scene_callback");
+_Static_assert((int)AHR_REPORT_LOG == (int)APPHOST_WIRE_LOG &&
+                   (int)AHR_REPORT_SAVE_STATE == (int)APPHOST_WIRE_SAVE_STATE &&
+                   (int)AHR_REPORT_TASK_BEGAN == (int)APPHOST_WIRE_TASK_BEGAN &&
+                   (int)AHR_REPORT_TASK_ENDED == (int)APPHOST_WIRE_TASK_ENDED &&
+                   (int)AHR_REPORT_TIMER_SCHEDULED == (int)APPHOST_WIRE_TIMER_SCHEDULED &&
+                   (int)AHR_REPORT_TIMER_CANCELLED == (int)APPHOST_WIRE_TIMER_CANCELLED &&
+                   (int)AHR_REPORT_WORK_SUBMITTED == (int)APPHOST_WIRE_WORK_SUBMITTED &&
+                   (int)AHR_REPORT_SCENE_REQUESTED == (int)APPHOST_WIRE_SCENE_REQUESTED &&
+                   (int)AHR_REPORT_SESSION_ACTIVATION_REQUESTED == (int)APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED &&
+                   (int)AHR_REPORT_LOADING_PROGRESS == (int)APPHOST_WIRE_LOADING_PROGRESS &&
+                   (int)AHR_REPORT_MODAL_PRESENTED == (int)APPHOST_WIRE_MODAL_PRESENTED &&
+                   (int)AHR_REPORT_MODAL_DISMISSED == (int)APPHOST_WIRE_MODAL_DISMISSED &&
+                   (int)AHR_REPORT_NOTIFICATION_POSTED == (int)APPHOST_WIRE_NOTIFICATION_POSTED &&
+                   (int)AHR_REPORT_SESSION_CLOSE_REQUESTED == (int)APPHOST_WIRE_SESSION_CLOSE_REQUESTED,
+               "ahr_report_kind matches enum apphost_wire_type");
+
+/* ---- Host to worker -------------------------------------------------------- */
+
+static void walk_load(wire_io *io, wire_load *load)
+{
+    wire_io_wire_bytes(io, &load->path);
+    wire_io_wire_bytes(io, &load->guests_directory);
+    wire_io_wire_bytes(io, &load->host_name);
+    wire_io_wire_bytes(io, &load->host_version);
+}
+
+static void walk_start(wire_io *io, wire_start *start) { wire_io_wire_bytes(io, &start->data_directory); }
+
+/* BACKGROUND_TIME's "opt u64": absent is unlimited; the runtime's signed
+ * nanoseconds hold any budget a host gives (292 years), so a larger one is
+ * cut, not refused. */
+static void walk_background_time(wire_io *io, int64_t *nanoseconds)
+{
+    bool limited = *nanoseconds >= 0;
+    uint64_t value = limited ? (uint64_t)*nanoseconds : 0;
+
+    wire_io_bool(io, &limited);
+    if (limited) {
+        wire_io_u64(io, &value);
+    }
+    if (wire_io_reading(io)) {
+        *nanoseconds = !limited                     ? AHR_BACKGROUND_TIME_UNLIMITED
+                       : value > (uint64_t)INT64_MAX ? INT64_MAX
+                                                     : (int64_t)value;
+    }
+}
+
+/* WILL_CONNECT's fields after the scene. */
+static void walk_connection(wire_io *io, ahr_call *call)
+{
+    /* Present, even when empty (S12): an empty state may come without bytes. */
+    const char *restoration = !call->has_restoration ? NULL : call->restoration != NULL ? call->restoration : "";
+
+    wire_io_text(io, &call->session_id, &call->session_id_length);
+    wire_io_enum(io, &call->role, APPHOST_SCENE_ROLE_PRIMARY, APPHOST_SCENE_ROLE_AUXILIARY, "scene role");
+    wire_io_enum(io, &call->initial_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
+                 "initial state");
+    wire_io_optional_bytes(io, &restoration, &call->restoration_length);
+    if (wire_io_reading(io)) {
+        call->has_restoration = restoration != NULL;
+        call->restoration = restoration;
+    }
+}
+
+/* PERFORM_ACTION's fields after the scene. An empty payload is read as NULL,
+ * as ahr_handle hands it on. */
+static void walk_action(wire_io *io, ahr_call *call)
+{
+    const void *name = call->action_name;
+
+    wire_io_bytes(io, &name, &call->action_name_length, APPHOST_SCENES_TEXT_MAX_BYTES + 1);
+    wire_io_bytes(io, &call->payload, &call->payload_length, APPHOST_ACTION_PAYLOAD_MAX_BYTES + 1);
+    wire_io_u64(io, &call->activation_ns);
+    wire_io_u64(io, &call->activation);
+    if (wire_io_reading(io)) {
+        call->action_name = name;
+        if (call->payload_length == 0) {
+            call->payload = NULL;
+        }
+    }
+}
+
+/* The fields after the call's kind. */
+static void walk_call_body(wire_io *io, ahr_call *call)
+{
+    int32_t callback = call->scene_callback;
+
+    switch (call->kind) {
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+        break;
+    case AHR_CALL_WILL_CONNECT:
+        wire_io_u64(io, &call->scene);
+        walk_connection(io, call);
+        break;
+    case AHR_CALL_SCENE_CALLBACK:
+        wire_io_u64(io, &call->scene);
+        wire_io_enum(io, &callback, APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND, APPHOST_WIRE_SCENE_DID_DISCONNECT,
+                     "scene callback");
+        call->scene_callback = (ahr_scene_callback)callback;
+        break;
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+        wire_io_u64(io, &call->id);
+        break;
+    case AHR_CALL_BACKGROUND_TIME:
+        walk_background_time(io, &call->background_time_ns);
+        break;
+    case AHR_CALL_SCENE_SIZE:
+        wire_io_u64(io, &call->scene);
+        wire_io_u32(io, &call->width);
+        wire_io_u32(io, &call->height);
+        wire_io_enum(io, &call->size_class, APPHOST_SIZE_CLASS_COMPACT, APPHOST_SIZE_CLASS_REGULAR, "size class");
+        break;
+    case AHR_CALL_PERFORM_ACTION:
+        wire_io_u64(io, &call->scene);
+        walk_action(io, call);
+        break;
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+        wire_io_u64(io, &call->scene);
+        wire_io_u64(io, &call->modal);
+        break;
+    case AHR_CALL_DID_DISCARD:
+        wire_io_text(io, &call->session_id, &call->session_id_length);
+        break;
+    case AHR_CALL_NOTIFICATION_LIMIT:
+        wire_io_u32(io, &call->notification_limit);
+        wire_io_u64(io, &call->notification_window_ns);
+        break;
+    case AHR_CALL_SAVE_STATUS:
+        wire_io_u64(io, &call->scene);
+        wire_io_bool(io, &call->save_failed);
+        break;
+    }
+}
+
+static void walk_call(wire_io *io, wire_call *message)
+{
+    ahr_call *call = &message->call;
+    int32_t kind = call->kind;
+
+    wire_io_u64(io, &message->sequence);
+    wire_io_enum(io, &call->app_state, APPHOST_APP_STATE_NOT_RUNNING, APPHOST_APP_STATE_SUSPENDED, "app state");
+    wire_io_bool(io, &call->has_scene_state);
+    /* Checked even when has_scene_state is false: the host sends 0 then. */
+    wire_io_enum(io, &call->scene_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
+                 "scene state");
+    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_SAVE_STATUS, "call");
+    call->kind = (ahr_call_kind)kind;
+    if (!io->cursor.failed) {
+        walk_call_body(io, call);
+    }
+}
+
+/* ---- Worker to host -------------------------------------------------------- */
+
+static void walk_hello(wire_io *io, wire_hello *hello)
+{
+    wire_io_u32(io, &hello->version);
+    wire_io_u32(io, &hello->pid);
+}
+
+static void walk_text(wire_io *io, ahr_text *text) { wire_io_optional_bytes(io, &text->bytes, &text->length); }
+
+/* LOADED: raw values, which the host validates (CONTRACT X1). */
+static void walk_loaded(wire_io *io, ahr_raw_descriptor *descriptor)
+{
+    wire_io_u32(io, &descriptor->abi_version.major);
+    wire_io_u32(io, &descriptor->abi_version.minor);
+    wire_io_u32(io, &descriptor->abi_version.revision);
+    wire_io_bool(io, &descriptor->has_descriptor);
+    wire_io_u32(io, &descriptor->struct_size);
+    walk_text(io, &descriptor->id);
+    walk_text(io, &descriptor->name);
+    walk_text(io, &descriptor->version);
+    walk_text(io, &descriptor->vendor);
+    walk_text(io, &descriptor->description);
+    wire_io_u64(io, &descriptor->capabilities);
+    wire_io_bool(io, &descriptor->has_init);
+    wire_io_bool(io, &descriptor->has_deinit);
+    wire_io_bool(io, &descriptor->has_query);
+}
+
+static void walk_load_failed(wire_io *io, wire_load_failed *failure)
+{
+    int32_t reason = failure->reason;
+
+    wire_io_enum(io, &reason, APPHOST_WIRE_LOAD_DLOPEN, APPHOST_WIRE_LOAD_NO_ENTRY, "load failure");
+    failure->reason = (uint8_t)reason;
+    wire_io_wire_bytes(io, &failure->detail);
+}
+
+static void walk_started(wire_io *io, wire_started *started)
+{
+    int32_t outcome = started->outcome;
+
+    wire_io_enum(io, &outcome, APPHOST_WIRE_STARTED_OK, APPHOST_WIRE_STARTED_NO_APP_CALLBACKS, "start outcome");
+    started->outcome = (uint8_t)outcome;
+    wire_io_i32(io, &started->init_status);
+}
+
+static void walk_reply(wire_io *io, wire_reply *reply)
+{
+    wire_io_u64(io, &reply->sequence);
+    wire_io_i32(io, &reply->status);
+}
+
+/* A scene's state, at most what the ABI lets a guest save. */
+static void walk_state(wire_io *io, ahr_report *report, const char *what)
+{
+    wire_io_bytes(io, &report->bytes, &report->bytes_length, SIZE_MAX);
+    wire_io_require(io, report->bytes_length <= APPHOST_SCENE_STATE_MAX_BYTES,
+                    "%s of %zu bytes, over the ABI's limit", what, report->bytes_length);
+}
+
+static void walk_presentation_style(wire_io *io, int32_t *style)
+{
+    wire_io_enum(io, style, APPHOST_PRESENTATION_AUTOMATIC, APPHOST_PRESENTATION_PROMINENT, "presentation style");
+}
+
+/* A fraction from 0 to 1, or one of the two values scenes.h names. */
+static void walk_progress(wire_io *io, double *progress)
+{
+    wire_io_f64(io, progress);
+    wire_io_require(io,
+                    *progress == APPHOST_PROGRESS_NONE || *progress == APPHOST_PROGRESS_INDETERMINATE ||
+                        (*progress >= 0 && *progress <= 1),
+                    "a loading progress of %g", *progress);
+}
+
+static void walk_report(wire_io *io, ahr_report *report)
+{
+    switch (report->kind) {
+    case AHR_REPORT_LOG:
+        wire_io_enum(io, &report->level, APPHOST_LOG_TRACE, APPHOST_LOG_ERROR, "log level");
+        wire_io_text(io, &report->text, &report->text_length);
+        break;
+    case AHR_REPORT_SAVE_STATE:
+        wire_io_u64(io, &report->scene);
+        walk_state(io, report, "a saved state");
+        break;
+    case AHR_REPORT_TASK_BEGAN:
+        wire_io_id(io, &report->id, "task");
+        wire_io_text(io, &report->text, &report->text_length);
+        break;
+    case AHR_REPORT_TASK_ENDED:
+        wire_io_id(io, &report->id, "task");
+        break;
+    case AHR_REPORT_TIMER_SCHEDULED:
+        wire_io_id(io, &report->id, "timer");
+        wire_io_u64(io, &report->delay_ns);
+        wire_io_u64(io, &report->interval_ns);
+        break;
+    case AHR_REPORT_TIMER_CANCELLED:
+        wire_io_id(io, &report->id, "timer");
+        break;
+    case AHR_REPORT_WORK_SUBMITTED:
+        wire_io_id(io, &report->id, "work");
+        break;
+    case AHR_REPORT_SCENE_REQUESTED:
+        wire_io_u64(io, &report->activation);
+        wire_io_u64(io, &report->scene);
+        wire_io_enum(io, &report->role, APPHOST_SCENE_ROLE_PRIMARY, APPHOST_SCENE_ROLE_AUXILIARY, "scene role");
+        walk_presentation_style(io, &report->style);
+        walk_state(io, report, "a requested scene's state");
+        break;
+    case AHR_REPORT_SESSION_ACTIVATION_REQUESTED:
+        wire_io_text(io, &report->text, &report->text_length);
+        walk_presentation_style(io, &report->style);
+        break;
+    case AHR_REPORT_LOADING_PROGRESS:
+        wire_io_u64(io, &report->scene);
+        walk_progress(io, &report->progress);
+        break;
+    case AHR_REPORT_MODAL_PRESENTED:
+        wire_io_u64(io, &report->scene);
+        wire_io_id(io, &report->id, "modal");
+        wire_io_enum(io, &report->style, APPHOST_MODAL_SHEET, APPHOST_MODAL_FULL_SCREEN, "modal style");
+        wire_io_text(io, &report->text, &report->text_length);
+        break;
+    case AHR_REPORT_MODAL_DISMISSED:
+        wire_io_u64(io, &report->scene);
+        wire_io_id(io, &report->id, "modal");
+        break;
+    case AHR_REPORT_NOTIFICATION_POSTED:
+        wire_io_text(io, &report->text, &report->text_length);
+        wire_io_text(io, &report->body, &report->body_length);
+        break;
+    case AHR_REPORT_SESSION_CLOSE_REQUESTED:
+        wire_io_text(io, &report->text, &report->text_length);
+        break;
+    }
+}
+
+/* ---- Both ways -------------------------------------------------------------- */
+
+/* LOG to SESSION_CLOSE_REQUESTED, but for STOPPED, the conversation's own. */
+static bool is_report(uint8_t type)
+{
+    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_SESSION_CLOSE_REQUESTED && type != APPHOST_WIRE_STOPPED;
+}
+
+/* Walks the body of a message of a known type; false for an unknown one. */
+static bool walk(wire_io *io, wire_message *message)
+{
+    if (is_report(message->type)) {
+        message->body.report.kind = (ahr_report_kind)message->type;
+        walk_report(io, &message->body.report);
+        return true;
+    }
+    switch (message->type) {
+    case APPHOST_WIRE_LOAD:
+        walk_load(io, &message->body.load);
+        return true;
+    case APPHOST_WIRE_START:
+        walk_start(io, &message->body.start);
+        return true;
+    case APPHOST_WIRE_CALL:
+        walk_call(io, &message->body.call);
+        return true;
+    case APPHOST_WIRE_STOP:
+    case APPHOST_WIRE_STOPPED:
+        return true;
+    case APPHOST_WIRE_HELLO:
+        walk_hello(io, &message->body.hello);
+        return true;
+    case APPHOST_WIRE_LOADED:
+        walk_loaded(io, &message->body.loaded);
+        return true;
+    case APPHOST_WIRE_LOAD_FAILED:
+        walk_load_failed(io, &message->body.load_failed);
+        return true;
+    case APPHOST_WIRE_STARTED:
+        walk_started(io, &message->body.started);
+        return true;
+    case APPHOST_WIRE_REPLY:
+        walk_reply(io, &message->body.reply);
+        return true;
+    }
+    return false;
+}
+
+void wire_encode(const wire_message *message, frame_builder *frame)
+{
+    /* The walk takes fields by address, for reading; writing leaves them as they are. */
+    wire_message copy = *message;
+    wire_io io = {.frame = frame};
+
+    frame_begin(frame, message->type);
+    walk(&io, &copy);
+    frame_finish(frame);
+}
+
+bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload, size_t length,
+                 wire_message *message, wire_problem *problem)
+{
+    wire_io io = {.frame = NULL, .cursor = wire_cursor_make(payload, length), .problem = problem};
+    bool to_host = type >= APPHOST_WIRE_HELLO;
+
+    memset(message, 0, sizeof *message);
+    problem->text[0] = '\0';
+    message->type = type;
+    if (to_host != (direction == WIRE_TO_HOST) || !walk(&io, message)) {
+        snprintf(problem->text, sizeof problem->text, "unknown %s frame type %u",
+                 direction == WIRE_TO_HOST ? "worker-to-host" : "host-to-worker", (unsigned)type);
+        return false;
+    }
+    if (!io.cursor.failed && io.cursor.left > 0) {
+        snprintf(problem->text, sizeof problem->text, "%zu unexpected bytes after the last field", io.cursor.left);
+        return false;
+    }
+    return !io.cursor.failed;
+}
+
+const char *wire_type_name(uint8_t type)
+{
+    switch (type) {
+    case APPHOST_WIRE_LOAD:
+        return "LOAD";
+    case APPHOST_WIRE_START:
+        return "START";
+    case APPHOST_WIRE_CALL:
+        return "CALL";
+    case APPHOST_WIRE_STOP:
+        return "STOP";
+    case APPHOST_WIRE_HELLO:
+        return "HELLO";
+    case APPHOST_WIRE_LOADED:
+        return "LOADED";
+    case APPHOST_WIRE_LOAD_FAILED:
+        return "LOAD_FAILED";
+    case APPHOST_WIRE_STARTED:
+        return "STARTED";
+    case APPHOST_WIRE_REPLY:
+        return "REPLY";
+    case APPHOST_WIRE_LOG:
+        return "LOG";
+    case APPHOST_WIRE_SAVE_STATE:
+        return "SAVE_STATE";
+    case APPHOST_WIRE_STOPPED:
+        return "STOPPED";
+    case APPHOST_WIRE_TASK_BEGAN:
+        return "TASK_BEGAN";
+    case APPHOST_WIRE_TASK_ENDED:
+        return "TASK_ENDED";
+    case APPHOST_WIRE_TIMER_SCHEDULED:
+        return "TIMER_SCHEDULED";
+    case APPHOST_WIRE_TIMER_CANCELLED:
+        return "TIMER_CANCELLED";
+    case APPHOST_WIRE_WORK_SUBMITTED:
+        return "WORK_SUBMITTED";
+    case APPHOST_WIRE_SCENE_REQUESTED:
+        return "SCENE_REQUESTED";
+    case APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED:
+        return "SESSION_ACTIVATION_REQUESTED";
+    case APPHOST_WIRE_LOADING_PROGRESS:
+        return "LOADING_PROGRESS";
+    case APPHOST_WIRE_MODAL_PRESENTED:
+        return "MODAL_PRESENTED";
+    case APPHOST_WIRE_MODAL_DISMISSED:
+        return "MODAL_DISMISSED";
+    case APPHOST_WIRE_NOTIFICATION_POSTED:
+        return "NOTIFICATION_POSTED";
+    case APPHOST_WIRE_SESSION_CLOSE_REQUESTED:
+        return "SESSION_CLOSE_REQUESTED";
+    }
+    return "unknown";
+}
