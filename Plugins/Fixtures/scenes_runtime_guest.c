@@ -32,6 +32,9 @@
  *   progress <scene> <value>
  *                       set_loading_progress (strtod: "nan" works); logs
  *                       "progress <value> = <status>"
+ *   title <scene> [title]
+ *                       set_scene_title (ABI 1.3; no title: NULL); logs
+ *                       "title <scene> = <status>"
  *   present <scene> <style> <title>
  *                       present_modal; logs "present <title> = <modal>" or
  *                       "present <title> = <status> <modal written>"
@@ -393,6 +396,9 @@ static void run_one_here(char *command)
     } else if (strcmp(verb, "progress") == 0 && second != NULL) {
         say("progress %s = %s", second,
             name(g_scenes->set_loading_progress(g_host, scene_of(first), strtod(second, NULL))));
+    } else if (strcmp(verb, "title") == 0) {
+        say("title %s = %s", first == NULL ? "(null)" : first,
+            name(g_scenes->set_scene_title(g_host, scene_of(first), second)));
     } else if (strcmp(verb, "present") == 0 && second != NULL) {
         present(first, second, third);
     } else if (strcmp(verb, "dismiss") == 0) {

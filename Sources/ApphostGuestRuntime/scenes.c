@@ -862,6 +862,30 @@ static apphost_status_t set_loading_progress(const apphost_host_t *host, apphost
     return on_connected_scene(host, &request, progress_connected, APPHOST_OK);
 }
 
+static apphost_status_t title_connected(scene_request *request, ahr_host_context *context)
+{
+    ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_SCENE_TITLE_CHANGED,
+                                           .scene = request->scene,
+                                           .text = request->bytes,
+                                           .text_length = request->length});
+    return APPHOST_OK;
+}
+
+/* NULL and "" both take the title away: the host hears an empty one. */
+static apphost_status_t set_scene_title(const apphost_host_t *host, apphost_scene_t scene, const char *title)
+{
+    scene_request request;
+
+    if (scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    memset(&request, 0, sizeof request);
+    request.scene = scene;
+    request.bytes = title != NULL ? title : "";
+    request.length = title != NULL ? text_length(title) : 0;
+    return on_connected_scene(host, &request, title_connected, APPHOST_OK);
+}
+
 static apphost_status_t present_connected(scene_request *request, ahr_host_context *context)
 {
     apphost_modal_t modal = push_modal(context->scenes, request->scene);
@@ -1013,7 +1037,7 @@ static const apphost_scenes_t extension = {
     scene_size,               set_loading_progress,   present_modal,
     dismiss_modal,            post_notification,      activation_token,
     request_scene_with_activation, activation_time_left, list_sessions,
-    close_session,
+    close_session,            set_scene_title,
 };
 
 const apphost_scenes_t *ahr_scenes_extension(void) { return &extension; }

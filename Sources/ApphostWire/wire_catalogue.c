@@ -49,7 +49,8 @@ _Static_assert((int)AHR_REPORT_LOG == (int)APPHOST_WIRE_LOG &&
                    (int)AHR_REPORT_MODAL_PRESENTED == (int)APPHOST_WIRE_MODAL_PRESENTED &&
                    (int)AHR_REPORT_MODAL_DISMISSED == (int)APPHOST_WIRE_MODAL_DISMISSED &&
                    (int)AHR_REPORT_NOTIFICATION_POSTED == (int)APPHOST_WIRE_NOTIFICATION_POSTED &&
-                   (int)AHR_REPORT_SESSION_CLOSE_REQUESTED == (int)APPHOST_WIRE_SESSION_CLOSE_REQUESTED,
+                   (int)AHR_REPORT_SESSION_CLOSE_REQUESTED == (int)APPHOST_WIRE_SESSION_CLOSE_REQUESTED &&
+                   (int)AHR_REPORT_SCENE_TITLE_CHANGED == (int)APPHOST_WIRE_SCENE_TITLE_CHANGED,
                "ahr_report_kind matches enum apphost_wire_type");
 
 /* ---- Host to worker -------------------------------------------------------- */
@@ -330,15 +331,19 @@ static void walk_report(wire_io *io, ahr_report *report)
     case AHR_REPORT_SESSION_CLOSE_REQUESTED:
         wire_io_text(io, &report->text, &report->text_length);
         break;
+    case AHR_REPORT_SCENE_TITLE_CHANGED:
+        wire_io_u64(io, &report->scene);
+        wire_io_text(io, &report->text, &report->text_length);
+        break;
     }
 }
 
 /* ---- Both ways -------------------------------------------------------------- */
 
-/* LOG to SESSION_CLOSE_REQUESTED, but for STOPPED, the conversation's own. */
+/* LOG to the last report, but for STOPPED, the conversation's own. */
 static bool is_report(uint8_t type)
 {
-    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_SESSION_CLOSE_REQUESTED && type != APPHOST_WIRE_STOPPED;
+    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_SCENE_TITLE_CHANGED && type != APPHOST_WIRE_STOPPED;
 }
 
 /* Walks the body of a message of a known type; false for an unknown one. */
@@ -464,6 +469,8 @@ const char *wire_type_name(uint8_t type)
         return "NOTIFICATION_POSTED";
     case APPHOST_WIRE_SESSION_CLOSE_REQUESTED:
         return "SESSION_CLOSE_REQUESTED";
+    case APPHOST_WIRE_SCENE_TITLE_CHANGED:
+        return "SCENE_TITLE_CHANGED";
     }
     return "unknown";
 }

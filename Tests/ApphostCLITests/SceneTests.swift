@@ -200,6 +200,43 @@ final class SceneTests: HostTestCase {
         XCTAssertEqual(host.events.filter { $0.kind == .notification }.compactMap(\.name), ["note1", "note2"])
     }
 
+    // MARK: Scene titles (ABI 1.3)
+
+    func testSceneTitlesInProcess() throws { try sceneTitles("none") }
+    func testSceneTitlesIsolated() throws { try sceneTitles("process") }
+
+    // set_scene_title (ABI 1.3; the contract is silent, sdk/README.md says what the host does):
+    // the operator sees a scene's title in the event stream and in `ctl ps` until the guest takes
+    // it away; a scene that is not connected is refused at once.
+    private func sceneTitles(_ isolation: String) throws {
+        let host = try launch(isolation)
+        let scene = try XCTUnwrap(try scenes().first)
+        XCTAssertNil(scene.title, "a scene has no title when it connects")
+
+        try ctlSucceeds("action", scene.session, "title here Inbox")
+        try host.waitForLog(TestGuests.scenesID, "title here = ok")
+        let named = try host.waitForEvent("the title") { $0.kind == .sceneTitle }
+        XCTAssertEqual(named.name, "Inbox")
+        XCTAssertEqual(named.scene, scene.handle)
+        XCTAssertTrue(
+            named.humanLine.hasSuffix("scene-title \(TestGuests.scenesID) scene=\(scene.handle ?? 0) \"Inbox\""),
+            named.humanLine)
+        XCTAssertEqual(try scenes().first?.title, "Inbox")
+        let table = try ctlSucceeds("ps").stdout.joined(separator: "\n")
+        XCTAssertTrue(table.contains("session \(scene.session.prefix(8))  \"Inbox\"  primary"), table)
+
+        let mark = host.events.count
+        try ctlSucceeds("action", scene.session, "title here")
+        let cleared = try host.waitForEvent("the title taken away", after: mark) { $0.kind == .sceneTitle }
+        XCTAssertNil(cleared.name)
+        XCTAssertTrue(cleared.humanLine.hasSuffix(" none"), cleared.humanLine)
+        XCTAssertNil(try scenes().first?.title)
+
+        try ctlSucceeds("action", scene.session, "title 999 Elsewhere")
+        try host.waitForLog(TestGuests.scenesID, "title 999 = invalid_handle")
+        XCTAssertEqual(host.events.filter { $0.kind == .sceneTitle }.count, 2, "a refused title never reaches the host")
+    }
+
     // MARK: S11 layouts from the CLI
 
     func testLayoutsFromTheCommandLineInProcess() throws { try layouts("none") }

@@ -267,6 +267,26 @@ final class SceneRequestTests: XCTestCase {
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.loading, LoadingProgress.none)
     }
 
+    // set_scene_title (ABI 1.3): a scene's title is shown while it is connected; an empty one takes
+    // it away, and so does the scene's disconnection, as its loading progress and modals go.
+    func testSceneTitlesLastWhileTheSceneIsConnected() throws {
+        let host = CoreHarness()
+        _ = try launchTwo(host)
+        let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
+        host.run { _ in guest.emit(.sceneTitleChanged(1, title: "Inbox")) }
+        XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.title, "Inbox")
+        host.run { _ in guest.emit(.sceneTitleChanged(1, title: "")) }
+        XCTAssertNil(host.guest("org.test.a")?.scenes.first?.title)
+        XCTAssertEqual(host.events.of(.sceneTitle).map(\.name), ["Inbox", nil])
+        host.run { _ in guest.emit(.sceneTitleChanged(99, title: "Nowhere")) }
+        XCTAssertEqual(host.events.of(.sceneTitle).count, 2, "a scene the guest does not have is ignored")
+
+        host.run { _ in guest.emit(.sceneTitleChanged(1, title: "Drafts")) }
+        host.run { $0.terminate("org.test.a") }
+        XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.state, .unattached)
+        XCTAssertNil(host.guest("org.test.a")?.scenes.first?.title)
+    }
+
     // CONTRACT N3: the user's dismissal asks the guest; it may keep the modal (unsaved changes),
     // else the modal and those above it go and the guest is told. The guest's own dismissal
     // needs no asking.

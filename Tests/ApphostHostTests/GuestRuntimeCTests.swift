@@ -1350,6 +1350,25 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertTrue(recorder.scenesPointersWereNeverNull, "a NULL body is \"\"")
     }
 
+    // set_scene_title (ABI 1.3): a connected scene's title reaches the reporter, cut at
+    // APPHOST_SCENES_TEXT_MAX_BYTES on a character boundary; NULL and "" take it away (an empty
+    // title, never a NULL pointer); scene 0 or one not connected is invalid_handle, reporting nothing.
+    func testSceneTitlesReachTheReporter() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        let limit = Int(APPHOST_SCENES_TEXT_MAX_BYTES)
+        let long = String(repeating: "t", count: limit - 1) + "é"
+        fixture.run("title 1 Inbox;title 1;title 0 x;title 2 x;title 1 \(long)")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            ["title 1 = ok", "title 1 = ok", "title 0 = invalid_handle", "title 2 = invalid_handle", "title 1 = ok"])
+        XCTAssertEqual(
+            recorder.scenes,
+            [.sceneTitle(1, "Inbox"), .sceneTitle(1, ""), .sceneTitle(1, String(repeating: "t", count: limit - 1))])
+        XCTAssertTrue(recorder.scenesPointersWereNeverNull, "a NULL title is \"\"")
+    }
+
     // CONTRACT X3: every function with NULL pointers, hosts that are not the guest's, out-of-range
     // values and unknown scenes or modals gets an error code; none reaches the reporter. During deinit
     // and after ahr_stop, requests are refused too.
@@ -1653,6 +1672,7 @@ extension GuestRuntimeCTests {
             case sessionActivation(String, style: Int32)
             case sessionClose(String)
             case loadingProgress(UInt64, Double)
+            case sceneTitle(UInt64, String)
             case modalPresented(UInt64, modal: UInt64, style: Int32, title: String)
             case modalDismissed(UInt64, modal: UInt64)
             case notification(title: String, body: String)
@@ -1675,7 +1695,7 @@ extension GuestRuntimeCTests {
 
             var isScenes: Bool {
                 switch self {
-                case .sceneRequested, .sessionActivation, .sessionClose, .loadingProgress, .modalPresented,
+                case .sceneRequested, .sessionActivation, .sessionClose, .loadingProgress, .sceneTitle, .modalPresented,
                     .modalDismissed, .notification:
                     true
                 default: false
@@ -1696,6 +1716,7 @@ extension GuestRuntimeCTests {
                 case .sessionActivation(let session, let style): "sessionActivation \(session) \(style)"
                 case .sessionClose(let session): "sessionClose \(session)"
                 case .loadingProgress(let scene, let value): "loadingProgress \(scene) \(value)"
+                case .sceneTitle(let scene, let title): "sceneTitle \(scene) \(title)"
                 case .modalPresented(let scene, let modal, let style, let title):
                     "modalPresented \(scene) \(modal) \(style) \(title)"
                 case .modalDismissed(let scene, let modal): "modalDismissed \(scene) \(modal)"
@@ -1786,6 +1807,7 @@ extension GuestRuntimeCTests {
             case AHR_REPORT_SESSION_ACTIVATION_REQUESTED:
                 record(textPointer, .sessionActivation(text, style: report.style))
             case AHR_REPORT_LOADING_PROGRESS: record(.loadingProgress(report.scene, report.progress))
+            case AHR_REPORT_SCENE_TITLE_CHANGED: record(textPointer, .sceneTitle(report.scene, text))
             case AHR_REPORT_MODAL_PRESENTED:
                 record(textPointer, .modalPresented(report.scene, modal: report.id, style: report.style, title: text))
             case AHR_REPORT_MODAL_DISMISSED: record(.modalDismissed(report.scene, modal: report.id))

@@ -157,6 +157,10 @@ extension WorkerToHostMessage {
         case .sessionCloseRequested(let session):
             report.kind = AHR_REPORT_SESSION_CLOSE_REQUESTED
             text(session)
+        case .sceneTitleChanged(let scene, let title):
+            report.kind = AHR_REPORT_SCENE_TITLE_CHANGED
+            report.scene = scene
+            text(title)
         case .identified, .died:
             preconditionFailure("\(event) is the channel's own, never a worker's frame")
         }

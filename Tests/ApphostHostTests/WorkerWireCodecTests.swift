@@ -282,7 +282,8 @@ final class WorkerWireCodecTests: XCTestCase {
             .loadingProgress(2, .fraction(0.42)), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
             .modalPresented(1, .max, style: .fullScreen, title: ""), .modalDismissed(1, 2),
             .notificationPosted(title: "Hi", body: ""), .notificationPosted(title: "T", body: "B"),
-            .sessionCloseRequested(sessionID: "s-2"),
+            .sessionCloseRequested(sessionID: "s-2"), .sceneTitleChanged(4, title: "Inbox"),
+            .sceneTitleChanged(.max, title: ""),
         ]
         for message in messages + reports.map(WorkerToHostMessage.report) {
             XCTAssertEqual(try WorkerToHostMessage(message.frame), message)
@@ -381,6 +382,9 @@ final class WorkerWireCodecTests: XCTestCase {
             try frame(APPHOST_WIRE_NOTIFICATION_POSTED, le32(2) + Array("Hi".utf8) + le32(0)).event,
             .notificationPosted(title: "Hi", body: ""))
         XCTAssertEqual(
+            try frame(APPHOST_WIRE_SCENE_TITLE_CHANGED, le64(3) + le32(2) + [0x61, 0xFF]).event,
+            .sceneTitleChanged(3, title: "a\u{FFFD}"), "invalid UTF-8 is repaired")
+        XCTAssertEqual(
             WorkerToHostMessage.report(.loadingProgress(3, .fraction(0.5))).frame.payload,
             le64(3) + le64((0.5).bitPattern))
     }
@@ -408,6 +412,7 @@ final class WorkerWireCodecTests: XCTestCase {
             ("modal 0", APPHOST_WIRE_MODAL_DISMISSED, le64(1) + le64(0)),
             ("cut short", APPHOST_WIRE_MODAL_DISMISSED, le64(1)),
             ("no body", APPHOST_WIRE_NOTIFICATION_POSTED, le32(1) + [0x74]),
+            ("no title", APPHOST_WIRE_SCENE_TITLE_CHANGED, le64(1)),
         ]
         for (what, type, payload) in cases {
             XCTAssertThrowsError(
@@ -451,7 +456,7 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_SCENE_REQUESTED, APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, APPHOST_WIRE_LOADING_PROGRESS,
                 APPHOST_WIRE_MODAL_PRESENTED, APPHOST_WIRE_MODAL_DISMISSED, APPHOST_WIRE_NOTIFICATION_POSTED,
             ].map(\.rawValue), Array(77...82))
-        XCTAssertEqual(APPHOST_WIRE_VERSION, 4, "version 4 added activation tokens to actions and scene requests")
+        XCTAssertEqual(APPHOST_WIRE_VERSION, 5, "version 4 added activation tokens, 5 scene titles")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

@@ -62,4 +62,7 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     case notificationPosted(title: String, body: String)
     /// The guest closed one of its own sessions for good (S7; `close_session`, ABI 1.2).
     case sessionCloseRequested(sessionID: String)
+    /// The guest named a connected scene for people (`set_scene_title`, ABI 1.3); empty when it
+    /// took the title away.
+    case sceneTitleChanged(SceneHandle, title: String)
 }

@@ -35,6 +35,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case requestRefused = "request-refused"
         case sceneClosed = "scene-closed"
         case loading
+        case sceneTitle = "scene-title"
         case modalPresented = "modal-presented"
         case modalDismissed = "modal-dismissed"
         case modalKept = "modal-kept"
@@ -99,6 +100,9 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).
             if let name { parts.append("\"\(name)\"") }
+        case .sceneTitle:
+            // In quotes, as a notification's; a title taken away shows as none.
+            parts.append(name.map { "\"\($0)\"" } ?? "none")
         case .sceneRequested, .sceneClosed, .requestRefused:
             // The session says which scene: a closed one has no handle any more (S7), and a
             // requested one's handle is the scene that asked (S9). Cut as `ctl ps` shows it.

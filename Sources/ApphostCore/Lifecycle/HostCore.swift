@@ -301,7 +301,7 @@ public final class HostCore: @unchecked Sendable {
                             handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
                             savedBytes: $0.storedBytes, size: $0.size,
                             placement: layout.placement(of: SceneRef(guest: guest.id, session: $0.sessionID)),
-                            loading: $0.loading,
+                            title: $0.title, loading: $0.loading,
                             modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
                             saveFailure: $0.saveFailure)
                     },
@@ -666,6 +666,7 @@ public final class HostCore: @unchecked Sendable {
         if state == .unattached {
             guest.scenes[index].loading = .none
             guest.scenes[index].modals = []
+            guest.scenes[index].title = nil
         }
         record(
             .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
@@ -857,7 +858,7 @@ public final class HostCore: @unchecked Sendable {
             }
             handleBackground(event, from: guest, channel: channel)
         case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
-            .notificationPosted, .sessionCloseRequested:
+            .notificationPosted, .sessionCloseRequested, .sceneTitleChanged:
             guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
             else {
                 return

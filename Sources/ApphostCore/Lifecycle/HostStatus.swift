@@ -71,6 +71,8 @@ public struct SceneStatus: Sendable, Codable, Equatable {
     public var size: SceneSize?
     /// Where the layout shows it: "full screen", "split left", ... ; nil when not shown.
     public var placement: String?
+    /// What the guest named it while connected (`set_scene_title`); nil for no title.
+    public var title: String? = nil
     public var loading: LoadingProgress
     /// Its modal stack, bottom first (N3).
     public var modals: [ModalStatus]

@@ -3,7 +3,7 @@ import Foundation
 
 /// What a guest asks of its scenes through the scenes extension, and the user actions that let
 /// it: requests need a transient activation (S9) and name a presentation style (S10); loading
-/// progress (N2), modals (N3) and notifications (N1) are shown to the operator.
+/// progress (N2), modals (N3), notifications (N1) and scene titles are shown to the operator.
 extension HostCore {
     func handleScenes(_ event: GuestEvent, from guest: GuestRecord) {
         if case .notificationPosted(let title, let body) = event {
@@ -38,6 +38,12 @@ extension HostCore {
                     .loading, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
                     message: progress.description)
             }
+        case .sceneTitleChanged(let handle, let title):
+            guard let index = guest.sceneIndex(handle: handle) else { return }
+            guest.scenes[index].title = title.isEmpty ? nil : title
+            record(
+                .sceneTitle, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
+                name: title.isEmpty ? nil : title)
         case .modalPresented(let handle, let modal, let style, let title):
             guard let index = guest.sceneIndex(handle: handle) else { return }
             guest.scenes[index].modals.append(ModalRecord(id: modal, style: style, title: title))

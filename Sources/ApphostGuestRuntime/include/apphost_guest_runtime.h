@@ -182,7 +182,11 @@ typedef enum ahr_report_kind {
     /* close_session (ABI 1.2): the id in `text` of one of the guest's
      * sessions, 1 to AHR_SESSION_ID_MAX_BYTES bytes, to close for good
      * (CONTRACT S7). */
-    AHR_REPORT_SESSION_CLOSE_REQUESTED = 83
+    AHR_REPORT_SESSION_CLOSE_REQUESTED = 83,
+    /* set_scene_title (ABI 1.3): connected `scene`'s title in `text`, at most
+     * APPHOST_SCENES_TEXT_MAX_BYTES, cut at a character boundary; empty when
+     * the guest took it away (NULL or ""). */
+    AHR_REPORT_SCENE_TITLE_CHANGED = 84
 } ahr_report_kind;
 
 /* One report. Texts are the guest's bytes: not NUL-terminated and not

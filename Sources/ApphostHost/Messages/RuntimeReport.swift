@@ -51,6 +51,8 @@ enum RuntimeReport {
                 title: text(report.text, report.text_length), body: text(report.body, report.body_length))
         case AHR_REPORT_SESSION_CLOSE_REQUESTED:
             return .sessionCloseRequested(sessionID: text(report.text, report.text_length))
+        case AHR_REPORT_SCENE_TITLE_CHANGED:
+            return .sceneTitleChanged(report.scene, title: text(report.text, report.text_length))
         default:
             return nil
         }

@@ -1,6 +1,6 @@
 /*
- * The host <-> worker wire protocol, version 3 (1 had no background calls,
- * 2 no scenes calls).
+ * The host <-> worker wire protocol, version 5 (1 had no background calls,
+ * 2 no scenes calls, 3 no activation tokens, 4 no scene titles).
  *
  * With process isolation each guest runs in its own worker process
  * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
@@ -28,13 +28,14 @@
  * the host sends START (or STOP); the worker answers STARTED. Then CALLs,
  * each answered by one REPLY with the same sequence number, in order. LOG,
  * SAVE_STATE, the background frames (TASK_BEGAN to WORK_SUBMITTED) and the
- * scenes frames (SCENE_REQUESTED to SESSION_CLOSE_REQUESTED) may come from the
+ * scenes frames (SCENE_REQUESTED to SCENE_TITLE_CHANGED) may come from the
  * worker at any time after START, even before STARTED, from any guest
  * thread; the worker writes whole frames under a lock. A background frame
  * is written while the guest's runtime holds its background lock, so that a
  * TASK_BEGAN for a task begun before a CALL's BACKGROUND_TIME was handled
  * comes before that CALL's REPLY. A scenes frame about a scene
- * (SCENE_REQUESTED, LOADING_PROGRESS, MODAL_PRESENTED, MODAL_DISMISSED) is
+ * (SCENE_REQUESTED, LOADING_PROGRESS, MODAL_PRESENTED, MODAL_DISMISSED,
+ * SCENE_TITLE_CHANGED) is
  * written while the runtime knows the scene connected, so that it comes
  * before the REPLY to the CALL that disconnects it; a SCENE_REQUESTED made
  * inside perform_action comes before that CALL's REPLY. STOP makes the
@@ -134,6 +135,8 @@
  *   NOTIFICATION_POSTED  str title, str body (empty for none)
  *   SESSION_CLOSE_REQUESTED  str session_id: close_session, of one of the
  *               guest's sessions (CONTRACT S7)
+ *   SCENE_TITLE_CHANGED  u64 scene, str title (empty for none):
+ *               set_scene_title (ABI 1.3)
  *               Strings are the guest's bytes, UTF-8 unchecked (the host
  *               repairs): titles and bodies at most
  *               APPHOST_SCENES_TEXT_MAX_BYTES, cut on a character
@@ -147,7 +150,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 4,
+    APPHOST_WIRE_VERSION = 5,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -186,7 +189,8 @@ enum apphost_wire_type {
     APPHOST_WIRE_MODAL_PRESENTED = 80,
     APPHOST_WIRE_MODAL_DISMISSED = 81,
     APPHOST_WIRE_NOTIFICATION_POSTED = 82,
-    APPHOST_WIRE_SESSION_CLOSE_REQUESTED = 83
+    APPHOST_WIRE_SESSION_CLOSE_REQUESTED = 83,
+    APPHOST_WIRE_SCENE_TITLE_CHANGED = 84
 };
 
 enum apphost_wire_call {

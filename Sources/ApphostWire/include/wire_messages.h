@@ -25,7 +25,7 @@
 typedef enum wire_direction {
     /* LOAD, START, CALL, STOP. */
     WIRE_TO_WORKER = 0,
-    /* HELLO to SESSION_CLOSE_REQUESTED. */
+    /* HELLO and the frames after it. */
     WIRE_TO_HOST = 1
 } wire_direction;
 
@@ -82,7 +82,8 @@ typedef struct wire_message {
         wire_load_failed load_failed;
         wire_started started;
         wire_reply reply;
-        /* LOG to SESSION_CLOSE_REQUESTED; `report.kind` is `type`. */
+        /* The guest's calls (LOG, SAVE_STATE, TASK_BEGAN and after); `report.kind`
+         * is `type`. */
         ahr_report report;
     } body;
 } wire_message;

@@ -41,16 +41,18 @@ struct StatusTable {
     }
 
     /// A scene's line: its handle, its session's first 8 characters (which every `ctl` command
-    /// takes; `--json` has the whole id), role, state, the saved state the host has for good and
+    /// takes; `--json` has the whole id), its title in quotes when the guest gave it one, role,
+    /// state, the saved state the host has for good and
     /// why its last save could not be stored (X5), size (S11), where the layout shows it and its
     /// loading progress (N2); then its modal stack (N3), if any, the top last.
     static func scene(_ scene: SceneStatus) -> [String] {
         let handle = scene.handle.map(String.init) ?? "-"
         let saved = scene.savedBytes.map { $0 == 1 ? "1 byte" : "\($0) bytes" } ?? "nothing"
         var parts = [
-            "scene \(handle)", "session \(scene.session.prefix(8))", "\(scene.role)", "\(scene.state)",
-            "saved \(saved)",
+            "scene \(handle)", "session \(scene.session.prefix(8))",
         ]
+        if let title = scene.title { parts.append("\"\(title)\"") }
+        parts += ["\(scene.role)", "\(scene.state)", "saved \(saved)"]
         if let failure = scene.saveFailure { parts.append("save failed: \(failure)") }
         if let size = scene.size { parts.append("\(size)") }
         if let placement = scene.placement { parts.append(placement) }

@@ -177,6 +177,14 @@ public final class Scenes: @unchecked Sendable {
         try ApphostError.check(report(host.raw, scene.handle, value))
     }
 
+    /// Since ABI 1.3: names `scene` for people, as a window's title names it in a switcher, until
+    /// you set another or the scene disconnects; nil or "" takes the title away. A scene has no
+    /// title when it connects: set it in `sceneWillConnect`. Older hosts: `ApphostError.unsupported`.
+    public func setTitle(_ title: String?, for scene: Scene) throws {
+        guard let name = member(\.set_scene_title) else { throw ApphostError.unsupported }
+        try ApphostError.check(name(host.raw, scene.handle, title))
+    }
+
     /// Presents modal content titled `title` over `scene`, on top of its modal stack (CONTRACT
     /// N3). The user can always ask to dismiss it: ``SceneDelegate/scene(_:shouldDismiss:)``
     /// decides.

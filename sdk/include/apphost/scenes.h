@@ -256,6 +256,18 @@ typedef struct apphost_scenes {
      * has closed already), APPHOST_ERROR_INVALID_ARGUMENT for an id longer
      * than 256 bytes; APPHOST_ERROR_INVALID_STATE during init and deinit. */
     apphost_status_t (*close_session)(const apphost_host_t *host, const char *session_id);
+
+    /* ---- Since ABI 1.3: read these only when struct_size covers them. ---- */
+
+    /* [thread-safe] Names connected `scene` for people, as a window's title
+     * names it in a switcher: the host shows `title` (UTF-8, NUL-terminated,
+     * copied before returning, cut at APPHOST_SCENES_TEXT_MAX_BYTES on a
+     * character boundary) wherever it lists the scene, until the guest sets
+     * another or the scene disconnects. A scene has no title when it
+     * connects: set it in will_connect. NULL or "" takes the title away.
+     * APPHOST_ERROR_INVALID_HANDLE for a scene that is not connected;
+     * APPHOST_ERROR_INVALID_STATE during init and deinit. */
+    apphost_status_t (*set_scene_title)(const apphost_host_t *host, apphost_scene_t scene, const char *title);
 } apphost_scenes_t;
 
 /* What the guest implements. The host calls each member on the guest's main
