@@ -377,7 +377,7 @@ final class InProcessChannelTests: XCTestCase {
         XCTAssertEqual(openedGuest.descriptor.version, "2.3.4")
         XCTAssertEqual(openedGuest.descriptor.capabilities, .multipleScenes)
         let channel = try XCTUnwrap(openedGuest.channel as? InProcessChannel)
-        channel.runtime.mainQueue.setSpecific(key: FixtureObserver.queueKey, value: "guest")
+        channel.guest.mainQueue.setSpecific(key: FixtureObserver.queueKey, value: "guest")
         let guest = try ObservableGuest(path: path)
         FixtureObserver.watch(guest)
         opened.append((channel, guest))
@@ -442,7 +442,7 @@ final class InProcessChannelTests: XCTestCase {
     /// Waits until what the guest's main queue and the host queue hold has run.
     private func settle(_ channel: any GuestChannel) {
         _ = sendAll([], to: channel)
-        (channel as? InProcessChannel)?.runtime.mainQueue.sync {}
+        (channel as? InProcessChannel)?.guest.mainQueue.sync {}
         hostQueue.sync {}
     }
 

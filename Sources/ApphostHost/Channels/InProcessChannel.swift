@@ -7,7 +7,7 @@ import Synchronization
 /// order sent; the caller never waits for the guest. Suspending it holds messages back; it cannot
 /// stop threads the guest started itself, which only process isolation can.
 public final class InProcessChannel: GuestChannel {
-    let runtime: InProcessRuntime
+    let guest: InProcessGuest
     private let hostQueue: any HostExecutor
     /// Runs on the guest's main queue once the guest is unloaded, before `close`'s completion.
     private let onUnloaded: @Sendable () -> Void
@@ -20,13 +20,13 @@ public final class InProcessChannel: GuestChannel {
         var held: [(GuestMessage, @Sendable (GuestReply) -> Void)] = []
     }
 
-    init(runtime: InProcessRuntime, hostQueue: any HostExecutor, onUnloaded: @escaping @Sendable () -> Void) {
-        self.runtime = runtime
+    init(guest: InProcessGuest, hostQueue: any HostExecutor, onUnloaded: @escaping @Sendable () -> Void) {
+        self.guest = guest
         self.hostQueue = hostQueue
         self.onUnloaded = onUnloaded
     }
 
-    public var descriptor: GuestDescriptor { runtime.descriptor }
+    public var descriptor: GuestDescriptor { guest.descriptor }
 
     public func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
         let closed = state.withLock { state -> Bool? in
@@ -43,9 +43,9 @@ public final class InProcessChannel: GuestChannel {
     private func deliver(_ message: GuestMessage, closed: Bool, reply: @escaping @Sendable (GuestReply) -> Void) {
         // Even a refusal goes through the main queue, so that it cannot overtake the replies to
         // messages sent before it.
-        runtime.mainQueue.async { [runtime, hostQueue] in
+        guest.mainQueue.async { [guest, hostQueue] in
             let result: GuestReply =
-                closed || !runtime.isRunning ? .failure(.closed) : .success(runtime.handle(message))
+                closed || !guest.isRunning ? .failure(.closed) : .success(guest.handle(message))
             hostQueue.execute { reply(result) }
         }
     }
@@ -53,7 +53,7 @@ public final class InProcessChannel: GuestChannel {
     public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
         state.withLock { $0.suspended = true }
         // Confirmed once every message sent before has run: the main queue is then idle.
-        runtime.mainQueue.async { [hostQueue] in hostQueue.execute { completion(.success(())) } }
+        guest.mainQueue.async { [hostQueue] in hostQueue.execute { completion(.success(())) } }
     }
 
     public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
@@ -75,9 +75,9 @@ public final class InProcessChannel: GuestChannel {
             return (!state.closeRequested, state.held)
         }
         for (_, reply) in held { hostQueue.execute { reply(.failure(.closed)) } }
-        runtime.mainQueue.async { [runtime, hostQueue, onUnloaded] in
+        guest.mainQueue.async { [guest, hostQueue, onUnloaded] in
             if first {
-                runtime.stop()
+                guest.stop()
                 onUnloaded()
             }
             hostQueue.execute { completion() }

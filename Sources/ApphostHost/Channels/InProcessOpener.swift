@@ -39,27 +39,27 @@ public struct InProcessOpener: GuestOpener {
         }
         // dlopen runs the guest's library constructors: never on the caller's thread.
         DispatchQueue.global(qos: .userInitiated).async { [hostName, hostVersion] in
-            let runtime: InProcessRuntime
+            let guest: InProcessGuest
             do throws(LoadError) {
-                runtime = try Self.load(
+                guest = try Self.load(
                     path: path, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion,
                     registry: registry, forward: forward)
             } catch {
                 return hostQueue.execute { completion(.failure(error)) }
             }
-            let id = runtime.descriptor.id
+            let id = guest.descriptor.id
             hostQueue.execute { onEvent(.identified(guestID: id)) }
-            runtime.mainQueue.async {
+            guest.mainQueue.async {
                 do throws(LoadError) {
-                    try runtime.start()
+                    try guest.start()
                 } catch {
                     registry.release(id: id)
                     return hostQueue.execute { completion(.failure(error)) }
                 }
                 let channel = InProcessChannel(
-                    runtime: runtime, hostQueue: hostQueue, onUnloaded: { registry.release(id: id) })
+                    guest: guest, hostQueue: hostQueue, onUnloaded: { registry.release(id: id) })
                 hostQueue.execute {
-                    completion(.success(OpenedGuest(descriptor: runtime.descriptor, channel: channel)))
+                    completion(.success(OpenedGuest(descriptor: guest.descriptor, channel: channel)))
                 }
             }
         }
@@ -71,7 +71,7 @@ public struct InProcessOpener: GuestOpener {
     private static func load(
         path: String, guestsDirectory: String, hostName: String, hostVersion: String, registry: LoadedGuestRegistry,
         forward: @escaping @Sendable (GuestEvent) -> Void
-    ) throws(LoadError) -> InProcessRuntime {
+    ) throws(LoadError) -> InProcessGuest {
         // Before dlopen, which would hand back the loaded instance itself.
         if let loaded = registry.id(loadedFrom: GuestLibrary.canonicalize(path)) {
             throw LoadError(path: path, cause: .alreadyLoaded(loaded))
@@ -88,7 +88,7 @@ public struct InProcessOpener: GuestOpener {
             ahr_stop(library.runtime)
             throw LoadError(path: path, cause: .alreadyLoaded(loaded))
         }
-        return InProcessRuntime(
+        return InProcessGuest(
             library: library, path: path, dataDirectory: directory, hostName: hostName, hostVersion: hostVersion,
             onEvent: forward)
     }

@@ -8,7 +8,7 @@ import Foundation
 /// in a worker process): the runtime, the guest's serial main queue "apphost.guest.<id>", where
 /// `start`, `handle` and `stop` run one at a time, and the reporter that turns what the guest sends
 /// the host into `GuestEvent`s.
-final class InProcessRuntime: @unchecked Sendable {
+final class InProcessGuest: @unchecked Sendable {
     // `runtime` and `phase` are touched only on `mainQueue`; the rest is immutable. `events` is
     // the reporter's context: it lives as long as this object, which outlives the runtime.
     let descriptor: GuestDescriptor
