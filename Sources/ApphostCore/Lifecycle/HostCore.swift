@@ -6,21 +6,20 @@ import Foundation
 /// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
-public final class HostCore: @unchecked Sendable {
+public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
     let hostQueue: any HostExecutor
-    /// Where new sessions get their ids.
-    private let sessionIDs: any SessionIDSource
     private let guestsDirectory: String
-    private let emit: @Sendable (HostEvent) -> Void
+    /// Where what happens is recorded, for the host's event stream.
+    let log: HostEventLog
     private let restartPolicy: RestartPolicy
     private let watchdog: WatchdogPolicy
     let backgroundPolicy: BackgroundPolicy
     /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
     let backgroundSceneLimit: Int?
-    /// Where sessions and saved state outlive the host; nil keeps them in memory only.
-    var store: (any SessionStore)?
+    /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
+    let sessions: SessionKeeper
     /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
     let memoryLimit: UInt64?
     /// The last memory reading was over the limit: the guests have been warned.
@@ -35,10 +34,6 @@ public final class HostCore: @unchecked Sendable {
     private var nextHandle: SceneHandle = 1
     /// The next user action's activation token (S9), unique within the host.
     var nextActivation: ActivationToken = 1
-    /// X5: while a save could not be stored, the host tries again this often.
-    static let saveRetryInterval: Duration = .seconds(5)
-    /// The next try of the saves that could not be stored; nil when none waits.
-    private var saveRetry: (any ScheduledAction)?
 
     /// The guest filling the display, or else the first one shown.
     var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
@@ -52,7 +47,6 @@ public final class HostCore: @unchecked Sendable {
     ) {
         self.scenePolicy = scenes
         self.backgroundSceneLimit = backgroundSceneLimit
-        self.store = store
         self.backgroundPolicy = background
         self.memoryLimit = memoryLimit
         self.restartPolicy = restartPolicy
@@ -60,9 +54,11 @@ public final class HostCore: @unchecked Sendable {
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
-        self.sessionIDs = sessionIDs
         self.guestsDirectory = guestsDirectory
-        self.emit = emit
+        let log = HostEventLog(clock: clock, emit: emit)
+        self.log = log
+        sessions = SessionKeeper(store: store, clock: clock, hostQueue: hostQueue, sessionIDs: sessionIDs, log: log)
+        sessions.delegate = self
     }
 
     // MARK: Commands
@@ -141,7 +137,7 @@ public final class HostCore: @unchecked Sendable {
                 self?.openScene(id, completion: completion)
             }
         }
-        createSession(of: guest, role: .primary)
+        sessions.createSession(of: guest, role: .primary)
         bringToForeground(guest, scene: guest.scenes.count - 1, reason: .requested)
         completion(.success(guest.scenes[guest.scenes.count - 1].sessionID))
     }
@@ -335,7 +331,7 @@ public final class HostCore: @unchecked Sendable {
         } else {
             guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
             guests.append(guest)
-            restoreSessions(of: guest)
+            sessions.restoreSessions(of: guest)
         }
         route.id = descriptor.id
         route.channel = opened.channel
@@ -373,8 +369,8 @@ public final class HostCore: @unchecked Sendable {
         guest.phase = .running
         let before = guest.appState
         // S7: sessions closed since it last ran are gone before any scene connects.
-        for session in pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
-        if guest.scenes.isEmpty { createSession(of: guest, role: .primary) }
+        for session in sessions.pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
+        if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
         noteAppState(guest, from: before, reason: .requested)
         guest.background.lastUsed = clock.uptime()
         if foreground {
@@ -426,7 +422,7 @@ public final class HostCore: @unchecked Sendable {
         let trouble = guest.terminationTrouble
         guest.terminationTrouble = nil
         if let trouble { record(.error, guest: guest.id, reason: reason, message: trouble) }
-        afterSaves { [weak self] in
+        sessions.afterSaves { [weak self] in
             self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
             then()
         }
@@ -437,136 +433,14 @@ public final class HostCore: @unchecked Sendable {
     /// Keeps sessions and saved state in `store` from now on; call it before launching guests.
     public func useStore(_ store: any SessionStore) {
         assertOnHostQueue()
-        self.store = store
-    }
-
-    /// The sessions a guest had in earlier runs of the host, with what they saved (S8, S12).
-    private func restoreSessions(of guest: GuestRecord) {
-        guard let store else { return }
-        do throws(StoreError) {
-            guest.scenes = try store.sessions(of: guest.id).map {
-                SceneRecord(sessionID: $0.sessionID, role: $0.role, savedState: $0.state, storedBytes: $0.state?.count)
-            }
-        } catch {
-            record(.error, guest: guest.id, message: "cannot read its saved sessions: \(error)")
-        }
-    }
-
-    func createSession(of guest: GuestRecord, role: SceneRole, state: Data? = nil) {
-        var session = SceneRecord(
-            sessionID: sessionIDs.next(), role: role, savedState: state, storedBytes: state?.count)
-        do throws(StoreError) {
-            try store?.create(StoredSession(sessionID: session.sessionID, role: role, state: state), of: guest.id)
-        } catch {
-            // Kept in memory, marked, and stored when the store can take it (X5).
-            session.stored = false
-            session.storedBytes = nil
-            session.saveFailure = error.description
-            record(.error, guest: guest.id, session: session.sessionID, message: "cannot store a new session: \(error)")
-            scheduleSaveRetry()
-        }
-        guest.scenes.append(session)
-    }
-
-    /// Runs `body` on the host queue once every save asked for so far is in the store.
-    func afterSaves(_ body: @escaping @Sendable () -> Void) {
-        guard let store else { return body() }
-        let hostQueue = hostQueue
-        store.flush { hostQueue.execute(body) }
-    }
-
-    /// S12: what a scene saved is kept in memory at once, for a reconnection, and in the store;
-    /// the event says it is saved once the store has it for good (X5), or that it could not be
-    /// stored and why. A `retry` is the host's own try of what a scene saved last.
-    private func persist(
-        _ data: Data?, of guest: GuestRecord, scene: SceneHandle?, session: String, retry: Bool = false
-    ) {
-        guard let store else {
-            return finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
-        }
-        if let index = guest.sceneIndex(session: session), !guest.scenes[index].stored {
-            // Its session could not be stored when it was made: stored now, with this state. None
-            // of its saves goes to the store's queue until then, so none can overtake this.
-            let role = guest.scenes[index].role
-            do throws(StoreError) {
-                try store.create(StoredSession(sessionID: session, role: role, state: data), of: guest.id)
-                guest.scenes[index].stored = true
-                finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
-            } catch {
-                finishSave(.failure(error), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
-            }
-            return
-        }
-        guard let data else { return }
-        let hostQueue = hostQueue
-        store.save(data, session: session) { [weak self] result in
-            hostQueue.execute { [weak self] in
-                self?.finishSave(result, size: data.count, of: guest, scene: scene, session: session, retry: retry)
-            }
-        }
-    }
-
-    /// X5: `savedBytes` and the failure `ctl ps` shows follow the saves as the store finishes
-    /// them, in the order asked; the guest's runtime hears when its scene's saves fail and when
-    /// they work again. A retry that fails as before says nothing new.
-    private func finishSave(
-        _ result: Result<Void, StoreError>, size: Int?, of guest: GuestRecord, scene: SceneHandle?, session: String,
-        retry: Bool
-    ) {
-        let index = guest.sceneIndex(session: session)
-        let bytes = size.map { $0 == 1 ? "1 byte" : "\($0) bytes" }
-        switch result {
-        case .success:
-            if let index {
-                guest.scenes[index].storedBytes = size
-                guest.scenes[index].saveFailure = nil
-            }
-            record(
-                .stateSaved, guest: guest.id, scene: scene, session: session,
-                message: bytes ?? "its session, no state yet")
-        case .failure(let error):
-            let before = index.flatMap { guest.scenes[$0].saveFailure }
-            if let index { guest.scenes[index].saveFailure = error.description }
-            if !retry || before != error.description {
-                record(
-                    .stateSaveFailed, guest: guest.id, scene: scene, session: session,
-                    message: bytes.map { "\($0) not saved: \(error)" } ?? "its session not stored: \(error)")
-            }
-            scheduleSaveRetry()
-        }
-        tellSaveStatus(guest)
-    }
-
-    /// Tries again, in a while, to store what the scenes whose saves failed saved last, so that
-    /// it is stored once the store can take it even if the guest saves no more (a suspended or
-    /// terminated guest cannot).
-    private func scheduleSaveRetry() {
-        guard saveRetry == nil else { return }
-        saveRetry = clock.schedule(after: Self.saveRetryInterval) { [weak self] in
-            // On the host queue, as every scheduled action.
-            guard let self else { return }
-            self.saveRetry = nil
-            for guest in self.guests {
-                for scene in guest.scenes where scene.saveFailure != nil {
-                    self.persist(
-                        scene.savedState, of: guest, scene: scene.handle, session: scene.sessionID, retry: true)
-                }
-            }
-        }
+        sessions.use(store)
     }
 
     /// X5: tells the guest's runtime which of its connected scenes' last save could not be
     /// stored, so that the next `save_scene_state` of one returns APPHOST_ERROR_INTERNAL, and
     /// which work again. A stopped guest hears it when it resumes.
     func tellSaveStatus(_ guest: GuestRecord) {
-        guard guest.phase == .running, !guest.stopped else { return }
-        for index in guest.scenes.indices {
-            guard let handle = guest.scenes[index].handle else { continue }
-            let failed = guest.scenes[index].saveFailure != nil
-            guard failed != guest.scenes[index].saveFailureTold else { continue }
-            guest.scenes[index].saveFailureTold = failed
-            deliver(guest, .saveStatus(handle, failed: failed))
-        }
+        for call in sessions.saveStatusChanges(of: guest) { deliver(guest, call) }
     }
 
     // MARK: Foreground
@@ -846,9 +720,8 @@ public final class HostCore: @unchecked Sendable {
             }
             crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
         case .saveSceneState(let handle, let data):
-            guard let guest = route.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
-            guest.scenes[index].savedState = data
-            persist(data, of: guest, scene: handle, session: guest.scenes[index].sessionID)
+            guard let guest = route.id.flatMap(self.guest) else { return }
+            sessions.sceneSaved(data, scene: handle, of: guest)
         case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
             guard route.id != nil else { return route.early.append(event) }
             guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
@@ -893,10 +766,9 @@ public final class HostCore: @unchecked Sendable {
         from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
         level: GuestLogLevel? = nil, message: String? = nil
     ) {
-        emit(
-            HostEvent(
-                time: clock.now(), kind: kind, guest: guest, scene: scene, session: session, from: from, to: to,
-                reason: reason, name: name, level: level, message: message))
+        log.record(
+            kind, guest: guest, scene: scene, session: session, from: from, to: to, reason: reason, name: name,
+            level: level, message: message)
     }
 
     func assertOnHostQueue() {
