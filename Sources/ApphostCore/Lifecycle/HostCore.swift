@@ -6,15 +6,17 @@ import Foundation
 /// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
-public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
+public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterDelegate, @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
     let hostQueue: any HostExecutor
     private let guestsDirectory: String
     /// Where what happens is recorded, for the host's event stream.
     let log: HostEventLog
-    private let restartPolicy: RestartPolicy
-    private let watchdog: WatchdogPolicy
+    /// Stops guests stuck in a callback (B5).
+    let watchdog: Watchdog
+    /// Relaunches crashed guests under the restart policy (X2).
+    let restarter: Restarter
     let backgroundPolicy: BackgroundPolicy
     /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
     let backgroundSceneLimit: Int?
@@ -49,8 +51,6 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         self.backgroundSceneLimit = backgroundSceneLimit
         self.backgroundPolicy = background
         self.memoryLimit = memoryLimit
-        self.restartPolicy = restartPolicy
-        self.watchdog = watchdog
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
@@ -58,7 +58,11 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         let log = HostEventLog(clock: clock, emit: emit)
         self.log = log
         sessions = SessionKeeper(store: store, clock: clock, hostQueue: hostQueue, sessionIDs: sessionIDs, log: log)
+        self.watchdog = Watchdog(policy: watchdog, clock: clock, log: log)
+        restarter = Restarter(policy: restartPolicy, clock: clock, hostQueue: hostQueue, log: log)
         sessions.delegate = self
+        self.watchdog.delegate = self
+        restarter.delegate = self
     }
 
     // MARK: Commands
@@ -301,7 +305,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
                             modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
                             saveFailure: $0.saveFailure)
                     },
-                    restart: guest.restartHistory.status(restartPolicy.mode),
+                    restart: restarter.status(of: guest),
                     backgroundTimeRemaining: backgroundTimeRemaining(guest),
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
@@ -582,18 +586,14 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
         if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
         let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
-        if guest.calls.sent(call.callbackName, at: clock.uptime()) {
-            armWatchdog(guest, channel: channel, at: guest.calls.nextLook(watchdog))
-        }
+        watchdog.sent(call.callbackName, to: guest, channel: channel)
         return (
             message,
             { [weak self] result in
-                if guest.channel === channel, let self, guest.calls.current != nil {
-                    if guest.calls.answered(at: self.clock.uptime()) {
-                        self.armWatchdog(guest, channel: channel, at: guest.calls.nextLook(self.watchdog))
-                    } else {
-                        self.considerAutoSuspension(guest)
-                    }
+                if guest.channel === channel, let self, guest.calls.current != nil,
+                    !self.watchdog.answered(by: guest, channel: channel)
+                {
+                    self.considerAutoSuspension(guest)
                 }
                 if case .failure(.crashed(let cause)) = result {
                     self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
@@ -620,90 +620,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
         guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restartIfAllowed(guest) }
-    }
-
-    // MARK: Watchdog
-
-    /// Makes sure the watchdog looks again by `due`. An earlier timer stays: when it fires it
-    /// finds a younger callback and sets itself for that one.
-    /// B5, with `CallWatch`'s rule: a callback gets the whole limit from the moment it becomes
-    /// the oldest unanswered one. Past the limit the guest is flagged; past the hard limit it is
-    /// killed or frozen, by policy. The host itself never waits for it.
-    private func armWatchdog(_ guest: GuestRecord, channel: any GuestChannel, at due: Duration) {
-        if guest.calls.timer != nil, guest.calls.timerDue <= due { return }
-        guest.calls.timer?.cancel()
-        guest.calls.timerDue = due
-        guest.calls.timer = clock.schedule(after: due - clock.uptime()) { [weak self] in
-            // On the host queue: a Dispatch timer of the host queue's, or the manual clock's turn.
-            guard let self, guest.channel === channel else { return }
-            guest.calls.timer = nil
-            self.checkOldestCallback(guest, channel: channel)
-        }
-    }
-
-    private func checkOldestCallback(_ guest: GuestRecord, channel: any GuestChannel) {
-        let finding = guest.calls.check(at: clock.uptime(), policy: watchdog)
-        if let callback = finding.overdue {
-            record(
-                .watchdog, guest: guest.id, reason: .watchdog,
-                message: "\(callback) has not returned within \(watchdog.limit.secondsText)")
-        }
-        if let callback = finding.hung { return stopHung(guest, channel: channel, in: callback) }
-        if let next = finding.next { armWatchdog(guest, channel: channel, at: next) }
-    }
-
-    private func stopHung(_ guest: GuestRecord, channel: any GuestChannel, in callback: String) {
-        let freezing = watchdog.action == .freeze
-        let overdue = "\(callback) has not returned within \(watchdog.hardLimit.secondsText)"
-        if !freezing { guest.calls.killedByWatchdog = true }
-        channel.forceStop(freezing: freezing) { [weak self] result in
-            guard let self, guest.channel === channel else { return }
-            switch result {
-            case .failure(let failure):
-                guest.calls.killedByWatchdog = false
-                self.record(
-                    .error, guest: guest.id, reason: .watchdog, message: "\(overdue); cannot stop it: \(failure)")
-            case .success where freezing:
-                let before = guest.appState
-                guest.suspension = .suspended
-                self.arrange(self.layout.keeping { $0.guest != guest.id }, reason: .watchdog)
-                self.markSuspended(guest, reason: .watchdog)
-                self.noteAppState(guest, from: before, reason: .watchdog)
-                self.record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
-            case .success:
-                // The death that follows is reported through `crashed`, with reason watchdog.
-                break
-            }
-        }
-    }
-
-    /// X2, with the restart policy: relaunch a crashed guest after the policy's delay, unless it
-    /// crashed `burst` times within `interval`; then say so and leave it down.
-    private func restartIfAllowed(_ guest: GuestRecord) {
-        switch guest.restartHistory.failed(at: clock.uptime(), policy: restartPolicy) {
-        case .stayDown:
-            return
-        case .giveUp:
-            record(
-                .error, guest: guest.id, reason: .crash,
-                message: "not restarting: \(restartPolicy.burst) restarts within \(restartPolicy.interval.secondsText)")
-        case .restart(let delay):
-            let hostQueue = hostQueue
-            clock.schedule(after: delay) { [weak self] in
-                guard let core = self else { return }
-                hostQueue.execute { core.restart(guest) }
-            }
-        }
-    }
-
-    private func restart(_ guest: GuestRecord) {
-        guard guest.phase == .notRunning, guest.restartHistory.beginRestart() else { return }
-        record(.restarting, guest: guest.id, reason: .crash, message: "restart \(guest.restartHistory.restarts)")
-        launch(path: guest.path, foreground: guest.restartHistory.crashedInForeground) { result in
-            // A restart that fails to launch is a failure too: it counts against the burst.
-            if case .failure = result { self.restartIfAllowed(guest) }
-        }
+        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restarter.restartIfAllowed(guest) }
     }
 
     private func handle(_ event: GuestEvent, from route: GuestEventRoute) {
