@@ -1,9 +1,12 @@
-import CApphost
 import Foundation
 
 /// The host's lifecycle policy: app states (A1 to A3, A5), scene states and callback orders (S1 to
 /// S5), which guest is in the foreground, and host alerts. It reaches guests only through
 /// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
+///
+/// It coordinates parts that own their state: sessions and the store (`SessionKeeper`), the
+/// watchdog (`Watchdog`) and restarts (`Restarter`). The extensions beside it hold the rest of
+/// the policy, one concern each: launch, channel, transitions, layout, background, memory.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
 public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterDelegate, @unchecked Sendable {
@@ -13,6 +16,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     private let guestsDirectory: String
     /// Where what happens is recorded, for the host's event stream.
     let log: HostEventLog
+    /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
+    let sessions: SessionKeeper
     /// Stops guests stuck in a callback (B5).
     let watchdog: Watchdog
     /// Relaunches crashed guests under the restart policy (X2).
@@ -20,8 +25,6 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     let backgroundPolicy: BackgroundPolicy
     /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
     let backgroundSceneLimit: Int?
-    /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
-    let sessions: SessionKeeper
     /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
     let memoryLimit: UInt64?
     /// The last memory reading was over the limit: the guests have been warned.
@@ -33,7 +36,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var layout = Layout()
     let scenePolicy: ScenePolicy
     var alertShown = false
-    private var nextHandle: SceneHandle = 1
+    /// The next scene connection's handle, unique within the host.
+    var nextHandle: SceneHandle = 1
     /// The next user action's activation token (S9), unique within the host.
     var nextActivation: ActivationToken = 1
 
@@ -314,124 +318,6 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout)
     }
 
-    // MARK: Launch
-
-    private func launchOpened(
-        _ opened: OpenedGuest, path: String, route: GuestEventRoute, foreground: Bool,
-        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
-    ) {
-        let descriptor = opened.descriptor
-        let guest: GuestRecord
-        if let known = self.guest(descriptor.id) {
-            guard known.phase == .notRunning else {
-                let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
-                opened.channel.close {}
-                record(.launchFailed, guest: descriptor.id, message: error.description)
-                return completion(.failure(HostCommandError(error.description)))
-            }
-            guest = known
-            guest.path = path
-            guest.descriptor = descriptor
-        } else {
-            guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
-            guests.append(guest)
-            sessions.restoreSessions(of: guest)
-        }
-        route.id = descriptor.id
-        route.channel = opened.channel
-        guest.channel = opened.channel
-        record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
-        // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
-        guest.phase = .launching
-        noteAppState(guest, from: .notRunning, reason: .requested)
-        // What a guest thread asked for between init and the channel's opening, now it has a record.
-        let early = route.early
-        route.early = []
-        for event in early { handle(event, from: route) }
-
-        // N1: its runtime refuses notifications over the limit at once, as the host would.
-        deliver(guest, .notificationLimit(count: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow))
-        deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
-            guard let self else { return }
-            switch reply {
-            case .success(0):
-                self.launched(guest, foreground: foreground)
-                completion(.success(descriptor))
-            case .success(let status):
-                self.launchFailed(
-                    guest, cause: "did_finish_launching returned \(status) (\(StatusName.of(status)))",
-                    completion: completion)
-            case .failure(let failure):
-                self.launchFailed(guest, cause: "did_finish_launching: \(failure)", completion: completion)
-            }
-        }
-    }
-
-    /// A2: the launch callback succeeded; now the scenes connect.
-    private func launched(_ guest: GuestRecord, foreground: Bool) {
-        guard guest.phase == .launching else { return }
-        guest.phase = .running
-        let before = guest.appState
-        // S7: sessions closed since it last ran are gone before any scene connects.
-        for session in sessions.pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
-        if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
-        noteAppState(guest, from: before, reason: .requested)
-        guest.background.lastUsed = clock.uptime()
-        if foreground {
-            bringToForeground(guest, reason: .requested)
-        }
-        for index in guest.scenes.indices where guest.scenes[index].state == .unattached {
-            move(guest, scene: index, to: .background, reason: .automatic)
-        }
-        // B2: a guest launched into background starts its budget at once.
-        if guest.appState == .background { enteredBackground(guest) }
-    }
-
-    private func launchFailed(
-        _ guest: GuestRecord, cause: String,
-        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
-    ) {
-        let message = "\(guest.path): launch failed: \(cause)"
-        record(.launchFailed, guest: guest.id, message: message)
-        guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
-        guest.phase = .terminating
-        channel.close { [weak self] in
-            self?.unloaded(guest, channel: channel, reason: .requested) {
-                completion(.failure(HostCommandError(message)))
-            }
-        }
-    }
-
-    /// The guest's channel is closed: it no longer runs and its scenes are unattached (A3). It is
-    /// reported terminated, and `then` runs, once what it saved to the last is in the store, so
-    /// that the event stream never says terminated before its last state-saved.
-    private func unloaded(
-        _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason,
-        then: @escaping @Sendable () -> Void = {}
-    ) {
-        guard guest.channel === channel else { return then() }
-        let before = guest.appState
-        guest.channel = nil
-        guest.suspension = .running
-        guest.background.reset()
-        guest.activations = [:]
-        guest.calls.reset()
-        for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
-            setSceneState(guest, scene: index, to: .unattached, reason: reason)
-            guest.scenes[index].handle = nil
-        }
-        guest.phase = .notRunning
-        noteAppState(guest, from: before, reason: reason)
-        arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
-        let trouble = guest.terminationTrouble
-        guest.terminationTrouble = nil
-        if let trouble { record(.error, guest: guest.id, reason: reason, message: trouble) }
-        sessions.afterSaves { [weak self] in
-            self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
-            then()
-        }
-    }
-
     // MARK: Sessions (S6, S8, S12)
 
     /// Keeps sessions and saved state in `store` from now on; call it before launching guests.
@@ -445,215 +331,6 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// which work again. A stopped guest hears it when it resumes.
     func tellSaveStatus(_ guest: GuestRecord) {
         for call in sessions.saveStatusChanges(of: guest) { deliver(guest, call) }
-    }
-
-    // MARK: Foreground
-
-    /// Shows `scene` of `guest` full screen, or the primary scene it showed last; the scenes
-    /// shown before go to background (S3), except slide over and picture in picture.
-    func bringToForeground(_ guest: GuestRecord, scene: Int? = nil, reason: TransitionReason) {
-        let primary = guest.scenes.indices.filter { guest.scenes[$0].role == .primary }
-        guard
-            let index = scene ?? primary.max(by: { guest.scenes[$0].backgroundSince < guest.scenes[$1].backgroundSince }
-            )
-                ?? guest.scenes.indices.first
-        else { return }
-        let shown = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
-        var next = layout.removing(shown)
-        next.main = .fullScreen(shown)
-        next.prominent = nil
-        arrange(next, reason: reason)
-    }
-
-    // MARK: Scene transitions
-
-    /// Moves one scene to `target` through the callbacks the contract orders (S2 to S5).
-    func move(_ guest: GuestRecord, scene index: Int, to target: SceneState, reason: TransitionReason) {
-        let started = guest.scenes[index].state
-        defer {
-            if started != .background, target == .background {
-                guest.scenes[index].backgroundSince = clock.uptime()
-                disconnectScenesOverLimit()
-            }
-        }
-        while guest.scenes[index].state != target {
-            let current = guest.scenes[index].state
-            let before = guest.appState
-            switch (current, target) {
-            case (.unattached, _):
-                connect(
-                    guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason
-                )
-            case (.background, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
-            case (.foregroundInactive, .foregroundActive):
-                step(guest, scene: index, to: .foregroundActive, callback: .didBecomeActive, reason: reason)
-            case (.foregroundInactive, _):
-                step(guest, scene: index, to: .background, callback: .didEnterBackground, reason: reason)
-            case (.foregroundActive, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willResignActive, reason: reason)
-            }
-            noteAppState(guest, from: before, reason: reason)
-        }
-    }
-
-    /// S2: will-connect with the session's saved state. A foreground connection then goes on
-    /// through will-enter-foreground; a background one is done.
-    private func connect(_ guest: GuestRecord, scene index: Int, into initial: SceneState, reason: TransitionReason) {
-        let handle = nextHandle
-        nextHandle += 1
-        guest.scenes[index].handle = handle
-        guest.scenes[index].sizeSent = nil
-        // A connection's runtime starts with its saves taken to work.
-        guest.scenes[index].saveFailureTold = false
-        let session = guest.scenes[index]
-        let connection = SceneConnection(
-            scene: handle, sessionID: session.sessionID, role: session.role, initialState: initial,
-            restorationData: session.savedState)
-        if initial == .background {
-            setSceneState(guest, scene: index, to: .background, reason: reason)
-            deliver(guest, .sceneWillConnect(connection), sceneState: .background)
-            tellSaveStatus(guest)
-        } else {
-            deliver(guest, .sceneWillConnect(connection), sceneState: .unattached)
-            tellSaveStatus(guest)
-            step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
-        }
-    }
-
-    private func step(
-        _ guest: GuestRecord, scene index: Int, to state: SceneState, callback: SceneCallback, reason: TransitionReason
-    ) {
-        let before = guest.appState
-        setSceneState(guest, scene: index, to: state, reason: reason)
-        // B2: the budget starts as the guest enters background and is reset as it leaves, each
-        // told to the guest before the callback that makes the change.
-        if guest.phase == .running, !guest.stopped, !guest.background.workEnded {
-            if before != .background, guest.appState == .background { enteredBackground(guest) }
-            if before == .background, guest.appState != .background { leftBackground(guest) }
-        }
-        guard let handle = guest.scenes[index].handle else { return }
-        // S11: a scene learns its size before it enters the foreground.
-        if callback == .willEnterForeground { tellSize(guest, scene: index) }
-        deliver(guest, .scene(handle, callback), sceneState: state)
-    }
-
-    func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
-        let from = guest.scenes[index].state
-        guest.scenes[index].state = state
-        if state == .unattached {
-            guest.scenes[index].loading = .none
-            guest.scenes[index].modals = []
-        }
-        record(
-            .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
-            from: from.description, to: state.description, reason: reason)
-    }
-
-    func noteAppState(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
-        let after = guest.appState
-        guard after != before else { return }
-        guest.lastReason = reason
-        guest.lastTransition = clock.now()
-        record(.appState, guest: guest.id, from: before.description, to: after.description, reason: reason)
-    }
-
-    // MARK: Channel
-
-    func deliver(
-        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState? = nil,
-        reply: (@Sendable (GuestReply) -> Void)? = nil
-    ) {
-        guard let channel = guest.channel else {
-            reply?(.failure(.closed))
-            return
-        }
-        let (message, answer) = prepare(guest, call, channel: channel, sceneState: sceneState, reply: reply)
-        channel.send(message, reply: answer)
-    }
-
-    /// Delivers several calls to `guest` at once, in order: one write to a worker, not one each.
-    func deliver(_ guest: GuestRecord, all calls: [GuestCall]) {
-        guard let channel = guest.channel, !calls.isEmpty else { return }
-        channel.send(
-            all: calls.map { prepare(guest, $0, channel: channel, sceneState: nil, reply: nil) })
-    }
-
-    /// Records a call and watches it (B5); returns the message and the reply that settles it.
-    private func prepare(
-        _ guest: GuestRecord, _ call: GuestCall, channel: any GuestChannel, sceneState: SceneState?,
-        reply: (@Sendable (GuestReply) -> Void)?
-    ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
-        if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
-        let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
-        watchdog.sent(call.callbackName, to: guest, channel: channel)
-        return (
-            message,
-            { [weak self] result in
-                if guest.channel === channel, let self, guest.calls.current != nil,
-                    !self.watchdog.answered(by: guest, channel: channel)
-                {
-                    self.considerAutoSuspension(guest)
-                }
-                if case .failure(.crashed(let cause)) = result {
-                    self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
-                }
-                reply?(result)
-            }
-        )
-    }
-
-    /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
-    /// become unattached and keep their saved state.
-    private func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
-        guard guest.channel === channel else { return }
-        // A3, X2: one that dies or hangs on its way out is terminated all the same; the
-        // termination says where and of what (after will_terminate answered: in deinit).
-        guard guest.phase != .terminating else {
-            if guest.terminationTrouble == nil {
-                guest.terminationTrouble = "it failed in \(callback ?? "deinit"): \(cause)"
-            }
-            return
-        }
-        let reason: TransitionReason = guest.calls.killedByWatchdog ? .watchdog : .crash
-        let place = callback.map { "in \($0)" } ?? "outside any callback"
-        let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
-        record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
-        guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restarter.restartIfAllowed(guest) }
-    }
-
-    private func handle(_ event: GuestEvent, from route: GuestEventRoute) {
-        let name = route.id ?? route.identifiedAs ?? route.path
-        switch event {
-        case .identified(let id):
-            route.identifiedAs = id
-        case .log(let level, let message):
-            record(.log, guest: name, level: level, message: message)
-        case .died(let cause):
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
-        case .saveSceneState(let handle, let data):
-            guard let guest = route.id.flatMap(self.guest) else { return }
-            sessions.sceneSaved(data, scene: handle, of: guest)
-        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
-            guard route.id != nil else { return route.early.append(event) }
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            handleBackground(event, from: guest, channel: channel)
-        case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
-            .notificationPosted, .sessionCloseRequested:
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            handleScenes(event, from: guest)
-        }
     }
 
     // MARK: Helpers
@@ -691,39 +368,4 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     func assertOnHostQueue() {
         hostQueue.preconditionCurrent()
     }
-}
-
-/// Routes what a guest sends to its record; the guest's id is known only once it has loaded.
-private final class GuestEventRoute: @unchecked Sendable {
-    // Written and read on the host queue only.
-    let path: String
-    var id: String?
-    /// The id the opener read from the descriptor, before the launch (and `id`) is settled: it
-    /// names what the guest sends from init.
-    var identifiedAs: String?
-    /// The channel of the launch this route serves: a late word from an earlier one is ignored.
-    weak var channel: (any GuestChannel)?
-    /// Background requests that arrived before the channel opened (a guest thread may make them
-    /// right after init), handled once it has.
-    var early: [GuestEvent] = []
-    init(path: String) { self.path = path }
-}
-
-/// Runs `then` after `tick` has been called `count` times. Host queue only.
-private final class Countdown: @unchecked Sendable {
-    private var remaining: Int
-    private let then: @Sendable () -> Void
-    init(_ count: Int, then: @escaping @Sendable () -> Void) {
-        remaining = count
-        self.then = then
-    }
-    func tick() {
-        remaining -= 1
-        if remaining == 0 { then() }
-    }
-}
-
-/// Names of C status codes, as `apphost_status_name` gives them, for messages about guests.
-public enum StatusName {
-    public static func of(_ status: Int32) -> String { String(cString: apphost_status_name(status)) }
 }
