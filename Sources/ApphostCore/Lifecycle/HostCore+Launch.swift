@@ -6,8 +6,23 @@ import Foundation
 extension HostCore {
     // MARK: Launch
 
+    /// S7, S8: what the store holds of the guest is read first; the launch goes on once it is in,
+    /// so that no step of it waits for the store.
     func launchOpened(
         _ opened: OpenedGuest, path: String, route: GuestEventRoute, foreground: Bool,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
+    ) {
+        let id = opened.descriptor.id
+        sessions.readForLaunch(of: id, restoring: guest(id) == nil) { [weak self] stored in
+            self?.launch(
+                opened, stored: stored, path: path, route: route, foreground: foreground, completion: completion)
+        }
+    }
+
+    /// The guest is opened and what the store holds of it read: its record is made or taken up
+    /// again (another launch of it may have got there first), and it launches (A1, A2).
+    private func launch(
+        _ opened: OpenedGuest, stored: StoredGuest, path: String, route: GuestEventRoute, foreground: Bool,
         completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
     ) {
         let descriptor = opened.descriptor
@@ -25,7 +40,7 @@ extension HostCore {
         } else {
             guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
             guests.append(guest)
-            sessions.restoreSessions(of: guest)
+            sessions.restoreSessions(of: guest, from: stored)
         }
         route.id = descriptor.id
         route.channel = opened.channel
@@ -45,7 +60,7 @@ extension HostCore {
             guard let self else { return }
             switch reply {
             case .success(0):
-                self.launched(guest, foreground: foreground)
+                self.launched(guest, foreground: foreground, stored: stored)
                 completion(.success(descriptor))
             case .success(let status):
                 self.launchFailed(
@@ -58,12 +73,12 @@ extension HostCore {
     }
 
     /// A2: the launch callback succeeded; now the scenes connect.
-    private func launched(_ guest: GuestRecord, foreground: Bool) {
+    private func launched(_ guest: GuestRecord, foreground: Bool, stored: StoredGuest) {
         guard guest.phase == .launching else { return }
         guest.phase = .running
         let before = guest.appState
         // S7: sessions closed since it last ran are gone before any scene connects.
-        for session in sessions.pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
+        for session in sessions.pendingDiscards(of: guest, stored: stored) { announceDiscard(session, to: guest) }
         if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
         noteAppState(guest, from: before, reason: .requested)
         guest.background.lastUsed = clock.uptime()

@@ -40,14 +40,31 @@ final class SessionKeeper: @unchecked Sendable {
         self.store = store
     }
 
-    /// The sessions a guest had in earlier runs of the host, with what they saved (S8, S12).
-    func restoreSessions(of guest: GuestRecord) {
-        guard let store else { return }
-        do throws(StoreError) {
-            guest.scenes = try store.sessions(of: guest.id).map {
+    /// Reads what the store holds of guest `id` for its launch (S7, S8): with `restoring` (a
+    /// guest the host does not know yet), the sessions it had in earlier runs; always, those
+    /// closed and not yet announced. Then runs `then` on the host queue; at once without a store.
+    func readForLaunch(of id: String, restoring: Bool, then: @escaping @Sendable (StoredGuest) -> Void) {
+        guard let store else { return then(StoredGuest()) }
+        let hostQueue = hostQueue
+        let readDiscarded: @Sendable (Result<[StoredSession], StoreError>?) -> Void = { sessions in
+            store.discardedSessions(of: id) { discarded in
+                hostQueue.execute { then(StoredGuest(sessions: sessions, discarded: discarded)) }
+            }
+        }
+        if restoring { store.sessions(of: id) { readDiscarded($0) } } else { readDiscarded(nil) }
+    }
+
+    /// The sessions a guest had in earlier runs of the host, with what they saved (S8, S12), as
+    /// read for its launch.
+    func restoreSessions(of guest: GuestRecord, from stored: StoredGuest) {
+        switch stored.sessions {
+        case nil:
+            return
+        case .success(let sessions):
+            guest.scenes = sessions.map {
                 SceneRecord(sessionID: $0.sessionID, role: $0.role, savedState: $0.state, storedBytes: $0.state?.count)
             }
-        } catch {
+        case .failure(let error):
             log.record(.error, guest: guest.id, message: "cannot read its saved sessions: \(error)")
         }
     }
@@ -104,15 +121,15 @@ final class SessionKeeper: @unchecked Sendable {
         if let store { store.discard(session: session, completion: discarded) } else { discarded(.success(())) }
     }
 
-    /// The sessions closed while the guest was not running, this host's and earlier hosts', to
-    /// announce at launch. (On resume only this host's can be pending: `guest.discarded`.)
-    func pendingDiscards(of guest: GuestRecord) -> [String] {
+    /// The sessions closed while the guest was not running, this host's and earlier hosts' (as
+    /// read for its launch), to announce at launch. (On resume only this host's can be pending:
+    /// `guest.discarded`.)
+    func pendingDiscards(of guest: GuestRecord, stored: StoredGuest) -> [String] {
         var sessions = guest.discarded
-        do throws(StoreError) {
-            for session in try store?.discardedSessions(of: guest.id) ?? [] where !sessions.contains(session) {
-                sessions.append(session)
-            }
-        } catch {
+        switch stored.discarded {
+        case .success(let discarded):
+            for session in discarded where !sessions.contains(session) { sessions.append(session) }
+        case .failure(let error):
             log.record(.error, guest: guest.id, message: "cannot read its closed sessions: \(error)")
         }
         return sessions
@@ -120,10 +137,13 @@ final class SessionKeeper: @unchecked Sendable {
 
     /// Forgets a discarded session for good, once its guest has heard did-discard.
     func forget(_ session: String, of guest: GuestRecord) {
-        do throws(StoreError) {
-            try store?.forget(session: session)
-        } catch {
-            log.record(.error, guest: guest.id, session: session, message: "cannot forget it: \(error)")
+        guard let store else { return }
+        let hostQueue = hostQueue
+        store.forget(session: session) { result in
+            guard case .failure(let error) = result else { return }
+            hostQueue.execute { [weak self] in
+                self?.log.record(.error, guest: guest.id, session: session, message: "cannot forget it: \(error)")
+            }
         }
     }
 
