@@ -175,6 +175,25 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(host.guest(id)?.scenes.first?.savedBytes, 4)
     }
 
+    // CONTRACT S7, S8: the core waits for no read: a launch goes on once the store has read
+    // what it holds of the guest, in the store's order, and then connects the stored session.
+    func testALaunchGoesOnOnceTheStoreHasReadTheGuest() throws {
+        let store = MemoryStore()
+        let first = host(on: store)
+        first.run { $0.launch(path: id, foreground: true) }
+        let session = try XCTUnwrap(first.guest(id)?.scenes.first?.session)
+
+        let second = host(on: store)
+        store.holdSaves = true
+        second.run { $0.launch(path: id, foreground: true) }
+        XCTAssertNil(second.guest(id), "not loaded before the store has read it")
+        XCTAssertEqual(second.calls.names(id), [])
+        store.releaseSaves()
+        second.settle()
+        XCTAssertEqual(second.guest(id)?.appState, .active)
+        XCTAssertEqual(second.guest(id)?.scenes.map(\.session), [session])
+    }
+
     // A store that cannot be read is reported; the guest still launches, with a new session.
     func testAStoreThatFailsIsReportedAndTheGuestStillLaunches() throws {
         let store = MemoryStore()
