@@ -9,8 +9,9 @@ import GRDB
 /// half of one.
 public final class SQLiteSessionStore: SessionStore {
     private let database: DatabaseQueue
-    /// Saves run here, one after another, in the order asked: never on the host queue.
-    private let saves = DispatchQueue(label: "apphost.store")
+    /// Reads, saves, discards and forgets run here, one after another, in the order asked: never
+    /// on the host queue. (`create` runs on the caller's thread.)
+    private let requests = DispatchQueue(label: "apphost.store")
 
     /// What the operator must hear about the database as it was found, and the store went on:
     /// it was empty and is made anew, or SQLite's recovery of its damaged log dropped saves.
@@ -108,21 +109,27 @@ public final class SQLiteSessionStore: SessionStore {
         return migrator
     }
 
-    public func sessions(of guest: String) throws(StoreError) -> [StoredSession] {
-        do {
-            return try database.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT id, role, state FROM session WHERE guest = ? AND NOT discarded ORDER BY created, rowid",
-                    arguments: [guest]
-                ).map { row in
-                    StoredSession(
-                        sessionID: row["id"], role: SceneRole(rawValue: row["role"]) ?? .primary, state: row["state"])
+    public func sessions(
+        of guest: String, completion: @escaping @Sendable (Result<[StoredSession], StoreError>) -> Void
+    ) {
+        requests.async { [database] in
+            do {
+                let sessions = try database.read { db in
+                    try Row.fetchAll(
+                        db,
+                        sql:
+                            "SELECT id, role, state FROM session WHERE guest = ? AND NOT discarded ORDER BY created, rowid",
+                        arguments: [guest]
+                    ).map { row in
+                        StoredSession(
+                            sessionID: row["id"], role: SceneRole(rawValue: row["role"]) ?? .primary,
+                            state: row["state"])
+                    }
                 }
+                completion(.success(sessions))
+            } catch {
+                completion(.failure(StoreError(Self.describe(error))))
             }
-        } catch {
-            throw StoreError(Self.describe(error))
         }
     }
 
@@ -147,7 +154,7 @@ public final class SQLiteSessionStore: SessionStore {
     public func save(
         _ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
-        saves.async { [database] in
+        requests.async { [database] in
             do {
                 try database.write { db in
                     // A save that was on its way when the session was closed is dropped (S7).
@@ -168,14 +175,14 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     public func flush(completion: @escaping @Sendable () -> Void) {
-        saves.async(execute: completion)
+        requests.async(execute: completion)
     }
 
-    /// Marks the session discarded and deletes its state in one transaction, on the queue of the
-    /// saves, so after every save asked for before it. Discarding it again succeeds; an unknown
-    /// id fails with "no session".
+    /// Marks the session discarded and deletes its state in one transaction, in the order asked,
+    /// so after every save asked for before it. Discarding it again succeeds; an unknown id fails
+    /// with "no session".
     public func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        saves.async { [database] in
+        requests.async { [database] in
             do {
                 try database.write { db in
                     try db.execute(
@@ -189,27 +196,35 @@ public final class SQLiteSessionStore: SessionStore {
         }
     }
 
-    public func discardedSessions(of guest: String) throws(StoreError) -> [String] {
-        do {
-            return try database.read { db in
-                try String.fetchAll(
-                    db, sql: "SELECT id FROM session WHERE guest = ? AND discarded ORDER BY created, rowid",
-                    arguments: [guest])
+    public func discardedSessions(
+        of guest: String, completion: @escaping @Sendable (Result<[String], StoreError>) -> Void
+    ) {
+        requests.async { [database] in
+            do {
+                let sessions = try database.read { db in
+                    try String.fetchAll(
+                        db, sql: "SELECT id FROM session WHERE guest = ? AND discarded ORDER BY created, rowid",
+                        arguments: [guest])
+                }
+                completion(.success(sessions))
+            } catch {
+                completion(.failure(StoreError(Self.describe(error))))
             }
-        } catch {
-            throw StoreError(Self.describe(error))
         }
     }
 
-    /// Deletes the row of a session whose discard has completed; a session that is not
-    /// discarded (or not yet: call it from the discard's completion or later) stays.
-    public func forget(session: String) throws(StoreError) {
-        do {
-            try database.write { db in
-                try db.execute(sql: "DELETE FROM session WHERE id = ? AND discarded", arguments: [session])
+    /// Deletes the row of a discarded session, in the order asked, so after its discard; a
+    /// session that is not discarded stays.
+    public func forget(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        requests.async { [database] in
+            do {
+                try database.write { db in
+                    try db.execute(sql: "DELETE FROM session WHERE id = ? AND discarded", arguments: [session])
+                }
+                completion(.success(()))
+            } catch {
+                completion(.failure(StoreError(Self.describe(error))))
             }
-        } catch {
-            throw StoreError(Self.describe(error))
         }
     }
 

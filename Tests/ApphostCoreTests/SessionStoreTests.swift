@@ -175,6 +175,25 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(host.guest(id)?.scenes.first?.savedBytes, 4)
     }
 
+    // CONTRACT S7, S8: the core waits for no read: a launch goes on once the store has read
+    // what it holds of the guest, in the store's order, and then connects the stored session.
+    func testALaunchGoesOnOnceTheStoreHasReadTheGuest() throws {
+        let store = MemoryStore()
+        let first = host(on: store)
+        first.run { $0.launch(path: id, foreground: true) }
+        let session = try XCTUnwrap(first.guest(id)?.scenes.first?.session)
+
+        let second = host(on: store)
+        store.holdSaves = true
+        second.run { $0.launch(path: id, foreground: true) }
+        XCTAssertNil(second.guest(id), "not loaded before the store has read it")
+        XCTAssertEqual(second.calls.names(id), [])
+        store.releaseSaves()
+        second.settle()
+        XCTAssertEqual(second.guest(id)?.appState, .active)
+        XCTAssertEqual(second.guest(id)?.scenes.map(\.session), [session])
+    }
+
     // A store that cannot be read is reported; the guest still launches, with a new session.
     func testAStoreThatFailsIsReportedAndTheGuestStillLaunches() throws {
         let store = MemoryStore()
@@ -189,9 +208,10 @@ final class SessionStoreTests: XCTestCase {
 }
 
 /// A store in memory, shared by host cores as a database file is by host processes, with the
-/// semantics of SQLiteSessionStore: saves and discards complete in the order asked (held while
-/// `holdSaves`); a save of an unknown session fails, a save of a discarded one is dropped and
-/// succeeds (S7); a discarded session is listed by `discardedSessions` until `forget`.
+/// semantics of SQLiteSessionStore: reads, saves, discards and forgets complete in the order
+/// asked (held while `holdSaves`); a save of an unknown session fails, a save of a discarded one
+/// is dropped and succeeds (S7); a discarded session is listed by `discardedSessions` until
+/// `forget`. The test reads what it holds at once, with the methods that return it.
 final class MemoryStore: SessionStore, @unchecked Sendable {
     // `sessions` and `discarded` are locked; the rest is set by the test while the host queue is
     // idle.
@@ -209,6 +229,18 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
         return sessions.withLock { all in
             all.filter { $0.guest == guest }.map {
                 StoredSession(sessionID: $0.sessionID, role: $0.role, state: $0.state)
+            }
+        }
+    }
+
+    func sessions(
+        of guest: String, completion: @escaping @Sendable (Result<[StoredSession], StoreError>) -> Void
+    ) {
+        enqueue { [self] in
+            do throws(StoreError) {
+                completion(.success(try sessions(of: guest)))
+            } catch {
+                completion(.failure(error))
             }
         }
     }
@@ -254,17 +286,28 @@ final class MemoryStore: SessionStore, @unchecked Sendable {
     }
 
     func discardedSessions(of guest: String) throws(StoreError) -> [String] {
-        discarded.withLock { $0.filter { $0.guest == guest }.map(\.sessionID) }
+        discardedIDs(of: guest)
     }
 
-    func forget(session: String) throws(StoreError) {
-        discarded.withLock { $0.removeAll { $0.sessionID == session } }
+    func discardedSessions(of guest: String, completion: @escaping @Sendable (Result<[String], StoreError>) -> Void) {
+        enqueue { [self] in completion(.success(discardedIDs(of: guest))) }
+    }
+
+    func forget(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        enqueue { [self] in
+            discarded.withLock { $0.removeAll { $0.sessionID == session } }
+            completion(.success(()))
+        }
     }
 
     func releaseSaves() {
         holdSaves = false
         held.forEach { $0() }
         held = []
+    }
+
+    private func discardedIDs(of guest: String) -> [String] {
+        discarded.withLock { $0.filter { $0.guest == guest }.map(\.sessionID) }
     }
 
     private func isDiscarded(_ session: String) -> Bool {

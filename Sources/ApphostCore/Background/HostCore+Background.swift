@@ -148,6 +148,17 @@ extension HostCore {
         guest.background.suspendReason = reason
     }
 
+    /// B5: the watchdog froze a guest stuck in a callback: it is suspended where it stands, its
+    /// scenes out of the layout, for someone to look at.
+    func frozenByWatchdog(_ guest: GuestRecord, overdue: String) {
+        let before = guest.appState
+        guest.suspension = .suspended
+        arrange(layout.keeping { $0.guest != guest.id }, reason: .watchdog)
+        markSuspended(guest, reason: .watchdog)
+        noteAppState(guest, from: before, reason: .watchdog)
+        record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
+    }
+
     /// A suspension did not happen: the guest gets back what is left of its budget (which ran on
     /// meanwhile), and what waited for it.
     func stayedRunning(_ guest: GuestRecord) {

@@ -1,26 +1,30 @@
-import CApphost
 import Foundation
 
 /// The host's lifecycle policy: app states (A1 to A3, A5), scene states and callback orders (S1 to
 /// S5), which guest is in the foreground, and host alerts. It reaches guests only through
 /// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
 ///
+/// It coordinates parts that own their state: sessions and the store (`SessionKeeper`), the
+/// watchdog (`Watchdog`) and restarts (`Restarter`). The extensions beside it hold the rest of
+/// the policy, one concern each: launch, channel, transitions, layout, background, memory.
+///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
-public final class HostCore: @unchecked Sendable {
+public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterDelegate, @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
     let hostQueue: any HostExecutor
-    /// Where new sessions get their ids.
-    private let sessionIDs: any SessionIDSource
     private let guestsDirectory: String
-    private let emit: @Sendable (HostEvent) -> Void
-    private let restartPolicy: RestartPolicy
-    private let watchdog: WatchdogPolicy
+    /// Where what happens is recorded, for the host's event stream.
+    let log: HostEventLog
+    /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
+    let sessions: SessionKeeper
+    /// Stops guests stuck in a callback (B5).
+    let watchdog: Watchdog
+    /// Relaunches crashed guests under the restart policy (X2).
+    let restarter: Restarter
     let backgroundPolicy: BackgroundPolicy
     /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
     let backgroundSceneLimit: Int?
-    /// Where sessions and saved state outlive the host; nil keeps them in memory only.
-    var store: (any SessionStore)?
     /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
     let memoryLimit: UInt64?
     /// The last memory reading was over the limit: the guests have been warned.
@@ -32,13 +36,10 @@ public final class HostCore: @unchecked Sendable {
     var layout = Layout()
     let scenePolicy: ScenePolicy
     var alertShown = false
-    private var nextHandle: SceneHandle = 1
+    /// The next scene connection's handle, unique within the host.
+    var nextHandle: SceneHandle = 1
     /// The next user action's activation token (S9), unique within the host.
     var nextActivation: ActivationToken = 1
-    /// X5: while a save could not be stored, the host tries again this often.
-    static let saveRetryInterval: Duration = .seconds(5)
-    /// The next try of the saves that could not be stored; nil when none waits.
-    private var saveRetry: (any ScheduledAction)?
 
     /// The guest filling the display, or else the first one shown.
     var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
@@ -52,17 +53,20 @@ public final class HostCore: @unchecked Sendable {
     ) {
         self.scenePolicy = scenes
         self.backgroundSceneLimit = backgroundSceneLimit
-        self.store = store
         self.backgroundPolicy = background
         self.memoryLimit = memoryLimit
-        self.restartPolicy = restartPolicy
-        self.watchdog = watchdog
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
-        self.sessionIDs = sessionIDs
         self.guestsDirectory = guestsDirectory
-        self.emit = emit
+        let log = HostEventLog(clock: clock, emit: emit)
+        self.log = log
+        sessions = SessionKeeper(store: store, clock: clock, hostQueue: hostQueue, sessionIDs: sessionIDs, log: log)
+        self.watchdog = Watchdog(policy: watchdog, clock: clock, log: log)
+        restarter = Restarter(policy: restartPolicy, clock: clock, hostQueue: hostQueue, log: log)
+        sessions.delegate = self
+        self.watchdog.delegate = self
+        restarter.delegate = self
     }
 
     // MARK: Commands
@@ -141,7 +145,7 @@ public final class HostCore: @unchecked Sendable {
                 self?.openScene(id, completion: completion)
             }
         }
-        createSession(of: guest, role: .primary)
+        sessions.createSession(of: guest, role: .primary)
         bringToForeground(guest, scene: guest.scenes.count - 1, reason: .requested)
         completion(.success(guest.scenes[guest.scenes.count - 1].sessionID))
     }
@@ -305,7 +309,7 @@ public final class HostCore: @unchecked Sendable {
                             modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
                             saveFailure: $0.saveFailure)
                     },
-                    restart: guest.restartHistory.status(restartPolicy.mode),
+                    restart: restarter.status(of: guest),
                     backgroundTimeRemaining: backgroundTimeRemaining(guest),
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
@@ -314,557 +318,19 @@ public final class HostCore: @unchecked Sendable {
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout)
     }
 
-    // MARK: Launch
-
-    private func launchOpened(
-        _ opened: OpenedGuest, path: String, route: GuestEventRoute, foreground: Bool,
-        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
-    ) {
-        let descriptor = opened.descriptor
-        let guest: GuestRecord
-        if let known = self.guest(descriptor.id) {
-            guard known.phase == .notRunning else {
-                let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
-                opened.channel.close {}
-                record(.launchFailed, guest: descriptor.id, message: error.description)
-                return completion(.failure(HostCommandError(error.description)))
-            }
-            guest = known
-            guest.path = path
-            guest.descriptor = descriptor
-        } else {
-            guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
-            guests.append(guest)
-            restoreSessions(of: guest)
-        }
-        route.id = descriptor.id
-        route.channel = opened.channel
-        guest.channel = opened.channel
-        record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
-        // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
-        guest.phase = .launching
-        noteAppState(guest, from: .notRunning, reason: .requested)
-        // What a guest thread asked for between init and the channel's opening, now it has a record.
-        let early = route.early
-        route.early = []
-        for event in early { handle(event, from: route) }
-
-        // N1: its runtime refuses notifications over the limit at once, as the host would.
-        deliver(guest, .notificationLimit(count: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow))
-        deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
-            guard let self else { return }
-            switch reply {
-            case .success(0):
-                self.launched(guest, foreground: foreground)
-                completion(.success(descriptor))
-            case .success(let status):
-                self.launchFailed(
-                    guest, cause: "did_finish_launching returned \(status) (\(StatusName.of(status)))",
-                    completion: completion)
-            case .failure(let failure):
-                self.launchFailed(guest, cause: "did_finish_launching: \(failure)", completion: completion)
-            }
-        }
-    }
-
-    /// A2: the launch callback succeeded; now the scenes connect.
-    private func launched(_ guest: GuestRecord, foreground: Bool) {
-        guard guest.phase == .launching else { return }
-        guest.phase = .running
-        let before = guest.appState
-        // S7: sessions closed since it last ran are gone before any scene connects.
-        for session in pendingDiscards(of: guest) { announceDiscard(session, to: guest) }
-        if guest.scenes.isEmpty { createSession(of: guest, role: .primary) }
-        noteAppState(guest, from: before, reason: .requested)
-        guest.background.lastUsed = clock.uptime()
-        if foreground {
-            bringToForeground(guest, reason: .requested)
-        }
-        for index in guest.scenes.indices where guest.scenes[index].state == .unattached {
-            move(guest, scene: index, to: .background, reason: .automatic)
-        }
-        // B2: a guest launched into background starts its budget at once.
-        if guest.appState == .background { enteredBackground(guest) }
-    }
-
-    private func launchFailed(
-        _ guest: GuestRecord, cause: String,
-        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
-    ) {
-        let message = "\(guest.path): launch failed: \(cause)"
-        record(.launchFailed, guest: guest.id, message: message)
-        guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
-        guest.phase = .terminating
-        channel.close { [weak self] in
-            self?.unloaded(guest, channel: channel, reason: .requested) {
-                completion(.failure(HostCommandError(message)))
-            }
-        }
-    }
-
-    /// The guest's channel is closed: it no longer runs and its scenes are unattached (A3). It is
-    /// reported terminated, and `then` runs, once what it saved to the last is in the store, so
-    /// that the event stream never says terminated before its last state-saved.
-    private func unloaded(
-        _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason,
-        then: @escaping @Sendable () -> Void = {}
-    ) {
-        guard guest.channel === channel else { return then() }
-        let before = guest.appState
-        guest.channel = nil
-        guest.suspension = .running
-        guest.background.reset()
-        guest.activations = [:]
-        guest.calls.reset()
-        for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
-            setSceneState(guest, scene: index, to: .unattached, reason: reason)
-            guest.scenes[index].handle = nil
-        }
-        guest.phase = .notRunning
-        noteAppState(guest, from: before, reason: reason)
-        arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
-        let trouble = guest.terminationTrouble
-        guest.terminationTrouble = nil
-        if let trouble { record(.error, guest: guest.id, reason: reason, message: trouble) }
-        afterSaves { [weak self] in
-            self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
-            then()
-        }
-    }
-
     // MARK: Sessions (S6, S8, S12)
 
     /// Keeps sessions and saved state in `store` from now on; call it before launching guests.
     public func useStore(_ store: any SessionStore) {
         assertOnHostQueue()
-        self.store = store
-    }
-
-    /// The sessions a guest had in earlier runs of the host, with what they saved (S8, S12).
-    private func restoreSessions(of guest: GuestRecord) {
-        guard let store else { return }
-        do throws(StoreError) {
-            guest.scenes = try store.sessions(of: guest.id).map {
-                SceneRecord(sessionID: $0.sessionID, role: $0.role, savedState: $0.state, storedBytes: $0.state?.count)
-            }
-        } catch {
-            record(.error, guest: guest.id, message: "cannot read its saved sessions: \(error)")
-        }
-    }
-
-    func createSession(of guest: GuestRecord, role: SceneRole, state: Data? = nil) {
-        var session = SceneRecord(
-            sessionID: sessionIDs.next(), role: role, savedState: state, storedBytes: state?.count)
-        do throws(StoreError) {
-            try store?.create(StoredSession(sessionID: session.sessionID, role: role, state: state), of: guest.id)
-        } catch {
-            // Kept in memory, marked, and stored when the store can take it (X5).
-            session.stored = false
-            session.storedBytes = nil
-            session.saveFailure = error.description
-            record(.error, guest: guest.id, session: session.sessionID, message: "cannot store a new session: \(error)")
-            scheduleSaveRetry()
-        }
-        guest.scenes.append(session)
-    }
-
-    /// Runs `body` on the host queue once every save asked for so far is in the store.
-    func afterSaves(_ body: @escaping @Sendable () -> Void) {
-        guard let store else { return body() }
-        let hostQueue = hostQueue
-        store.flush { hostQueue.execute(body) }
-    }
-
-    /// S12: what a scene saved is kept in memory at once, for a reconnection, and in the store;
-    /// the event says it is saved once the store has it for good (X5), or that it could not be
-    /// stored and why. A `retry` is the host's own try of what a scene saved last.
-    private func persist(
-        _ data: Data?, of guest: GuestRecord, scene: SceneHandle?, session: String, retry: Bool = false
-    ) {
-        guard let store else {
-            return finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
-        }
-        if let index = guest.sceneIndex(session: session), !guest.scenes[index].stored {
-            // Its session could not be stored when it was made: stored now, with this state. None
-            // of its saves goes to the store's queue until then, so none can overtake this.
-            let role = guest.scenes[index].role
-            do throws(StoreError) {
-                try store.create(StoredSession(sessionID: session, role: role, state: data), of: guest.id)
-                guest.scenes[index].stored = true
-                finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
-            } catch {
-                finishSave(.failure(error), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
-            }
-            return
-        }
-        guard let data else { return }
-        let hostQueue = hostQueue
-        store.save(data, session: session) { [weak self] result in
-            hostQueue.execute { [weak self] in
-                self?.finishSave(result, size: data.count, of: guest, scene: scene, session: session, retry: retry)
-            }
-        }
-    }
-
-    /// X5: `savedBytes` and the failure `ctl ps` shows follow the saves as the store finishes
-    /// them, in the order asked; the guest's runtime hears when its scene's saves fail and when
-    /// they work again. A retry that fails as before says nothing new.
-    private func finishSave(
-        _ result: Result<Void, StoreError>, size: Int?, of guest: GuestRecord, scene: SceneHandle?, session: String,
-        retry: Bool
-    ) {
-        let index = guest.sceneIndex(session: session)
-        let bytes = size.map { $0 == 1 ? "1 byte" : "\($0) bytes" }
-        switch result {
-        case .success:
-            if let index {
-                guest.scenes[index].storedBytes = size
-                guest.scenes[index].saveFailure = nil
-            }
-            record(
-                .stateSaved, guest: guest.id, scene: scene, session: session,
-                message: bytes ?? "its session, no state yet")
-        case .failure(let error):
-            let before = index.flatMap { guest.scenes[$0].saveFailure }
-            if let index { guest.scenes[index].saveFailure = error.description }
-            if !retry || before != error.description {
-                record(
-                    .stateSaveFailed, guest: guest.id, scene: scene, session: session,
-                    message: bytes.map { "\($0) not saved: \(error)" } ?? "its session not stored: \(error)")
-            }
-            scheduleSaveRetry()
-        }
-        tellSaveStatus(guest)
-    }
-
-    /// Tries again, in a while, to store what the scenes whose saves failed saved last, so that
-    /// it is stored once the store can take it even if the guest saves no more (a suspended or
-    /// terminated guest cannot).
-    private func scheduleSaveRetry() {
-        guard saveRetry == nil else { return }
-        saveRetry = clock.schedule(after: Self.saveRetryInterval) { [weak self] in
-            // On the host queue, as every scheduled action.
-            guard let self else { return }
-            self.saveRetry = nil
-            for guest in self.guests {
-                for scene in guest.scenes where scene.saveFailure != nil {
-                    self.persist(
-                        scene.savedState, of: guest, scene: scene.handle, session: scene.sessionID, retry: true)
-                }
-            }
-        }
+        sessions.use(store)
     }
 
     /// X5: tells the guest's runtime which of its connected scenes' last save could not be
     /// stored, so that the next `save_scene_state` of one returns APPHOST_ERROR_INTERNAL, and
     /// which work again. A stopped guest hears it when it resumes.
     func tellSaveStatus(_ guest: GuestRecord) {
-        guard guest.phase == .running, !guest.stopped else { return }
-        for index in guest.scenes.indices {
-            guard let handle = guest.scenes[index].handle else { continue }
-            let failed = guest.scenes[index].saveFailure != nil
-            guard failed != guest.scenes[index].saveFailureTold else { continue }
-            guest.scenes[index].saveFailureTold = failed
-            deliver(guest, .saveStatus(handle, failed: failed))
-        }
-    }
-
-    // MARK: Foreground
-
-    /// Shows `scene` of `guest` full screen, or the primary scene it showed last; the scenes
-    /// shown before go to background (S3), except slide over and picture in picture.
-    func bringToForeground(_ guest: GuestRecord, scene: Int? = nil, reason: TransitionReason) {
-        let primary = guest.scenes.indices.filter { guest.scenes[$0].role == .primary }
-        guard
-            let index = scene ?? primary.max(by: { guest.scenes[$0].backgroundSince < guest.scenes[$1].backgroundSince }
-            )
-                ?? guest.scenes.indices.first
-        else { return }
-        let shown = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
-        var next = layout.removing(shown)
-        next.main = .fullScreen(shown)
-        next.prominent = nil
-        arrange(next, reason: reason)
-    }
-
-    // MARK: Scene transitions
-
-    /// Moves one scene to `target` through the callbacks the contract orders (S2 to S5).
-    func move(_ guest: GuestRecord, scene index: Int, to target: SceneState, reason: TransitionReason) {
-        let started = guest.scenes[index].state
-        defer {
-            if started != .background, target == .background {
-                guest.scenes[index].backgroundSince = clock.uptime()
-                disconnectScenesOverLimit()
-            }
-        }
-        while guest.scenes[index].state != target {
-            let current = guest.scenes[index].state
-            let before = guest.appState
-            switch (current, target) {
-            case (.unattached, _):
-                connect(
-                    guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason
-                )
-            case (.background, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
-            case (.foregroundInactive, .foregroundActive):
-                step(guest, scene: index, to: .foregroundActive, callback: .didBecomeActive, reason: reason)
-            case (.foregroundInactive, _):
-                step(guest, scene: index, to: .background, callback: .didEnterBackground, reason: reason)
-            case (.foregroundActive, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willResignActive, reason: reason)
-            }
-            noteAppState(guest, from: before, reason: reason)
-        }
-    }
-
-    /// S2: will-connect with the session's saved state. A foreground connection then goes on
-    /// through will-enter-foreground; a background one is done.
-    private func connect(_ guest: GuestRecord, scene index: Int, into initial: SceneState, reason: TransitionReason) {
-        let handle = nextHandle
-        nextHandle += 1
-        guest.scenes[index].handle = handle
-        guest.scenes[index].sizeSent = nil
-        // A connection's runtime starts with its saves taken to work.
-        guest.scenes[index].saveFailureTold = false
-        let session = guest.scenes[index]
-        let connection = SceneConnection(
-            scene: handle, sessionID: session.sessionID, role: session.role, initialState: initial,
-            restorationData: session.savedState)
-        if initial == .background {
-            setSceneState(guest, scene: index, to: .background, reason: reason)
-            deliver(guest, .sceneWillConnect(connection), sceneState: .background)
-            tellSaveStatus(guest)
-        } else {
-            deliver(guest, .sceneWillConnect(connection), sceneState: .unattached)
-            tellSaveStatus(guest)
-            step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
-        }
-    }
-
-    private func step(
-        _ guest: GuestRecord, scene index: Int, to state: SceneState, callback: SceneCallback, reason: TransitionReason
-    ) {
-        let before = guest.appState
-        setSceneState(guest, scene: index, to: state, reason: reason)
-        // B2: the budget starts as the guest enters background and is reset as it leaves, each
-        // told to the guest before the callback that makes the change.
-        if guest.phase == .running, !guest.stopped, !guest.background.workEnded {
-            if before != .background, guest.appState == .background { enteredBackground(guest) }
-            if before == .background, guest.appState != .background { leftBackground(guest) }
-        }
-        guard let handle = guest.scenes[index].handle else { return }
-        // S11: a scene learns its size before it enters the foreground.
-        if callback == .willEnterForeground { tellSize(guest, scene: index) }
-        deliver(guest, .scene(handle, callback), sceneState: state)
-    }
-
-    func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
-        let from = guest.scenes[index].state
-        guest.scenes[index].state = state
-        if state == .unattached {
-            guest.scenes[index].loading = .none
-            guest.scenes[index].modals = []
-            guest.scenes[index].title = nil
-        }
-        record(
-            .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
-            from: from.description, to: state.description, reason: reason)
-    }
-
-    func noteAppState(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
-        let after = guest.appState
-        guard after != before else { return }
-        guest.lastReason = reason
-        guest.lastTransition = clock.now()
-        record(.appState, guest: guest.id, from: before.description, to: after.description, reason: reason)
-    }
-
-    // MARK: Channel
-
-    func deliver(
-        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState? = nil,
-        reply: (@Sendable (GuestReply) -> Void)? = nil
-    ) {
-        guard let channel = guest.channel else {
-            reply?(.failure(.closed))
-            return
-        }
-        let (message, answer) = prepare(guest, call, channel: channel, sceneState: sceneState, reply: reply)
-        channel.send(message, reply: answer)
-    }
-
-    /// Delivers several calls to `guest` at once, in order: one write to a worker, not one each.
-    func deliver(_ guest: GuestRecord, all calls: [GuestCall]) {
-        guard let channel = guest.channel, !calls.isEmpty else { return }
-        channel.send(
-            all: calls.map { prepare(guest, $0, channel: channel, sceneState: nil, reply: nil) })
-    }
-
-    /// Records a call and watches it (B5); returns the message and the reply that settles it.
-    private func prepare(
-        _ guest: GuestRecord, _ call: GuestCall, channel: any GuestChannel, sceneState: SceneState?,
-        reply: (@Sendable (GuestReply) -> Void)?
-    ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
-        if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
-        let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
-        if guest.calls.sent(call.callbackName, at: clock.uptime()) {
-            armWatchdog(guest, channel: channel, at: guest.calls.nextLook(watchdog))
-        }
-        return (
-            message,
-            { [weak self] result in
-                if guest.channel === channel, let self, guest.calls.current != nil {
-                    if guest.calls.answered(at: self.clock.uptime()) {
-                        self.armWatchdog(guest, channel: channel, at: guest.calls.nextLook(self.watchdog))
-                    } else {
-                        self.considerAutoSuspension(guest)
-                    }
-                }
-                if case .failure(.crashed(let cause)) = result {
-                    self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
-                }
-                reply?(result)
-            }
-        )
-    }
-
-    /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
-    /// become unattached and keep their saved state.
-    private func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
-        guard guest.channel === channel else { return }
-        // A3, X2: one that dies or hangs on its way out is terminated all the same; the
-        // termination says where and of what (after will_terminate answered: in deinit).
-        guard guest.phase != .terminating else {
-            if guest.terminationTrouble == nil {
-                guest.terminationTrouble = "it failed in \(callback ?? "deinit"): \(cause)"
-            }
-            return
-        }
-        let reason: TransitionReason = guest.calls.killedByWatchdog ? .watchdog : .crash
-        let place = callback.map { "in \($0)" } ?? "outside any callback"
-        let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
-        record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
-        guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restartIfAllowed(guest) }
-    }
-
-    // MARK: Watchdog
-
-    /// Makes sure the watchdog looks again by `due`. An earlier timer stays: when it fires it
-    /// finds a younger callback and sets itself for that one.
-    /// B5, with `CallWatch`'s rule: a callback gets the whole limit from the moment it becomes
-    /// the oldest unanswered one. Past the limit the guest is flagged; past the hard limit it is
-    /// killed or frozen, by policy. The host itself never waits for it.
-    private func armWatchdog(_ guest: GuestRecord, channel: any GuestChannel, at due: Duration) {
-        if guest.calls.timer != nil, guest.calls.timerDue <= due { return }
-        guest.calls.timer?.cancel()
-        guest.calls.timerDue = due
-        guest.calls.timer = clock.schedule(after: due - clock.uptime()) { [weak self] in
-            // On the host queue: a Dispatch timer of the host queue's, or the manual clock's turn.
-            guard let self, guest.channel === channel else { return }
-            guest.calls.timer = nil
-            self.checkOldestCallback(guest, channel: channel)
-        }
-    }
-
-    private func checkOldestCallback(_ guest: GuestRecord, channel: any GuestChannel) {
-        let finding = guest.calls.check(at: clock.uptime(), policy: watchdog)
-        if let callback = finding.overdue {
-            record(
-                .watchdog, guest: guest.id, reason: .watchdog,
-                message: "\(callback) has not returned within \(watchdog.limit.secondsText)")
-        }
-        if let callback = finding.hung { return stopHung(guest, channel: channel, in: callback) }
-        if let next = finding.next { armWatchdog(guest, channel: channel, at: next) }
-    }
-
-    private func stopHung(_ guest: GuestRecord, channel: any GuestChannel, in callback: String) {
-        let freezing = watchdog.action == .freeze
-        let overdue = "\(callback) has not returned within \(watchdog.hardLimit.secondsText)"
-        if !freezing { guest.calls.killedByWatchdog = true }
-        channel.forceStop(freezing: freezing) { [weak self] result in
-            guard let self, guest.channel === channel else { return }
-            switch result {
-            case .failure(let failure):
-                guest.calls.killedByWatchdog = false
-                self.record(
-                    .error, guest: guest.id, reason: .watchdog, message: "\(overdue); cannot stop it: \(failure)")
-            case .success where freezing:
-                let before = guest.appState
-                guest.suspension = .suspended
-                self.arrange(self.layout.keeping { $0.guest != guest.id }, reason: .watchdog)
-                self.markSuspended(guest, reason: .watchdog)
-                self.noteAppState(guest, from: before, reason: .watchdog)
-                self.record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
-            case .success:
-                // The death that follows is reported through `crashed`, with reason watchdog.
-                break
-            }
-        }
-    }
-
-    /// X2, with the restart policy: relaunch a crashed guest after the policy's delay, unless it
-    /// crashed `burst` times within `interval`; then say so and leave it down.
-    private func restartIfAllowed(_ guest: GuestRecord) {
-        switch guest.restartHistory.failed(at: clock.uptime(), policy: restartPolicy) {
-        case .stayDown:
-            return
-        case .giveUp:
-            record(
-                .error, guest: guest.id, reason: .crash,
-                message: "not restarting: \(restartPolicy.burst) restarts within \(restartPolicy.interval.secondsText)")
-        case .restart(let delay):
-            let hostQueue = hostQueue
-            clock.schedule(after: delay) { [weak self] in
-                guard let core = self else { return }
-                hostQueue.execute { core.restart(guest) }
-            }
-        }
-    }
-
-    private func restart(_ guest: GuestRecord) {
-        guard guest.phase == .notRunning, guest.restartHistory.beginRestart() else { return }
-        record(.restarting, guest: guest.id, reason: .crash, message: "restart \(guest.restartHistory.restarts)")
-        launch(path: guest.path, foreground: guest.restartHistory.crashedInForeground) { result in
-            // A restart that fails to launch is a failure too: it counts against the burst.
-            if case .failure = result { self.restartIfAllowed(guest) }
-        }
-    }
-
-    private func handle(_ event: GuestEvent, from route: GuestEventRoute) {
-        let name = route.id ?? route.identifiedAs ?? route.path
-        switch event {
-        case .identified(let id):
-            route.identifiedAs = id
-        case .log(let level, let message):
-            record(.log, guest: name, level: level, message: message)
-        case .died(let cause):
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
-        case .saveSceneState(let handle, let data):
-            guard let guest = route.id.flatMap(self.guest), let index = guest.sceneIndex(handle: handle) else { return }
-            guest.scenes[index].savedState = data
-            persist(data, of: guest, scene: handle, session: guest.scenes[index].sessionID)
-        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
-            guard route.id != nil else { return route.early.append(event) }
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            handleBackground(event, from: guest, channel: channel)
-        case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
-            .notificationPosted, .sessionCloseRequested, .sceneTitleChanged:
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            handleScenes(event, from: guest)
-        }
+        for call in sessions.saveStatusChanges(of: guest) { deliver(guest, call) }
     }
 
     // MARK: Helpers
@@ -894,48 +360,12 @@ public final class HostCore: @unchecked Sendable {
         from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
         level: GuestLogLevel? = nil, message: String? = nil
     ) {
-        emit(
-            HostEvent(
-                time: clock.now(), kind: kind, guest: guest, scene: scene, session: session, from: from, to: to,
-                reason: reason, name: name, level: level, message: message))
+        log.record(
+            kind, guest: guest, scene: scene, session: session, from: from, to: to, reason: reason, name: name,
+            level: level, message: message)
     }
 
     func assertOnHostQueue() {
         hostQueue.preconditionCurrent()
     }
-}
-
-/// Routes what a guest sends to its record; the guest's id is known only once it has loaded.
-private final class GuestEventRoute: @unchecked Sendable {
-    // Written and read on the host queue only.
-    let path: String
-    var id: String?
-    /// The id the opener read from the descriptor, before the launch (and `id`) is settled: it
-    /// names what the guest sends from init.
-    var identifiedAs: String?
-    /// The channel of the launch this route serves: a late word from an earlier one is ignored.
-    weak var channel: (any GuestChannel)?
-    /// Background requests that arrived before the channel opened (a guest thread may make them
-    /// right after init), handled once it has.
-    var early: [GuestEvent] = []
-    init(path: String) { self.path = path }
-}
-
-/// Runs `then` after `tick` has been called `count` times. Host queue only.
-private final class Countdown: @unchecked Sendable {
-    private var remaining: Int
-    private let then: @Sendable () -> Void
-    init(_ count: Int, then: @escaping @Sendable () -> Void) {
-        remaining = count
-        self.then = then
-    }
-    func tick() {
-        remaining -= 1
-        if remaining == 0 { then() }
-    }
-}
-
-/// Names of C status codes, as `apphost_status_name` gives them, for messages about guests.
-public enum StatusName {
-    public static func of(_ status: Int32) -> String { String(cString: apphost_status_name(status)) }
 }

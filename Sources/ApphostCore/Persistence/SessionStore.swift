@@ -2,11 +2,13 @@ import Foundation
 
 /// Where scene sessions and the state they saved outlive the host (CONTRACT S6, S8, S12): a
 /// session keeps its id for good, and what it saved comes back when it reconnects, even after
-/// the host was killed. The host core calls it on the host queue; saves finish elsewhere.
+/// the host was killed. The host core calls it on the host queue and waits for nothing but
+/// `create`: reads and writes run elsewhere, in the order asked, and call back.
 public protocol SessionStore: Sendable {
-    /// The sessions of `guest`, oldest first, each with what it last saved; discarded ones are not
-    /// among them.
-    func sessions(of guest: String) throws(StoreError) -> [StoredSession]
+    /// Reads the sessions of `guest`, oldest first, each with what it last saved (discarded ones
+    /// are not among them), after what was asked before; then calls `completion`, on any thread.
+    func sessions(
+        of guest: String, completion: @escaping @Sendable (Result<[StoredSession], StoreError>) -> Void)
 
     /// Records a new session, durably, before it first connects.
     func create(_ session: StoredSession, of guest: String) throws(StoreError)
@@ -21,11 +23,13 @@ public protocol SessionStore: Sendable {
     /// any thread.
     func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
 
-    /// The sessions of `guest` discarded and not yet forgotten, oldest first.
-    func discardedSessions(of guest: String) throws(StoreError) -> [String]
+    /// Reads the sessions of `guest` discarded and not yet forgotten, oldest first, after what was
+    /// asked before; then calls `completion`, on any thread.
+    func discardedSessions(of guest: String, completion: @escaping @Sendable (Result<[String], StoreError>) -> Void)
 
-    /// Forgets a discarded session once its guest has been told (did-discard).
-    func forget(session: String) throws(StoreError)
+    /// Forgets a discarded session once its guest has been told (did-discard), after what was
+    /// asked before (its discard among it); then calls `completion`, on any thread.
+    func forget(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void)
 
     /// Calls `completion`, on any thread, once every save asked for before has completed (and
     /// its completion has run).

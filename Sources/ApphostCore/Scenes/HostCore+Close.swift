@@ -38,19 +38,12 @@ extension HostCore {
         }
         guest.scenes.remove(at: index)
         if !runs { guest.discarded.append(session) }
-        let hostQueue = hostQueue
-        let discarded: @Sendable (Result<Void, StoreError>) -> Void = { result in
-            hostQueue.execute { [weak self] in
-                guard let self else { return }
-                if case .failure(let error) = result {
-                    self.record(.error, guest: guest.id, session: session, message: "cannot delete its state: \(error)")
-                }
-                self.record(.sceneClosed, guest: guest.id, session: session, reason: reason)
-                if runs { self.announceDiscard(session, to: guest) }
-                completion(.success(session))
-            }
+        sessions.discard(session, of: guest) { [weak self] in
+            guard let self else { return }
+            self.record(.sceneClosed, guest: guest.id, session: session, reason: reason)
+            if runs { self.announceDiscard(session, to: guest) }
+            completion(.success(session))
         }
-        if let store { store.discard(session: session, completion: discarded) } else { discarded(.success(())) }
     }
 
     /// Tells a running guest that `session` is gone (did-discard), then forgets it for good.
@@ -59,25 +52,8 @@ extension HostCore {
         guest.discarded.removeAll { $0 == session }
         deliver(guest, .didDiscard(sessionID: session)) { [weak self] reply in
             guard let self, case .success = reply else { return }
-            do throws(StoreError) {
-                try self.store?.forget(session: session)
-            } catch {
-                self.record(.error, guest: guest.id, session: session, message: "cannot forget it: \(error)")
-            }
+            self.sessions.forget(session, of: guest)
         }
     }
 
-    /// The sessions closed while the guest was not running, this host's and earlier hosts', to
-    /// announce at launch. (On resume only this host's can be pending: `guest.discarded`.)
-    func pendingDiscards(of guest: GuestRecord) -> [String] {
-        var sessions = guest.discarded
-        do throws(StoreError) {
-            for session in try store?.discardedSessions(of: guest.id) ?? [] where !sessions.contains(session) {
-                sessions.append(session)
-            }
-        } catch {
-            record(.error, guest: guest.id, message: "cannot read its closed sessions: \(error)")
-        }
-        return sessions
-    }
 }

@@ -75,7 +75,7 @@ extension HostCore {
         }
         guard !guest.stopped else { return refuse("the guest is suspended") }
         let beside = guest.sceneIndex(handle: from)
-        createSession(of: guest, role: role, state: state)
+        sessions.createSession(of: guest, role: role, state: state)
         let index = guest.scenes.count - 1
         record(
             .sceneRequested, guest: guest.id, scene: from, session: guest.scenes[index].sessionID,

@@ -1,0 +1,87 @@
+import Foundation
+
+/// What goes to a guest over its channel, recorded and watched (B5), and what comes back from
+/// it, routed to the part of the policy it concerns.
+extension HostCore {
+    // MARK: To the guest
+
+    func deliver(
+        _ guest: GuestRecord, _ call: GuestCall, sceneState: SceneState? = nil,
+        reply: (@Sendable (GuestReply) -> Void)? = nil
+    ) {
+        guard let channel = guest.channel else {
+            reply?(.failure(.closed))
+            return
+        }
+        let (message, answer) = prepare(guest, call, channel: channel, sceneState: sceneState, reply: reply)
+        channel.send(message, reply: answer)
+    }
+
+    /// Delivers several calls to `guest` at once, in order: one write to a worker, not one each.
+    func deliver(_ guest: GuestRecord, all calls: [GuestCall]) {
+        guard let channel = guest.channel, !calls.isEmpty else { return }
+        channel.send(
+            all: calls.map { prepare(guest, $0, channel: channel, sceneState: nil, reply: nil) })
+    }
+
+    /// Records a call and watches it (B5); returns the message and the reply that settles it.
+    private func prepare(
+        _ guest: GuestRecord, _ call: GuestCall, channel: any GuestChannel, sceneState: SceneState?,
+        reply: (@Sendable (GuestReply) -> Void)?
+    ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
+        if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
+        let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
+        watchdog.sent(call.callbackName, to: guest, channel: channel)
+        return (
+            message,
+            { [weak self] result in
+                if guest.channel === channel, let self, guest.calls.current != nil,
+                    !self.watchdog.answered(by: guest, channel: channel)
+                {
+                    self.considerAutoSuspension(guest)
+                }
+                if case .failure(.crashed(let cause)) = result {
+                    self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
+                }
+                reply?(result)
+            }
+        )
+    }
+
+    // MARK: From the guest
+
+    /// Hands what a guest sent to the part of the policy it concerns; what an earlier launch of
+    /// it sends late is dropped.
+    func handle(_ event: GuestEvent, from route: GuestEventRoute) {
+        let name = route.id ?? route.identifiedAs ?? route.path
+        switch event {
+        case .identified(let id):
+            route.identifiedAs = id
+        case .log(let level, let message):
+            record(.log, guest: name, level: level, message: message)
+        case .died(let cause):
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
+                return
+            }
+            crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
+        case .saveSceneState(let handle, let data):
+            guard let guest = route.id.flatMap(self.guest) else { return }
+            sessions.sceneSaved(data, scene: handle, of: guest)
+        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
+            guard route.id != nil else { return route.early.append(event) }
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
+                return
+            }
+            handleBackground(event, from: guest, channel: channel)
+        case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
+            .notificationPosted, .sessionCloseRequested, .sceneTitleChanged:
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
+                return
+            }
+            handleScenes(event, from: guest)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// A guest's life from its launch (CONTRACT A1, A2) to its unloading (A3), and its death (X2):
+/// the scenes connect once the launch callback succeeds; a guest that stops running, however it
+/// stops, has its scenes unattached and is reported terminated once what it saved is stored.
+extension HostCore {
+    // MARK: Launch
+
+    /// S7, S8: what the store holds of the guest is read first; the launch goes on once it is in,
+    /// so that no step of it waits for the store.
+    func launchOpened(
+        _ opened: OpenedGuest, path: String, route: GuestEventRoute, foreground: Bool,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
+    ) {
+        let id = opened.descriptor.id
+        sessions.readForLaunch(of: id, restoring: guest(id) == nil) { [weak self] stored in
+            self?.launch(
+                opened, stored: stored, path: path, route: route, foreground: foreground, completion: completion)
+        }
+    }
+
+    /// The guest is opened and what the store holds of it read: its record is made or taken up
+    /// again (another launch of it may have got there first), and it launches (A1, A2).
+    private func launch(
+        _ opened: OpenedGuest, stored: StoredGuest, path: String, route: GuestEventRoute, foreground: Bool,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
+    ) {
+        let descriptor = opened.descriptor
+        let guest: GuestRecord
+        if let known = self.guest(descriptor.id) {
+            guard known.phase == .notRunning else {
+                let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
+                opened.channel.close {}
+                record(.launchFailed, guest: descriptor.id, message: error.description)
+                return completion(.failure(HostCommandError(error.description)))
+            }
+            guest = known
+            guest.path = path
+            guest.descriptor = descriptor
+        } else {
+            guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
+            guests.append(guest)
+            sessions.restoreSessions(of: guest, from: stored)
+        }
+        route.id = descriptor.id
+        route.channel = opened.channel
+        guest.channel = opened.channel
+        record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
+        // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
+        guest.phase = .launching
+        noteAppState(guest, from: .notRunning, reason: .requested)
+        // What a guest thread asked for between init and the channel's opening, now it has a record.
+        let early = route.early
+        route.early = []
+        for event in early { handle(event, from: route) }
+
+        // N1: its runtime refuses notifications over the limit at once, as the host would.
+        deliver(guest, .notificationLimit(count: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow))
+        deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
+            guard let self else { return }
+            switch reply {
+            case .success(0):
+                self.launched(guest, foreground: foreground, stored: stored)
+                completion(.success(descriptor))
+            case .success(let status):
+                self.launchFailed(
+                    guest, cause: "did_finish_launching returned \(status) (\(StatusName.of(status)))",
+                    completion: completion)
+            case .failure(let failure):
+                self.launchFailed(guest, cause: "did_finish_launching: \(failure)", completion: completion)
+            }
+        }
+    }
+
+    /// A2: the launch callback succeeded; now the scenes connect.
+    private func launched(_ guest: GuestRecord, foreground: Bool, stored: StoredGuest) {
+        guard guest.phase == .launching else { return }
+        guest.phase = .running
+        let before = guest.appState
+        // S7: sessions closed since it last ran are gone before any scene connects.
+        for session in sessions.pendingDiscards(of: guest, stored: stored) { announceDiscard(session, to: guest) }
+        if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
+        noteAppState(guest, from: before, reason: .requested)
+        guest.background.lastUsed = clock.uptime()
+        if foreground {
+            bringToForeground(guest, reason: .requested)
+        }
+        for index in guest.scenes.indices where guest.scenes[index].state == .unattached {
+            move(guest, scene: index, to: .background, reason: .automatic)
+        }
+        // B2: a guest launched into background starts its budget at once.
+        if guest.appState == .background { enteredBackground(guest) }
+    }
+
+    private func launchFailed(
+        _ guest: GuestRecord, cause: String,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
+    ) {
+        let message = "\(guest.path): launch failed: \(cause)"
+        record(.launchFailed, guest: guest.id, message: message)
+        guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
+        guest.phase = .terminating
+        channel.close { [weak self] in
+            self?.unloaded(guest, channel: channel, reason: .requested) {
+                completion(.failure(HostCommandError(message)))
+            }
+        }
+    }
+
+    /// The guest's channel is closed: it no longer runs and its scenes are unattached (A3). It is
+    /// reported terminated, and `then` runs, once what it saved to the last is in the store, so
+    /// that the event stream never says terminated before its last state-saved.
+    func unloaded(
+        _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason,
+        then: @escaping @Sendable () -> Void = {}
+    ) {
+        guard guest.channel === channel else { return then() }
+        let before = guest.appState
+        guest.channel = nil
+        guest.suspension = .running
+        guest.background.reset()
+        guest.activations = [:]
+        guest.calls.reset()
+        for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
+            setSceneState(guest, scene: index, to: .unattached, reason: reason)
+            guest.scenes[index].handle = nil
+        }
+        guest.phase = .notRunning
+        noteAppState(guest, from: before, reason: reason)
+        arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
+        let trouble = guest.terminationTrouble
+        guest.terminationTrouble = nil
+        if let trouble { record(.error, guest: guest.id, reason: reason, message: trouble) }
+        sessions.afterSaves { [weak self] in
+            self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
+            then()
+        }
+    }
+
+    // MARK: Crashes
+
+    /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
+    /// become unattached and keep their saved state.
+    func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
+        guard guest.channel === channel else { return }
+        // A3, X2: one that dies or hangs on its way out is terminated all the same; the
+        // termination says where and of what (after will_terminate answered: in deinit).
+        guard guest.phase != .terminating else {
+            if guest.terminationTrouble == nil {
+                guest.terminationTrouble = "it failed in \(callback ?? "deinit"): \(cause)"
+            }
+            return
+        }
+        let reason: TransitionReason = guest.calls.killedByWatchdog ? .watchdog : .crash
+        let place = callback.map { "in \($0)" } ?? "outside any callback"
+        let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
+        record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
+        guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
+        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restarter.restartIfAllowed(guest) }
+    }
+}

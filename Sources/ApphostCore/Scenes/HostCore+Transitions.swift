@@ -1,0 +1,117 @@
+import Foundation
+
+/// CONTRACT S2 to S5: how a scene moves between states, through the callbacks the contract
+/// orders, and how the app state follows (A1).
+extension HostCore {
+    // MARK: Foreground
+
+    /// Shows `scene` of `guest` full screen, or the primary scene it showed last; the scenes
+    /// shown before go to background (S3), except slide over and picture in picture.
+    func bringToForeground(_ guest: GuestRecord, scene: Int? = nil, reason: TransitionReason) {
+        let primary = guest.scenes.indices.filter { guest.scenes[$0].role == .primary }
+        guard
+            let index = scene ?? primary.max(by: { guest.scenes[$0].backgroundSince < guest.scenes[$1].backgroundSince }
+            )
+                ?? guest.scenes.indices.first
+        else { return }
+        let shown = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
+        var next = layout.removing(shown)
+        next.main = .fullScreen(shown)
+        next.prominent = nil
+        arrange(next, reason: reason)
+    }
+
+    // MARK: Scene transitions
+
+    /// Moves one scene to `target` through the callbacks the contract orders (S2 to S5).
+    func move(_ guest: GuestRecord, scene index: Int, to target: SceneState, reason: TransitionReason) {
+        let started = guest.scenes[index].state
+        defer {
+            if started != .background, target == .background {
+                guest.scenes[index].backgroundSince = clock.uptime()
+                disconnectScenesOverLimit()
+            }
+        }
+        while guest.scenes[index].state != target {
+            let current = guest.scenes[index].state
+            let before = guest.appState
+            switch (current, target) {
+            case (.unattached, _):
+                connect(
+                    guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason
+                )
+            case (.background, _):
+                step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
+            case (.foregroundInactive, .foregroundActive):
+                step(guest, scene: index, to: .foregroundActive, callback: .didBecomeActive, reason: reason)
+            case (.foregroundInactive, _):
+                step(guest, scene: index, to: .background, callback: .didEnterBackground, reason: reason)
+            case (.foregroundActive, _):
+                step(guest, scene: index, to: .foregroundInactive, callback: .willResignActive, reason: reason)
+            }
+            noteAppState(guest, from: before, reason: reason)
+        }
+    }
+
+    /// S2: will-connect with the session's saved state. A foreground connection then goes on
+    /// through will-enter-foreground; a background one is done.
+    private func connect(_ guest: GuestRecord, scene index: Int, into initial: SceneState, reason: TransitionReason) {
+        let handle = nextHandle
+        nextHandle += 1
+        guest.scenes[index].handle = handle
+        guest.scenes[index].sizeSent = nil
+        // A connection's runtime starts with its saves taken to work.
+        guest.scenes[index].saveFailureTold = false
+        let session = guest.scenes[index]
+        let connection = SceneConnection(
+            scene: handle, sessionID: session.sessionID, role: session.role, initialState: initial,
+            restorationData: session.savedState)
+        if initial == .background {
+            setSceneState(guest, scene: index, to: .background, reason: reason)
+            deliver(guest, .sceneWillConnect(connection), sceneState: .background)
+            tellSaveStatus(guest)
+        } else {
+            deliver(guest, .sceneWillConnect(connection), sceneState: .unattached)
+            tellSaveStatus(guest)
+            step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
+        }
+    }
+
+    private func step(
+        _ guest: GuestRecord, scene index: Int, to state: SceneState, callback: SceneCallback, reason: TransitionReason
+    ) {
+        let before = guest.appState
+        setSceneState(guest, scene: index, to: state, reason: reason)
+        // B2: the budget starts as the guest enters background and is reset as it leaves, each
+        // told to the guest before the callback that makes the change.
+        if guest.phase == .running, !guest.stopped, !guest.background.workEnded {
+            if before != .background, guest.appState == .background { enteredBackground(guest) }
+            if before == .background, guest.appState != .background { leftBackground(guest) }
+        }
+        guard let handle = guest.scenes[index].handle else { return }
+        // S11: a scene learns its size before it enters the foreground.
+        if callback == .willEnterForeground { tellSize(guest, scene: index) }
+        deliver(guest, .scene(handle, callback), sceneState: state)
+    }
+
+    func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
+        let from = guest.scenes[index].state
+        guest.scenes[index].state = state
+        if state == .unattached {
+            guest.scenes[index].loading = .none
+            guest.scenes[index].modals = []
+            guest.scenes[index].title = nil
+        }
+        record(
+            .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
+            from: from.description, to: state.description, reason: reason)
+    }
+
+    func noteAppState(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
+        let after = guest.appState
+        guard after != before else { return }
+        guest.lastReason = reason
+        guest.lastTransition = clock.now()
+        record(.appState, guest: guest.id, from: before.description, to: after.description, reason: reason)
+    }
+}
