@@ -25,10 +25,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     let backgroundPolicy: BackgroundPolicy
     /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
     let backgroundSceneLimit: Int?
-    /// The host's memory limit in bytes (A4), against which `memoryUsage` is measured; nil for none.
-    let memoryLimit: UInt64?
-    /// The last memory reading was over the limit: the guests have been warned.
-    var underMemoryPressure = false
+    /// The host's memory readings against its limit (A4).
+    var memory: MemoryWatch
 
     /// Guests in the order they were first loaded.
     var guests: [GuestRecord] = []
@@ -54,7 +52,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         self.scenePolicy = scenes
         self.backgroundSceneLimit = backgroundSceneLimit
         self.backgroundPolicy = background
-        self.memoryLimit = memoryLimit
+        memory = MemoryWatch(limit: memoryLimit)
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue

@@ -19,21 +19,18 @@ extension HostCore {
         for guest in jetsamOrder() where guest.suspended { terminate(guest.id, reason: .memory) }
     }
 
-    /// A reading of the host's memory (its own and its workers'), checked against `memoryLimit`.
+    /// A reading of the host's memory (its own and its workers'), checked against its limit.
     /// Going over warns the guests; staying over at the next reading terminates one guest, the
     /// least recently used suspended one first, the foreground one last (A4). Call it at a steady
     /// pace, so that memory freed by a termination shows before the next one.
     public func memoryUsage(bytes: UInt64) {
         assertOnHostQueue()
-        guard let limit = memoryLimit else { return }
-        guard bytes > limit else {
-            underMemoryPressure = false
-            return
+        switch memory.reading(bytes: bytes) {
+        case .fine: return
+        case .warn: return memoryWarning()
+        case .terminateOne: break
         }
-        guard underMemoryPressure else {
-            underMemoryPressure = true
-            return memoryWarning()
-        }
+        let limit = memory.limit ?? 0
         guard !guests.contains(where: { $0.phase == .terminating }),
             let victim = jetsamOrder().first(where: { !$0.changingSuspension })
         else { return }
