@@ -77,14 +77,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // Loading, the in-process and worker channels, freezers, limits, and the host service. SwiftPM links
+        // Freezing workers, every thread of each (CONTRACT B7): the cgroup v2 and v1 freezers and
+        // SIGSTOP, the cgroups a host makes for its workers, and the /proc and cgroupfs files they
+        // read and write. ApphostCore only for how a timeout reads.
+        .target(
+            name: "ApphostFreezing",
+            dependencies: ["ApphostCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Loading, the in-process and worker channels, limits, and the host service. SwiftPM links
         // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
         // (its own dependency, C only) and the Swift products through this target.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostWire",
-                "CEpoll",
+                "ApphostCore", "ApphostControl", "ApphostStore", "ApphostFreezing", cApphost, "ApphostGuestRuntime",
+                "ApphostWire", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -93,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -132,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -146,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore", cApphost, "ApphostGuestRuntime",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostStore", cApphost,
+                "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(

@@ -1,3 +1,4 @@
+import ApphostFreezing
 import ApphostHost
 import Glibc
 import Synchronization

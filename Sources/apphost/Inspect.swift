@@ -1,5 +1,6 @@
 import ApphostControl
 import ApphostCore
+import ApphostFreezing
 import ApphostHost
 import ArgumentParser
 import Logging

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostFreezing
 import ApphostHost
 import Dispatch
 import Foundation

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import ApphostFreezing
 @testable import ApphostHost
 
 /// Plugins/Fixtures/busy_threads.c running as a child of the test: threads that spin, so that

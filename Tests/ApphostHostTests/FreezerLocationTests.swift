@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import ApphostFreezing
 @testable import ApphostHost
 
 /// Finding our own cgroup from /proc/self/mountinfo and /proc/self/cgroup, on the layouts the

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import XCTest
 
+@testable import ApphostFreezing
 @testable import ApphostHost
 
 /// The three ways of freezing a worker, each on a real process whose threads spin (CONTRACT

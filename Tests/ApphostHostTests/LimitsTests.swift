@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import XCTest
 
+@testable import ApphostFreezing
 @testable import ApphostHost
 
 /// Guest limits with real processes (CONTRACT X2): Plugins/Fixtures/limit_hog.c spawned with

@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import XCTest
 
+@testable import ApphostFreezing
 @testable import ApphostHost
 
 /// Guests in worker processes, through `WorkerOpener` and `WorkerChannel` on the C fixtures: the

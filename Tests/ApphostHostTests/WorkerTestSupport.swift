@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import XCTest
 
+@testable import ApphostFreezing
 @testable import ApphostHost
 
 /// A test-only `ProcessFreezer` with SIGSTOP and SIGCONT that records what it was asked, so that

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostFreezing
 import CApphost
 import Dispatch
 import Glibc

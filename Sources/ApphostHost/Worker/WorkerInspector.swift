@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostFreezing
 
 /// `apphost inspect` with process isolation: the library is loaded in a throwaway worker, never
 /// started, so that a constructor that crashes, exits or never returns costs the CLI a one-line
