@@ -84,14 +84,21 @@ let package = Package(
             name: "ApphostFreezing",
             dependencies: ["ApphostCore", .product(name: "Logging", package: "swift-log")]
         ),
-        // Loading, the in-process and worker channels, limits, and the host service. SwiftPM links
+        // Guest limits per worker (CONTRACT X2): memory, open files and processes, as rlimits or in
+        // the worker's cgroup (ApphostFreezing's, where the freezer puts it too), and which limit a
+        // worker died of.
+        .target(
+            name: "ApphostLimits",
+            dependencies: ["ApphostFreezing", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Loading, the in-process and worker channels, and the host service. SwiftPM links
         // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
         // (its own dependency, C only) and the Swift products through this target.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostStore", "ApphostFreezing", cApphost, "ApphostGuestRuntime",
-                "ApphostWire", "CEpoll",
+                "ApphostCore", "ApphostControl", "ApphostStore", "ApphostFreezing", "ApphostLimits", cApphost,
+                "ApphostGuestRuntime", "ApphostWire", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -100,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -139,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostStore",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -153,8 +160,8 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostStore", cApphost,
-                "ApphostGuestRuntime",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostStore",
+                cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(

@@ -7,6 +7,7 @@
 import ApphostCore
 import ApphostFreezing
 import ApphostHost
+import ApphostLimits
 import Dispatch
 import Foundation
 

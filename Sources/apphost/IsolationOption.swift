@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostFreezing
 import ApphostHost
+import ApphostLimits
 import ArgumentParser
 import Logging
 

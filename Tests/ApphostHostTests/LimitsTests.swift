@@ -4,6 +4,7 @@ import XCTest
 
 @testable import ApphostFreezing
 @testable import ApphostHost
+@testable import ApphostLimits
 
 /// Guest limits with real processes (CONTRACT X2): Plugins/Fixtures/limit_hog.c spawned with
 /// posix_spawn, limited by a `WorkerLimiter` before it starts, then left to run into the limit.

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostLimits
 import ApphostWire
 import CApphost
 import Dispatch

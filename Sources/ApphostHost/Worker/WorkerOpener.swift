@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostFreezing
+import ApphostLimits
 import Dispatch
 import Foundation
 
