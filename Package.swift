@@ -91,14 +91,17 @@ let package = Package(
             name: "ApphostLimits",
             dependencies: ["ApphostFreezing", .product(name: "Logging", package: "swift-log")]
         ),
-        // Loading, the in-process and worker channels, and the host service. SwiftPM links
+        // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
+        // what its entry declares, wherever it was mapped, and the symbols a library exports.
+        .target(name: "ApphostLoading", dependencies: ["ApphostCore", cApphost, "ApphostGuestRuntime"]),
+        // The in-process and worker channels, and the host service. SwiftPM links
         // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
         // (its own dependency, C only) and the Swift products through this target.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostStore", "ApphostFreezing", "ApphostLimits", cApphost,
-                "ApphostGuestRuntime", "ApphostWire", "CEpoll",
+                "ApphostCore", "ApphostControl", "ApphostStore", "ApphostFreezing", "ApphostLimits", "ApphostLoading",
+                cApphost, "ApphostGuestRuntime", "ApphostWire", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -107,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostLoading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -160,8 +163,8 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostStore",
-                cApphost, "ApphostGuestRuntime",
+                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostLoading",
+                "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(

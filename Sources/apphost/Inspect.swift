@@ -2,6 +2,7 @@ import ApphostControl
 import ApphostCore
 import ApphostFreezing
 import ApphostHost
+import ApphostLoading
 import ArgumentParser
 import Logging
 

@@ -7,6 +7,7 @@ import XCTest
 
 @testable import ApphostFreezing
 @testable import ApphostHost
+@testable import ApphostLoading
 
 /// Guests in worker processes, through `WorkerOpener` and `WorkerChannel` on the C fixtures: the
 /// behaviours the in-process channel has, and what only isolation gives: crashes reported with

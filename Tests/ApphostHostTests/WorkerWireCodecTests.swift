@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 
 @testable import ApphostHost
+@testable import ApphostLoading
 
 /// The host's side of apphost_wire.h: frames, fields and messages, byte for byte.
 final class WorkerWireCodecTests: XCTestCase {

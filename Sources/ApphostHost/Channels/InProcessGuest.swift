@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostLoading
 import CApphost
 import Dispatch
 import Foundation

@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostLimits
+import ApphostLoading
 import ApphostWire
 import CApphost
 import Dispatch

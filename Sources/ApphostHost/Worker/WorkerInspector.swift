@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostFreezing
+import ApphostLoading
 
 /// `apphost inspect` with process isolation: the library is loaded in a throwaway worker, never
 /// started, so that a constructor that crashes, exits or never returns costs the CLI a one-line
