@@ -18,7 +18,11 @@ let package = Package(
     products: [
         .executable(name: "apphost", targets: ["apphost"]),
         .executable(name: "apphost-worker", targets: ["apphost-worker"]),
-        .library(name: "ApphostHost", targets: ["ApphostHost"]),
+        // The host as a library: its service, and the channels with what they use.
+        .library(
+            name: "ApphostHost",
+            targets: ["ApphostHost", "ApphostChannels", "ApphostLoading", "ApphostFreezing", "ApphostLimits"]
+        ),
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
         .library(name: "SwiftSampleGuest", type: .dynamic, targets: ["SwiftSampleGuest"]),
         .library(name: "SwiftUploadGuest", type: .dynamic, targets: ["SwiftUploadGuest"]),
@@ -41,7 +45,7 @@ let package = Package(
         .target(name: "ApphostWire", dependencies: ["ApphostGuestRuntime", cApphost]),
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
         // calls on the thread that owns it. The worker process runs it, and so does the host for
-        // the guests it runs in its own process (ApphostHost's InProcessChannel).
+        // the guests it runs in its own process (ApphostChannels' InProcessChannel).
         .target(name: "ApphostGuestRuntime", dependencies: [cApphost]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
@@ -94,24 +98,34 @@ let package = Package(
         // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
         // what its entry declares, wherever it was mapped, and the symbols a library exports.
         .target(name: "ApphostLoading", dependencies: ["ApphostCore", cApphost, "ApphostGuestRuntime"]),
-        // The in-process and worker channels, and the host service. SwiftPM links
-        // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
-        // (its own dependency, C only) and the Swift products through this target.
+        // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
+        // guest on the C runtime in the host's process), WorkerChannel (a guest in an
+        // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
+        // of the messages both speak (RuntimeCall, RuntimeReport, WireCodec), each guest's data
+        // directory. SwiftPM links ApphostGuestRuntime's objects once into each binary that needs
+        // them: apphost-worker (its own dependency, C only) and the Swift products through this
+        // target and ApphostLoading.
+        .target(
+            name: "ApphostChannels",
+            dependencies: [
+                "ApphostCore", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost, "ApphostGuestRuntime",
+                "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The composition root: HostService, the ControlTarget, wires the core to the sessions
+        // store, the control server and the events on one host queue, with the GuestOpener it is
+        // given (ApphostChannels', which the CLI picks); the data directory and its lock.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostStore", "ApphostFreezing", "ApphostLimits", "ApphostLoading",
-                cApphost, "ApphostGuestRuntime", "ApphostWire", "CEpoll",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "ApphostCore", "ApphostControl", "ApphostStore", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostLoading",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostLoading", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -149,8 +163,8 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ApphostBenchmarks"
@@ -163,14 +177,14 @@ let package = Package(
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostLoading",
-                "ApphostStore", cApphost, "ApphostGuestRuntime",
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostLoading", "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore",
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ]

@@ -1,5 +1,4 @@
 import ApphostFreezing
-import ApphostHost
 import Glibc
 import Synchronization
 

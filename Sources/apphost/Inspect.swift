@@ -1,7 +1,7 @@
+import ApphostChannels
 import ApphostControl
 import ApphostCore
 import ApphostFreezing
-import ApphostHost
 import ApphostLoading
 import ArgumentParser
 import Logging

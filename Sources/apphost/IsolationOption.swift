@@ -1,6 +1,6 @@
+import ApphostChannels
 import ApphostCore
 import ApphostFreezing
-import ApphostHost
 import ApphostLimits
 import ArgumentParser
 import Logging

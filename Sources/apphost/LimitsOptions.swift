@@ -1,4 +1,3 @@
-import ApphostHost
 import ApphostLimits
 import ArgumentParser
 

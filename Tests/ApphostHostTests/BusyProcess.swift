@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 
 @testable import ApphostFreezing
-@testable import ApphostHost
 
 /// Plugins/Fixtures/busy_threads.c running as a child of the test: threads that spin, so that
 /// its CPU time shows whether it runs. Killed and reaped at the end unless a test did so.

@@ -1,7 +1,6 @@
 import XCTest
 
 @testable import ApphostFreezing
-@testable import ApphostHost
 
 /// Finding our own cgroup from /proc/self/mountinfo and /proc/self/cgroup, on the layouts the
 /// host meets: hybrid (v2 at /sys/fs/cgroup/unified), pure v2, containers, cgroup namespaces.

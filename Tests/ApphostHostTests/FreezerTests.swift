@@ -3,7 +3,6 @@ import Logging
 import XCTest
 
 @testable import ApphostFreezing
-@testable import ApphostHost
 
 /// The three ways of freezing a worker, each on a real process whose threads spin (CONTRACT
 /// B7: a suspended guest runs no code, every thread of its process stopped). A mechanism is

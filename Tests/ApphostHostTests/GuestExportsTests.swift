@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 
-@testable import ApphostHost
 @testable import ApphostLoading
 
 /// What a guest exports besides `apphost_entry`, read from its dynamic symbol table

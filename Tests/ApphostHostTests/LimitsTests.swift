@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import XCTest
 
+@testable import ApphostChannels
 @testable import ApphostFreezing
-@testable import ApphostHost
 @testable import ApphostLimits
 
 /// Guest limits with real processes (CONTRACT X2): Plugins/Fixtures/limit_hog.c spawned with

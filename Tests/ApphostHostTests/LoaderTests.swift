@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
 @testable import ApphostLoading
 
 /// CONTRACT X1: every file that is not a loadable guest is refused with its precise cause and a

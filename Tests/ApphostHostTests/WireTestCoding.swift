@@ -3,7 +3,7 @@ import ApphostGuestRuntime
 import ApphostWire
 import Foundation
 
-@testable import ApphostHost
+@testable import ApphostChannels
 @testable import ApphostLoading
 
 // The directions the host never takes, for tests that play the worker: encoding what a worker

@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import XCTest
 
+@testable import ApphostChannels
 @testable import ApphostFreezing
 @testable import ApphostHost
 @testable import ApphostLoading

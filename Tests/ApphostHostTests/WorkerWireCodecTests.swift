@@ -4,7 +4,7 @@ import ApphostWire
 import Foundation
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
 @testable import ApphostLoading
 
 /// The host's side of apphost_wire.h: frames, fields and messages, byte for byte.
