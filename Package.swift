@@ -57,11 +57,15 @@ let package = Package(
         ),
         // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
         .systemLibrary(name: "CEpoll"),
+        // Plain values that policy, control and the CLI share: a guest's descriptor and ABI
+        // version, app and scene states, scene sizes and styles, loading progress, why a
+        // transition happened; each Codable by the names operators see.
+        .target(name: "ApphostModel", dependencies: [cApphost]),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
             dependencies: [
-                cApphost, .product(name: "Logging", package: "swift-log"),
+                "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -69,7 +73,7 @@ let package = Package(
         // behind ApphostCore's SessionStore.
         .target(
             name: "ApphostStore",
-            dependencies: ["ApphostCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ApphostCore", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The control protocol: each verb a ControlCommand type, the one decoder of request lines,
         // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, which
@@ -97,7 +101,7 @@ let package = Package(
         ),
         // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
         // what its entry declares, wherever it was mapped, and the symbols a library exports.
-        .target(name: "ApphostLoading", dependencies: ["ApphostCore", cApphost, "ApphostGuestRuntime"]),
+        .target(name: "ApphostLoading", dependencies: ["ApphostCore", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
         // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
         // guest on the C runtime in the host's process), WorkerChannel (a guest in an
         // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
@@ -108,8 +112,8 @@ let package = Package(
         .target(
             name: "ApphostChannels",
             dependencies: [
-                "ApphostCore", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost, "ApphostGuestRuntime",
-                "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
+                "ApphostCore", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
+                "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The composition root: HostService, the ControlTarget, wires the core to the sessions
@@ -118,14 +122,15 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostStore", .product(name: "Logging", package: "swift-log"),
+                "ApphostCore", "ApphostModel", "ApphostControl", "ApphostStore",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "apphost",
             dependencies: [
                 "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
-                "ApphostLoading", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ApphostLoading", "ApphostModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -171,20 +176,20 @@ let package = Package(
         ),
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
-        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore"]),
-        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore", "ApphostCoreTesting"]),
+        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
+        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostModel"]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
                 "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
-                "ApphostLoading", "ApphostStore", cApphost, "ApphostGuestRuntime",
+                "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostStore",
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ]

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostModel
 import CApphost
 
 /// Turns a guest's entry into a `GuestDescriptor`, or names the first thing wrong with it

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostGuestRuntime
+import ApphostModel
 import CApphost
 
 /// What a guest's `apphost_entry` declares, as plain values and not yet checked: the C guest

@@ -3,6 +3,7 @@ import ApphostControl
 import ApphostCore
 import ApphostFreezing
 import ApphostLoading
+import ApphostModel
 import ArgumentParser
 import Logging
 

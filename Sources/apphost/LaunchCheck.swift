@@ -1,6 +1,7 @@
 import ApphostChannels
 import ApphostCore
 import ApphostFreezing
+import ApphostModel
 import Dispatch
 import Foundation
 import Synchronization
