@@ -18,7 +18,11 @@ let package = Package(
     products: [
         .executable(name: "apphost", targets: ["apphost"]),
         .executable(name: "apphost-worker", targets: ["apphost-worker"]),
-        .library(name: "ApphostHost", targets: ["ApphostHost"]),
+        // The host as a library: its service, and the channels with what they use.
+        .library(
+            name: "ApphostHost",
+            targets: ["ApphostHost", "ApphostChannels", "ApphostLoading", "ApphostFreezing", "ApphostLimits"]
+        ),
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
         .library(name: "SwiftSampleGuest", type: .dynamic, targets: ["SwiftSampleGuest"]),
         .library(name: "SwiftUploadGuest", type: .dynamic, targets: ["SwiftUploadGuest"]),
@@ -41,7 +45,7 @@ let package = Package(
         .target(name: "ApphostWire", dependencies: ["ApphostGuestRuntime", cApphost]),
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
         // calls on the thread that owns it. The worker process runs it, and so does the host for
-        // the guests it runs in its own process (ApphostHost's InProcessChannel).
+        // the guests it runs in its own process (ApphostChannels' InProcessChannel).
         .target(name: "ApphostGuestRuntime", dependencies: [cApphost]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
@@ -53,11 +57,15 @@ let package = Package(
         ),
         // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
         .systemLibrary(name: "CEpoll"),
+        // Plain values that policy, control and the CLI share: a guest's descriptor and ABI
+        // version, app and scene states, scene sizes and styles, loading progress, why a
+        // transition happened; each Codable by the names operators see.
+        .target(name: "ApphostModel", dependencies: [cApphost]),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
             dependencies: [
-                cApphost, .product(name: "Logging", package: "swift-log"),
+                "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -65,7 +73,7 @@ let package = Package(
         // behind ApphostCore's SessionStore.
         .target(
             name: "ApphostStore",
-            dependencies: ["ApphostCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ApphostCore", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The control protocol: each verb a ControlCommand type, the one decoder of request lines,
         // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, which
@@ -77,24 +85,52 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // Loading, the in-process and worker channels, freezers, limits, and the host service. SwiftPM links
-        // ApphostGuestRuntime's objects once into each binary that needs them: apphost-worker
-        // (its own dependency, C only) and the Swift products through this target.
+        // Freezing workers, every thread of each (CONTRACT B7): the cgroup v2 and v1 freezers and
+        // SIGSTOP, the cgroups a host makes for its workers, and the /proc and cgroupfs files they
+        // read and write. ApphostCore only for how a timeout reads.
+        .target(
+            name: "ApphostFreezing",
+            dependencies: ["ApphostCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Guest limits per worker (CONTRACT X2): memory, open files and processes, as rlimits or in
+        // the worker's cgroup (ApphostFreezing's, where the freezer puts it too), and which limit a
+        // worker died of.
+        .target(
+            name: "ApphostLimits",
+            dependencies: ["ApphostFreezing", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
+        // what its entry declares, wherever it was mapped, and the symbols a library exports.
+        .target(name: "ApphostLoading", dependencies: ["ApphostCore", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
+        // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
+        // guest on the C runtime in the host's process), WorkerChannel (a guest in an
+        // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
+        // of the messages both speak (RuntimeCall, RuntimeReport, WireCodec), each guest's data
+        // directory. SwiftPM links ApphostGuestRuntime's objects once into each binary that needs
+        // them: apphost-worker (its own dependency, C only) and the Swift products through this
+        // target and ApphostLoading.
+        .target(
+            name: "ApphostChannels",
+            dependencies: [
+                "ApphostCore", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
+                "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The composition root: HostService, the ControlTarget, wires the core to the sessions
+        // store, the control server and the events on one host queue, with the GuestOpener it is
+        // given (ApphostChannels', which the CLI picks); the data directory and its lock.
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostWire",
-                "CEpoll",
+                "ApphostCore", "ApphostModel", "ApphostControl", "ApphostStore",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostLoading", "ApphostModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -132,27 +168,28 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ApphostBenchmarks"
         ),
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
-        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore"]),
-        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore", "ApphostCoreTesting"]),
+        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
+        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostModel"]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore", cApphost, "ApphostGuestRuntime",
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostCore", "ApphostControl", "ApphostHost", "ApphostStore",
+                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ]

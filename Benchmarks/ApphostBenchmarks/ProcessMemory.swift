@@ -1,5 +1,5 @@
+import ApphostChannels
 import ApphostCore
-import ApphostHost
 import Dispatch
 import Foundation
 

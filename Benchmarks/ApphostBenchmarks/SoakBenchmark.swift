@@ -1,3 +1,4 @@
+import ApphostChannels
 import ApphostControl
 import ApphostCore
 import ApphostHost

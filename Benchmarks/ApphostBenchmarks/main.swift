@@ -4,8 +4,10 @@
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
+import ApphostChannels
 import ApphostCore
-import ApphostHost
+import ApphostFreezing
+import ApphostLimits
 import Dispatch
 import Foundation
 

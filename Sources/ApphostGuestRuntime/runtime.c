@@ -3,7 +3,7 @@
  * callbacks, the mirror of the states the host gave it and what its
  * extensions keep. The worker runs it,
  * and so does the host for the guests it runs in its own process
- * (Sources/ApphostHost/Channels/InProcessGuest.swift).
+ * (Sources/ApphostChannels/InProcess/InProcessGuest.swift).
  */
 #include "apphost_guest_runtime.h"
 

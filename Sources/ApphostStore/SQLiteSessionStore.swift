@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostModel
 import Dispatch
 import Foundation
 import GRDB

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostFreezing
 import Glibc
 import Synchronization
 

@@ -1,6 +1,9 @@
+import ApphostChannels
 import ApphostControl
 import ApphostCore
-import ApphostHost
+import ApphostFreezing
+import ApphostLoading
+import ApphostModel
 import ArgumentParser
 import Logging
 

@@ -1,5 +1,7 @@
+import ApphostChannels
 import ApphostCore
-import ApphostHost
+import ApphostFreezing
+import ApphostLimits
 import ArgumentParser
 import Logging
 

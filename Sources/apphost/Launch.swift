@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostHost
+import ApphostLimits
 import ArgumentParser
 import Dispatch
 import Foundation

@@ -1,5 +1,7 @@
+import ApphostChannels
 import ApphostCore
-import ApphostHost
+import ApphostFreezing
+import ApphostModel
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostLimits
 import ArgumentParser
 
 /// What each guest's worker may use (CONTRACT X2): none of the limits is set unless asked for.

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostChannels
 
 extension WorkerExecutable {
     /// `locate`, failing as the CLI fails: its one line, exit 1.

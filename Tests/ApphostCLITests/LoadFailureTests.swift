@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostHost
+import ApphostModel
 import XCTest
 
 /// Guests that fail to load or to launch: reported in one line, and the host runs the others.

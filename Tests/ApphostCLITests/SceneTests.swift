@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostHost
+import ApphostModel
 import Foundation
 import XCTest
 

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostChannels
 import Foundation
 import XCTest
 

@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostCoreTesting
+import ApphostModel
 import Foundation
 import Synchronization
 import XCTest

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostFreezing
 
 /// Plugins/Fixtures/busy_threads.c running as a child of the test: threads that spin, so that
 /// its CPU time shows whether it runs. Killed and reaped at the end unless a test did so.

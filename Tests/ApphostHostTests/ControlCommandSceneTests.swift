@@ -1,4 +1,5 @@
 import ApphostControl
+import ApphostModel
 import Foundation
 import XCTest
 

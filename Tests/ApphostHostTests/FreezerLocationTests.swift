@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostFreezing
 
 /// Finding our own cgroup from /proc/self/mountinfo and /proc/self/cgroup, on the layouts the
 /// host meets: hybrid (v2 at /sys/fs/cgroup/unified), pure v2, containers, cgroup namespaces.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostFreezing
 
 /// The three ways of freezing a worker, each on a real process whose threads spin (CONTRACT
 /// B7: a suspended guest runs no code, every thread of its process stopped). A mechanism is

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostLoading
 
 /// What a guest exports besides `apphost_entry`, read from its dynamic symbol table
 /// (`apphost inspect`'s "exports" line; sdk/README.md, "One exported symbol").

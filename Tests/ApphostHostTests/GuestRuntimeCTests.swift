@@ -1,11 +1,12 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostModel
 import CApphost
 import Foundation
 import Synchronization
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
 
 /// The C guest runtime (Sources/ApphostGuestRuntime), called directly from Swift as the host will
 /// call it for in-process guests, on the fixtures of Plugins/Fixtures and on the probe guest below.

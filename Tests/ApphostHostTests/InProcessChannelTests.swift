@@ -1,11 +1,12 @@
 import ApphostCore
+import ApphostModel
 import CApphost
 import Dispatch
 import Foundation
 import Synchronization
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
 
 /// The in-process opener and channel on a real guest, Plugins/Fixtures/observable_guest.c.
 final class InProcessChannelTests: XCTestCase {

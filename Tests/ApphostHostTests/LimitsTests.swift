@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
+@testable import ApphostFreezing
+@testable import ApphostLimits
 
 /// Guest limits with real processes (CONTRACT X2): Plugins/Fixtures/limit_hog.c spawned with
 /// posix_spawn, limited by a `WorkerLimiter` before it starts, then left to run into the limit.

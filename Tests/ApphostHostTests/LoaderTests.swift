@@ -1,11 +1,13 @@
 import ApphostCore
+import ApphostModel
 import CApphost
 import Dispatch
 import Foundation
 import Synchronization
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
+@testable import ApphostLoading
 
 /// CONTRACT X1: every file that is not a loadable guest is refused with its precise cause and a
 /// one-line error naming the file, and the host process goes on.

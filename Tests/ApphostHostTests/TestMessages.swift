@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostHost
+import ApphostModel
 import CApphost
 import Foundation
 

@@ -1,9 +1,11 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostModel
 import ApphostWire
 import Foundation
 
-@testable import ApphostHost
+@testable import ApphostChannels
+@testable import ApphostLoading
 
 // The directions the host never takes, for tests that play the worker: encoding what a worker
 // sends and decoding what the host sends, through the same C codec (wire_messages.h).

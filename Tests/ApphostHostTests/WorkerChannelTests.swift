@@ -1,11 +1,15 @@
 import ApphostCore
+import ApphostModel
 import CApphost
 import Dispatch
 import Foundation
 import Synchronization
 import XCTest
 
+@testable import ApphostChannels
+@testable import ApphostFreezing
 @testable import ApphostHost
+@testable import ApphostLoading
 
 /// Guests in worker processes, through `WorkerOpener` and `WorkerChannel` on the C fixtures: the
 /// behaviours the in-process channel has, and what only isolation gives: crashes reported with

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
 
 /// How a worker's standard output and standard error become its guest's log lines (CONTRACT X2):
 /// bounded, valid UTF-8, whole characters, nothing lost.

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostModel
 import ApphostWire
 import CApphost
 import Foundation

@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
+@testable import ApphostFreezing
 
 /// A test-only `ProcessFreezer` with SIGSTOP and SIGCONT that records what it was asked, so that
 /// the worker tests depend neither on cgroups nor on the production freezers.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
 
 /// The data directory a worker under a user of its own gets while it runs (CONTRACT X2): handed
 /// over whole, never past a symbolic link or a hard link into someone else's file, and taken

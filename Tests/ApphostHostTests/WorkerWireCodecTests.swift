@@ -1,10 +1,12 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostModel
 import ApphostWire
 import Foundation
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostChannels
+@testable import ApphostLoading
 
 /// The host's side of apphost_wire.h: frames, fields and messages, byte for byte.
 final class WorkerWireCodecTests: XCTestCase {

@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// One open background task of a guest, as its runtime reported it.

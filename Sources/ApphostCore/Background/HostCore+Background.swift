@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// Background work and suspension (CONTRACT B1 to B9). The guest's runtime

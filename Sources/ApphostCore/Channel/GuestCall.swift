@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// A scene handle as the C ABI's `apphost_scene_t`: opaque, never zero.

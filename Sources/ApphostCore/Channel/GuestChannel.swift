@@ -1,3 +1,5 @@
+import ApphostModel
+
 /// The only way the host core reaches a guest. Every call is a message that could cross a
 /// process boundary; the in-process channel and the worker-process channel implement it, and
 /// the core cannot tell them apart.

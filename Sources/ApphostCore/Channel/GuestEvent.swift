@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// Guest log levels; raw values are the C ABI's `enum apphost_log_level`.

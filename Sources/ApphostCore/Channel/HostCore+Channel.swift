@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// What goes to a guest over its channel, recorded and watched (B5), and what comes back from

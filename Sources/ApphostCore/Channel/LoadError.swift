@@ -1,3 +1,5 @@
+import ApphostModel
+
 /// Why a file could not be loaded as a guest (CONTRACT X1). `description` is the one-line error
 /// the CLI prints: the file, then the cause.
 public struct LoadError: Error, Sendable, Codable, Equatable, CustomStringConvertible {

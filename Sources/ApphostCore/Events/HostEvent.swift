@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// One entry of the host's event stream (CONTRACT A5: every transition carries its reason).

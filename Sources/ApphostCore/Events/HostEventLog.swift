@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// Where the policy's parts record what happens (CONTRACT A5): each entry stamped with the

@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// Where a guest is in its life, beside the app state the contract defines.

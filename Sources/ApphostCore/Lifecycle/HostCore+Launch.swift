@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// A guest's life from its launch (CONTRACT A1, A2) to its unloading (A3), and its death (X2):

@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// The host's lifecycle policy: app states (A1 to A3, A5), scene states and callback orders (S1 to

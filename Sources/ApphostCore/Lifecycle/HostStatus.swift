@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// A snapshot of the host for operators (`apphost ctl ps`).

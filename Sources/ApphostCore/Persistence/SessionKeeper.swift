@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// Scene sessions and what they saved, in the store (CONTRACT S6, S7, S8, S12, X5): a new

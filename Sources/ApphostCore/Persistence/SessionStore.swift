@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// Where scene sessions and the state they saved outlive the host (CONTRACT S6, S8, S12): a

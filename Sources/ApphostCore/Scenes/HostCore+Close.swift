@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// CONTRACT S7: closing a scene discards its session. It leaves the layout (S3 if it was shown),

@@ -1,3 +1,5 @@
+import ApphostModel
+
 /// CONTRACT S10, S11, S4: the host arranges the scenes it shows; the guests learn only their
 /// sizes. Every change of layout goes through `arrange`, which moves each scene to the state its
 /// place calls for, through the callbacks S2 to S5 order.

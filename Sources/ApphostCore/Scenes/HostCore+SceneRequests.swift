@@ -1,3 +1,4 @@
+import ApphostModel
 import CApphost
 import Foundation
 

@@ -1,3 +1,4 @@
+import ApphostModel
 import Foundation
 
 /// CONTRACT S2 to S5: how a scene moves between states, through the callbacks the contract

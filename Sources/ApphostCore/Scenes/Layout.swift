@@ -1,3 +1,5 @@
+import ApphostModel
+
 /// A scene the layout shows: a guest's session. Sessions outlive connections, so the layout
 /// names them, not handles.
 public struct SceneRef: Hashable, Sendable, Codable {

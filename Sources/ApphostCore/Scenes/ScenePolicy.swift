@@ -1,3 +1,5 @@
+import ApphostModel
+
 /// The host's numbers for scenes (S9, S11, N1); each has a launch flag.
 public struct ScenePolicy: Sendable, Equatable {
     /// The virtual display scenes are arranged on, in points.

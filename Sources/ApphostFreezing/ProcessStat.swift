@@ -2,7 +2,7 @@ import Glibc
 
 /// What /proc/<pid>/stat (or /proc/<pid>/task/<tid>/stat) says about a process or thread: its
 /// scheduling state and the CPU time it has used. For a process the times cover all its threads.
-struct ProcessStat: Equatable {
+package struct ProcessStat: Equatable {
     /// "R" running, "S" sleeping, "D" waiting on I/O, "T" stopped by a signal, "t" stopped by a
     /// tracer, "Z" zombie, "X" dead...
     var state: Character
@@ -16,10 +16,10 @@ struct ProcessStat: Equatable {
     var isStopped: Bool { state == "T" || state == "t" }
 
     /// Gone but perhaps not yet reaped: it will never run again.
-    var hasExited: Bool { state == "Z" || state == "X" || state == "x" }
+    package var hasExited: Bool { state == "Z" || state == "X" || state == "x" }
 
     /// The stat of process `pid`, or nil when there is no such process.
-    static func of(pid: pid_t) -> ProcessStat? {
+    package static func of(pid: pid_t) -> ProcessStat? {
         (try? KernelFile.read("/proc/\(pid)/stat")).flatMap(parse)
     }
 

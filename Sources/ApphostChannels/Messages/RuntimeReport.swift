@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostModel
 import CApphost
 import Foundation
 

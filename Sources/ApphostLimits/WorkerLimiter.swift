@@ -1,3 +1,4 @@
+import ApphostFreezing
 import Glibc
 import Logging
 import Synchronization

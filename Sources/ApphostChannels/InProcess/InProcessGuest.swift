@@ -1,5 +1,7 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostLoading
+import ApphostModel
 import CApphost
 import Dispatch
 import Foundation

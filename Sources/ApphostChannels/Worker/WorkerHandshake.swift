@@ -1,4 +1,7 @@
 import ApphostCore
+import ApphostLimits
+import ApphostLoading
+import ApphostModel
 import ApphostWire
 import CApphost
 import Dispatch

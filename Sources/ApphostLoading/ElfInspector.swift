@@ -6,9 +6,9 @@ import Foundation
 /// dlerror's text is vague ("invalid ELF header", "wrong ELF class") and dlopen of a FIFO would
 /// block. Reads only the ELF header, the program headers and the dynamic symbol table, never
 /// runs anything. The same symbol table reader tells `apphost inspect` what a library exports.
-enum ElfInspector {
+package enum ElfInspector {
     /// Throws the first problem found; returns when dlopen may try the file.
-    static func check(path: String) throws(LoadError) {
+    package static func check(path: String) throws(LoadError) {
         if let cause = try withOpenFile(path, problem(in:)) { throw LoadError(path: path, cause: cause) }
     }
 

@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostLoading
 import ApphostWire
 import Foundation
 

@@ -1,4 +1,6 @@
 import ApphostCore
+import ApphostFreezing
+import ApphostLimits
 import CApphost
 import Dispatch
 import Glibc

@@ -3,7 +3,7 @@
 /// where, and which part of it) and /proc/self/cgroup (our path in each hierarchy), because the
 /// mount point differs between machines (/sys/fs/cgroup on pure v2, /sys/fs/cgroup/unified on
 /// hybrid ones) and our cgroup is not always the root.
-enum CgroupLocation {
+package enum CgroupLocation {
     /// One line of /proc/self/mountinfo, the fields that matter here.
     struct Mount: Equatable {
         /// The part of the hierarchy mounted here ("/" unless a bind mount or container shows less).
@@ -22,7 +22,7 @@ enum CgroupLocation {
     }
 
     /// Our cgroup v2 directory, or why there is none.
-    static func v2Directory(
+    package static func v2Directory(
         mountinfo: String, cgroups: String
     ) -> Result<String, FreezeError> {
         let mounts = parseMountinfo(mountinfo).filter { $0.fileSystem == "cgroup2" }
@@ -43,7 +43,7 @@ enum CgroupLocation {
 
     /// Our directory in the v1 hierarchy that has `controller` ("freezer", "memory", "pids"),
     /// or why there is none.
-    static func v1Directory(
+    package static func v1Directory(
         controller: String, mountinfo: String, cgroups: String
     ) -> Result<String, FreezeError> {
         let mounts = parseMountinfo(mountinfo).filter {

@@ -1,12 +1,12 @@
-import ApphostCore
 import ApphostGuestRuntime
+import ApphostModel
 import CApphost
 
 /// What a guest's `apphost_entry` declares, as plain values and not yet checked: the C guest
 /// runtime reads it from the library it mapped (`ahr_raw_descriptor`), in the host for in-process
 /// guests, in the worker process otherwise, which sends it in LOADED. Both hand it to
 /// `DescriptorValidator`, so a guest is judged the same either way (CONTRACT X1).
-struct RawGuestEntry: Sendable, Equatable {
+package struct RawGuestEntry: Sendable, Equatable {
     var abiVersion: ABIVersion
     /// Nil when the entry's descriptor pointer is NULL.
     var descriptor: RawGuestDescriptor?
@@ -52,7 +52,7 @@ struct RawGuestDescriptor: Sendable, Equatable {
 
 extension RawGuestEntry {
     /// What `ahr_load` read from a mapped entry, member for member what a worker sends in LOADED.
-    init(_ raw: ahr_raw_descriptor) {
+    package init(_ raw: ahr_raw_descriptor) {
         func bytes(_ text: ahr_text) -> [UInt8]? {
             text.bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: text.length)) }
         }

@@ -28,7 +28,7 @@ public enum HostDescriptorLimit {
     /// Sets the soft limit of `pid`, a worker spawned by this process, back to what this process
     /// started with, if `raise()` changed it; the hard limit stays. Best effort: a worker left
     /// with the raised soft limit is no danger, only unlike other processes.
-    static func restore(in pid: pid_t) {
+    package static func restore(in pid: pid_t) {
         guard let soft = started.withLock({ $0 }) else { return }
         ResourceLimit.setSoft(.openFiles, to: UInt64(soft), pid: pid)
     }

@@ -1,10 +1,11 @@
 import ApphostCore
+import ApphostModel
 import CApphost
 
 /// Turns a guest's entry into a `GuestDescriptor`, or names the first thing wrong with it
 /// (CONTRACT X1): the host must never trust a descriptor it has not checked. It judges plain
 /// values (`RawGuestEntry`), whether the guest was mapped into the host or into a worker.
-enum DescriptorValidator {
+package enum DescriptorValidator {
     struct Problem: Error {
         let what: String
     }
@@ -16,7 +17,7 @@ enum DescriptorValidator {
 
     /// The entry's descriptor, or the load error that names what is wrong: first the ABI version,
     /// since a guest of another version may mean something else by the rest.
-    static func descriptor(of entry: RawGuestEntry, path: String) throws(LoadError) -> GuestDescriptor {
+    package static func descriptor(of entry: RawGuestEntry, path: String) throws(LoadError) -> GuestDescriptor {
         guard ABIVersion.current.canLoad(guest: entry.abiVersion) else {
             throw LoadError(path: path, cause: .unsupportedABIVersion(guest: entry.abiVersion, host: .current))
         }
@@ -75,6 +76,6 @@ enum DescriptorValidator {
 
 extension LoadError.Cause {
     /// A guest whose init succeeded but whose query offered no app callbacks (CONTRACT X1).
-    static let noAppCallbacks = LoadError.Cause.invalidDescriptor(
+    package static let noAppCallbacks = LoadError.Cause.invalidDescriptor(
         "query(\"\(APPHOST_GUEST_APP_CALLBACKS_ID)\") returned NULL: every guest must provide app callbacks")
 }

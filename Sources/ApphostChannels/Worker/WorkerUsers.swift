@@ -1,3 +1,4 @@
+import ApphostFreezing
 import ApphostWire
 import Glibc
 import Logging

@@ -12,11 +12,11 @@ import Synchronization
 /// The parent comes with the first worker and goes with the last, so a host that ends normally
 /// (every worker released) leaves nothing behind; `deinit` removes what is left of it. A host
 /// that died leaves its parent, whose processes the next host kills before it removes it.
-final class WorkerCgroups: Sendable {
+package final class WorkerCgroups: Sendable {
     /// Our own cgroup's directory, where the parent goes.
-    let base: String
+    package let base: String
     /// `<base>/apphost-<host pid>`.
-    let parent: String
+    package let parent: String
     private let hostPID: pid_t
     private let logger: Logger
     /// Lets a cgroup of this hierarchy run without waiting, where freezing it would keep a killed
@@ -32,8 +32,9 @@ final class WorkerCgroups: Sendable {
     /// much memory as it dies takes a while.
     static let killTimeout = Duration.seconds(5)
 
-    init(base: String, hostPID: pid_t, logger: Logger, thaw: @escaping @Sendable (_ cgroup: String) -> Void = { _ in })
-    {
+    package init(
+        base: String, hostPID: pid_t, logger: Logger, thaw: @escaping @Sendable (_ cgroup: String) -> Void = { _ in }
+    ) {
         self.base = base
         self.hostPID = hostPID
         self.logger = logger
@@ -50,11 +51,11 @@ final class WorkerCgroups: Sendable {
         removeParent()
     }
 
-    func directory(of pid: pid_t) -> String { "\(parent)/worker-\(pid)" }
+    package func directory(of pid: pid_t) -> String { "\(parent)/worker-\(pid)" }
 
     /// Tries the hierarchy out on an empty child, `probe`, which `check` exercises; removes both
     /// it and the parent (unless a worker of this host is already in it) afterwards.
-    func probe(_ check: (String) throws(FreezeError) -> Void) throws(FreezeError) {
+    package func probe(_ check: (String) throws(FreezeError) -> Void) throws(FreezeError) {
         try adopted.withLock { adopted throws(FreezeError) in
             let probe = "\(parent)/probe"
             defer {
@@ -69,7 +70,9 @@ final class WorkerCgroups: Sendable {
 
     /// Moves `pid`, every thread of it, into a child cgroup of its own. `prepare` gets the child
     /// first, before the process is in it; when it throws, nothing is adopted.
-    func adopt(pid: pid_t, prepare: (_ child: String) throws(FreezeError) -> Void = { _ in }) throws(FreezeError) {
+    package func adopt(pid: pid_t, prepare: (_ child: String) throws(FreezeError) -> Void = { _ in })
+        throws(FreezeError)
+    {
         try adopted.withLock { adopted throws(FreezeError) in
             let child = directory(of: pid)
             do throws(FreezeError) {
@@ -99,7 +102,7 @@ final class WorkerCgroups: Sendable {
     /// started), then removes the child once it is empty (retrying while it is busy) and, with the
     /// last child, the parent. A cgroup that cannot go is logged and left; it never fails the
     /// caller.
-    func release(pid: pid_t) {
+    package func release(pid: pid_t) {
         guard adopted.withLock({ $0.contains(pid) }) else { return }
         let child = directory(of: pid)
         if !killAll(in: [child], timeout: Self.killTimeout).isEmpty {
@@ -133,7 +136,7 @@ final class WorkerCgroups: Sendable {
     /// the v1 freezer (thawed here so that it dies). Our own pid's parent is left alone: it may
     /// belong to another freezer of this process. Returns the parents removed.
     @discardableResult
-    func removeStaleParents() -> [String] {
+    package func removeStaleParents() -> [String] {
         let parents = KernelFile.entries(base).filter { name in
             guard name.hasPrefix("apphost-"), let owner = pid_t(name.dropFirst("apphost-".count)), owner > 0,
                 owner != hostPID

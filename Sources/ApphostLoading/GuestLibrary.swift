@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostGuestRuntime
+import ApphostModel
 import CApphost
 import Foundation
 
@@ -8,11 +9,11 @@ import Foundation
 public enum GuestLibrary {
     /// A library `ahr_load` mapped, whose entry and descriptor passed validation. Nothing of the
     /// guest has run but its library constructors. Its owner ends it with `ahr_stop`.
-    struct Loaded {
-        let runtime: OpaquePointer
+    package struct Loaded {
+        package let runtime: OpaquePointer
         /// The resolved path that dlopen was given: the library's identity in this process.
-        let canonicalPath: String
-        let descriptor: GuestDescriptor
+        package let canonicalPath: String
+        package let descriptor: GuestDescriptor
     }
 
     /// Loads the library at `path`, validates its entry and descriptor without calling init, and
@@ -25,7 +26,7 @@ public enum GuestLibrary {
 
     /// Pre-checks the file, dlopens it and reads `apphost_entry` (`ahr_load`), then validates
     /// what it declares as the worker path does: DescriptorValidator, ABI version first.
-    static func load(path: String) throws(LoadError) -> Loaded {
+    package static func load(path: String) throws(LoadError) -> Loaded {
         try ElfInspector.check(path: path)
         let canonicalPath = canonicalize(path)
         var runtime: OpaquePointer?
@@ -55,7 +56,7 @@ public enum GuestLibrary {
 
     /// The symlink-free absolute path. It always contains a slash, so dlopen never searches the
     /// library path for a file name given without a directory.
-    static func canonicalize(_ path: String) -> String {
+    package static func canonicalize(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path.contains("/") ? path : "./" + path }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -4,14 +4,14 @@ import Glibc
 /// one use (`KernelFileHandle` keeps a file open for many): a cgroup control file takes its value
 /// in one write(2), and its errno is the only explanation the kernel gives, so it goes into the
 /// error as it is.
-enum KernelFile {
+package enum KernelFile {
     /// The file's whole text.
-    static func read(_ path: String) throws(FreezeError) -> String {
+    package static func read(_ path: String) throws(FreezeError) -> String {
         try KernelFileHandle(path, .read, failing: "cannot read").read()
     }
 
     /// Writes `value` in a single write(2), as cgroup control files require.
-    static func write(_ value: String, to path: String) throws(FreezeError) {
+    package static func write(_ value: String, to path: String) throws(FreezeError) {
         try KernelFileHandle(path, .write, failing: "cannot write \(value) to").write(value)
     }
 
@@ -25,10 +25,10 @@ enum KernelFile {
         rmdir(path) == 0 || errno == ENOENT
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    package static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// The names in a directory, without "." and ".."; empty when it cannot be read.
-    static func entries(_ path: String) -> [String] {
+    package static func entries(_ path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []

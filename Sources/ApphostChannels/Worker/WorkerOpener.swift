@@ -1,4 +1,7 @@
 import ApphostCore
+import ApphostFreezing
+import ApphostLimits
+import ApphostLoading
 import Dispatch
 import Foundation
 

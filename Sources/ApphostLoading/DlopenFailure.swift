@@ -2,8 +2,8 @@ import ApphostCore
 
 /// Turns dlerror's text into a precise cause (CONTRACT X1). glibc's messages name what is
 /// missing after fixed phrases; anything else is passed on as it is.
-enum DlopenFailure {
-    static func cause(of message: String, loading path: String) -> LoadError.Cause {
+package enum DlopenFailure {
+    package static func cause(of message: String, loading path: String) -> LoadError.Cause {
         if let range = message.range(of: ": cannot open shared object file") {
             // "<name>: cannot open shared object file: <why>" names the DT_NEEDED library, or the
             // library itself when the loader may not read it (a worker under a user of its own).
