@@ -9,6 +9,7 @@ public final class FakeOpener: GuestOpener, @unchecked Sendable {
     public var guests: [String: FakeGuest] = [:]
     public let log = CallLog()
 
+    @discardableResult
     public func add(_ id: String, capabilities: GuestDescriptor.Capabilities = [.multipleScenes]) -> FakeGuest {
         let guest = FakeGuest(id: id, capabilities: capabilities)
         guests[id] = guest

@@ -15,6 +15,7 @@ public final class ManualClock: HostClock, @unchecked Sendable {
 
     public func uptime() -> Duration { elapsed }
 
+    @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         let scheduled = ManualScheduledAction(action: action)
         pending.append((elapsed + delay, nextOrder, scheduled))

@@ -30,6 +30,7 @@ public final class DispatchHostClock: HostClock, @unchecked Sendable {
 
     public func uptime() -> Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
 
+    @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         let deadline = DispatchTime.now().uptimeNanoseconds.addingSaturated(delay.saturatedNanoseconds)
         let scheduled = HeapScheduledAction(action: action) { [weak self] in
