@@ -66,9 +66,13 @@ let package = Package(
             name: "ApphostCore",
             dependencies: [
                 "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
-                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
+        // The core's seams on Dispatch: a serial DispatchQueue as the host's executor, and the
+        // clock of one Dispatch timer. Kept out of ApphostCore, which holds no queue.
+        .target(
+            name: "ApphostDispatch",
+            dependencies: ["ApphostCore", .product(name: "HeapModule", package: "swift-collections")]),
         // The sessions database: scene sessions and their saved state in SQLite, through GRDB,
         // behind ApphostCore's SessionStore.
         .target(
@@ -101,7 +105,8 @@ let package = Package(
         ),
         // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
         // what its entry declares, wherever it was mapped, and the symbols a library exports.
-        .target(name: "ApphostLoading", dependencies: ["ApphostCore", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
+        .target(
+            name: "ApphostLoading", dependencies: ["ApphostCore", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
         // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
         // guest on the C runtime in the host's process), WorkerChannel (a guest in an
         // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
@@ -122,14 +127,15 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostModel", "ApphostControl", "ApphostStore",
+                "ApphostCore", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "apphost",
             dependencies: [
-                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
+                "ApphostLimits",
                 "ApphostLoading", "ApphostModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -168,7 +174,8 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
+                "ApphostLimits",
                 "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -177,12 +184,15 @@ let package = Package(
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
         .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
-        .testTarget(name: "ApphostCoreTests", dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostModel"]),
+        .testTarget(
+            name: "ApphostCoreTests",
+            dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
+                "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),

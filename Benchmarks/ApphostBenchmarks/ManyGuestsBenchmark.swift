@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostDispatch
 import ApphostHost
 import Dispatch
 import Foundation

@@ -1,11 +1,11 @@
 import ApphostCore
-import Dispatch
 import Foundation
 
-/// A host core on a private queue, with fake guests, a manual clock and a recorded event stream.
+/// A host core with fake guests, a manual clock, a manual executor (no real queue) and a recorded
+/// event stream.
 public final class CoreHarness: @unchecked Sendable {
-    // The core and the clock are driven only inside `queue.sync`.
-    public let queue = DispatchQueue(label: "test.host")
+    // The core and the clock are driven only inside the executor's work.
+    public let executor = ManualExecutor()
     public let opener = FakeOpener()
     public let clock = ManualClock()
     public let events = EventRecorder()
@@ -18,7 +18,7 @@ public final class CoreHarness: @unchecked Sendable {
     ) {
         let events = events
         core = HostCore(
-            opener: opener, clock: clock, hostQueue: queue, sessionIDs: SeededSessionIDs(),
+            opener: opener, clock: clock, hostQueue: executor, sessionIDs: SeededSessionIDs(),
             guestsDirectory: "/nonexistent",
             restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
             store: store, backgroundSceneLimit: backgroundSceneLimit, scenes: scenes, emit: { events.append($0) })
@@ -28,27 +28,25 @@ public final class CoreHarness: @unchecked Sendable {
     /// each action that falls due while the replies and events it caused arrive, as they would
     /// in microseconds on a real host: a guest that answers takes no time.
     public func advance(by delay: Duration) {
-        let target = queue.sync { clock.uptime() } + delay
-        while let next = queue.sync(execute: { clock.nextDeadline }), next <= target {
+        let target = executor.run { clock.uptime() } + delay
+        while let next = executor.run({ clock.nextDeadline }), next <= target {
             run { _ in clock.advance(by: next - clock.uptime()) }
         }
         run { _ in clock.advance(by: target - clock.uptime()) }
     }
 
-    /// Runs `body` on the host queue, then lets every queued reply and completion run.
+    /// Runs `body` on the host executor, then lets every queued reply and completion run.
     @discardableResult
     public func run<T>(_ body: (HostCore) throws -> T) rethrows -> T {
-        let result = try queue.sync { try body(core) }
-        settle()
-        return result
+        try executor.run { try body(core) }
     }
 
-    /// Drains the host queue until it stays empty: replies may queue further work.
+    /// Runs what waits on the host executor until none is left: replies may queue further work.
     public func settle() {
-        for _ in 0..<50 { queue.sync {} }
+        executor.drain()
     }
 
-    public func status() -> HostStatus { queue.sync { core.status() } }
+    public func status() -> HostStatus { executor.run { core.status() } }
 
     public func guest(_ id: String) -> GuestStatus? { status().guests.first { $0.id == id } }
 

@@ -1,5 +1,6 @@
 import ApphostControl
 import ApphostCore
+import ApphostDispatch
 import ApphostModel
 import ApphostStore
 import Dispatch

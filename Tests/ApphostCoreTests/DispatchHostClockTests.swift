@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import ApphostCore
+import ApphostCore
+
+@testable import ApphostDispatch
 
 /// The production clock's one timer and heap, which times budgets, expirations, the suspend delay
 /// and the watchdog (CONTRACT B2 to B6): order, cancellation and the sweep. Timings are far apart

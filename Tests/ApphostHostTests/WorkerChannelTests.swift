@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostDispatch
 import ApphostModel
 import CApphost
 import Dispatch

@@ -1,3 +1,4 @@
+import ApphostCore
 import Dispatch
 import Foundation
 import HeapModule
