@@ -25,11 +25,11 @@ final class WorkerProcess: Sendable {
     /// the write ends of two new pipes, whose read ends come back in `output` (CONTRACT X2). With
     /// `users`, the worker takes a user of its own at LOAD. Returns the host end of the socket,
     /// close-on-exec and blocking, and the read ends, close-on-exec.
-    static func spawn(executable: String, capturingOutput: Bool = false, users: WorkerUsers? = nil) throws(
-        SpawnFailure
-    ) -> (
-        process: WorkerProcess, socket: Int32, output: (standardOutput: Int32, standardError: Int32)?
-    ) {
+    static func spawn(executable: String, capturingOutput: Bool = false, users: WorkerUsers? = nil) throws(SpawnFailure)
+        -> (
+            process: WorkerProcess, socket: Int32, output: (standardOutput: Int32, standardError: Int32)?
+        )
+    {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw SpawnFailure(description: "socketpair: \(String(cString: strerror(errno)))")
