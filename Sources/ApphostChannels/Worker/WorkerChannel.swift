@@ -50,11 +50,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private var exit: (descriptor: Int32, token: WorkerReactor.Token)?
     /// Whether the reactor watches the socket for writing (only while `outbound` waits).
     private var watchingWrites = false
-    private var outbound: [UInt8] = []
-    private var outboundStart = 0
-    /// The worker closed its end, or the socket failed: nothing more is written, and the read
-    /// side drains what it sent before it went.
-    private var writeBroken = false
+    /// What is written to the worker; once it is broken (the worker closed its end, or the
+    /// socket failed) nothing more is, and the read side drains what the worker sent before it went.
+    private var outbound = OutboundBytes()
     private var disconnected = false
 
     /// What the host queue is to run, in the order the state changed; see `locked`.
@@ -432,60 +430,20 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         flush()
     }
 
+    /// Straight into the socket, on the caller's thread, never blocking; what the worker does not
+    /// take now waits behind, and the reactor writes it once the worker reads again.
     private func write(_ bytes: [UInt8]) {
-        guard !writeBroken, !disconnected else { return }
-        guard outbound.isEmpty else {
-            outbound.append(contentsOf: bytes)
-            return  // Behind what waits; the reactor writes it all once the worker reads again.
-        }
-        // The usual case: straight into the socket, on the caller's thread, never blocking.
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if count > 0 {
-                sent += count
-            } else if count < 0, errno == EINTR {
-                continue
-            } else if count < 0, errno == EAGAIN {
-                // A busy or frozen worker: keep the bytes and write when it reads again.
-                outbound.append(contentsOf: bytes[sent...])
-                setWatchingWrites(true)
-                return
-            } else {
-                // The worker is gone; its end of file, after what it sent last, reports it.
-                writeBroken = true
-                return
-            }
-        }
+        guard !disconnected else { return }
+        watchWrites(after: outbound.write(bytes, to: descriptor))
     }
 
     private func flush() {
-        while outboundStart < outbound.count, !writeBroken, !disconnected {
-            let count = outbound[outboundStart...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if count > 0 {
-                outboundStart += count
-            } else if count < 0, errno == EINTR {
-                continue
-            } else if count < 0, errno == EAGAIN {
-                // A busy or frozen worker: keep the bytes and write when it reads again.
-                if outboundStart >= 1 << 20, outboundStart * 2 >= outbound.count {
-                    outbound.removeFirst(outboundStart)
-                    outboundStart = 0
-                }
-                setWatchingWrites(true)
-                return
-            } else {
-                // The worker is gone; its end of file, after what it sent last, reports it.
-                writeBroken = true
-            }
-        }
-        outbound.removeAll()
-        outboundStart = 0
-        setWatchingWrites(false)
+        guard !disconnected else { return }
+        watchWrites(after: outbound.flush(to: descriptor))
+    }
+
+    private func watchWrites(after progress: OutboundBytes.Progress) {
+        setWatchingWrites(progress == .waiting)
     }
 
     private func setWatchingWrites(_ watching: Bool) {
@@ -567,8 +525,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         if let exit { reactor.unregister(descriptor: exit.descriptor, token: exit.token) }
         if let exit { Glibc.close(exit.descriptor) }
         exit = nil
-        outbound = []
-        outboundStart = 0
+        outbound.discard()
         DispatchQueue.global().async { [self] in
             // One that closed its socket without exiting gets a moment, then is killed.
             let exit = process.waitForExit(killAfter: .seconds(2))
