@@ -1,6 +1,5 @@
 import ApphostControl
 import ApphostCore
-import ApphostHost
 
 /// Prints host events, one a line: `HostEvent.humanLine`, or `jsonLine` for `--json`. Shared by
 /// `launch` and `ctl events` so that both print the same format.

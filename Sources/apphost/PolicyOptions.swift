@@ -1,5 +1,4 @@
 import ApphostCore
-import ApphostHost
 import ArgumentParser
 
 /// How the host treats guests that crash or hang (CONTRACT X2, B5).

@@ -1,6 +1,5 @@
 import ApphostControl
 import ApphostCore
-import ApphostHost
 import Foundation
 import XCTest
 

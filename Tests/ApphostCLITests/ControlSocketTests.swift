@@ -1,6 +1,5 @@
 import ApphostControl
 import ApphostCore
-import ApphostHost
 import XCTest
 
 /// The control socket: no host, permissions, one host per data directory, bad requests, events.

@@ -1,5 +1,4 @@
 import ApphostCore
-import ApphostHost
 import Foundation
 import XCTest
 

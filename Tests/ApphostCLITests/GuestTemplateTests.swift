@@ -1,4 +1,3 @@
-import ApphostHost
 import Foundation
 import XCTest
 

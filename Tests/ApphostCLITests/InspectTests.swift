@@ -1,4 +1,3 @@
-import ApphostHost
 import XCTest
 
 /// `apphost inspect`: what it checks, what it says it did not check, and its options.

@@ -1,4 +1,3 @@
-import ApphostHost
 import XCTest
 
 /// `apphost launch` on the two samples: launch order, background connection, states, reasons.

@@ -1,4 +1,3 @@
-import ApphostHost
 import ApphostModel
 import XCTest
 

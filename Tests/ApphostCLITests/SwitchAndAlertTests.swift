@@ -1,4 +1,3 @@
-import ApphostHost
 import XCTest
 
 /// `ctl switch`, `ctl home` and `ctl alert`: the scene transitions of S3, S4 and S5.

@@ -1,4 +1,3 @@
-import ApphostHost
 import XCTest
 
 /// `ctl terminate`, relaunching, and graceful shutdown on SIGTERM and SIGINT.

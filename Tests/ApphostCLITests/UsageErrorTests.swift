@@ -1,4 +1,3 @@
-import ApphostHost
 import XCTest
 
 /// README: bad input gets a clear one-line error on stderr; a usage error exits 64. Every option

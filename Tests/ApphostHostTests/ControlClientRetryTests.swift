@@ -1,5 +1,4 @@
 import ApphostControl
-import ApphostHost
 import Foundation
 import Glibc
 import XCTest

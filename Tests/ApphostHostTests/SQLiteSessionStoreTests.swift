@@ -1,5 +1,4 @@
 import ApphostCore
-import ApphostHost
 import ApphostStore
 import Foundation
 import Synchronization

@@ -1,5 +1,4 @@
 import ApphostCore
-import ApphostHost
 import ApphostModel
 import CApphost
 import Foundation

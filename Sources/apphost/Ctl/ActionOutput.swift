@@ -1,5 +1,4 @@
 import ApphostControl
-import ApphostHost
 
 /// How `ctl` commands that change something report what the host did.
 enum ActionOutput {

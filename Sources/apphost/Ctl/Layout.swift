@@ -1,6 +1,5 @@
 import ApphostControl
 import ApphostCore
-import ApphostHost
 import ArgumentParser
 
 /// `ctl layout`: how the host arranges the scenes it shows (CONTRACT S11).

@@ -1,5 +1,4 @@
 import ApphostControl
-import ApphostHost
 import ArgumentParser
 
 struct Switch: ParsableCommand {

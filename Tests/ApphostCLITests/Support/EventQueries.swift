@@ -1,5 +1,4 @@
 import ApphostCore
-import ApphostHost
 
 extension Array where Element == HostEvent {
     /// The callbacks `guest` logged, by name ("did_become_active"), in the order it logged them:
