@@ -181,6 +181,31 @@ final class AudioArbiterTests: XCTestCase {
         XCTAssertFalse(arbiter.playsInBackground("music", declaresBackgroundAudio: true))
     }
 
+    // CONTRACT C11: a foreground guest with an active session hears when another guest's
+    // non-mixing session starts or stops playing, once per change; one in background, or with no
+    // active session, hears nothing.
+    func testC11TheSecondaryAudioHint() throws {
+        var arbiter = AudioArbiter()
+        try configured(&arbiter, "music", .playback)
+        try configured(&arbiter, "game", .ambient)
+        try configured(&arbiter, "idle", .ambient)
+        _ = try arbiter.activate("music", inBackground: false)
+        _ = try arbiter.activate("game", inBackground: false)
+        let foreground: Set = ["game", "idle"]
+        XCTAssertEqual(arbiter.secondaryAudioHints(foreground: foreground), [], "music is active but silent")
+        arbiter.setRendering("music", true)
+        XCTAssertEqual(
+            arbiter.secondaryAudioHints(foreground: foreground), [.secondaryAudioHint(guest: "game", silence: true)])
+        XCTAssertEqual(arbiter.secondaryAudioHints(foreground: foreground), [], "once per change")
+        XCTAssertEqual(arbiter.secondaryAudioHints(foreground: ["music"]), [], "music hears nothing of itself")
+        XCTAssertEqual(
+            arbiter.secondaryAudioHints(foreground: foreground), [.secondaryAudioHint(guest: "game", silence: true)],
+            "back in the foreground: told again")
+        arbiter.setRendering("music", false)
+        XCTAssertEqual(
+            arbiter.secondaryAudioHints(foreground: foreground), [.secondaryAudioHint(guest: "game", silence: false)])
+    }
+
     // A guest that ends cannot say notify-others: the sessions it interrupted hear the end as if
     // it had, and its own session goes.
     func testAGuestThatEndsReleasesWhatItInterrupted() throws {

@@ -31,6 +31,8 @@ public enum AudioNotice: Sendable, Equatable {
     case interruptionBegan(guest: String, reason: AudioInterruptionReason)
     /// C7: `shouldResume` only for a session that was rendering sound when interrupted.
     case interruptionEnded(guest: String, shouldResume: Bool)
+    /// C11: secondary audio (a game's soundtrack) should be silenced, or may play again.
+    case secondaryAudioHint(guest: String, silence: Bool)
 }
 
 /// How loud a session is in the mix, and why (C8, C9, C12).
@@ -77,6 +79,8 @@ struct AudioArbiter {
     private(set) var callInProgress = false
     /// C9.
     var silenceSwitch = false
+    /// C11: the guests last told that secondary audio should be silenced.
+    private var silencingSecondary: Set<String> = []
     /// The host's volume, 0 to 1 (C12).
     var volume = 1.0 {
         didSet { volume = min(max(volume, 0), 1) }
@@ -162,6 +166,27 @@ struct AudioArbiter {
         let notices = deactivate(guest, notifyOthers: true)
         sessions[guest] = nil
         guests.removeAll { $0 == guest }
+        return notices
+    }
+
+    /// C11: tells each guest in `foreground` with an active session, when it changes, whether
+    /// secondary audio should be silenced: it should while another guest's non-mixing session
+    /// plays. A guest that leaves the foreground or deactivates hears no more of it.
+    mutating func secondaryAudioHints(foreground: Set<String>) -> [AudioNotice] {
+        var notices: [AudioNotice] = []
+        for guest in guests {
+            guard foreground.contains(guest), session(of: guest).active else {
+                silencingSecondary.remove(guest)
+                continue
+            }
+            let silence = guests.contains { other in
+                let session = self.session(of: other)
+                return other != guest && session.active && session.rendering && !session.configuration.mixes
+            }
+            guard silence != silencingSecondary.contains(guest) else { continue }
+            if silence { silencingSecondary.insert(guest) } else { silencingSecondary.remove(guest) }
+            notices.append(.secondaryAudioHint(guest: guest, silence: silence))
+        }
         return notices
     }
 
