@@ -15,6 +15,11 @@ extension WireFrame {
     init(encoded bytes: [UInt8]) {
         self.init(type: bytes[4], payload: Array(bytes[5...]))
     }
+
+    /// The frame's bytes: length, type, payload, as a worker's socket carries them.
+    var encoded: [UInt8] {
+        withUnsafeBytes(of: UInt32(1 + payload.count).littleEndian) { Array($0) } + [type] + payload
+    }
 }
 
 /// Copies of the bytes a C message points at, alive until the arena is.

@@ -14,9 +14,4 @@ struct WireFrame: Sendable, Equatable {
         self.type = type
         self.payload = payload
     }
-
-    /// The frame's bytes: length, type, payload.
-    var encoded: [UInt8] {
-        withUnsafeBytes(of: UInt32(1 + payload.count).littleEndian) { Array($0) } + [type] + payload
-    }
 }

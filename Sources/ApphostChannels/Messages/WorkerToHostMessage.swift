@@ -67,19 +67,6 @@ enum WorkerToHostMessage: Sendable, Equatable {
             return RuntimeReport.event(of: body.report).map { .report($0) }
         }
     }
-
-    /// The frame's name, for protocol errors.
-    var name: String {
-        switch self {
-        case .hello: "HELLO"
-        case .loaded: "LOADED"
-        case .loadFailed: "LOAD_FAILED"
-        case .started: "STARTED"
-        case .reply: "REPLY"
-        case .stopped: "STOPPED"
-        case .report: "report"
-        }
-    }
 }
 
 extension UnsafeBufferPointer<UInt8> {

@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostFreezing
 import ApphostLimits
+import ApphostWire
 import CApphost
 import Dispatch
 import Glibc
@@ -480,14 +481,15 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func decodeFrames() {
         do throws(WireProtocolError) {
             while !disconnected, let frame = try decoder.next() {
-                try handle(try WorkerToHostMessage(frame))
+                try handle(try WorkerToHostMessage(frame), of: frame.type)
             }
         } catch {
             disconnect(protocolError: error)
         }
     }
 
-    private func handle(_ message: WorkerToHostMessage) throws(WireProtocolError) {
+    /// `type` is the frame's, for the protocol error of one the conversation does not allow now.
+    private func handle(_ message: WorkerToHostMessage, of type: UInt8) throws(WireProtocolError) {
         switch message {
         case .reply(let sequence, let status):
             guard let first = pending.first else {
@@ -506,7 +508,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         case .stopped where stopSent:
             break  // The end of file follows once the worker has exited.
         default:
-            throw WireProtocolError("an unexpected \(message.name) from a running guest's worker")
+            throw WireProtocolError(
+                "an unexpected \(String(cString: wire_type_name(type))) from a running guest's worker")
         }
     }
 
