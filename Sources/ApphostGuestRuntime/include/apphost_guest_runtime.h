@@ -186,7 +186,28 @@ typedef enum ahr_report_kind {
     /* set_scene_title (ABI 1.3): connected `scene`'s title in `text`, at most
      * APPHOST_SCENES_TEXT_MAX_BYTES, cut at a character boundary; empty when
      * the guest took it away (NULL or ""). */
-    AHR_REPORT_SCENE_TITLE_CHANGED = 84
+    AHR_REPORT_SCENE_TITLE_CHANGED = 84,
+
+    /* The audio extension ("apphost.audio/1", audio.h, ABI 1.4). The runtime
+     * checks each call (the C2 to C4 table included) and keeps the session's
+     * configuration, activity, gain, route and format in its mirror, for
+     * get_session; each report is made under the mirror's audio lock, so
+     * that reports come in the order the calls changed the mirror. */
+
+    /* set_configuration: `category`, `mode` and `options` as accepted, with
+     * the MIX_WITH_OTHERS that the other mixing options imply. */
+    AHR_REPORT_AUDIO_CONFIGURED = 85,
+    /* activate: request `id` (the runtime's, per guest, counting from 1). */
+    AHR_REPORT_AUDIO_ACTIVATION_REQUESTED = 86,
+    /* deactivate: `flag` is true with APPHOST_AUDIO_NOTIFY_OTHERS. */
+    AHR_REPORT_AUDIO_DEACTIVATED = 87,
+    /* set_rendering: `flag`. */
+    AHR_REPORT_AUDIO_RENDERING = 88,
+    /* set_gain: `gain`, 0 to 1. */
+    AHR_REPORT_AUDIO_GAIN = 89,
+    /* override_output of a PLAY_AND_RECORD session: `output_override`
+     * (enum apphost_audio_output_override). */
+    AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN = 90
 } ahr_report_kind;
 
 /* One report. Texts are the guest's bytes: not NUL-terminated and not
@@ -209,6 +230,13 @@ typedef struct ahr_report {
     int32_t role;
     int32_t style;
     double progress;
+    /* The audio reports. */
+    int32_t category;
+    int32_t mode;
+    uint32_t options;
+    bool flag;
+    double gain;
+    int32_t output_override;
 } ahr_report;
 
 /*
@@ -303,7 +331,15 @@ typedef enum ahr_call_kind {
     /* The host's notification limit: see ahr_handle. */
     AHR_CALL_NOTIFICATION_LIMIT = 15,
     /* Whether a scene's last save could be stored: see ahr_handle. */
-    AHR_CALL_SAVE_STATUS = 16
+    AHR_CALL_SAVE_STATUS = 16,
+    /* The audio extension's calls: see ahr_handle. */
+    AHR_CALL_AUDIO_SETUP = 17,
+    AHR_CALL_AUDIO_ACTIVATION_FINISHED = 18,
+    AHR_CALL_AUDIO_INTERRUPTION_BEGAN = 19,
+    AHR_CALL_AUDIO_INTERRUPTION_ENDED = 20,
+    AHR_CALL_AUDIO_ROUTE_CHANGED = 21,
+    AHR_CALL_SECONDARY_AUDIO_HINT = 22,
+    AHR_CALL_MEDIA_SERVICES_RESET = 23
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
@@ -380,6 +416,29 @@ typedef struct ahr_call {
     uint64_t notification_window_ns;
     /* SAVE_STATUS: the host could not store the scene's last save. */
     bool save_failed;
+    /* AUDIO_SETUP: the host's audio format (each at least 1). */
+    uint32_t sample_rate;
+    uint32_t period_frames;
+    uint32_t channel_count;
+    /* AUDIO_SETUP and AUDIO_ROUTE_CHANGED: the session's route now (enum
+     * apphost_audio_output, enum apphost_audio_input); AUDIO_ROUTE_CHANGED
+     * also the route before, and why (enum
+     * apphost_audio_route_change_reason). */
+    int32_t output;
+    int32_t input;
+    int32_t previous_output;
+    int32_t previous_input;
+    int32_t route_change_reason;
+    /* AUDIO_ACTIVATION_FINISHED: the request, as the runtime gave it out,
+     * and the host's decision (enum apphost_audio_activation_result). */
+    uint64_t audio_request;
+    int32_t activation_result;
+    /* AUDIO_INTERRUPTION_BEGAN and _ENDED: why (enum
+     * apphost_audio_interruption_reason); _ENDED: whether to resume. */
+    int32_t interruption_reason;
+    bool should_resume;
+    /* SECONDARY_AUDIO_HINT: silence secondary audio (true) or not. */
+    bool silence_secondary;
 } ahr_call;
 
 /*
@@ -444,6 +503,30 @@ typedef struct ahr_call {
  *   AHR_NOTIFICATION_LIMIT_MAX.
  * The modals of a scene are forgotten when it disconnects: at
  * did_disconnect, before its callback, and after will_terminate's.
+ *
+ * The audio calls (every one sets the mirror's app state too):
+ * - AUDIO_SETUP stores the format and the session's route in the mirror,
+ *   for get_session; runs no guest code. The host sends it once after a
+ *   successful ahr_start, before any other audio call; until then
+ *   get_session tells a format and route of 0.
+ * - AUDIO_ACTIVATION_FINISHED sets the session active when the result is
+ *   APPHOST_AUDIO_ACTIVATED and no deactivate came after the request was
+ *   made, then calls activation_finished. APPHOST_ERROR_INVALID_HANDLE for
+ *   a request the runtime never gave out.
+ * - AUDIO_INTERRUPTION_BEGAN sets the session inactive BEFORE calling
+ *   interruption_began (CONTRACT C6); _ENDED calls interruption_ended.
+ * - AUDIO_ROUTE_CHANGED stores the new route, then calls route_changed with
+ *   both routes.
+ * - SECONDARY_AUDIO_HINT calls secondary_audio_hint.
+ * - MEDIA_SERVICES_RESET puts the session back as at launch (soloAmbient,
+ *   default mode, no options, inactive, gain 1; format and route stay),
+ *   then calls media_services_reset (CONTRACT C15).
+ * From will_terminate on, set_configuration, activate, deactivate,
+ * set_rendering, set_gain and override_output return
+ * APPHOST_ERROR_INVALID_STATE, as during init and deinit; activate too
+ * while the guest's background time is 0 (BACKGROUND_TIME).
+ * APPHOST_ERROR_INVALID_ARGUMENT for an audio call with a value out of its
+ * enum's range, or a format of 0.
  *
  * SAVE_STATUS tells whether the host could store the last save of a
  * connected scene (CONTRACT X5): while `save_failed` holds, save_scene_state

@@ -14,6 +14,8 @@
  *   background.h  "apphost.background/1": background tasks, timers, async work
  *   scenes.h      "apphost.scenes/1" (ABI 1.1): scene requests, sizes,
  *                 actions, loading progress, modals, notifications, discards
+ *   audio.h       "apphost.audio/1" (ABI 1.4): the audio session: category,
+ *                 activation, interruptions, routes, ducking, silence switch
  *
  * See sdk/README.md for the plugin author's guide.
  *
@@ -32,5 +34,6 @@
 
 #include "background.h"
 #include "scenes.h"
+#include "audio.h"
 
 #endif /* APPHOST_H */

@@ -51,7 +51,11 @@ enum apphost_status {
     /* Since ABI 1.2: refused by one of the host's limits, such as how many
      * notifications a guest may post in a while (CONTRACT N1); the same call
      * may succeed later. */
-    APPHOST_ERROR_LIMIT_REACHED = 12
+    APPHOST_ERROR_LIMIT_REACHED = 12,
+    /* Since ABI 1.4: values that are each valid but are refused together,
+     * such as an audio category with an option it does not take (CONTRACT
+     * C3); the call changed nothing. */
+    APPHOST_ERROR_INVALID_COMBINATION = 13
 };
 
 /* [thread-safe] A short, stable, lower-case name for `status`, such as
@@ -73,6 +77,7 @@ static inline const char *apphost_status_name(apphost_status_t status)
     case APPHOST_ERROR_WRONG_THREAD: return "wrong_thread";
     case APPHOST_ERROR_NOT_DECLARED: return "not_declared";
     case APPHOST_ERROR_LIMIT_REACHED: return "limit_reached";
+    case APPHOST_ERROR_INVALID_COMBINATION: return "invalid_combination";
     default: return "unknown";
     }
 }
