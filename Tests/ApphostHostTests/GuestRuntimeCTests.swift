@@ -1452,19 +1452,27 @@ final class GuestRuntimeCTests: XCTestCase {
         let table = try XCTUnwrap(fixture.audio())
         // The C3 and C4 tables, as the contract words them.
         let optionsTaken: [Int32: UInt32] = [
-            AudioABI.ambient: 0, AudioABI.soloAmbient: 0, AudioABI.record: 0,
-            AudioABI.playback: AudioABI.mixWithOthers | AudioABI.duckOthers | AudioABI.interruptSpokenAudio,
-            AudioABI.playAndRecord: AudioABI.mixWithOthers | AudioABI.duckOthers | AudioABI.interruptSpokenAudio
-                | AudioABI.defaultToSpeaker,
+            AudioConstants.ambient: 0, AudioConstants.soloAmbient: 0, AudioConstants.record: 0,
+            AudioConstants.playback: AudioConstants.mixWithOthers | AudioConstants.duckOthers
+                | AudioConstants.interruptSpokenAudio,
+            AudioConstants.playAndRecord: AudioConstants.mixWithOthers | AudioConstants.duckOthers
+                | AudioConstants.interruptSpokenAudio
+                | AudioConstants.defaultToSpeaker,
         ]
         let modesTaken: [Int32: Set<Int32>] = [
-            AudioABI.ambient: [AudioABI.defaultMode], AudioABI.soloAmbient: [AudioABI.defaultMode],
-            AudioABI.record: [AudioABI.defaultMode],
-            AudioABI.playback: [AudioABI.defaultMode, AudioABI.spokenAudio, AudioABI.moviePlayback],
-            AudioABI.playAndRecord: [AudioABI.defaultMode, AudioABI.voiceChat, AudioABI.videoChat],
+            AudioConstants.ambient: [AudioConstants.defaultMode],
+            AudioConstants.soloAmbient: [AudioConstants.defaultMode],
+            AudioConstants.record: [AudioConstants.defaultMode],
+            AudioConstants.playback: [
+                AudioConstants.defaultMode, AudioConstants.spokenAudio, AudioConstants.moviePlayback,
+            ],
+            AudioConstants.playAndRecord: [
+                AudioConstants.defaultMode, AudioConstants.voiceChat, AudioConstants.videoChat,
+            ],
         ]
         // A configuration no refused one could be mistaken for.
-        let before = AudioSession(category: AudioABI.playAndRecord, mode: AudioABI.videoChat, options: 0b1111)
+        let before = AudioSession(
+            category: AudioConstants.playAndRecord, mode: AudioConstants.videoChat, options: 0b1111)
         var reports: [AudioReport] = []
         var accepted = 0
         for category in Int32(0)...4 {
@@ -1475,8 +1483,8 @@ final class GuestRuntimeCTests: XCTestCase {
                     reports.append(.configured(before.category, before.mode, 0b1111))
                     let status = table.pointee.set_configuration(host, category, mode, options)
                     if options & ~optionsTaken[category]! == 0 && modesTaken[category]!.contains(mode) {
-                        let mixing = AudioABI.duckOthers | AudioABI.interruptSpokenAudio
-                        let kept = options & mixing != 0 ? options | AudioABI.mixWithOthers : options
+                        let mixing = AudioConstants.duckOthers | AudioConstants.interruptSpokenAudio
+                        let kept = options & mixing != 0 ? options | AudioConstants.mixWithOthers : options
                         XCTAssertEqual(status, StatusCode.ok, label)
                         XCTAssertEqual(
                             fixture.session(), AudioSession(category: category, mode: mode, options: kept), label)
@@ -1494,10 +1502,10 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertTrue(recorder.audioReportsSetOnlyAudioMembers)
 
         // C1: setting a category resets the options, its own included.
-        XCTAssertEqual(table.pointee.set_configuration(host, AudioABI.playback, 0, AudioABI.duckOthers), 0)
-        XCTAssertEqual(fixture.session()?.options, AudioABI.duckOthers | AudioABI.mixWithOthers)
-        XCTAssertEqual(table.pointee.set_configuration(host, AudioABI.playback, 0, 0), 0)
-        XCTAssertEqual(fixture.session(), AudioSession(category: AudioABI.playback))
+        XCTAssertEqual(table.pointee.set_configuration(host, AudioConstants.playback, 0, AudioConstants.duckOthers), 0)
+        XCTAssertEqual(fixture.session()?.options, AudioConstants.duckOthers | AudioConstants.mixWithOthers)
+        XCTAssertEqual(table.pointee.set_configuration(host, AudioConstants.playback, 0, 0), 0)
+        XCTAssertEqual(fixture.session(), AudioSession(category: AudioConstants.playback))
     }
 
     // CONTRACT X3: unknown categories, modes, option bits, flags, rendering values, gains and
@@ -1510,12 +1518,13 @@ final class GuestRuntimeCTests: XCTestCase {
         let table = try XCTUnwrap(fixture.audio()).pointee
         var foreign = host.pointee
         // playAndRecord takes every option and an override: only the unknown value is wrong.
-        XCTAssertEqual(table.set_configuration(host, AudioABI.playAndRecord, 0, 0), 0)
-        let configured = AudioSession(category: AudioABI.playAndRecord)
+        XCTAssertEqual(table.set_configuration(host, AudioConstants.playAndRecord, 0, 0), 0)
+        let configured = AudioSession(category: AudioConstants.playAndRecord)
         let invalid = StatusCode.invalidArgument
         let configurations: [(Int32, Int32, UInt32)] = [
             (-1, 0, 0), (5, 0, 0), (.max, 0, 0), (.min, 0, 0), (4, -1, 0), (4, 5, 0), (4, 0, 1 << 4),
-            (4, 0, 1 << 31), (4, 0, .max), (5, 0, AudioABI.mixWithOthers), (0, 9, AudioABI.defaultToSpeaker),
+            (4, 0, 1 << 31), (4, 0, .max), (5, 0, AudioConstants.mixWithOthers),
+            (0, 9, AudioConstants.defaultToSpeaker),
         ]
         for (category, mode, options) in configurations {
             XCTAssertEqual(
@@ -1541,18 +1550,18 @@ final class GuestRuntimeCTests: XCTestCase {
         withUnsafePointer(to: &foreign) { foreign in
             for stranger in [nil, foreign] {
                 var request: apphost_audio_request_t = 9
-                XCTAssertEqual(table.set_configuration(stranger, AudioABI.playback, 0, 0), invalid)
+                XCTAssertEqual(table.set_configuration(stranger, AudioConstants.playback, 0, 0), invalid)
                 XCTAssertEqual(table.activate(stranger, &request), invalid)
                 XCTAssertEqual(request, APPHOST_AUDIO_REQUEST_INVALID, "written even so")
                 XCTAssertEqual(table.deactivate(stranger, 0), invalid)
                 XCTAssertEqual(table.set_rendering(stranger, 1), invalid)
                 XCTAssertEqual(table.set_gain(stranger, 0.5), invalid)
-                XCTAssertEqual(table.override_output(stranger, AudioABI.overrideSpeaker), invalid)
+                XCTAssertEqual(table.override_output(stranger, AudioConstants.overrideSpeaker), invalid)
                 XCTAssertEqual(table.get_session(stranger, &session), invalid)
             }
         }
         XCTAssertEqual(fixture.session(), configured)
-        XCTAssertEqual(recorder.audio, [.configured(AudioABI.playAndRecord, 0, 0)])
+        XCTAssertEqual(recorder.audio, [.configured(AudioConstants.playAndRecord, 0, 0)])
     }
 
     // audio.h's override_output (CONTRACT C10's override reason): only a playAndRecord session has
@@ -1576,9 +1585,9 @@ final class GuestRuntimeCTests: XCTestCase {
             recorder.audio,
             [
                 .configured(2, 0, 0), .configured(3, 0, 0), .configured(4, 3, 8),
-                .outputOverridden(AudioABI.overrideSpeaker), .outputOverridden(AudioABI.overrideNone),
+                .outputOverridden(AudioConstants.overrideSpeaker), .outputOverridden(AudioConstants.overrideNone),
             ])
-        XCTAssertEqual(fixture.session()?.output, AudioABI.speaker, "the route the host last gave")
+        XCTAssertEqual(fixture.session()?.output, AudioConstants.speaker, "the route the host last gave")
         XCTAssertTrue(recorder.audioReportsSetOnlyAudioMembers)
     }
 
@@ -1593,13 +1602,13 @@ final class GuestRuntimeCTests: XCTestCase {
         let host = try XCTUnwrap(fixture.host())
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
         fixture.run("activate;activate")
-        XCTAssertEqual(finish(2, AudioABI.refusedCallInProgress, on: runtime), 0)
+        XCTAssertEqual(finish(2, AudioConstants.refusedCallInProgress, on: runtime), 0)
         XCTAssertEqual(fixture.session()?.active, 0, "refused")
-        XCTAssertEqual(finish(1, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(fixture.session()?.active, 1)
         fixture.run("activate")
         XCTAssertEqual(fixture.session()?.active, 1, "activating an active session changes nothing")
-        XCTAssertEqual(finish(3, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(3, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(
             Array(recorder.lines.dropFirst()),
             [
@@ -1611,8 +1620,9 @@ final class GuestRuntimeCTests: XCTestCase {
         let mark = recorder.lines.count
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime, Self.interrupted(1)), 0)
         let answers: [(request: UInt64, result: Int32, status: Int32)] = [
-            (0, AudioABI.activated, StatusCode.invalidHandle), (4, AudioABI.activated, StatusCode.invalidHandle),
-            (.max, AudioABI.activated, StatusCode.invalidHandle), (1, -1, StatusCode.invalidArgument),
+            (0, AudioConstants.activated, StatusCode.invalidHandle),
+            (4, AudioConstants.activated, StatusCode.invalidHandle),
+            (.max, AudioConstants.activated, StatusCode.invalidHandle), (1, -1, StatusCode.invalidArgument),
             (1, 4, StatusCode.invalidArgument),
         ]
         for (request, result, status) in answers {
@@ -1639,12 +1649,12 @@ final class GuestRuntimeCTests: XCTestCase {
         let (runtime, fixture) = try startedAudio(recorder)
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
         fixture.run("activate;deactivate 1")
-        XCTAssertEqual(finish(1, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(fixture.session()?.active, 0)
         fixture.run("activate;activate;deactivate 0;activate")
-        XCTAssertEqual(finish(3, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(3, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(fixture.session()?.active, 0, "request 3 came before the deactivate")
-        XCTAssertEqual(finish(4, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(4, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(fixture.session()?.active, 1, "request 4 came after it")
         fixture.run("deactivate 0;session;deactivate 1")
         XCTAssertEqual(
@@ -1675,7 +1685,7 @@ final class GuestRuntimeCTests: XCTestCase {
         let (runtime, fixture) = try startedAudio(recorder)
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
         fixture.run("activate")
-        XCTAssertEqual(finish(1, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
         var mark = recorder.lines.count
         for reason in Int32(1)...5 {
             XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime, Self.interrupted(reason)), 0)
@@ -1696,7 +1706,7 @@ final class GuestRuntimeCTests: XCTestCase {
             ])
 
         fixture.run("activate")
-        XCTAssertEqual(finish(2, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(2, AudioConstants.activated, on: runtime), 0)
         mark = recorder.lines.count
         for kind in [AHR_CALL_AUDIO_INTERRUPTION_BEGAN, AHR_CALL_AUDIO_INTERRUPTION_ENDED] {
             for reason: Int32 in [0, 6, -1] {
@@ -1723,26 +1733,26 @@ final class GuestRuntimeCTests: XCTestCase {
         let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedAudio(recorder)
         let setUp = AudioSession(
-            output: AudioABI.speaker, input: AudioABI.builtInMic, sampleRate: 48000,
+            output: AudioConstants.speaker, input: AudioConstants.builtInMic, sampleRate: 48000,
             periodFrames: 480, channelCount: 2)
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
         XCTAssertEqual(fixture.session(), setUp)
         XCTAssertEqual(
             deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
                 $0.route_change_reason = 1
-                ($0.previous_output, $0.previous_input) = (AudioABI.speaker, AudioABI.builtInMic)
-                ($0.output, $0.input) = (AudioABI.headphones, AudioABI.headsetMic)
+                ($0.previous_output, $0.previous_input) = (AudioConstants.speaker, AudioConstants.builtInMic)
+                ($0.output, $0.input) = (AudioConstants.headphones, AudioConstants.headsetMic)
             }, 0)
         XCTAssertEqual(
             deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
                 $0.route_change_reason = 2
-                ($0.previous_output, $0.previous_input) = (AudioABI.headphones, AudioABI.headsetMic)
-                ($0.output, $0.input) = (AudioABI.speaker, AudioABI.builtInMic)
+                ($0.previous_output, $0.previous_input) = (AudioConstants.headphones, AudioConstants.headsetMic)
+                ($0.output, $0.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
             }, 0)
         XCTAssertEqual(
             deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
                 $0.route_change_reason = 3
-                ($0.previous_output, $0.previous_input) = (AudioABI.speaker, AudioABI.builtInMic)
+                ($0.previous_output, $0.previous_input) = (AudioConstants.speaker, AudioConstants.builtInMic)
                 ($0.output, $0.input) = (0, 4)
             }, 0)
         XCTAssertEqual(
@@ -1765,7 +1775,7 @@ final class GuestRuntimeCTests: XCTestCase {
             XCTAssertEqual(
                 deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
                     $0.route_change_reason = 4
-                    ($0.output, $0.input) = (AudioABI.speaker, AudioABI.builtInMic)
+                    ($0.output, $0.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
                     bad(&$0)
                 }, StatusCode.invalidArgument, "route \(index)")
         }
@@ -1803,7 +1813,7 @@ final class GuestRuntimeCTests: XCTestCase {
         let (runtime, fixture) = try startedAudio(recorder)
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
         fixture.run("configure 2 1 2;gain 0.25;activate")
-        XCTAssertEqual(finish(1, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(
             fixture.session(),
             AudioSession(
@@ -1875,7 +1885,7 @@ final class GuestRuntimeCTests: XCTestCase {
         session.struct_size = UInt32(MemoryLayout<apphost_audio_session_t>.size)
         var request: apphost_audio_request_t = 9
         let invalid = StatusCode.invalidArgument
-        XCTAssertEqual(table.pointee.set_configuration(host, AudioABI.playback, 0, 0), invalid)
+        XCTAssertEqual(table.pointee.set_configuration(host, AudioConstants.playback, 0, 0), invalid)
         XCTAssertEqual(table.pointee.activate(host, &request), invalid)
         XCTAssertEqual(request, APPHOST_AUDIO_REQUEST_INVALID)
         XCTAssertEqual(table.pointee.deactivate(host, 0), invalid)
@@ -1963,7 +1973,7 @@ final class GuestRuntimeCTests: XCTestCase {
             let status = table.pointee.get_session(UnsafePointer(bitPattern: hostAddress), &session)
             return status == StatusCode.ok ? session.category : -1
         }
-        XCTAssertEqual(category, AudioABI.playAndRecord)
+        XCTAssertEqual(category, AudioConstants.playAndRecord)
     }
 
     // A guest without the audio callbacks, or with a table too small for some, has its session kept
@@ -1974,14 +1984,14 @@ final class GuestRuntimeCTests: XCTestCase {
             recorder, name: "audio-runtime-bare", flags: ["-DFIXTURE_NO_AUDIO_CALLBACKS"])
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
         fixture.run("activate")
-        XCTAssertEqual(finish(1, AudioABI.activated, on: runtime), 0)
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(fixture.session()?.active, 1)
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime, Self.interrupted(2)), 0)
         XCTAssertEqual(fixture.session()?.active, 0)
         XCTAssertEqual(
             deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
                 $0.route_change_reason = 1
-                ($0.output, $0.input) = (AudioABI.headphones, AudioABI.headsetMic)
+                ($0.output, $0.input) = (AudioConstants.headphones, AudioConstants.headsetMic)
             }, 0)
         XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_ENDED, to: runtime, Self.interrupted(2)), 0)
         XCTAssertEqual(deliverAudio(AHR_CALL_SECONDARY_AUDIO_HINT, to: runtime), 0)
@@ -1990,7 +2000,8 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(
             fixture.session(),
             AudioSession(
-                output: AudioABI.headphones, input: AudioABI.headsetMic, sampleRate: 48000, periodFrames: 480,
+                output: AudioConstants.headphones, input: AudioConstants.headsetMic, sampleRate: 48000,
+                periodFrames: 480,
                 channelCount: 2))
         XCTAssertEqual(Array(recorder.lines.dropFirst()), ["activate = ok 1", "gain 0.5 = ok"])
 
@@ -2188,7 +2199,7 @@ final class GuestRuntimeCTests: XCTestCase {
     /// the speaker and the built-in microphone.
     private static func setUp(_ call: inout ahr_call) {
         (call.sample_rate, call.period_frames, call.channel_count) = (48000, 480, 2)
-        (call.output, call.input) = (AudioABI.speaker, AudioABI.builtInMic)
+        (call.output, call.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
     }
 
     /// An interruption's members: its reason.
@@ -2610,8 +2621,8 @@ extension GuestRuntimeCTests {
     /// An apphost_audio_session_t as Swift values, comparable (struct_size left out); the defaults are
     /// the session of launch before AUDIO_SETUP (CONTRACT C1).
     struct AudioSession: Equatable {
-        var category = AudioABI.soloAmbient
-        var mode = AudioABI.defaultMode
+        var category = AudioConstants.soloAmbient
+        var mode = AudioConstants.defaultMode
         var options: UInt32 = 0
         var active: Int32 = 0
         var output: Int32 = 0
@@ -2956,7 +2967,7 @@ extension GuestRuntimeCTests.AudioSession {
 }
 
 /// audio.h's values as its functions and the runtime's calls take them.
-enum AudioABI {
+enum AudioConstants {
     static let ambient = Int32(APPHOST_AUDIO_CATEGORY_AMBIENT.rawValue)
     static let soloAmbient = Int32(APPHOST_AUDIO_CATEGORY_SOLO_AMBIENT.rawValue)
     static let playback = Int32(APPHOST_AUDIO_CATEGORY_PLAYBACK.rawValue)

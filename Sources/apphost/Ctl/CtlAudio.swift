@@ -120,7 +120,7 @@ struct AudioTable {
         var lines: [String] = []
         if let host = status.audio {
             lines.append(
-                "volume: \(host.volume)    silence switch: \(host.silenceSwitch ? "on" : "off")    call: "
+                "volume: \(Self.number(host.volume))    silence switch: \(host.silenceSwitch ? "on" : "off")    call: "
                     + (host.callInProgress ? "in progress" : "none"))
             lines.append(
                 "output: \(host.output)    input: \(host.input)    devices: "
