@@ -242,6 +242,23 @@ final class AudioSessionTests: XCTestCase {
         XCTAssertEqual(session("music")?.active, false)
     }
 
+    // CONTRACT C5, B7, B8: a request that reaches the host while its guest is suspended (a thread
+    // of an in-process guest) is refused, and the guest hears so on resume.
+    func testC5ARequestFromASuspendedGuestIsRefusedAndAnsweredOnResume() throws {
+        let music = launchPlaying("music", try AudioConfiguration(category: .playback))
+        host.run { $0.suspend("music") }
+        let before = host.calls.names().count
+        music.emit(.audioActivationRequested(2))
+        host.settle()
+        XCTAssertEqual(audioCalls(since: before), [])
+        XCTAssertEqual(host.events.of(.audioRefused, guest: "music").map(\.name), ["notRunning"])
+        host.run { $0.resume("music") }
+        XCTAssertEqual(
+            audioCalls(since: before),
+            ["music:interruption_began=suspended", "music:activation_finished#2=notRunning"],
+            "in the order they happened")
+    }
+
     // CONTRACT C7: a guest that ends releases the sessions it interrupted as notify-others would.
     func testC7AGuestThatEndsReleasesWhatItInterrupted() throws {
         launchPlaying("music", try AudioConfiguration(category: .playback))
