@@ -134,8 +134,8 @@ final class AudioSessionTests: XCTestCase {
     func testC10RouteChangesAndThePauseCheck() throws {
         let music = launchPlaying("music", try AudioConfiguration(category: .playback))
         let before = host.calls.names().count
-        try host.run { try $0.plugAudioDevice(.headphones) }
-        try host.run { try $0.unplugAudioDevice(.headphones) }
+        try host.run { try $0.setAudioDevice(.headphones, plugged: true) }
+        try host.run { try $0.setAudioDevice(.headphones, plugged: false) }
         XCTAssertEqual(
             audioCalls(since: before),
             [
@@ -146,20 +146,20 @@ final class AudioSessionTests: XCTestCase {
         XCTAssertEqual(host.events.of(.audioNonconforming, guest: "music").count, 1)
         XCTAssertEqual(session("music")?.nonconformances, 1)
 
-        try host.run { try $0.plugAudioDevice(.headphones) }
-        try host.run { try $0.unplugAudioDevice(.headphones) }
+        try host.run { try $0.setAudioDevice(.headphones, plugged: true) }
+        try host.run { try $0.setAudioDevice(.headphones, plugged: false) }
         music.emit(.audioRendering(false))
         host.settle()
         host.advance(by: .seconds(2))
         XCTAssertEqual(host.events.of(.audioNonconforming, guest: "music").count, 1, "it paused in time")
-        XCTAssertThrowsError(try host.run { try $0.unplugAudioDevice(.headphones) }, "not plugged in")
+        XCTAssertThrowsError(try host.run { try $0.setAudioDevice(.headphones, plugged: false) }, "not plugged in")
     }
 
     // CONTRACT C6, C10: with no output left, a playing session is interrupted (route gone).
     func testC10UnpluggingTheLastOutputInterruptsWithRouteGone() throws {
         launchPlaying("music", try AudioConfiguration(category: .playback))
         let before = host.calls.names().count
-        try host.run { try $0.unplugAudioDevice(.speaker) }
+        try host.run { try $0.setAudioDevice(.speaker, plugged: false) }
         XCTAssertEqual(
             audioCalls(since: before),
             ["music:route_changed=oldDeviceUnavailable:speaker/none->none/none", "music:interruption_began=routeGone"])
@@ -181,8 +181,8 @@ final class AudioSessionTests: XCTestCase {
         let before = host.calls.names().count
         try host.run { try $0.beginAudioCall() }
         try host.run { try $0.endAudioCall(shouldResume: true) }
-        try host.run { try $0.plugAudioDevice(.bluetooth) }
-        try host.run { try $0.plugAudioDevice(.headphones) }
+        try host.run { try $0.setAudioDevice(.bluetooth, plugged: true) }
+        try host.run { try $0.setAudioDevice(.headphones, plugged: true) }
         XCTAssertEqual(audioCalls(since: before), [], "C14: nothing reaches a suspended guest")
 
         host.run { $0.switchTo("music") }

@@ -64,7 +64,7 @@ public struct AudioRouteCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        if plug { try host.core.plugAudioDevice(device) } else { try host.core.unplugAudioDevice(device) }
+        try host.core.setAudioDevice(device, plugged: plug)
         reply(.success(.said("\(device) is \(plug ? "plugged in" : "unplugged")")))
     }
 }

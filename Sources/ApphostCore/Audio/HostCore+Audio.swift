@@ -79,26 +79,14 @@ extension HostCore {
         record(.audioVolume, name: String(volume))
     }
 
-    /// C10: a device is plugged in; the sessions it takes over hear newDeviceAvailable.
-    public func plugAudioDevice(_ device: AudioDevice) throws(HostCommandError) {
+    /// C10: a device is plugged in (the sessions it takes over hear newDeviceAvailable), or
+    /// unplugged (those that used it hear oldDeviceUnavailable, and a playing guest should pause;
+    /// those left with nothing to play on are interrupted).
+    public func setAudioDevice(_ device: AudioDevice, plugged: Bool) throws(HostCommandError) {
         assertOnHostQueue()
         do throws(AudioRouteError) {
-            let notices = try audioRoutes.plug(device)
-            record(.audioDevice, name: "plugged", message: device.description)
-            tell(notices)
-        } catch {
-            throw HostCommandError(error.description)
-        }
-        audioChanged()
-    }
-
-    /// C10: a device is unplugged; the sessions that used it hear oldDeviceUnavailable (and a
-    /// playing guest should pause), those left with nothing to play on are interrupted.
-    public func unplugAudioDevice(_ device: AudioDevice) throws(HostCommandError) {
-        assertOnHostQueue()
-        do throws(AudioRouteError) {
-            let notices = try audioRoutes.unplug(device)
-            record(.audioDevice, name: "unplugged", message: device.description)
+            let notices = try plugged ? audioRoutes.plug(device) : audioRoutes.unplug(device)
+            record(.audioDevice, name: plugged ? "plugged" : "unplugged", message: device.description)
             tell(notices)
         } catch {
             throw HostCommandError(error.description)
