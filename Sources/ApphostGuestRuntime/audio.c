@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "call_area.h"
 #include "host_context.h"
 
 /* The options that make a session mix with others; the last two imply the
@@ -97,37 +98,7 @@ void ahr_audio_set_accepting(ahr_audio *audio, bool accepting)
 
 /* ---- The host's calls, on the main queue ---------------------------------- */
 
-bool ahr_audio_is_call(const ahr_call *call)
-{
-    switch (call->kind) {
-    case AHR_CALL_AUDIO_SETUP:
-    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
-    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-    case AHR_CALL_AUDIO_ROUTE_CHANGED:
-    case AHR_CALL_SECONDARY_AUDIO_HINT:
-    case AHR_CALL_MEDIA_SERVICES_RESET:
-        return true;
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-    case AHR_CALL_WILL_CONNECT:
-    case AHR_CALL_SCENE_CALLBACK:
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-    case AHR_CALL_BACKGROUND_TIME:
-    case AHR_CALL_SCENE_SIZE:
-    case AHR_CALL_PERFORM_ACTION:
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-    case AHR_CALL_SAVE_STATUS:
-        break;
-    }
-    return false;
-}
+bool ahr_audio_is_call(const ahr_call *call) { return ahr_call_area_of(call->kind) == AHR_AREA_AUDIO; }
 
 static bool is_interruption_reason(int32_t reason)
 {
@@ -164,22 +135,9 @@ int32_t ahr_audio_check_call(ahr_audio *audio, const ahr_call *call)
                    : APPHOST_ERROR_INVALID_ARGUMENT;
     case AHR_CALL_SECONDARY_AUDIO_HINT:
     case AHR_CALL_MEDIA_SERVICES_RESET:
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-    case AHR_CALL_WILL_CONNECT:
-    case AHR_CALL_SCENE_CALLBACK:
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-    case AHR_CALL_BACKGROUND_TIME:
-    case AHR_CALL_SCENE_SIZE:
-    case AHR_CALL_PERFORM_ACTION:
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-    case AHR_CALL_SAVE_STATUS:
+        /* A bool, or nothing: no value out of range. */
+        break;
+    default:
         break;
     }
     return APPHOST_OK;
@@ -277,22 +235,7 @@ int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callback
             callbacks->media_services_reset();
         }
         return APPHOST_OK;
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-    case AHR_CALL_WILL_CONNECT:
-    case AHR_CALL_SCENE_CALLBACK:
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-    case AHR_CALL_BACKGROUND_TIME:
-    case AHR_CALL_SCENE_SIZE:
-    case AHR_CALL_PERFORM_ACTION:
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-    case AHR_CALL_SAVE_STATUS:
+    default:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;

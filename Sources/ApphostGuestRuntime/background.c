@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_area.h"
 #include "growth.h"
 #include "host_context.h"
 #include "utf8_cut.h"
@@ -158,37 +159,7 @@ bool ahr_background_if_time_left(ahr_background *background, void (*body)(void *
 
 /* ---- The host's calls, on the main queue ---------------------------------- */
 
-bool ahr_background_is_call(const ahr_call *call)
-{
-    switch (call->kind) {
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-    case AHR_CALL_BACKGROUND_TIME:
-        return true;
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-    case AHR_CALL_WILL_CONNECT:
-    case AHR_CALL_SCENE_CALLBACK:
-    case AHR_CALL_SCENE_SIZE:
-    case AHR_CALL_PERFORM_ACTION:
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-    case AHR_CALL_SAVE_STATUS:
-    case AHR_CALL_AUDIO_SETUP:
-    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
-    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-    case AHR_CALL_AUDIO_ROUTE_CHANGED:
-    case AHR_CALL_SECONDARY_AUDIO_HINT:
-    case AHR_CALL_MEDIA_SERVICES_RESET:
-        break;
-    }
-    return false;
-}
+bool ahr_background_is_call(const ahr_call *call) { return ahr_call_area_of(call->kind) == AHR_AREA_BACKGROUND; }
 
 bool ahr_background_call_is_valid(const ahr_call *call)
 {
@@ -285,25 +256,7 @@ int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
         return run_work(background, call->id);
     case AHR_CALL_BACKGROUND_TIME:
         return set_background_time(background, call->background_time_ns);
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-    case AHR_CALL_WILL_CONNECT:
-    case AHR_CALL_SCENE_CALLBACK:
-    case AHR_CALL_SCENE_SIZE:
-    case AHR_CALL_PERFORM_ACTION:
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-    case AHR_CALL_SAVE_STATUS:
-    case AHR_CALL_AUDIO_SETUP:
-    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
-    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-    case AHR_CALL_AUDIO_ROUTE_CHANGED:
-    case AHR_CALL_SECONDARY_AUDIO_HINT:
-    case AHR_CALL_MEDIA_SERVICES_RESET:
+    default:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;

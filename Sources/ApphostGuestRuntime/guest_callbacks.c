@@ -38,39 +38,6 @@ bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_gue
     return true;
 }
 
-bool ahr_call_is_known(const ahr_call *call)
-{
-    switch (call->kind) {
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-    case AHR_CALL_WILL_CONNECT:
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-    case AHR_CALL_BACKGROUND_TIME:
-    case AHR_CALL_SCENE_SIZE:
-    case AHR_CALL_PERFORM_ACTION:
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-    case AHR_CALL_SAVE_STATUS:
-    case AHR_CALL_AUDIO_SETUP:
-    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
-    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-    case AHR_CALL_AUDIO_ROUTE_CHANGED:
-    case AHR_CALL_SECONDARY_AUDIO_HINT:
-    case AHR_CALL_MEDIA_SERVICES_RESET:
-        return true;
-    case AHR_CALL_SCENE_CALLBACK:
-        return call->scene_callback >= AHR_SCENE_WILL_ENTER_FOREGROUND &&
-               call->scene_callback <= AHR_SCENE_DID_DISCONNECT;
-    }
-    return false;
-}
-
 static scene_function scene_member(const apphost_scene_callbacks_t *scene, ahr_scene_callback callback)
 {
     switch (callback) {
@@ -119,31 +86,9 @@ int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_cal
             function(call->scene);
         }
         break;
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-    case AHR_CALL_BACKGROUND_TIME:
-        /* The runtime hands these to background.c instead. */
-        break;
-    case AHR_CALL_SCENE_SIZE:
-    case AHR_CALL_PERFORM_ACTION:
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-        /* And these to scenes.c. */
-        break;
-    case AHR_CALL_SAVE_STATUS:
-        /* ahr_handle answers this one itself. */
-        break;
-    case AHR_CALL_AUDIO_SETUP:
-    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
-    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-    case AHR_CALL_AUDIO_ROUTE_CHANGED:
-    case AHR_CALL_SECONDARY_AUDIO_HINT:
-    case AHR_CALL_MEDIA_SERVICES_RESET:
-        /* And these to audio.c. */
+    default:
+        /* The runtime hands the other areas' calls to their own files
+         * (call_area.h), and answers SAVE_STATUS itself. */
         break;
     }
     return APPHOST_OK;

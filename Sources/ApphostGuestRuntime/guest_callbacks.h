@@ -29,12 +29,10 @@ typedef struct ahr_guest_callbacks {
  * callbacks); false when it offers no app callbacks, which every guest must. */
 bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_guest_callbacks *callbacks);
 
-/* Calls the C callback for `call` (with `connection` for WILL_CONNECT);
- * returns its status, or APPHOST_OK for a void or missing one. */
+/* Calls the C callback for `call`, an app or scene callback (with
+ * `connection` for WILL_CONNECT); returns its status, or APPHOST_OK for a
+ * void or missing one, and for a call of another area (call_area.h). */
 int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_call *call,
                              const apphost_scene_connection_t *connection);
-
-/* True for the calls and scene callbacks this runtime knows. */
-bool ahr_call_is_known(const ahr_call *call);
 
 #endif

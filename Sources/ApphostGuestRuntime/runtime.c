@@ -13,6 +13,7 @@
 
 #include "audio.h"
 #include "background.h"
+#include "call_area.h"
 #include "guest_callbacks.h"
 #include "host_interface.h"
 #include "main_queue.h"

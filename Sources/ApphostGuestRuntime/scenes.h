@@ -83,7 +83,7 @@ void ahr_scenes_destroy(ahr_scenes *scenes);
 void ahr_scenes_set_running(ahr_scenes *scenes, bool running);
 
 /* True for SCENE_SIZE, PERFORM_ACTION, SHOULD_DISMISS_MODAL,
- * DID_DISMISS_MODAL and DID_DISCARD. */
+ * DID_DISMISS_MODAL, DID_DISCARD and NOTIFICATION_LIMIT. */
 bool ahr_scenes_is_call(const ahr_call *call);
 
 /* APPHOST_OK for any call but a scenes call whose values are out of range

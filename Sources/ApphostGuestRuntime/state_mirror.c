@@ -111,23 +111,8 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     case AHR_CALL_DID_DISMISS_MODAL:
         follow_scenes_call(mirror, call);
         break;
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-    case AHR_CALL_BACKGROUND_TIME:
-    case AHR_CALL_DID_DISCARD:
-    case AHR_CALL_NOTIFICATION_LIMIT:
-    case AHR_CALL_SAVE_STATUS:
-    case AHR_CALL_AUDIO_SETUP:
-    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
-    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-    case AHR_CALL_AUDIO_ROUTE_CHANGED:
-    case AHR_CALL_SECONDARY_AUDIO_HINT:
-    case AHR_CALL_MEDIA_SERVICES_RESET:
+    default:
+        /* Only the app state: no scene to follow. */
         break;
     }
     if (applied) {

@@ -325,7 +325,8 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
 
 /* ---- Calls ---------------------------------------------------------------- */
 
-/* The host-to-guest calls; the values are those of enum apphost_wire_call. */
+/* The host-to-guest calls; the values are those of enum apphost_wire_call.
+ * call_area.c says which part of the runtime handles each. */
 typedef enum ahr_call_kind {
     AHR_CALL_DID_FINISH_LAUNCHING = 1,
     AHR_CALL_WILL_TERMINATE = 2,
