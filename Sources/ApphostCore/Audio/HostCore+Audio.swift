@@ -222,11 +222,15 @@ extension HostCore {
 
     /// After every change: the secondary-audio hints (C11), ducking and muting as events (C8,
     /// C9), and background audio keeping guests running or not (B9).
+    /// Only guests that have touched their session can have changed: the others are inactive,
+    /// at full level, and keep nobody running, so a host whose guests play no audio does no more
+    /// per transition than before.
     private func audioChanged() {
+        guard !audio.guests.isEmpty else { return }
         let foreground = Set(
             guests.filter { !$0.stopped && ($0.appState == .active || $0.appState == .inactive) }.map(\.id))
         tell(audio.secondaryAudioHints(foreground: foreground))
-        for guest in guests where guest.phase != .notRunning {
+        for guest in audio.guests.compactMap(guest) where guest.phase != .notRunning {
             let level = audio.level(of: guest.id)
             let muted = level.muted && audio.session(of: guest.id).active
             if level.ducked != guest.audio.ducked {
