@@ -144,9 +144,13 @@ public final class AudioSession: @unchecked Sendable {
     /// in background with a session that does not mix), and ``ApphostError/invalidState`` when
     /// it cannot take the request (the guest is being suspended or terminated). Cancelling the
     /// caller's task does not withdraw the request: this still returns what the host decided.
-    public func activate() async throws {
+    ///
+    /// `isolation` is the caller's, which it keeps: called from ``GuestActor`` (a callback's
+    /// `Task`), the request and its answer stay on the main queue, with no hop to another thread.
+    public func activate(isolation: isolated (any Actor)? = #isolation) async throws {
         let activate = try member(\.activate)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        try await withCheckedThrowingContinuation(isolation: isolation) {
+            (continuation: CheckedContinuation<Void, any Error>) in
             // Under the lock, so that activation_finished, which may come on the main queue as
             // soon as the host has the request, finds the continuation (the host's thread-safe
             // functions never wait for the main queue, so this cannot deadlock).
