@@ -25,6 +25,9 @@
 //   navigation: session <category> <options> active=<true|false>   (status)
 //   navigation: <what> failed: <error>         WARNING
 //
+// It hears the session's events through `AudioSession.onEvent`, a closure that the host's
+// callbacks run on the main queue, rather than the `events` stream of the other samples.
+//
 // It declares background audio (B9): a prompt started in background plays to its end, since a
 // session that mixes may be activated there (C5), and the guest keeps running while it renders.
 
@@ -52,7 +55,9 @@ final class NavigationApp: GuestApp {
         guard session.isAvailable else { return log("navigation: no audio", level: .warning) }
         self.session = session
         setUp()
-        Task { for await event in session.events { handle(event) } }
+        // The closure, rather than the `events` stream the other samples use: it runs inside the
+        // host's callback, so a prompt cut by a call is stopped before the callback returns.
+        session.onEvent = { [weak self] event in self?.handle(event) }
     }
 
     func makeSceneDelegate(for session: SceneSession) -> SceneDelegate { NavigationWindow(app: self) }
