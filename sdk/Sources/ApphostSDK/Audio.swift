@@ -56,7 +56,7 @@ extension Apphost {
 ///         switch event {
 ///         case .interruptionBegan: playing = false  // already inactive (C6)
 ///         case .interruptionEnded(_, let shouldResume): if shouldResume { Task { await play() } }
-///         case .routeChanged(.oldDeviceUnavailable, _, _): pause()  // headphones out (C10)
+///         case .routeChanged(let reason, _, _) where reason == .oldDeviceUnavailable: pause()  // C10
 ///         case .mediaServicesReset: try? session.setCategory(.playback)  // set up again (C15)
 ///         default: break
 ///         }
