@@ -7,6 +7,8 @@ public enum ControlCommands {
         StatusCommand.self, SwitchCommand.self, OpenCommand.self, HomeCommand.self, AlertCommand.self,
         TerminateCommand.self, SuspendCommand.self, ResumeCommand.self, EventsCommand.self,
         MemoryWarningCommand.self, ActionCommand.self, CloseCommand.self, DismissCommand.self, LayoutCommand.self,
+        AudioSilenceCommand.self, AudioVolumeCommand.self, AudioRouteCommand.self, AudioInterruptCommand.self,
+        AudioResetCommand.self,
     ]
 
     /// The wire names of the verbs, for error messages.

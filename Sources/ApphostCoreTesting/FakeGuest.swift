@@ -16,6 +16,12 @@ public struct ReceivedCall: Equatable, CustomStringConvertible {
             case .didDiscard(let session): "#" + session.prefix(8)
             case .notificationLimit(let count, let window): "=\(count)/\(window)"
             case .saveStatus(let scene, let failed): "@\(scene)=\(failed ? "failed" : "works")"
+            case .audioSetup(_, let route): "=\(route)"
+            case .audioActivationFinished(let request, let refusal): "#\(request)=\(refusal?.rawValue ?? "activated")"
+            case .audioInterruptionBegan(let reason): "=\(reason)"
+            case .audioInterruptionEnded(let reason, let shouldResume): "=\(reason)" + (shouldResume ? "/resume" : "")
+            case .audioRouteChanged(let reason, let previous, let current): "=\(reason):\(previous)->\(current)"
+            case .secondaryAudioHint(let silence): silence ? "=silence" : "=resume"
             default: message.call.scene.map { "@\($0)" } ?? ""
             }
         return "\(guest):\(message.call.callbackName)" + detail

@@ -142,6 +142,20 @@ static int64_t remaining_ns(const ahr_background *background)
     return elapsed >= background->budget_ns ? 0 : background->budget_ns - elapsed;
 }
 
+bool ahr_background_if_time_left(ahr_background *background, void (*body)(void *context), void *context)
+{
+    bool left;
+
+    pthread_mutex_lock(&background->lock);
+    /* As begin_task: spent once the host's budget is known to be over (B1). */
+    left = !background->limited || remaining_ns(background) > 0;
+    if (left) {
+        body(context);
+    }
+    pthread_mutex_unlock(&background->lock);
+    return left;
+}
+
 /* ---- The host's calls, on the main queue ---------------------------------- */
 
 bool ahr_background_is_call(const ahr_call *call)
@@ -164,6 +178,13 @@ bool ahr_background_is_call(const ahr_call *call)
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
     case AHR_CALL_SAVE_STATUS:
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
         break;
     }
     return false;
@@ -276,6 +297,13 @@ int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
     case AHR_CALL_SAVE_STATUS:
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;

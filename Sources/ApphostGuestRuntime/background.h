@@ -81,6 +81,13 @@ void ahr_background_set_running(ahr_background *background, bool running);
  * now on (CONTRACT B1). */
 void ahr_background_will_terminate(ahr_background *background);
 
+/* Runs `body(context)` only while the budget leaves background time (no
+ * BACKGROUND_TIME of a duration yet, or some of it left), holding the lock so
+ * that a BACKGROUND_TIME handled meanwhile waits for it; returns whether it
+ * ran. For audio.c's activate, which holds its own lock around this (audio.h
+ * gives the order); the body must take no lock of the runtime's. */
+bool ahr_background_if_time_left(ahr_background *background, void (*body)(void *context), void *context);
+
 /* True for EXPIRE_TASK, FIRE_TIMER, RUN_WORK and BACKGROUND_TIME. */
 bool ahr_background_is_call(const ahr_call *call);
 

@@ -12,6 +12,7 @@ bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_gue
     const void *app = query(APPHOST_GUEST_APP_CALLBACKS_ID);
     const void *scene;
     const void *scenes;
+    const void *audio;
 
     memset(callbacks, 0, sizeof *callbacks);
     if (app == NULL) {
@@ -28,6 +29,11 @@ bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_gue
     callbacks->has_scenes = scenes != NULL;
     if (callbacks->has_scenes) {
         ahr_copy_sized_struct(&callbacks->scenes, sizeof callbacks->scenes, alignof(apphost_guest_scenes_t), scenes);
+    }
+    audio = query(APPHOST_GUEST_AUDIO_CALLBACKS_ID);
+    callbacks->has_audio = audio != NULL;
+    if (callbacks->has_audio) {
+        ahr_copy_sized_struct(&callbacks->audio, sizeof callbacks->audio, alignof(apphost_guest_audio_t), audio);
     }
     return true;
 }
@@ -50,6 +56,13 @@ bool ahr_call_is_known(const ahr_call *call)
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
     case AHR_CALL_SAVE_STATUS:
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
         return true;
     case AHR_CALL_SCENE_CALLBACK:
         return call->scene_callback >= AHR_SCENE_WILL_ENTER_FOREGROUND &&
@@ -122,6 +135,15 @@ int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_cal
         break;
     case AHR_CALL_SAVE_STATUS:
         /* ahr_handle answers this one itself. */
+        break;
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
+        /* And these to audio.c. */
         break;
     }
     return APPHOST_OK;

@@ -18,10 +18,15 @@ typedef struct ahr_guest_callbacks {
      * are always dismissable. */
     bool has_scenes;
     apphost_guest_scenes_t scenes;
+    /* False for a guest without the audio extension's callbacks (audio.h):
+     * the host's audio calls update the session all the same, and reach no
+     * code of its. */
+    bool has_audio;
+    apphost_guest_audio_t audio;
 } ahr_guest_callbacks;
 
-/* Takes the guest's tables from `query` (app, scene and scenes callbacks);
- * false when it offers no app callbacks, which every guest must. */
+/* Takes the guest's tables from `query` (app, scene, scenes and audio
+ * callbacks); false when it offers no app callbacks, which every guest must. */
 bool ahr_callbacks_query(const void *(*query)(const char *interface_id), ahr_guest_callbacks *callbacks);
 
 /* Calls the C callback for `call` (with `connection` for WILL_CONNECT);

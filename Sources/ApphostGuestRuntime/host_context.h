@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include "apphost_guest_runtime.h"
+#include "audio.h"
 #include "background.h"
 #include "main_queue.h"
 #include "session_list.h"
@@ -16,12 +17,13 @@ typedef struct ahr_host_context ahr_host_context;
 struct ahr_host_context {
     /* The guest's apphost_host_t: the key the registry finds this context by. */
     const apphost_host_t *host;
-    /* Immutable while registered. `mirror`, `background` and `scenes`
-     * belong to the runtime, which keeps them until the context is
+    /* Immutable while registered. `mirror`, `background`, `scenes` and
+     * `audio` belong to the runtime, which keeps them until the context is
      * withdrawn. */
     ahr_state_mirror *mirror;
     ahr_background *background;
     ahr_scenes *scenes;
+    ahr_audio *audio;
     ahr_main_queue *main_queue;
     ahr_session_list *sessions;
     char *data_directory;

@@ -150,6 +150,8 @@ static const void *host_get_extension(const apphost_host_t *host, const char *ex
         extension = ahr_background_extension();
     } else if (strcmp(extension_id, APPHOST_SCENES_EXTENSION_ID) == 0) {
         extension = ahr_scenes_extension();
+    } else if (strcmp(extension_id, APPHOST_AUDIO_EXTENSION_ID) == 0) {
+        extension = ahr_audio_extension();
     } else {
         return NULL;
     }

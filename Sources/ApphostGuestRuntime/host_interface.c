@@ -26,7 +26,7 @@ static void free_block(host_block *block)
 }
 
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
-                                          ahr_main_queue *main_queue, ahr_session_list *sessions,
+                                          ahr_audio *audio, ahr_main_queue *main_queue, ahr_session_list *sessions,
                                           const char *data_directory,
                                           const char *host_name, const char *host_version, ahr_reporter reporter)
 {
@@ -51,6 +51,7 @@ apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_backgrou
     block->context.mirror = mirror;
     block->context.background = background;
     block->context.scenes = scenes;
+    block->context.audio = audio;
     block->context.main_queue = main_queue;
     block->context.sessions = sessions;
     block->context.reporter = reporter;

@@ -3,6 +3,7 @@
 #define AHR_HOST_INTERFACE_H
 
 #include "apphost_guest_runtime.h"
+#include "audio.h"
 #include "background.h"
 #include "main_queue.h"
 #include "session_list.h"
@@ -15,7 +16,7 @@
  * memory.
  */
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
-                                          ahr_main_queue *main_queue, ahr_session_list *sessions,
+                                          ahr_audio *audio, ahr_main_queue *main_queue, ahr_session_list *sessions,
                                           const char *data_directory,
                                           const char *host_name, const char *host_version, ahr_reporter reporter);
 

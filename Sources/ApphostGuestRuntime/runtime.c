@@ -1,8 +1,8 @@
 /*
  * One loaded guest: its library, the host interface its init got, its
  * callbacks, the mirror of the states the host gave it and what its
- * extensions keep. The worker runs it,
- * and so does the host for the guests it runs in its own process
+ * extensions keep (its audio session among them). The worker runs it, and
+ * so does the host for the guests it runs in its own process
  * (Sources/ApphostChannels/InProcess/InProcessGuest.swift).
  */
 #include "apphost_guest_runtime.h"
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audio.h"
 #include "background.h"
 #include "guest_callbacks.h"
 #include "host_interface.h"
@@ -42,6 +43,8 @@ struct ahr_runtime {
     ahr_background background;
     /* The scenes extension's activation and modals. */
     ahr_scenes scenes;
+    /* The audio extension's session. */
+    ahr_audio audio;
     /* Which thread delivers a call now, for the [main-queue] functions. */
     ahr_main_queue main_queue;
     /* The guest's sessions, for list_sessions and the like. */
@@ -109,6 +112,7 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
     ahr_mirror_init(&runtime->mirror);
     ahr_background_init(&runtime->background);
     ahr_scenes_init(&runtime->scenes, (runtime->descriptor.capabilities & APPHOST_CAPABILITY_MULTIPLE_SCENES) != 0);
+    ahr_audio_init(&runtime->audio);
     ahr_main_queue_init(&runtime->main_queue);
     ahr_sessions_init(&runtime->sessions);
     *out = runtime;
@@ -156,8 +160,8 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         return refuse(APPHOST_ERROR_UNSUPPORTED, init_status);
     }
     runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, &runtime->scenes,
-                                              &runtime->main_queue, &runtime->sessions, data_directory, host_name,
-                                              host_version, reporter);
+                                              &runtime->audio, &runtime->main_queue, &runtime->sessions,
+                                              data_directory, host_name, host_version, reporter);
     if (runtime->host == NULL) {
         unload(runtime);
         return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);
@@ -186,6 +190,7 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
     runtime->phase = PHASE_RUNNING;
     ahr_background_set_running(&runtime->background, true);
     ahr_scenes_set_running(&runtime->scenes, true);
+    ahr_audio_set_accepting(&runtime->audio, true);
     return AHR_START_OK;
 }
 
@@ -204,6 +209,9 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     status = ahr_scenes_check_call(call);
+    if (status == APPHOST_OK) {
+        status = ahr_audio_check_call(&runtime->audio, call);
+    }
     if (status != APPHOST_OK) {
         return status;
     }
@@ -229,6 +237,8 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     }
     if (call->kind == AHR_CALL_WILL_TERMINATE) {
         ahr_background_will_terminate(&runtime->background);
+        /* The host could act on no audio call from here (audio.h). */
+        ahr_audio_set_accepting(&runtime->audio, false);
     }
     ahr_main_queue_enter(&runtime->main_queue);
     if (ahr_background_is_call(call)) {
@@ -236,6 +246,9 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     } else if (ahr_scenes_is_call(call)) {
         status = ahr_scenes_handle(&runtime->scenes, &runtime->mirror,
                                    runtime->callbacks.has_scenes ? &runtime->callbacks.scenes : NULL, call, discarded);
+    } else if (ahr_audio_is_call(call)) {
+        status = ahr_audio_handle(&runtime->audio, runtime->callbacks.has_audio ? &runtime->callbacks.audio : NULL,
+                                  call);
     } else {
         status = ahr_callbacks_invoke(&runtime->callbacks, call, session != NULL ? &connection : NULL);
     }
@@ -263,9 +276,11 @@ void ahr_stop(ahr_runtime *runtime)
         return;
     }
     /* No task begins, and no timer or work is accepted, during deinit: no
-     * call will run them. Nor does the host act on scene requests then. */
+     * call will run them. Nor does the host act on scene requests or audio
+     * calls then. */
     ahr_background_set_running(&runtime->background, false);
     ahr_scenes_set_running(&runtime->scenes, false);
+    ahr_audio_set_accepting(&runtime->audio, false);
     if (runtime->phase == PHASE_RUNNING && runtime->entry.deinit != NULL) {
         ahr_main_queue_enter(&runtime->main_queue);
         runtime->entry.deinit();
@@ -275,6 +290,7 @@ void ahr_stop(ahr_runtime *runtime)
     ahr_mirror_destroy(&runtime->mirror);
     ahr_background_destroy(&runtime->background);
     ahr_scenes_destroy(&runtime->scenes);
+    ahr_audio_destroy(&runtime->audio);
     ahr_main_queue_destroy(&runtime->main_queue);
     ahr_sessions_destroy(&runtime->sessions);
     free(runtime->descriptor_strings);

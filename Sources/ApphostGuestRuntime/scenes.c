@@ -339,6 +339,13 @@ bool ahr_scenes_is_call(const ahr_call *call)
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
     case AHR_CALL_SAVE_STATUS:
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
         break;
     }
     return false;
@@ -376,6 +383,13 @@ int32_t ahr_scenes_check_call(const ahr_call *call)
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
     case AHR_CALL_SAVE_STATUS:
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
         break;
     }
     return APPHOST_OK;
@@ -519,6 +533,13 @@ int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const ap
     case AHR_CALL_RUN_WORK:
     case AHR_CALL_BACKGROUND_TIME:
     case AHR_CALL_SAVE_STATUS:
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;

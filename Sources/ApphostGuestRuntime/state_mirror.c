@@ -121,6 +121,13 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
     case AHR_CALL_SAVE_STATUS:
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
         break;
     }
     if (applied) {

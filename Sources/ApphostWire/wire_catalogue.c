@@ -28,7 +28,14 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_DID_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_DID_DISMISS_MODAL &&
                    (int)AHR_CALL_DID_DISCARD == (int)APPHOST_WIRE_CALL_DID_DISCARD &&
                    (int)AHR_CALL_NOTIFICATION_LIMIT == (int)APPHOST_WIRE_CALL_NOTIFICATION_LIMIT &&
-                   (int)AHR_CALL_SAVE_STATUS == (int)APPHOST_WIRE_CALL_SAVE_STATUS,
+                   (int)AHR_CALL_SAVE_STATUS == (int)APPHOST_WIRE_CALL_SAVE_STATUS &&
+                   (int)AHR_CALL_AUDIO_SETUP == (int)APPHOST_WIRE_CALL_AUDIO_SETUP &&
+                   (int)AHR_CALL_AUDIO_ACTIVATION_FINISHED == (int)APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED &&
+                   (int)AHR_CALL_AUDIO_INTERRUPTION_BEGAN == (int)APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_BEGAN &&
+                   (int)AHR_CALL_AUDIO_INTERRUPTION_ENDED == (int)APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED &&
+                   (int)AHR_CALL_AUDIO_ROUTE_CHANGED == (int)APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED &&
+                   (int)AHR_CALL_SECONDARY_AUDIO_HINT == (int)APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT &&
+                   (int)AHR_CALL_MEDIA_SERVICES_RESET == (int)APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -50,8 +57,19 @@ _Static_assert((int)AHR_REPORT_LOG == (int)APPHOST_WIRE_LOG &&
                    (int)AHR_REPORT_MODAL_DISMISSED == (int)APPHOST_WIRE_MODAL_DISMISSED &&
                    (int)AHR_REPORT_NOTIFICATION_POSTED == (int)APPHOST_WIRE_NOTIFICATION_POSTED &&
                    (int)AHR_REPORT_SESSION_CLOSE_REQUESTED == (int)APPHOST_WIRE_SESSION_CLOSE_REQUESTED &&
-                   (int)AHR_REPORT_SCENE_TITLE_CHANGED == (int)APPHOST_WIRE_SCENE_TITLE_CHANGED,
+                   (int)AHR_REPORT_SCENE_TITLE_CHANGED == (int)APPHOST_WIRE_SCENE_TITLE_CHANGED &&
+                   (int)AHR_REPORT_AUDIO_CONFIGURED == (int)APPHOST_WIRE_AUDIO_CONFIGURED &&
+                   (int)AHR_REPORT_AUDIO_ACTIVATION_REQUESTED == (int)APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED &&
+                   (int)AHR_REPORT_AUDIO_DEACTIVATED == (int)APPHOST_WIRE_AUDIO_DEACTIVATED &&
+                   (int)AHR_REPORT_AUDIO_RENDERING == (int)APPHOST_WIRE_AUDIO_RENDERING &&
+                   (int)AHR_REPORT_AUDIO_GAIN == (int)APPHOST_WIRE_AUDIO_GAIN &&
+                   (int)AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN == (int)APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN,
                "ahr_report_kind matches enum apphost_wire_type");
+
+/* Every option bit audio.h names. */
+#define AUDIO_OPTIONS_ALL                                                                                      \
+    (APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS | APPHOST_AUDIO_OPTION_DUCK_OTHERS |                                 \
+     APPHOST_AUDIO_OPTION_INTERRUPT_SPOKEN_AUDIO_AND_MIX_WITH_OTHERS | APPHOST_AUDIO_OPTION_DEFAULT_TO_SPEAKER)
 
 /* ---- Host to worker -------------------------------------------------------- */
 
@@ -120,6 +138,29 @@ static void walk_action(wire_io *io, ahr_call *call)
 }
 
 /* The fields after the call's kind. */
+/* AUDIO_SETUP's format: each value at least 1. */
+static void walk_format(wire_io *io, ahr_call *call)
+{
+    wire_io_u32(io, &call->sample_rate);
+    wire_io_u32(io, &call->period_frames);
+    wire_io_u32(io, &call->channel_count);
+    wire_io_require(io, call->sample_rate > 0 && call->period_frames > 0 && call->channel_count > 0,
+                    "an audio format of %u Hz, %u frames, %u channels", (unsigned)call->sample_rate,
+                    (unsigned)call->period_frames, (unsigned)call->channel_count);
+}
+
+static void walk_route(wire_io *io, int32_t *output, int32_t *input)
+{
+    wire_io_enum(io, output, APPHOST_AUDIO_OUTPUT_NONE, APPHOST_AUDIO_OUTPUT_LINE_OUT, "audio output");
+    wire_io_enum(io, input, APPHOST_AUDIO_INPUT_NONE, APPHOST_AUDIO_INPUT_LINE_IN, "audio input");
+}
+
+static void walk_interruption_reason(wire_io *io, int32_t *reason)
+{
+    wire_io_enum(io, reason, APPHOST_AUDIO_INTERRUPTION_OTHER_SESSION, APPHOST_AUDIO_INTERRUPTION_SUSPENDED,
+                 "interruption reason");
+}
+
 static void walk_call_body(wire_io *io, ahr_call *call)
 {
     int32_t callback = call->scene_callback;
@@ -173,6 +214,33 @@ static void walk_call_body(wire_io *io, ahr_call *call)
         wire_io_u64(io, &call->scene);
         wire_io_bool(io, &call->save_failed);
         break;
+    case AHR_CALL_AUDIO_SETUP:
+        walk_format(io, call);
+        walk_route(io, &call->output, &call->input);
+        break;
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+        wire_io_id(io, &call->audio_request, "audio request");
+        wire_io_enum(io, &call->activation_result, APPHOST_AUDIO_ACTIVATED, APPHOST_AUDIO_REFUSED_NOT_RUNNING,
+                     "activation result");
+        break;
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+        walk_interruption_reason(io, &call->interruption_reason);
+        break;
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+        walk_interruption_reason(io, &call->interruption_reason);
+        wire_io_bool(io, &call->should_resume);
+        break;
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+        wire_io_enum(io, &call->route_change_reason, APPHOST_AUDIO_ROUTE_NEW_DEVICE_AVAILABLE,
+                     APPHOST_AUDIO_ROUTE_OVERRIDE, "route change reason");
+        walk_route(io, &call->previous_output, &call->previous_input);
+        walk_route(io, &call->output, &call->input);
+        break;
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+        wire_io_bool(io, &call->silence_secondary);
+        break;
+    case AHR_CALL_MEDIA_SERVICES_RESET:
+        break;
     }
 }
 
@@ -187,7 +255,7 @@ static void walk_call(wire_io *io, wire_call *message)
     /* Checked even when has_scene_state is false: the host sends 0 then. */
     wire_io_enum(io, &call->scene_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
                  "scene state");
-    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_SAVE_STATUS, "call");
+    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET, "call");
     call->kind = (ahr_call_kind)kind;
     if (!io->cursor.failed) {
         walk_call_body(io, call);
@@ -335,6 +403,29 @@ static void walk_report(wire_io *io, ahr_report *report)
         wire_io_u64(io, &report->scene);
         wire_io_text(io, &report->text, &report->text_length);
         break;
+    case AHR_REPORT_AUDIO_CONFIGURED:
+        wire_io_enum(io, &report->category, APPHOST_AUDIO_CATEGORY_AMBIENT, APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD,
+                     "audio category");
+        wire_io_enum(io, &report->mode, APPHOST_AUDIO_MODE_DEFAULT, APPHOST_AUDIO_MODE_VIDEO_CHAT, "audio mode");
+        wire_io_u32(io, &report->options);
+        wire_io_require(io, (report->options & ~(uint32_t)AUDIO_OPTIONS_ALL) == 0, "audio options 0x%x",
+                        (unsigned)report->options);
+        break;
+    case AHR_REPORT_AUDIO_ACTIVATION_REQUESTED:
+        wire_io_id(io, &report->id, "audio request");
+        break;
+    case AHR_REPORT_AUDIO_DEACTIVATED:
+    case AHR_REPORT_AUDIO_RENDERING:
+        wire_io_bool(io, &report->flag);
+        break;
+    case AHR_REPORT_AUDIO_GAIN:
+        wire_io_f64(io, &report->gain);
+        wire_io_require(io, report->gain >= 0 && report->gain <= 1, "an audio gain of %g", report->gain);
+        break;
+    case AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN:
+        wire_io_enum(io, &report->output_override, APPHOST_AUDIO_OVERRIDE_NONE, APPHOST_AUDIO_OVERRIDE_SPEAKER,
+                     "output override");
+        break;
     }
 }
 
@@ -343,7 +434,7 @@ static void walk_report(wire_io *io, ahr_report *report)
 /* LOG to the last report, but for STOPPED, the conversation's own. */
 static bool is_report(uint8_t type)
 {
-    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_SCENE_TITLE_CHANGED && type != APPHOST_WIRE_STOPPED;
+    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN && type != APPHOST_WIRE_STOPPED;
 }
 
 /* Walks the body of a message of a known type; false for an unknown one. */
@@ -471,6 +562,18 @@ const char *wire_type_name(uint8_t type)
         return "SESSION_CLOSE_REQUESTED";
     case APPHOST_WIRE_SCENE_TITLE_CHANGED:
         return "SCENE_TITLE_CHANGED";
+    case APPHOST_WIRE_AUDIO_CONFIGURED:
+        return "AUDIO_CONFIGURED";
+    case APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED:
+        return "AUDIO_ACTIVATION_REQUESTED";
+    case APPHOST_WIRE_AUDIO_DEACTIVATED:
+        return "AUDIO_DEACTIVATED";
+    case APPHOST_WIRE_AUDIO_RENDERING:
+        return "AUDIO_RENDERING";
+    case APPHOST_WIRE_AUDIO_GAIN:
+        return "AUDIO_GAIN";
+    case APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN:
+        return "AUDIO_OUTPUT_OVERRIDDEN";
     }
     return "unknown";
 }

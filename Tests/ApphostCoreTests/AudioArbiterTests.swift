@@ -73,13 +73,15 @@ final class AudioArbiterTests: XCTestCase {
             try arbiter.activate("call-app", inBackground: false),
             [.interruptionBegan(guest: "music", reason: .otherSession)])
         XCTAssertEqual(
-            arbiter.deactivate("call-app", notifyOthers: true), [.interruptionEnded(guest: "music", shouldResume: true)]
+            arbiter.deactivate("call-app", notifyOthers: true),
+            [.interruptionEnded(guest: "music", reason: .otherSession, shouldResume: true)]
         )
 
         _ = try arbiter.activate("music", inBackground: false)  // resumed, but renders nothing
         _ = try arbiter.activate("paused", inBackground: false)  // interrupts music
         XCTAssertEqual(
-            arbiter.deactivate("paused", notifyOthers: true), [.interruptionEnded(guest: "music", shouldResume: false)])
+            arbiter.deactivate("paused", notifyOthers: true),
+            [.interruptionEnded(guest: "music", reason: .otherSession, shouldResume: false)])
 
         _ = try arbiter.activate("music", inBackground: false)
         _ = try arbiter.activate("paused", inBackground: false)
@@ -102,15 +104,17 @@ final class AudioArbiterTests: XCTestCase {
         XCTAssertEqual(
             arbiter.endCall(shouldResume: true),
             [
-                .interruptionEnded(guest: "music", shouldResume: true),
-                .interruptionEnded(guest: "game", shouldResume: false),
+                .interruptionEnded(guest: "music", reason: .call, shouldResume: true),
+                .interruptionEnded(guest: "game", reason: .call, shouldResume: false),
             ])
         XCTAssertEqual(arbiter.endCall(shouldResume: true), [], "no call, no end")
 
         _ = try arbiter.activate("music", inBackground: false)
         arbiter.setRendering("music", true)
         _ = arbiter.beginCall()
-        XCTAssertEqual(arbiter.endCall(shouldResume: false), [.interruptionEnded(guest: "music", shouldResume: false)])
+        XCTAssertEqual(
+            arbiter.endCall(shouldResume: false),
+            [.interruptionEnded(guest: "music", reason: .call, shouldResume: false)])
     }
 
     // CONTRACT C8, C4: a duckOthers session lowers every other audible session by 20 dB while it
@@ -129,7 +133,8 @@ final class AudioArbiterTests: XCTestCase {
         XCTAssertEqual(arbiter.level(of: "nav"), AudioLevel(ducked: false, muted: false, gain: 1))
         XCTAssertEqual(arbiter.level(of: "podcast").gain, 0, "interrupted: out of the mix")
         XCTAssertEqual(
-            arbiter.deactivate("nav", notifyOthers: true), [.interruptionEnded(guest: "podcast", shouldResume: false)])
+            arbiter.deactivate("nav", notifyOthers: true),
+            [.interruptionEnded(guest: "podcast", reason: .otherSession, shouldResume: false)])
         XCTAssertEqual(arbiter.level(of: "music"), AudioLevel(ducked: false, muted: false, gain: 1), "restored")
     }
 
@@ -171,6 +176,9 @@ final class AudioArbiterTests: XCTestCase {
         _ = try arbiter.activate("music", inBackground: false)
         _ = try arbiter.activate("game", inBackground: false)
         XCTAssertEqual(arbiter.wentToBackground("music", declaresBackgroundAudio: true), [])
+        XCTAssertFalse(
+            arbiter.playsInBackground("music", declaresBackgroundAudio: true), "active but silent: suspended as any")
+        arbiter.setRendering("music", true)
         XCTAssertTrue(arbiter.playsInBackground("music", declaresBackgroundAudio: true))
         XCTAssertEqual(
             arbiter.wentToBackground("game", declaresBackgroundAudio: true),
@@ -215,7 +223,8 @@ final class AudioArbiterTests: XCTestCase {
         _ = try arbiter.activate("music", inBackground: false)
         arbiter.setRendering("music", true)
         _ = try arbiter.activate("nav", inBackground: false)
-        XCTAssertEqual(arbiter.remove("nav"), [.interruptionEnded(guest: "music", shouldResume: true)])
+        XCTAssertEqual(
+            arbiter.remove("nav"), [.interruptionEnded(guest: "music", reason: .otherSession, shouldResume: true)])
         XCTAssertEqual(arbiter.guests, ["music"])
     }
 }

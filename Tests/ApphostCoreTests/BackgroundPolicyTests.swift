@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostCoreTesting
+import ApphostModel
 import Foundation
 import XCTest
 
@@ -263,22 +264,27 @@ final class BackgroundPolicyTests: XCTestCase {
     // in background, even past its budget; once the audio stops it is suspended like any other.
     func testBackgroundAudioKeepsAGuestRunning() throws {
         let player = host.opener.add("org.test.player", capabilities: .backgroundAudio)
-        host.run { $0.launch(path: "org.test.player", foreground: false) }
-        host.run { $0.audioSessionChanged("org.test.player", playsInBackground: true) }
+        host.run { $0.launch(path: "org.test.player", foreground: true) }
+        player.emit(.audioConfigured(try AudioConfiguration(category: .playback)))
+        player.emit(.audioActivationRequested(1))
+        player.emit(.audioRendering(true))
+        host.run { $0.home() }
         player.emit(.taskBegan(1, name: "stream"))
         host.advance(by: .seconds(40))
         XCTAssertEqual(host.guest("org.test.player")?.appState, .background)
         XCTAssertEqual(host.events.of(.overrun, guest: "org.test.player").count, 1)
         player.emit(.taskEnded(1))
-        host.run { $0.audioSessionChanged("org.test.player", playsInBackground: false) }
+        player.emit(.audioRendering(false))
         host.advance(by: .seconds(1))
         XCTAssertEqual(host.guest("org.test.player")?.appState, .suspended)
     }
 
-    // CONTRACT B9: without the declared capability, an active session does not keep it running.
+    // CONTRACT B9: without the declared capability, a playing session does not keep it running.
     func testAudioWithoutTheCapabilityDoesNotKeepAGuestRunning() throws {
+        guest.emit(.audioConfigured(try AudioConfiguration(category: .playback)))
+        guest.emit(.audioActivationRequested(1))
+        guest.emit(.audioRendering(true))
         host.run { $0.home() }
-        host.run { $0.audioSessionChanged(id, playsInBackground: true) }
         host.advance(by: .seconds(1))
         XCTAssertEqual(status.appState, .suspended)
     }

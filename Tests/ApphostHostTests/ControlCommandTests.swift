@@ -23,7 +23,8 @@ final class ControlCommandTests: XCTestCase {
             ControlCommands.names,
             [
                 "ps", "switch", "open", "home", "alert", "terminate", "suspend", "resume", "events", "memory-warning",
-                "action", "close", "dismiss", "layout",
+                "action", "close", "dismiss", "layout", "audio-silence", "audio-volume", "audio-route",
+                "audio-interrupt", "audio-reset",
             ])
     }
 
@@ -33,7 +34,10 @@ final class ControlCommandTests: XCTestCase {
             AlertCommand(), AlertCommand(dismiss: true), TerminateCommand(guest: "a.b"), SuspendCommand(guest: "a.b"),
             ResumeCommand(guest: "a.b"), EventsCommand(), MemoryWarningCommand(level: .critical),
             ActionCommand(scene: "3", name: "go", payload: "x"), CloseCommand(scene: "3"), DismissCommand(scene: "3"),
-            LayoutCommand(.split("1", "2", ratio: 0.25)),
+            LayoutCommand(.split("1", "2", ratio: 0.25)), AudioSilenceCommand(on: true),
+            AudioVolumeCommand(volume: 0.5),
+            AudioRouteCommand(plug: false, device: .lineOut), AudioInterruptCommand(begin: false, shouldResume: true),
+            AudioResetCommand(),
         ]
         for command in commands {
             let decoded = try ControlCommands.decode(line: Array(command.line.utf8))
@@ -67,6 +71,18 @@ final class ControlCommandTests: XCTestCase {
                     "\(verb) \(members)")
             }
         }
+    }
+
+    // The audio verbs' one-line errors (C9, C10, C12).
+    func testAudioVerbsRefuseBadValues() {
+        XCTAssertEqual(error(#"{"command":"audio-volume","volume":1.5}"#), "the volume is from 0 to 1, not 1.5")
+        XCTAssertEqual(
+            error(#"{"command":"audio-route","plug":true,"device":"radio"}"#),
+            "unknown audio device \"radio\" (known: speaker, built-in-mic, headphones, bluetooth, line-out, line-in)")
+        XCTAssertEqual(error(#"{"command":"audio-route","plug":true}"#), #"audio-route needs a "device""#)
+        XCTAssertEqual(
+            error(#"{"command":"audio-interrupt","begin":true,"shouldResume":true}"#),
+            "shouldResume is for the end of an interruption")
     }
 
     func testBadLinesGetTheProtocolsErrors() {

@@ -1412,6 +1412,658 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(recorder.timeline.count, before, "nothing reached the reporter after stop")
     }
 
+    // MARK: The audio extension
+
+    // get_extension offers one table for apphost.audio/1, with every member. During init every
+    // function but get_session is refused (INVALID_STATE) after the checks that need no state, so
+    // that a combination the table refuses is INVALID_COMBINATION even then; get_session tells the
+    // session of launch: soloAmbient, default mode, no options, inactive, gain 1, no format or
+    // route before AUDIO_SETUP. CONTRACT C1 X3
+    func testGetExtensionOffersTheAudioTableWhichRefusesChangesDuringInit() throws {
+        let recorder = ReporterRecorder()
+        let (_, fixture) = try startedAudio(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let raw = try XCTUnwrap(host.pointee.get_extension(host, APPHOST_AUDIO_EXTENSION_ID))
+        let table = raw.assumingMemoryBound(to: apphost_audio_t.self)
+        XCTAssertEqual(table.pointee.struct_size, UInt32(MemoryLayout<apphost_audio_t>.size))
+        XCTAssertEqual(fixture.audio(), UnsafePointer(table), "the guest got the same table in init")
+        XCTAssertNotNil(table.pointee.set_configuration)
+        XCTAssertNotNil(table.pointee.activate)
+        XCTAssertNotNil(table.pointee.deactivate)
+        XCTAssertNotNil(table.pointee.set_rendering)
+        XCTAssertNotNil(table.pointee.set_gain)
+        XCTAssertNotNil(table.pointee.override_output)
+        XCTAssertNotNil(table.pointee.get_session)
+        XCTAssertEqual(recorder.lines, [AudioFixture.line(at: "init")], "before ahr_start returned")
+        XCTAssertEqual(recorder.audio, [])
+        XCTAssertEqual(fixture.session(), AudioSession())
+    }
+
+    // CONTRACT C1 C3 C4: every category, mode and option bits the table refuses together (a mixing
+    // option outside playback and playAndRecord, defaultToSpeaker outside playAndRecord, a mode
+    // outside its category) gets INVALID_COMBINATION and changes nothing, the reporter hearing
+    // nothing; every one it takes is kept, with the mixWithOthers that duckOthers and
+    // interruptSpokenAudioAndMixWithOthers imply, and reported so. Options not given are off: a
+    // new category resets them.
+    func testEveryCombinationTheTableRefusesChangesNothing() throws {
+        let recorder = ReporterRecorder()
+        let (_, fixture) = try startedAudio(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.audio())
+        // The C3 and C4 tables, as the contract words them.
+        let optionsTaken: [Int32: UInt32] = [
+            AudioConstants.ambient: 0, AudioConstants.soloAmbient: 0, AudioConstants.record: 0,
+            AudioConstants.playback: AudioConstants.mixWithOthers | AudioConstants.duckOthers
+                | AudioConstants.interruptSpokenAudio,
+            AudioConstants.playAndRecord: AudioConstants.mixWithOthers | AudioConstants.duckOthers
+                | AudioConstants.interruptSpokenAudio
+                | AudioConstants.defaultToSpeaker,
+        ]
+        let modesTaken: [Int32: Set<Int32>] = [
+            AudioConstants.ambient: [AudioConstants.defaultMode],
+            AudioConstants.soloAmbient: [AudioConstants.defaultMode],
+            AudioConstants.record: [AudioConstants.defaultMode],
+            AudioConstants.playback: [
+                AudioConstants.defaultMode, AudioConstants.spokenAudio, AudioConstants.moviePlayback,
+            ],
+            AudioConstants.playAndRecord: [
+                AudioConstants.defaultMode, AudioConstants.voiceChat, AudioConstants.videoChat,
+            ],
+        ]
+        // A configuration no refused one could be mistaken for.
+        let before = AudioSession(
+            category: AudioConstants.playAndRecord, mode: AudioConstants.videoChat, options: 0b1111)
+        var reports: [AudioReport] = []
+        var accepted = 0
+        for category in Int32(0)...4 {
+            for mode in Int32(0)...4 {
+                for options in UInt32(0)...0b1111 {
+                    let label = "category \(category) mode \(mode) options \(options)"
+                    XCTAssertEqual(table.pointee.set_configuration(host, before.category, before.mode, 0b1111), 0)
+                    reports.append(.configured(before.category, before.mode, 0b1111))
+                    let status = table.pointee.set_configuration(host, category, mode, options)
+                    if options & ~optionsTaken[category]! == 0 && modesTaken[category]!.contains(mode) {
+                        let mixing = AudioConstants.duckOthers | AudioConstants.interruptSpokenAudio
+                        let kept = options & mixing != 0 ? options | AudioConstants.mixWithOthers : options
+                        XCTAssertEqual(status, StatusCode.ok, label)
+                        XCTAssertEqual(
+                            fixture.session(), AudioSession(category: category, mode: mode, options: kept), label)
+                        reports.append(.configured(category, mode, kept))
+                        accepted += 1
+                    } else {
+                        XCTAssertEqual(status, StatusCode.invalidCombination, label)
+                        XCTAssertEqual(fixture.session(), before, label)
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(accepted, 1 + 1 + 3 * 8 + 1 + 3 * 16, "every combination the tables take")
+        XCTAssertEqual(recorder.audio, reports)
+        XCTAssertTrue(recorder.audioReportsSetOnlyAudioMembers)
+
+        // C1: setting a category resets the options, its own included.
+        XCTAssertEqual(table.pointee.set_configuration(host, AudioConstants.playback, 0, AudioConstants.duckOthers), 0)
+        XCTAssertEqual(fixture.session()?.options, AudioConstants.duckOthers | AudioConstants.mixWithOthers)
+        XCTAssertEqual(table.pointee.set_configuration(host, AudioConstants.playback, 0, 0), 0)
+        XCTAssertEqual(fixture.session(), AudioSession(category: AudioConstants.playback))
+    }
+
+    // CONTRACT X3: unknown categories, modes, option bits, flags, rendering values, gains and
+    // overrides are INVALID_ARGUMENT, before the table is looked at; so are NULL pointers, NULL
+    // and foreign hosts. None changes the session or reaches the reporter.
+    func testUnknownValuesNullPointersAndForeignHostsAreInvalidArguments() throws {
+        let recorder = ReporterRecorder()
+        let (_, fixture) = try startedAudio(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.audio()).pointee
+        var foreign = host.pointee
+        // playAndRecord takes every option and an override: only the unknown value is wrong.
+        XCTAssertEqual(table.set_configuration(host, AudioConstants.playAndRecord, 0, 0), 0)
+        let configured = AudioSession(category: AudioConstants.playAndRecord)
+        let invalid = StatusCode.invalidArgument
+        let configurations: [(Int32, Int32, UInt32)] = [
+            (-1, 0, 0), (5, 0, 0), (.max, 0, 0), (.min, 0, 0), (4, -1, 0), (4, 5, 0), (4, 0, 1 << 4),
+            (4, 0, 1 << 31), (4, 0, .max), (5, 0, AudioConstants.mixWithOthers),
+            (0, 9, AudioConstants.defaultToSpeaker),
+        ]
+        for (category, mode, options) in configurations {
+            XCTAssertEqual(
+                table.set_configuration(host, category, mode, options), invalid, "\(category) \(mode) \(options)")
+        }
+        for flags: UInt32 in [2, 3, 1 << 31] {
+            XCTAssertEqual(table.deactivate(host, flags), invalid, "flags \(flags)")
+        }
+        for rendering: Int32 in [-1, 2, .max] {
+            XCTAssertEqual(table.set_rendering(host, rendering), invalid, "rendering \(rendering)")
+        }
+        for gain in [-0.001, 1.001, .nan, .infinity, -.infinity, -1] {
+            XCTAssertEqual(table.set_gain(host, gain), invalid, "gain \(gain)")
+        }
+        for value: Int32 in [-1, 2, .max] {
+            XCTAssertEqual(table.override_output(host, value), invalid, "override \(value)")
+        }
+        XCTAssertEqual(table.activate(host, nil), invalid)
+        XCTAssertEqual(table.get_session(host, nil), invalid)
+
+        var session = apphost_audio_session_t()
+        session.struct_size = UInt32(MemoryLayout<apphost_audio_session_t>.size)
+        withUnsafePointer(to: &foreign) { foreign in
+            for stranger in [nil, foreign] {
+                var request: apphost_audio_request_t = 9
+                XCTAssertEqual(table.set_configuration(stranger, AudioConstants.playback, 0, 0), invalid)
+                XCTAssertEqual(table.activate(stranger, &request), invalid)
+                XCTAssertEqual(request, APPHOST_AUDIO_REQUEST_INVALID, "written even so")
+                XCTAssertEqual(table.deactivate(stranger, 0), invalid)
+                XCTAssertEqual(table.set_rendering(stranger, 1), invalid)
+                XCTAssertEqual(table.set_gain(stranger, 0.5), invalid)
+                XCTAssertEqual(table.override_output(stranger, AudioConstants.overrideSpeaker), invalid)
+                XCTAssertEqual(table.get_session(stranger, &session), invalid)
+            }
+        }
+        XCTAssertEqual(fixture.session(), configured)
+        XCTAssertEqual(recorder.audio, [.configured(AudioConstants.playAndRecord, 0, 0)])
+    }
+
+    // audio.h's override_output (CONTRACT C10's override reason): only a playAndRecord session has
+    // a choice of output, others get INVALID_STATE; the host hears each override, and the route
+    // changes only when it says so (AUDIO_ROUTE_CHANGED).
+    func testOverrideOutputOnlyForPlayAndRecord() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        fixture.run(
+            "override 1;configure 2 0 0;override 1;configure 3 0 0;override 0;configure 4 3 8;override 1;"
+                + "override 0;override 2")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "override 1 = invalid_state", "configure 2 0 0 = ok", "override 1 = invalid_state",
+                "configure 3 0 0 = ok", "override 0 = invalid_state", "configure 4 3 8 = ok", "override 1 = ok",
+                "override 0 = ok", "override 2 = invalid_argument",
+            ])
+        XCTAssertEqual(
+            recorder.audio,
+            [
+                .configured(2, 0, 0), .configured(3, 0, 0), .configured(4, 3, 8),
+                .outputOverridden(AudioConstants.overrideSpeaker), .outputOverridden(AudioConstants.overrideNone),
+            ])
+        XCTAssertEqual(fixture.session()?.output, AudioConstants.speaker, "the route the host last gave")
+        XCTAssertTrue(recorder.audioReportsSetOnlyAudioMembers)
+    }
+
+    // CONTRACT C5: activation request ids count from 1 per guest, each reported; the session is
+    // active once the host answers APPHOST_AUDIO_ACTIVATED, before activation_finished runs, and
+    // stays as it was on a refusal; activating an active session succeeds and changes nothing. An
+    // answer to a request never given out is INVALID_HANDLE, one with an unknown result
+    // INVALID_ARGUMENT: no guest code runs and nothing changes, the app state included.
+    func testActivationRequestsCountFromOneAndTheAnswerSetsTheSession() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        fixture.run("activate;activate")
+        XCTAssertEqual(finish(2, AudioConstants.refusedCallInProgress, on: runtime), 0)
+        XCTAssertEqual(fixture.session()?.active, 0, "refused")
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
+        XCTAssertEqual(fixture.session()?.active, 1)
+        fixture.run("activate")
+        XCTAssertEqual(fixture.session()?.active, 1, "activating an active session changes nothing")
+        XCTAssertEqual(finish(3, AudioConstants.activated, on: runtime), 0)
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "activate = ok 1", "activate = ok 2", "activation_finished 2 1 active=0",
+                "activation_finished 1 0 active=1", "activate = ok 3", "activation_finished 3 0 active=1",
+            ])
+        XCTAssertEqual(recorder.audio, [.activationRequested(1), .activationRequested(2), .activationRequested(3)])
+
+        let mark = recorder.lines.count
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime, Self.interrupted(1)), 0)
+        let answers: [(request: UInt64, result: Int32, status: Int32)] = [
+            (0, AudioConstants.activated, StatusCode.invalidHandle),
+            (4, AudioConstants.activated, StatusCode.invalidHandle),
+            (.max, AudioConstants.activated, StatusCode.invalidHandle), (1, -1, StatusCode.invalidArgument),
+            (1, 4, StatusCode.invalidArgument),
+        ]
+        for (request, result, status) in answers {
+            XCTAssertEqual(
+                deliverAudio(AHR_CALL_AUDIO_ACTIVATION_FINISHED, to: runtime, app: APPHOST_APP_STATE_BACKGROUND) {
+                    $0.audio_request = request
+                    $0.activation_result = result
+                }, status, "request \(request) result \(result)")
+        }
+        XCTAssertEqual(lines(recorder, since: mark), ["interruption_began 1 active=0"], "no guest code")
+        XCTAssertEqual(fixture.session()?.active, 0)
+        XCTAssertEqual(
+            onMainQueue(runtime) { host.pointee.app_state(host) }, Int32(APPHOST_APP_STATE_ACTIVE.rawValue),
+            "the app state of the last call delivered")
+    }
+
+    // audio.h's deactivate (CONTRACT C5, C7): the session is inactive when deactivate returns; an
+    // ACTIVATED answer to a request made before the latest deactivate leaves it inactive, while
+    // activation_finished still says what the host decided; one made after activates. The host
+    // hears each deactivate, with whether to notify the others; deactivating an inactive session
+    // succeeds.
+    func testAnAnswerToARequestMadeBeforeDeactivateLeavesTheSessionInactive() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        fixture.run("activate;deactivate 1")
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
+        XCTAssertEqual(fixture.session()?.active, 0)
+        fixture.run("activate;activate;deactivate 0;activate")
+        XCTAssertEqual(finish(3, AudioConstants.activated, on: runtime), 0)
+        XCTAssertEqual(fixture.session()?.active, 0, "request 3 came before the deactivate")
+        XCTAssertEqual(finish(4, AudioConstants.activated, on: runtime), 0)
+        XCTAssertEqual(fixture.session()?.active, 1, "request 4 came after it")
+        fixture.run("deactivate 0;session;deactivate 1")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "activate = ok 1", "deactivate 1 = ok", "activation_finished 1 0 active=0", "activate = ok 2",
+                "activate = ok 3", "deactivate 0 = ok", "activate = ok 4", "activation_finished 3 0 active=0",
+                "activation_finished 4 0 active=1", "deactivate 0 = ok",
+                "session = cat=1 mode=0 options=0 active=0 route=1/1 format=48000/480/2 gain=1 size=48",
+                "deactivate 1 = ok",
+            ])
+        XCTAssertEqual(
+            recorder.audio,
+            [
+                .activationRequested(1), .deactivated(notifyOthers: true), .activationRequested(2),
+                .activationRequested(3), .deactivated(notifyOthers: false), .activationRequested(4),
+                .deactivated(notifyOthers: false), .deactivated(notifyOthers: true),
+            ])
+        XCTAssertTrue(recorder.audioReportsSetOnlyAudioMembers)
+    }
+
+    // CONTRACT C6 C7: interruption_began finds the session already inactive; interruption_ended
+    // carries its reason and should_resume as 1 or 0. Every reason of the enum is delivered, others
+    // are INVALID_ARGUMENT and leave an active session active. The guest's callback runs without
+    // the runtime's locks: it may activate again at once.
+    func testInterruptionsFindTheSessionInactiveAndCarryTheirReasons() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        fixture.run("activate")
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
+        var mark = recorder.lines.count
+        for reason in Int32(1)...5 {
+            XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime, Self.interrupted(reason)), 0)
+        }
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_ENDED, to: runtime) {
+                $0.interruption_reason = 2
+                $0.should_resume = true
+            }, 0)
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_ENDED, to: runtime) { $0.interruption_reason = 1 }, 0)
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            [
+                "interruption_began 1 active=0", "interruption_began 2 active=0", "interruption_began 3 active=0",
+                "interruption_began 4 active=0", "interruption_began 5 active=0",
+                "interruption_ended 2 resume=1 active=0", "interruption_ended 1 resume=0 active=0",
+            ])
+
+        fixture.run("activate")
+        XCTAssertEqual(finish(2, AudioConstants.activated, on: runtime), 0)
+        mark = recorder.lines.count
+        for kind in [AHR_CALL_AUDIO_INTERRUPTION_BEGAN, AHR_CALL_AUDIO_INTERRUPTION_ENDED] {
+            for reason: Int32 in [0, 6, -1] {
+                XCTAssertEqual(
+                    deliverAudio(kind, to: runtime, Self.interrupted(reason)), StatusCode.invalidArgument,
+                    "\(kind) \(reason)")
+            }
+        }
+        XCTAssertEqual(lines(recorder, since: mark), [], "no guest code")
+        XCTAssertEqual(fixture.session()?.active, 1, "still active")
+
+        fixture.run("react activate")
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime, Self.interrupted(1)), 0)
+        XCTAssertEqual(
+            lines(recorder, since: mark), ["interruption_began 1 active=0", "activate = ok 3"],
+            "activate from inside the callback")
+        XCTAssertEqual(recorder.audio.last, .activationRequested(3))
+    }
+
+    // CONTRACT C10: AUDIO_SETUP stores the format and route and runs no guest code; a route change
+    // is stored before route_changed runs, which gets both routes with their struct_size. Values
+    // out of range, or a format of 0, are INVALID_ARGUMENT, reach no guest code and change nothing.
+    func testRouteChangesAreStoredBeforeTheGuestHears() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        let setUp = AudioSession(
+            output: AudioConstants.speaker, input: AudioConstants.builtInMic, sampleRate: 48000,
+            periodFrames: 480, channelCount: 2)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        XCTAssertEqual(fixture.session(), setUp)
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
+                $0.route_change_reason = 1
+                ($0.previous_output, $0.previous_input) = (AudioConstants.speaker, AudioConstants.builtInMic)
+                ($0.output, $0.input) = (AudioConstants.headphones, AudioConstants.headsetMic)
+            }, 0)
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
+                $0.route_change_reason = 2
+                ($0.previous_output, $0.previous_input) = (AudioConstants.headphones, AudioConstants.headsetMic)
+                ($0.output, $0.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
+            }, 0)
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
+                $0.route_change_reason = 3
+                ($0.previous_output, $0.previous_input) = (AudioConstants.speaker, AudioConstants.builtInMic)
+                ($0.output, $0.input) = (0, 4)
+            }, 0)
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "route_changed 1 1/1 -> 2/2 sizes=12/12 session=2/2",
+                "route_changed 2 2/2 -> 1/1 sizes=12/12 session=1/1",
+                "route_changed 3 1/1 -> 0/4 sizes=12/12 session=0/4",
+            ])
+        var now = setUp
+        (now.output, now.input) = (0, 4)
+        XCTAssertEqual(fixture.session(), now)
+
+        let mark = recorder.lines.count
+        let badRoutes: [(inout ahr_call) -> Void] = [
+            { $0.route_change_reason = 0 }, { $0.route_change_reason = 5 }, { $0.output = 5 }, { $0.input = -1 },
+            { $0.previous_output = -1 }, { $0.previous_input = 5 },
+        ]
+        for (index, bad) in badRoutes.enumerated() {
+            XCTAssertEqual(
+                deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
+                    $0.route_change_reason = 4
+                    ($0.output, $0.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
+                    bad(&$0)
+                }, StatusCode.invalidArgument, "route \(index)")
+        }
+        let badSetUps: [(inout ahr_call) -> Void] = [
+            { $0.sample_rate = 0 }, { $0.period_frames = 0 }, { $0.channel_count = 0 }, { $0.output = 5 },
+            { $0.input = 5 }, { $0.output = -1 },
+        ]
+        for (index, bad) in badSetUps.enumerated() {
+            XCTAssertEqual(
+                deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime) {
+                    Self.setUp(&$0)
+                    $0.sample_rate = 44100
+                    bad(&$0)
+                }, StatusCode.invalidArgument, "setup \(index)")
+        }
+        XCTAssertEqual(lines(recorder, since: mark), [], "no guest code")
+        XCTAssertEqual(fixture.session(), now, "nothing changed")
+        XCTAssertEqual(recorder.audio, [], "the host's calls are not reported back")
+    }
+
+    // CONTRACT C11: secondary_audio_hint hears the host's hint as 1 or 0.
+    func testSecondaryAudioHintReachesTheGuest() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, _) = try startedAudio(recorder)
+        XCTAssertEqual(deliverAudio(AHR_CALL_SECONDARY_AUDIO_HINT, to: runtime) { $0.silence_secondary = true }, 0)
+        XCTAssertEqual(deliverAudio(AHR_CALL_SECONDARY_AUDIO_HINT, to: runtime) { $0.silence_secondary = false }, 0)
+        XCTAssertEqual(Array(recorder.lines.dropFirst()), ["secondary_audio_hint 1", "secondary_audio_hint 0"])
+    }
+
+    // CONTRACT C15: a media services reset puts the session back as at launch (soloAmbient, default
+    // mode, no options, inactive, gain 1) before media_services_reset runs; the host's format and
+    // route stay. The guest sets its session up again from there.
+    func testMediaServicesResetPutsTheSessionBackAsAtLaunch() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        fixture.run("configure 2 1 2;gain 0.25;activate")
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
+        XCTAssertEqual(
+            fixture.session(),
+            AudioSession(
+                category: 2, mode: 1, options: 3, active: 1, output: 1, input: 1, sampleRate: 48000, periodFrames: 480,
+                channelCount: 2, gain: 0.25))
+        fixture.run("react configure 2 0 0")
+        let mark = recorder.lines.count
+        XCTAssertEqual(deliverAudio(AHR_CALL_MEDIA_SERVICES_RESET, to: runtime), 0)
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            [
+                "media_services_reset cat=1 mode=0 options=0 active=0 route=1/1 format=48000/480/2 gain=1 size=48",
+                "configure 2 0 0 = ok",
+            ])
+        XCTAssertEqual(
+            fixture.session(),
+            AudioSession(
+                category: 2, output: 1, input: 1, sampleRate: 48000, periodFrames: 480, channelCount: 2, gain: 1))
+        XCTAssertEqual(
+            recorder.audio,
+            [.configured(2, 1, 3), .gain(0.25), .activationRequested(1), .configured(2, 0, 0)])
+    }
+
+    // CONTRACT C12 C7 B9: set_gain keeps the guest's relative gain, 0 to 1, for get_session and the
+    // host; set_rendering tells the host whether the guest plays, and is not kept.
+    func testGainAndRenderingReachTheHost() throws {
+        let recorder = ReporterRecorder()
+        let (_, fixture) = try startedAudio(recorder)
+        fixture.run("gain 0;gain 1;gain 0.5;rendering 1;rendering 0;thread gain 0.75")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            ["gain 0 = ok", "gain 1 = ok", "gain 0.5 = ok", "rendering 1 = ok", "rendering 0 = ok", "gain 0.75 = ok"])
+        XCTAssertEqual(fixture.session(), AudioSession(gain: 0.75))
+        XCTAssertEqual(
+            recorder.audio, [.gain(0), .gain(1), .gain(0.5), .rendering(true), .rendering(false), .gain(0.75)])
+        XCTAssertTrue(recorder.audioReportsSetOnlyAudioMembers)
+    }
+
+    // audio.h, "from will_terminate on" (CONTRACT X3, A3): from the moment will_terminate is
+    // delivered, its callback included, and during deinit, every function but get_session is
+    // INVALID_STATE (activate writes the invalid id); a refused combination is still
+    // INVALID_COMBINATION. After ahr_stop, the withdrawn host gets INVALID_ARGUMENT and
+    // get_extension NULL; nothing reaches the reporter.
+    func testWillTerminateAndDeinitRefuseEveryFunctionButGetSession() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        // playAndRecord, so that only the state refuses override_output below.
+        fixture.run("configure 4 0 0")
+        XCTAssertEqual(deliver(GuestMessage(call: .willTerminate, appState: .background), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, AudioFixture.line(at: "will_terminate"))
+        let mark = recorder.lines.count
+        fixture.run("thread activate;gain 0.5;override 1;deactivate 0;rendering 0;configure 2 0 0;session")
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            [
+                "activate = invalid_state 0", "gain 0.5 = invalid_state", "override 1 = invalid_state",
+                "deactivate 0 = invalid_state", "rendering 0 = invalid_state", "configure 2 0 0 = invalid_state",
+                "session = cat=4 mode=0 options=0 active=0 route=1/1 format=48000/480/2 gain=1 size=48",
+            ])
+
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.audio())
+        let getExtension = try XCTUnwrap(host.pointee.get_extension)
+        runtimes.removeAll { $0 == runtime }
+        ahr_stop(runtime)
+        XCTAssertEqual(recorder.lines.last, AudioFixture.line(at: "deinit"))
+        var session = apphost_audio_session_t()
+        session.struct_size = UInt32(MemoryLayout<apphost_audio_session_t>.size)
+        var request: apphost_audio_request_t = 9
+        let invalid = StatusCode.invalidArgument
+        XCTAssertEqual(table.pointee.set_configuration(host, AudioConstants.playback, 0, 0), invalid)
+        XCTAssertEqual(table.pointee.activate(host, &request), invalid)
+        XCTAssertEqual(request, APPHOST_AUDIO_REQUEST_INVALID)
+        XCTAssertEqual(table.pointee.deactivate(host, 0), invalid)
+        XCTAssertEqual(table.pointee.set_rendering(host, 0), invalid)
+        XCTAssertEqual(table.pointee.set_gain(host, 1), invalid)
+        XCTAssertEqual(table.pointee.override_output(host, 0), invalid)
+        XCTAssertEqual(table.pointee.get_session(host, &session), invalid)
+        XCTAssertNil(getExtension(host, APPHOST_AUDIO_EXTENSION_ID))
+        XCTAssertEqual(recorder.audio, [.configured(4, 0, 0)], "nothing from will_terminate on")
+    }
+
+    // audio.h's activate (CONTRACT C5, B7): while the guest's background time is 0, as before a
+    // suspension, activate is INVALID_STATE and writes the invalid id, the host hearing nothing;
+    // the other functions still work. A budget that runs out counts as 0; a new one, or the
+    // foreground, lets activate through again.
+    func testActivateIsRefusedWhileTheBackgroundTimeIsZero() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        XCTAssertEqual(deliver(.backgroundTime(.zero), to: runtime), 0)
+        fixture.run("activate;gain 0.5;deactivate 0")
+        XCTAssertEqual(deliver(.backgroundTime(nil), to: runtime), 0)
+        fixture.run("activate")
+        XCTAssertEqual(deliver(.backgroundTime(.seconds(30)), to: runtime), 0)
+        fixture.run("activate")
+        XCTAssertEqual(deliver(.backgroundTime(.milliseconds(1)), to: runtime), 0)
+        usleep(20_000)
+        fixture.run("activate")
+        XCTAssertEqual(
+            Array(recorder.lines.dropFirst()),
+            [
+                "activate = invalid_state 0", "gain 0.5 = ok", "deactivate 0 = ok", "activate = ok 1",
+                "activate = ok 2",
+                "activate = invalid_state 0",
+            ])
+        XCTAssertEqual(
+            recorder.audio,
+            [.gain(0.5), .deactivated(notifyOthers: false), .activationRequested(1), .activationRequested(2)])
+    }
+
+    // CONTRACT X3: get_session needs a struct of at least ABI 1.4's 48 bytes (smaller:
+    // INVALID_ARGUMENT, nothing written); it writes the members it has that fit, never past the
+    // guest's struct, sets struct_size to what it wrote, and answers any thread.
+    func testGetSessionWritesWhatFitsAndSaysSo() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.audio())
+        XCTAssertEqual(MemoryLayout<apphost_audio_session_t>.size, 48)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        fixture.run("configure 4 4 9;gain 0.5")
+
+        /// get_session into 64 bytes of 0xAB whose first four say `declared`.
+        func query(declaring declared: UInt32) -> (Int32, [UInt8]) {
+            var bytes = [UInt8](repeating: 0xAB, count: 64)
+            let status = bytes.withUnsafeMutableBytes { buffer in
+                buffer.storeBytes(of: declared, as: UInt32.self)
+                return table.pointee.get_session(
+                    host, buffer.baseAddress!.assumingMemoryBound(to: apphost_audio_session_t.self))
+            }
+            return (status, bytes)
+        }
+        for declared: UInt32 in [0, 4, 40, 47] {
+            let (status, bytes) = query(declaring: declared)
+            XCTAssertEqual(status, StatusCode.invalidArgument, "struct_size \(declared)")
+            XCTAssertEqual(Array(bytes[4...]), Array(repeating: 0xAB, count: 60), "nothing written")
+        }
+        for declared: UInt32 in [48, 64] {
+            let (status, bytes) = query(declaring: declared)
+            XCTAssertEqual(status, StatusCode.ok, "struct_size \(declared)")
+            let session = bytes.withUnsafeBytes { $0.load(as: apphost_audio_session_t.self) }
+            XCTAssertEqual(session.struct_size, 48, "what it wrote")
+            XCTAssertEqual(
+                AudioSession(session),
+                AudioSession(
+                    category: 4, mode: 4, options: 9, output: 1, input: 1, sampleRate: 48000, periodFrames: 480,
+                    channelCount: 2, gain: 0.5))
+            XCTAssertEqual(Array(bytes[48...]), Array(repeating: 0xAB, count: 16), "nothing past its own struct")
+        }
+        // Any thread, the main queue's or not, within a callback or not.
+        let (hostAddress, tableAddress) = (UInt(bitPattern: host), UInt(bitPattern: table))
+        let category = DispatchQueue.global().sync {
+            var session = apphost_audio_session_t()
+            session.struct_size = 48
+            let table = UnsafePointer<apphost_audio_t>(bitPattern: tableAddress)!
+            let status = table.pointee.get_session(UnsafePointer(bitPattern: hostAddress), &session)
+            return status == StatusCode.ok ? session.category : -1
+        }
+        XCTAssertEqual(category, AudioConstants.playAndRecord)
+    }
+
+    // A guest without the audio callbacks, or with a table too small for some, has its session kept
+    // all the same: the host's calls change it, and the members it lacks are skipped.
+    func testGuestWithoutAudioCallbacks() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedAudio(
+            recorder, name: "audio-runtime-bare", flags: ["-DFIXTURE_NO_AUDIO_CALLBACKS"])
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime, Self.setUp), 0)
+        fixture.run("activate")
+        XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
+        XCTAssertEqual(fixture.session()?.active, 1)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime, Self.interrupted(2)), 0)
+        XCTAssertEqual(fixture.session()?.active, 0)
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: runtime) {
+                $0.route_change_reason = 1
+                ($0.output, $0.input) = (AudioConstants.headphones, AudioConstants.headsetMic)
+            }, 0)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_ENDED, to: runtime, Self.interrupted(2)), 0)
+        XCTAssertEqual(deliverAudio(AHR_CALL_SECONDARY_AUDIO_HINT, to: runtime), 0)
+        fixture.run("gain 0.5")
+        XCTAssertEqual(deliverAudio(AHR_CALL_MEDIA_SERVICES_RESET, to: runtime), 0)
+        XCTAssertEqual(
+            fixture.session(),
+            AudioSession(
+                output: AudioConstants.headphones, input: AudioConstants.headsetMic, sampleRate: 48000,
+                periodFrames: 480,
+                channelCount: 2))
+        XCTAssertEqual(Array(recorder.lines.dropFirst()), ["activate = ok 1", "gain 0.5 = ok"])
+
+        // A table whose struct_size ends before interruption_ended: it and the members after it are
+        // skipped.
+        let small = ReporterRecorder()
+        let (cut, _) = try startedAudio(
+            small, name: "audio-runtime-small",
+            flags: ["-DFIXTURE_AUDIO_CALLBACKS_SIZE=offsetof(apphost_guest_audio_t,interruption_ended)"])
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: cut, Self.interrupted(2)), 0)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_ENDED, to: cut, Self.interrupted(2)), 0)
+        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_ROUTE_CHANGED, to: cut) { $0.route_change_reason = 1 }, 0)
+        XCTAssertEqual(deliverAudio(AHR_CALL_SECONDARY_AUDIO_HINT, to: cut), 0)
+        XCTAssertEqual(deliverAudio(AHR_CALL_MEDIA_SERVICES_RESET, to: cut), 0)
+        XCTAssertEqual(Array(small.lines.dropFirst()), ["interruption_began 2 active=0"])
+    }
+
+    // CONTRACT X3 C5: the functions are safe from any thread at once; reports are made under the
+    // session's lock, so the host hears them in the order they changed the session: the last gain
+    // reported is the session's, and request ids come 1, 2, 3... in report order, each given out once.
+    // The reporter takes its time, so that a report made outside the lock would be overtaken.
+    func testAudioReportsComeInTheOrderTheSessionChanged() throws {
+        let recorder = ReporterRecorder(slowAudio: true)
+        let (_, fixture) = try startedAudio(recorder)
+        let (hostAddress, tableAddress) = (
+            UInt(bitPattern: try XCTUnwrap(fixture.host())), UInt(bitPattern: try XCTUnwrap(fixture.audio()))
+        )
+        let threads = 8
+        let rounds = 200
+        let requests = Mutex<[UInt64]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let host = UnsafePointer<apphost_host_t>(bitPattern: hostAddress)
+            let table = UnsafePointer<apphost_audio_t>(bitPattern: tableAddress)!.pointee
+            for round in 0..<rounds {
+                var request: apphost_audio_request_t = 0
+                _ = table.set_gain(host, Double(thread * rounds + round) / Double(threads * rounds))
+                if table.activate(host, &request) == StatusCode.ok { requests.withLock { $0.append(request) } }
+            }
+        }
+        let count = UInt64(threads * rounds)
+        XCTAssertEqual(requests.withLock { $0.sorted() }, Array(1...count), "each id once")
+        let reported = recorder.audio
+        XCTAssertEqual(
+            reported.filter { $0.kind == AHR_REPORT_AUDIO_ACTIVATION_REQUESTED.rawValue }.map(\.id), Array(1...count),
+            "in the order given out")
+        let gains = reported.filter { $0.kind == AHR_REPORT_AUDIO_GAIN.rawValue }.map(\.gain)
+        XCTAssertEqual(gains.count, threads * rounds)
+        XCTAssertEqual(fixture.session()?.gain, gains.last, "the last reported is the one kept")
+
+        // Two threads at once, many times: the gain the host heard last is the one kept each time.
+        var overtaken = 0
+        for trial in 0..<100 {
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                let host = UnsafePointer<apphost_host_t>(bitPattern: hostAddress)
+                let table = UnsafePointer<apphost_audio_t>(bitPattern: tableAddress)!.pointee
+                _ = table.set_gain(host, Double(trial * 2 + thread) / 1000)
+            }
+            if fixture.session()?.gain != recorder.audio.last?.gain { overtaken += 1 }
+        }
+        XCTAssertEqual(overtaken, 0, "trials whose last report was not the gain kept")
+    }
+
     // MARK: Stopping
 
     // CONTRACT A3 X3: stop runs deinit once, and the withdrawn host pointer gets error codes.
@@ -1512,6 +2164,47 @@ final class GuestRuntimeCTests: XCTestCase {
         let runtime = try loaded(try ScenesFixture.library(name: name, flags: flags))
         XCTAssertEqual(start(runtime, recorder, directory: "/data/scenes"), StartOutcome(AHR_START_OK, APPHOST_OK))
         return (runtime, try XCTUnwrap(ScenesFixture(name: name)))
+    }
+
+    /// Plugins/Fixtures/audio_runtime_guest.c, loaded and started in process, with its hooks.
+    private func startedAudio(_ recorder: ReporterRecorder, name: String = "audio-runtime", flags: [String] = [])
+        throws -> (runtime: OpaquePointer, fixture: AudioFixture)
+    {
+        let runtime = try loaded(try AudioFixture.library(name: name, flags: flags))
+        XCTAssertEqual(start(runtime, recorder, directory: "/data/audio"), StartOutcome(AHR_START_OK, APPHOST_OK))
+        return (runtime, try XCTUnwrap(AudioFixture(name: name)))
+    }
+
+    /// Delivers audio call `kind` in app state `app`, with the members `edit` sets (the others 0).
+    private func deliverAudio(
+        _ kind: ahr_call_kind, to runtime: OpaquePointer, app: apphost_app_state = APPHOST_APP_STATE_ACTIVE,
+        _ edit: (inout ahr_call) -> Void = { _ in }
+    ) -> Int32 {
+        var call = ahr_call()
+        call.kind = kind
+        call.app_state = Int32(app.rawValue)
+        edit(&call)
+        return ahr_handle(runtime, &call)
+    }
+
+    /// The host's answer to activation `request`.
+    private func finish(_ request: UInt64, _ result: Int32, on runtime: OpaquePointer) -> Int32 {
+        deliverAudio(AHR_CALL_AUDIO_ACTIVATION_FINISHED, to: runtime) {
+            $0.audio_request = request
+            $0.activation_result = result
+        }
+    }
+
+    /// AUDIO_SETUP's members as the tests' host gives them: 48 kHz, periods of 480 frames, stereo,
+    /// the speaker and the built-in microphone.
+    private static func setUp(_ call: inout ahr_call) {
+        (call.sample_rate, call.period_frames, call.channel_count) = (48000, 480, 2)
+        (call.output, call.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
+    }
+
+    /// An interruption's members: its reason.
+    private static func interrupted(_ reason: Int32) -> (inout ahr_call) -> Void {
+        { $0.interruption_reason = reason }
     }
 
     /// A foreground scene connecting, whose session id is commands for the scenes fixture.
@@ -1677,6 +2370,7 @@ extension GuestRuntimeCTests {
             case modalPresented(UInt64, modal: UInt64, style: Int32, title: String)
             case modalDismissed(UInt64, modal: UInt64)
             case notification(title: String, body: String)
+            case audio(AudioReport)
             case mark(String)
 
             static func taskBegan(_ task: UInt64, _ name: String) -> Entry { .taskBegan(task, name: Array(name.utf8)) }
@@ -1703,6 +2397,10 @@ extension GuestRuntimeCTests {
                 }
             }
 
+            var audioReport: AudioReport? {
+                if case .audio(let report) = self { report } else { nil }
+            }
+
             var description: String {
                 switch self {
                 case .log(let line): "log \(line)"
@@ -1722,6 +2420,7 @@ extension GuestRuntimeCTests {
                     "modalPresented \(scene) \(modal) \(style) \(title)"
                 case .modalDismissed(let scene, let modal): "modalDismissed \(scene) \(modal)"
                 case .notification(let title, let body): "notification \(title) \(body)"
+                case .audio(let report): "audio \(report)"
                 case .mark(let text): "mark \(text)"
                 }
             }
@@ -1733,9 +2432,16 @@ extension GuestRuntimeCTests {
             var nullSaves = 0
             /// Texts and states the scenes members got as NULL, which the runtime promises never to pass.
             var nullScenesPointers = 0
+            /// Audio reports that set a member their kind does not name (ahr_report_kind).
+            var strayAudioMembers = 0
             var timeline: [Entry] = []
         }
         private let state = Mutex(State())
+        /// Takes its time over each audio report, so that reports made outside the runtime's lock
+        /// would be overtaken by other threads' (testAudioReportsComeInTheOrderTheSessionChanged).
+        private let slowAudio: Bool
+
+        init(slowAudio: Bool = false) { self.slowAudio = slowAudio }
 
         var logs: [Log] { state.withLock { $0.logs } }
         var timeline: [Entry] { state.withLock { $0.timeline } }
@@ -1744,6 +2450,10 @@ extension GuestRuntimeCTests {
         /// The scenes extension's reporter calls, in order.
         var scenes: [Entry] { timeline.filter(\.isScenes) }
         var scenesPointersWereNeverNull: Bool { state.withLock { $0.nullScenesPointers == 0 } }
+        /// The audio extension's reporter calls, in order.
+        var audio: [AudioReport] { timeline.compactMap(\.audioReport) }
+        /// No audio report set a member of ahr_report outside the audio ones (AudioReport has those).
+        var audioReportsSetOnlyAudioMembers: Bool { state.withLock { $0.strayAudioMembers == 0 } }
 
         /// Puts `text` into the timeline, as a point of reference.
         func mark(_ text: String) { record(.mark(text)) }
@@ -1817,6 +2527,18 @@ extension GuestRuntimeCTests {
                     textPointer + [UnsafeRawPointer(report.body)],
                     .notification(title: text, body: ReporterRecorder.text(report.body, report.body_length)))
             case AHR_REPORT_SESSION_CLOSE_REQUESTED: record(textPointer, .sessionClose(text))
+            case AHR_REPORT_AUDIO_CONFIGURED, AHR_REPORT_AUDIO_ACTIVATION_REQUESTED, AHR_REPORT_AUDIO_DEACTIVATED,
+                AHR_REPORT_AUDIO_RENDERING, AHR_REPORT_AUDIO_GAIN, AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN:
+                let stray =
+                    report.level != 0 || report.scene != 0 || report.text != nil || report.text_length != 0
+                    || report.body != nil || report.body_length != 0 || report.bytes != nil || report.bytes_length != 0
+                    || report.delay_ns != 0 || report.interval_ns != 0 || report.activation != 0 || report.role != 0
+                    || report.style != 0 || report.progress != 0
+                if slowAudio { usleep(20) }
+                state.withLock {
+                    $0.timeline.append(.audio(AudioReport(report)))
+                    if stray { $0.strayAudioMembers += 1 }
+                }
             default: XCTFail("an unknown report kind \(report.kind)")
             }
         }
@@ -1827,6 +2549,88 @@ extension GuestRuntimeCTests {
         private static func from(_ context: UnsafeMutableRawPointer?) -> ReporterRecorder {
             Unmanaged<ReporterRecorder>.fromOpaque(context!).takeUnretainedValue()
         }
+    }
+
+    /// One report of the audio extension with every audio member of ahr_report, so that a test sees
+    /// that the members its kind does not name stay zero.
+    struct AudioReport: Equatable, CustomStringConvertible {
+        var kind: UInt32
+        var id: UInt64 = 0
+        var category: Int32 = 0
+        var mode: Int32 = 0
+        var options: UInt32 = 0
+        var flag = false
+        var gain: Double = 0
+        var outputOverride: Int32 = 0
+
+        init(_ report: ahr_report) {
+            kind = report.kind.rawValue
+            id = report.id
+            category = report.category
+            mode = report.mode
+            options = report.options
+            flag = report.flag
+            gain = report.gain
+            outputOverride = report.output_override
+        }
+
+        private init(_ kind: ahr_report_kind) { self.kind = kind.rawValue }
+
+        static func configured(_ category: Int32, _ mode: Int32, _ options: UInt32) -> AudioReport {
+            var report = AudioReport(AHR_REPORT_AUDIO_CONFIGURED)
+            (report.category, report.mode, report.options) = (category, mode, options)
+            return report
+        }
+
+        static func activationRequested(_ request: UInt64) -> AudioReport {
+            var report = AudioReport(AHR_REPORT_AUDIO_ACTIVATION_REQUESTED)
+            report.id = request
+            return report
+        }
+
+        static func deactivated(notifyOthers: Bool) -> AudioReport {
+            var report = AudioReport(AHR_REPORT_AUDIO_DEACTIVATED)
+            report.flag = notifyOthers
+            return report
+        }
+
+        static func rendering(_ rendering: Bool) -> AudioReport {
+            var report = AudioReport(AHR_REPORT_AUDIO_RENDERING)
+            report.flag = rendering
+            return report
+        }
+
+        static func gain(_ gain: Double) -> AudioReport {
+            var report = AudioReport(AHR_REPORT_AUDIO_GAIN)
+            report.gain = gain
+            return report
+        }
+
+        static func outputOverridden(_ outputOverride: Int32) -> AudioReport {
+            var report = AudioReport(AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN)
+            report.outputOverride = outputOverride
+            return report
+        }
+
+        var description: String {
+            "kind \(kind) id \(id) category \(category) mode \(mode) options \(options) flag \(flag) gain \(gain) "
+                + "override \(outputOverride)"
+        }
+    }
+
+    /// An apphost_audio_session_t as Swift values, comparable (struct_size left out); the defaults are
+    /// the session of launch before AUDIO_SETUP (CONTRACT C1).
+    struct AudioSession: Equatable {
+        var category = AudioConstants.soloAmbient
+        var mode = AudioConstants.defaultMode
+        var options: UInt32 = 0
+        var active: Int32 = 0
+        var output: Int32 = 0
+        var input: Int32 = 0
+        var sampleRate: UInt32 = 0
+        var periodFrames: UInt32 = 0
+        var channelCount: UInt32 = 0
+        var gain: Double = 1
     }
 }
 
@@ -2109,6 +2913,83 @@ struct BackgroundFixture: LoadedFixture {
     func background() -> UnsafePointer<apphost_background_t>? {
         hook("fixture_background", as: (@convention(c) () -> UnsafePointer<apphost_background_t>?).self)?()
     }
+}
+
+/// Plugins/Fixtures/audio_runtime_guest.c, built under a name (and guest id) of its own, and its
+/// test hooks in the copy this process loaded.
+struct AudioFixture: LoadedFixture {
+    let name: String
+
+    /// What the fixture's init, will_terminate and deinit log (`at`): every function but
+    /// get_session refused for the state, a refused combination for what it is.
+    static func line(at place: String) -> String {
+        "\(place) configure=invalid_state combination=invalid_combination activate=invalid_state 0 "
+            + "deactivate=invalid_state rendering=invalid_state gain=invalid_state override=invalid_state session=ok "
+            + "active=0"
+    }
+
+    /// The fixture as `<name>.so`, guest id `org.apphost.fixtures.<name>`; `flags` go to cc.
+    static func library(name: String = "audio-runtime", flags: [String] = []) throws -> String {
+        try GuestFixtures.library(
+            "audio_runtime_guest.c", name: name,
+            flags: flags + ["-Wall", "-Wextra", "-DFIXTURE_ID=\"org.apphost.fixtures.\(name)\""])
+    }
+
+    /// Nil unless `<name>.so` is loaded in this process.
+    init?(name: String) {
+        guard Self.isLoaded(name) else { return nil }
+        self.name = name
+    }
+
+    /// The extension table get_extension gave init, NULL after deinit.
+    func audio() -> UnsafePointer<apphost_audio_t>? {
+        hook("fixture_audio", as: (@convention(c) () -> UnsafePointer<apphost_audio_t>?).self)?()
+    }
+
+    /// The session as get_session tells it to the calling thread, with the struct of ABI 1.4; nil
+    /// when it fails or the guest is gone.
+    func session() -> GuestRuntimeCTests.AudioSession? {
+        guard let host = host(), let table = audio() else { return nil }
+        var session = apphost_audio_session_t()
+        session.struct_size = UInt32(MemoryLayout<apphost_audio_session_t>.size)
+        guard table.pointee.get_session(host, &session) == StatusCode.ok else { return nil }
+        return GuestRuntimeCTests.AudioSession(session)
+    }
+}
+
+extension GuestRuntimeCTests.AudioSession {
+    init(_ raw: apphost_audio_session_t) {
+        self.init(
+            category: raw.category, mode: raw.mode, options: raw.options, active: raw.active, output: raw.output,
+            input: raw.input, sampleRate: raw.sample_rate, periodFrames: raw.period_frames,
+            channelCount: raw.channel_count, gain: raw.gain)
+    }
+}
+
+/// audio.h's values as its functions and the runtime's calls take them.
+enum AudioConstants {
+    static let ambient = Int32(APPHOST_AUDIO_CATEGORY_AMBIENT.rawValue)
+    static let soloAmbient = Int32(APPHOST_AUDIO_CATEGORY_SOLO_AMBIENT.rawValue)
+    static let playback = Int32(APPHOST_AUDIO_CATEGORY_PLAYBACK.rawValue)
+    static let record = Int32(APPHOST_AUDIO_CATEGORY_RECORD.rawValue)
+    static let playAndRecord = Int32(APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD.rawValue)
+    static let defaultMode = Int32(APPHOST_AUDIO_MODE_DEFAULT.rawValue)
+    static let spokenAudio = Int32(APPHOST_AUDIO_MODE_SPOKEN_AUDIO.rawValue)
+    static let moviePlayback = Int32(APPHOST_AUDIO_MODE_MOVIE_PLAYBACK.rawValue)
+    static let voiceChat = Int32(APPHOST_AUDIO_MODE_VOICE_CHAT.rawValue)
+    static let videoChat = Int32(APPHOST_AUDIO_MODE_VIDEO_CHAT.rawValue)
+    static let mixWithOthers = UInt32(APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS.rawValue)
+    static let duckOthers = UInt32(APPHOST_AUDIO_OPTION_DUCK_OTHERS.rawValue)
+    static let interruptSpokenAudio = UInt32(APPHOST_AUDIO_OPTION_INTERRUPT_SPOKEN_AUDIO_AND_MIX_WITH_OTHERS.rawValue)
+    static let defaultToSpeaker = UInt32(APPHOST_AUDIO_OPTION_DEFAULT_TO_SPEAKER.rawValue)
+    static let speaker = Int32(APPHOST_AUDIO_OUTPUT_SPEAKER.rawValue)
+    static let headphones = Int32(APPHOST_AUDIO_OUTPUT_HEADPHONES.rawValue)
+    static let builtInMic = Int32(APPHOST_AUDIO_INPUT_BUILT_IN_MIC.rawValue)
+    static let headsetMic = Int32(APPHOST_AUDIO_INPUT_HEADSET_MIC.rawValue)
+    static let overrideNone = Int32(APPHOST_AUDIO_OVERRIDE_NONE.rawValue)
+    static let overrideSpeaker = Int32(APPHOST_AUDIO_OVERRIDE_SPEAKER.rawValue)
+    static let activated = Int32(APPHOST_AUDIO_ACTIVATED.rawValue)
+    static let refusedCallInProgress = Int32(APPHOST_AUDIO_REFUSED_CALL_IN_PROGRESS.rawValue)
 }
 
 /// Plugins/Fixtures/scenes_runtime_guest.c, built under a name (and guest id) of its own, and its

@@ -168,6 +168,26 @@ extension WorkerToHostMessage {
             report.kind = AHR_REPORT_SCENE_TITLE_CHANGED
             report.scene = scene
             text(title)
+        case .audioConfigured(let configuration):
+            report.kind = AHR_REPORT_AUDIO_CONFIGURED
+            report.category = configuration.category.rawValue
+            report.mode = configuration.mode.rawValue
+            report.options = configuration.options.rawValue
+        case .audioActivationRequested(let request):
+            report.kind = AHR_REPORT_AUDIO_ACTIVATION_REQUESTED
+            report.id = request
+        case .audioDeactivated(let notifyOthers):
+            report.kind = AHR_REPORT_AUDIO_DEACTIVATED
+            report.flag = notifyOthers
+        case .audioRendering(let rendering):
+            report.kind = AHR_REPORT_AUDIO_RENDERING
+            report.flag = rendering
+        case .audioGainChanged(let gain):
+            report.kind = AHR_REPORT_AUDIO_GAIN
+            report.gain = gain
+        case .audioOutputOverridden(let outputOverride):
+            report.kind = AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN
+            report.output_override = outputOverride == .speaker ? 1 : 0
         case .identified, .died:
             preconditionFailure("\(event) is the channel's own, never a worker's frame")
         }
@@ -197,6 +217,16 @@ extension HostToWorkerMessage {
                 return .stop
             }
         }
+    }
+
+    private static func route(_ output: Int32, _ input: Int32) -> AudioRoute {
+        AudioRoute(
+            output: AudioOutput.allCases.first { AudioABI.value(of: $0) == output }!,
+            input: AudioInput.allCases.first { AudioABI.value(of: $0) == input }!)
+    }
+
+    private static func interruptionReason(_ value: Int32) -> AudioInterruptionReason {
+        AudioInterruptionReason.allCases.first { AudioABI.value(of: $0) == value }!
     }
 
     /// `call` as the host made it: `RuntimeCall` the other way.
@@ -242,6 +272,28 @@ extension HostToWorkerMessage {
             guestCall = .notificationLimit(
                 count: Int(call.notification_limit), window: WireDuration.duration(call.notification_window_ns))
         case AHR_CALL_SAVE_STATUS: guestCall = .saveStatus(call.scene, failed: call.save_failed)
+        case AHR_CALL_AUDIO_SETUP:
+            guestCall = .audioSetup(
+                AudioFormat(
+                    sampleRate: Int(call.sample_rate), periodFrames: Int(call.period_frames),
+                    channelCount: Int(call.channel_count)), route(call.output, call.input))
+        case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+            let refusal = AudioActivationRefusal.allCases.first {
+                AudioABI.activationResult($0) == call.activation_result
+            }
+            guestCall = .audioActivationFinished(call.audio_request, refusal: refusal)
+        case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+            guestCall = .audioInterruptionBegan(interruptionReason(call.interruption_reason))
+        case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+            guestCall = .audioInterruptionEnded(
+                interruptionReason(call.interruption_reason), shouldResume: call.should_resume)
+        case AHR_CALL_AUDIO_ROUTE_CHANGED:
+            let reason = AudioRouteChangeReason.allCases.first { AudioABI.value(of: $0) == call.route_change_reason }!
+            guestCall = .audioRouteChanged(
+                reason, previous: route(call.previous_output, call.previous_input),
+                current: route(call.output, call.input))
+        case AHR_CALL_SECONDARY_AUDIO_HINT: guestCall = .secondaryAudioHint(silence: call.silence_secondary)
+        case AHR_CALL_MEDIA_SERVICES_RESET: guestCall = .mediaServicesReset
         default: preconditionFailure("the decoder let through call kind \(call.kind)")
         }
         return GuestMessage(

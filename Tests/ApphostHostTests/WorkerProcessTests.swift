@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import XCTest
 
+@testable import ApphostChannels
 @testable import ApphostHost
 
 /// The built `apphost-worker` (Sources/apphost-worker), spawned as the host spawns it (its end of a
@@ -920,9 +921,33 @@ enum HostFrame {
                 .u64(nanoseconds(window))
         case .saveStatus(let handle, let failed):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SAVE_STATUS.rawValue)).u64(handle).bool(failed)
+        case .audioSetup(let format, let route):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_SETUP.rawValue))
+                .u32(UInt32(format.sampleRate)).u32(UInt32(format.periodFrames)).u32(UInt32(format.channelCount))
+                .u8(code(AudioABI.value(of: route.output))).u8(code(AudioABI.value(of: route.input)))
+        case .audioActivationFinished(let request, let refusal):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED.rawValue)).u64(request)
+                .u8(code(AudioABI.activationResult(refusal)))
+        case .audioInterruptionBegan(let reason):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_BEGAN.rawValue))
+                .u8(code(AudioABI.value(of: reason)))
+        case .audioInterruptionEnded(let reason, let shouldResume):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED.rawValue))
+                .u8(code(AudioABI.value(of: reason))).bool(shouldResume)
+        case .audioRouteChanged(let reason, let previous, let current):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED.rawValue))
+                .u8(code(AudioABI.value(of: reason)))
+                .u8(code(AudioABI.value(of: previous.output))).u8(code(AudioABI.value(of: previous.input)))
+                .u8(code(AudioABI.value(of: current.output))).u8(code(AudioABI.value(of: current.input)))
+        case .secondaryAudioHint(let silence):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT.rawValue)).bool(silence)
+        case .mediaServicesReset:
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET.rawValue))
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
     }
+
+    private static func code(_ value: Int32) -> UInt8 { UInt8(value) }
 
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components

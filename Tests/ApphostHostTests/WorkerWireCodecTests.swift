@@ -433,6 +433,119 @@ final class WorkerWireCodecTests: XCTestCase {
         }
     }
 
+    // The audio messages (ABI 1.4, wire version 6) cross the wire as they were sent, both ways.
+    func testAudioMessagesRoundTrip() throws {
+        let headphones = AudioRoute(output: .headphones, input: .headsetMic)
+        let calls: [GuestCall] =
+            [
+                .audioSetup(.standard, AudioRoute(output: .speaker, input: .none)),
+                .audioSetup(AudioFormat(sampleRate: 44_100, periodFrames: 1, channelCount: 8), .none),
+                .audioActivationFinished(1, refusal: nil), .audioActivationFinished(.max, refusal: .callInProgress),
+                .audioActivationFinished(2, refusal: .nonMixingInBackground),
+                .audioActivationFinished(3, refusal: .notRunning),
+            ]
+            + AudioInterruptionReason.allCases.flatMap { reason in
+                [
+                    GuestCall.audioInterruptionBegan(reason), .audioInterruptionEnded(reason, shouldResume: true),
+                    .audioInterruptionEnded(reason, shouldResume: false),
+                ]
+            }
+            + AudioRouteChangeReason.allCases.map { .audioRouteChanged($0, previous: .none, current: headphones) }
+            + [
+                .audioRouteChanged(
+                    .override, previous: AudioRoute(output: .lineOut, input: .lineIn),
+                    current: AudioRoute(output: .bluetooth, input: .bluetooth)),
+                .secondaryAudioHint(silence: true), .secondaryAudioHint(silence: false), .mediaServicesReset,
+            ]
+        for (index, call) in calls.enumerated() {
+            let message = HostToWorkerMessage.call(
+                sequence: UInt64(index + 1), GuestMessage(call: call, appState: .background))
+            XCTAssertEqual(try HostToWorkerMessage(message.frame), message)
+        }
+        let reports: [GuestEvent] = [
+            .audioConfigured(.initial),
+            .audioConfigured(try AudioConfiguration(category: .playAndRecord, mode: .voiceChat, options: .all)),
+            .audioConfigured(try AudioConfiguration(category: .playback, mode: .spokenAudio, options: .duckOthers)),
+            .audioActivationRequested(1), .audioActivationRequested(.max), .audioDeactivated(notifyOthers: true),
+            .audioDeactivated(notifyOthers: false), .audioRendering(true), .audioRendering(false), .audioGainChanged(0),
+            .audioGainChanged(0.25), .audioGainChanged(1), .audioOutputOverridden(.speaker),
+            .audioOutputOverridden(.none),
+        ]
+        for event in reports {
+            let message = WorkerToHostMessage.report(event)
+            XCTAssertEqual(try WorkerToHostMessage(message.frame), message)
+        }
+    }
+
+    // The audio frames as apphost_wire.h lays them out.
+    func testAudioLayoutsMatchTheHeader() throws {
+        func payload(_ call: GuestCall) -> [UInt8] {
+            HostToWorkerMessage.call(sequence: 2, GuestMessage(call: call, appState: .active)).frame.payload
+        }
+        let head = le64(2) + [UInt8(AppState.active.rawValue), 0, 0]
+        XCTAssertEqual(
+            payload(.audioSetup(.standard, AudioRoute(output: .speaker, input: .builtInMic))),
+            head + [UInt8(APPHOST_WIRE_CALL_AUDIO_SETUP.rawValue)] + le32(48_000) + le32(480) + le32(2) + [1, 1])
+        XCTAssertEqual(
+            payload(.audioActivationFinished(7, refusal: .nonMixingInBackground)),
+            head + [UInt8(APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED.rawValue)] + le64(7) + [2])
+        XCTAssertEqual(
+            payload(.audioInterruptionEnded(.call, shouldResume: true)),
+            head + [UInt8(APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED.rawValue), 2, 1])
+        XCTAssertEqual(
+            payload(
+                .audioRouteChanged(
+                    .oldDeviceUnavailable, previous: AudioRoute(output: .headphones, input: .headsetMic),
+                    current: AudioRoute(output: .speaker, input: .none))),
+            head + [UInt8(APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED.rawValue), 2, 2, 2, 1, 0])
+        func frame(_ type: apphost_wire_type, _ payload: [UInt8]) throws -> GuestEvent? {
+            try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload)).event
+        }
+        XCTAssertEqual(
+            try frame(APPHOST_WIRE_AUDIO_CONFIGURED, [2, 1] + le32(3)),
+            .audioConfigured(try AudioConfiguration(category: .playback, mode: .spokenAudio, options: .duckOthers)))
+        XCTAssertEqual(try frame(APPHOST_WIRE_AUDIO_GAIN, le64((0.5).bitPattern)), .audioGainChanged(0.5))
+        XCTAssertEqual(try frame(APPHOST_WIRE_AUDIO_DEACTIVATED, [1]), .audioDeactivated(notifyOthers: true))
+    }
+
+    // CONTRACT C3, X1: values outside audio.h's enums and ranges are protocol errors, and so is a
+    // combination the C table refuses, which the runtime never lets through.
+    func testMalformedAudioFramesAreProtocolErrors() {
+        let cases: [(String, apphost_wire_type, [UInt8])] = [
+            ("category 5", APPHOST_WIRE_AUDIO_CONFIGURED, [5, 0] + le32(0)),
+            ("mode 5", APPHOST_WIRE_AUDIO_CONFIGURED, [2, 5] + le32(0)),
+            ("option 16", APPHOST_WIRE_AUDIO_CONFIGURED, [2, 0] + le32(16)),
+            ("request 0", APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED, le64(0)),
+            ("flag 2", APPHOST_WIRE_AUDIO_RENDERING, [2]),
+            ("gain 1.5", APPHOST_WIRE_AUDIO_GAIN, le64((1.5).bitPattern)),
+            ("gain NaN", APPHOST_WIRE_AUDIO_GAIN, le64(Double.nan.bitPattern)),
+            ("override 2", APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN, [2]),
+        ]
+        for (what, type, payload) in cases {
+            XCTAssertThrowsError(
+                try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload)), "\(type): \(what)")
+        }
+        XCTAssertThrowsError(
+            try WorkerToHostMessage(
+                WireFrame(type: UInt8(APPHOST_WIRE_AUDIO_CONFIGURED.rawValue), payload: [0, 0] + le32(1))),
+            "C3: ambient with mixWithOthers is no configuration")
+        let head = le64(1) + [UInt8(AppState.active.rawValue), 0, 0]
+        let calls: [(String, [UInt8])] = [
+            ("rate 0", [UInt8(APPHOST_WIRE_CALL_AUDIO_SETUP.rawValue)] + le32(0) + le32(1) + le32(1) + [0, 0]),
+            ("output 5", [UInt8(APPHOST_WIRE_CALL_AUDIO_SETUP.rawValue)] + le32(1) + le32(1) + le32(1) + [5, 0]),
+            ("request 0", [UInt8(APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED.rawValue)] + le64(0) + [0]),
+            ("result 4", [UInt8(APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED.rawValue)] + le64(1) + [4]),
+            ("reason 0", [UInt8(APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_BEGAN.rawValue), 0]),
+            ("reason 6", [UInt8(APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED.rawValue), 6, 0]),
+            ("route reason 5", [UInt8(APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED.rawValue), 5, 0, 0, 0, 0]),
+            ("a call of 24", [24]),
+        ]
+        for (what, body) in calls {
+            XCTAssertThrowsError(
+                try HostToWorkerMessage(WireFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: head + body)), what)
+        }
+    }
+
     func testEnumCodesAreTheHeaders() {
         XCTAssertEqual(UInt32(WorkerToHostMessage.LoadFailure.dlopen.rawValue), APPHOST_WIRE_LOAD_DLOPEN.rawValue)
         XCTAssertEqual(UInt32(WorkerToHostMessage.LoadFailure.noEntry.rawValue), APPHOST_WIRE_LOAD_NO_ENTRY.rawValue)
@@ -458,7 +571,12 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_SCENE_REQUESTED, APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, APPHOST_WIRE_LOADING_PROGRESS,
                 APPHOST_WIRE_MODAL_PRESENTED, APPHOST_WIRE_MODAL_DISMISSED, APPHOST_WIRE_NOTIFICATION_POSTED,
             ].map(\.rawValue), Array(77...82))
-        XCTAssertEqual(APPHOST_WIRE_VERSION, 5, "version 4 added activation tokens, 5 scene titles")
+        XCTAssertEqual(
+            [
+                APPHOST_WIRE_AUDIO_CONFIGURED, APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED, APPHOST_WIRE_AUDIO_DEACTIVATED,
+                APPHOST_WIRE_AUDIO_RENDERING, APPHOST_WIRE_AUDIO_GAIN, APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN,
+            ].map(\.rawValue), Array(85...90))
+        XCTAssertEqual(APPHOST_WIRE_VERSION, 6, "version 4 added activation tokens, 5 scene titles, 6 audio")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

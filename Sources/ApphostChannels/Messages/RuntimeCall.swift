@@ -101,6 +101,33 @@ enum RuntimeCall {
             call.kind = AHR_CALL_SAVE_STATUS
             call.scene = scene
             call.save_failed = failed
+        case .audioSetup(let format, let route):
+            call.kind = AHR_CALL_AUDIO_SETUP
+            call.sample_rate = UInt32(clamping: format.sampleRate)
+            call.period_frames = UInt32(clamping: format.periodFrames)
+            call.channel_count = UInt32(clamping: format.channelCount)
+            (call.output, call.input) = AudioABI.values(of: route)
+        case .audioActivationFinished(let request, let refusal):
+            call.kind = AHR_CALL_AUDIO_ACTIVATION_FINISHED
+            call.audio_request = request
+            call.activation_result = AudioABI.activationResult(refusal)
+        case .audioInterruptionBegan(let reason):
+            call.kind = AHR_CALL_AUDIO_INTERRUPTION_BEGAN
+            call.interruption_reason = AudioABI.value(of: reason)
+        case .audioInterruptionEnded(let reason, let shouldResume):
+            call.kind = AHR_CALL_AUDIO_INTERRUPTION_ENDED
+            call.interruption_reason = AudioABI.value(of: reason)
+            call.should_resume = shouldResume
+        case .audioRouteChanged(let reason, let previous, let current):
+            call.kind = AHR_CALL_AUDIO_ROUTE_CHANGED
+            call.route_change_reason = AudioABI.value(of: reason)
+            (call.previous_output, call.previous_input) = AudioABI.values(of: previous)
+            (call.output, call.input) = AudioABI.values(of: current)
+        case .secondaryAudioHint(let silence):
+            call.kind = AHR_CALL_SECONDARY_AUDIO_HINT
+            call.silence_secondary = silence
+        case .mediaServicesReset:
+            call.kind = AHR_CALL_MEDIA_SERVICES_RESET
         }
         return body(&call)
     }

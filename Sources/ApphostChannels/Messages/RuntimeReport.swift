@@ -54,6 +54,23 @@ enum RuntimeReport {
             return .sessionCloseRequested(sessionID: text(report.text, report.text_length))
         case AHR_REPORT_SCENE_TITLE_CHANGED:
             return .sceneTitleChanged(report.scene, title: text(report.text, report.text_length))
+        case AHR_REPORT_AUDIO_CONFIGURED:
+            guard let category = AudioCategory(rawValue: report.category), let mode = AudioMode(rawValue: report.mode),
+                let configuration = try? AudioConfiguration(
+                    category: category, mode: mode, options: AudioOptions(rawValue: report.options))
+            else { return nil }
+            return .audioConfigured(configuration)
+        case AHR_REPORT_AUDIO_ACTIVATION_REQUESTED:
+            return .audioActivationRequested(report.id)
+        case AHR_REPORT_AUDIO_DEACTIVATED:
+            return .audioDeactivated(notifyOthers: report.flag)
+        case AHR_REPORT_AUDIO_RENDERING:
+            return .audioRendering(report.flag)
+        case AHR_REPORT_AUDIO_GAIN:
+            return .audioGainChanged(report.gain)
+        case AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN:
+            guard let outputOverride = AudioABI.outputOverride(report.output_override) else { return nil }
+            return .audioOutputOverridden(outputOverride)
         default:
             return nil
         }

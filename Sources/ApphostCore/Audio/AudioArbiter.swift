@@ -1,36 +1,11 @@
 import ApphostModel
 
-/// Why a session was interrupted (CONTRACT C6).
-public enum AudioInterruptionReason: String, Sendable, Codable {
-    /// Another guest's session: a non-mixing one (C5), or one that pauses spoken audio (C4).
-    case otherSession
-    /// The operator's call-like interruption, which beats every guest.
-    case call
-    /// Its guest went to background without the right to play there (B9).
-    case appWentToBackground
-}
-
-/// Why an activation is refused (C5); the session stays inactive.
-public enum AudioActivationRefusal: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A session of higher priority holds audio: the operator's call-like interruption.
-    case callInProgress
-    /// A guest in background may not start a session that interrupts others.
-    case nonMixingInBackground
-
-    public var description: String {
-        switch self {
-        case .callInProgress: "a call holds audio"
-        case .nonMixingInBackground: "a guest in background cannot activate a session that does not mix with others"
-        }
-    }
-}
-
 /// What guests must hear of the arbiter's decisions, in order.
 public enum AudioNotice: Sendable, Equatable {
     /// The session is already inactive and no longer rendered (C6).
     case interruptionBegan(guest: String, reason: AudioInterruptionReason)
     /// C7: `shouldResume` only for a session that was rendering sound when interrupted.
-    case interruptionEnded(guest: String, shouldResume: Bool)
+    case interruptionEnded(guest: String, reason: AudioInterruptionReason, shouldResume: Bool)
     /// C11: secondary audio (a game's soundtrack) should be silenced, or may play again.
     case secondaryAudioHint(guest: String, silence: Bool)
 }
@@ -154,10 +129,26 @@ struct AudioArbiter {
         return interrupt([guest], reason: .appWentToBackground, by: nil)
     }
 
-    /// B9: the session keeps its guest running in background.
+    /// B9: the session keeps its guest running in background while it plays or records.
     func playsInBackground(_ guest: String, declaresBackgroundAudio: Bool) -> Bool {
         let session = session(of: guest)
-        return declaresBackgroundAudio && session.active && session.configuration.category.playsInBackground
+        return declaresBackgroundAudio && session.active && session.rendering
+            && session.configuration.category.playsInBackground
+    }
+
+    /// C14, C10: the guest was suspended, or its session's output went away: an active session is
+    /// interrupted for `reason`.
+    mutating func interrupt(_ guest: String, reason: AudioInterruptionReason) -> [AudioNotice] {
+        session(of: guest).active ? interrupt([guest], reason: reason, by: nil) : []
+    }
+
+    /// C15: the audio engine restarted: every session is as at launch (soloAmbient, inactive, a
+    /// gain of 1) and nothing is interrupted any more; a call under way stays. Returns the guests
+    /// that have a session, each to hear of it.
+    mutating func resetSessions() -> [String] {
+        for guest in guests { sessions[guest] = Session() }
+        silencingSecondary = []
+        return guests
     }
 
     /// The guest is gone: its session ends, and those it interrupted hear so as from a
@@ -241,7 +232,9 @@ struct AudioArbiter {
             update(guest) { $0.interruption = nil }
             if notify {
                 notices.append(
-                    .interruptionEnded(guest: guest, shouldResume: shouldResume && interruption.wasRendering))
+                    .interruptionEnded(
+                        guest: guest, reason: interruption.reason,
+                        shouldResume: shouldResume && interruption.wasRendering))
             }
         }
         return notices

@@ -188,6 +188,8 @@ extension HostCore {
         for scene in disconnected { deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached) }
         // X5: whether its scenes' saves failed, or work again, since it was stopped.
         tellSaveStatus(guest)
+        // C14: its session's interruption, route and hints, coalesced.
+        deliverHeldAudio(guest)
         // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
         for session in guest.discarded { announceDiscard(session, to: guest) }
         if guest.background.pendingMemoryWarning {
@@ -262,22 +264,20 @@ extension HostCore {
 
     // MARK: Audio (B9)
 
-    /// The guest's audio session is (or is no longer) active in a category that plays in
-    /// background. A guest that declared background audio stays running while it is (B9).
-    public func audioSessionChanged(_ id: String, playsInBackground: Bool) {
-        assertOnHostQueue()
-        guard let guest = guest(id), guest.phase == .running else { return }
+    /// The guest's audio session starts or stops keeping it running in background: the arbiter
+    /// says so while it plays, active, in a category that plays in background, and the guest
+    /// declared background audio (B9). Once it stops, B6 applies as to any guest.
+    func audioSessionChanged(_ guest: GuestRecord, playsInBackground: Bool) {
         guest.background.audioPlaysInBackground = playsInBackground
-        if playsAudioInBackground(guest) {
+        guard guest.phase == .running else { return }
+        if playsInBackground {
             guest.background.cancelAutoSuspension()
         } else {
             considerAutoSuspension(guest)
         }
     }
 
-    private func playsAudioInBackground(_ guest: GuestRecord) -> Bool {
-        guest.descriptor.capabilities.contains(.backgroundAudio) && guest.background.audioPlaysInBackground
-    }
+    private func playsAudioInBackground(_ guest: GuestRecord) -> Bool { guest.background.audioPlaysInBackground }
 
     // MARK: Helpers
 

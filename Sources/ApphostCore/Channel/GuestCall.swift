@@ -42,6 +42,9 @@ public typealias TimerID = UInt64
 public typealias WorkID = UInt64
 /// A user action's activation (`apphost_activation_t`, S9), made by the host: never zero.
 public typealias ActivationToken = UInt64
+/// An audio activation request's id (`apphost_audio_request_t`), given by the guest's runtime:
+/// never zero.
+public typealias AudioRequestID = UInt64
 
 /// One host-to-guest call. Every case is plain data so that it can cross a process boundary.
 public enum GuestCall: Sendable, Codable, Equatable {
@@ -81,6 +84,21 @@ public enum GuestCall: Sendable, Codable, Equatable {
     /// while it could not, `save_scene_state` of the scene still hands its bytes over, for the
     /// host to try, but returns APPHOST_ERROR_INTERNAL. No guest code runs.
     case saveStatus(SceneHandle, failed: Bool)
+    /// The audio extension (audio.h). Tells the runtime the host's format and the session's route,
+    /// for `get_session`, once after the guest starts. No guest code runs.
+    case audioSetup(AudioFormat, AudioRoute)
+    /// The host's answer to an activation request: nil when the session is active (C5).
+    case audioActivationFinished(AudioRequestID, refusal: AudioActivationRefusal?)
+    /// The session was interrupted: it is already inactive (C6).
+    case audioInterruptionBegan(AudioInterruptionReason)
+    /// The interruption ended; `shouldResume` only for a session that was playing (C7).
+    case audioInterruptionEnded(AudioInterruptionReason, shouldResume: Bool)
+    /// The session's route changed (C10).
+    case audioRouteChanged(AudioRouteChangeReason, previous: AudioRoute, current: AudioRoute)
+    /// Secondary audio should be silenced, or may play again (C11).
+    case secondaryAudioHint(silence: Bool)
+    /// The host's audio engine restarted: the session is as at launch (C15).
+    case mediaServicesReset
 
     /// The C callback's name, as events and logs show it.
     public var callbackName: String {
@@ -101,14 +119,21 @@ public enum GuestCall: Sendable, Codable, Equatable {
         case .didDiscard: "did_discard"
         case .notificationLimit: "notification_limit"
         case .saveStatus: "save_status"
+        case .audioSetup: "audio_setup"
+        case .audioActivationFinished: "activation_finished"
+        case .audioInterruptionBegan: "interruption_began"
+        case .audioInterruptionEnded: "interruption_ended"
+        case .audioRouteChanged: "route_changed"
+        case .secondaryAudioHint: "secondary_audio_hint"
+        case .mediaServicesReset: "media_services_reset"
         }
     }
 
-    /// Whether the guest's own code runs for this call; `backgroundTime`, `notificationLimit` and
-    /// `saveStatus` only inform its runtime.
+    /// Whether the guest's own code runs for this call; `backgroundTime`, `notificationLimit`,
+    /// `saveStatus` and `audioSetup` only inform its runtime.
     public var runsGuestCode: Bool {
         switch self {
-        case .backgroundTime, .notificationLimit, .saveStatus: false
+        case .backgroundTime, .notificationLimit, .saveStatus, .audioSetup: false
         default: true
         }
     }

@@ -66,4 +66,18 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// The guest named a connected scene for people (`set_scene_title`, ABI 1.3); empty when it
     /// took the title away.
     case sceneTitleChanged(SceneHandle, title: String)
+    /// The audio extension (audio.h, ABI 1.4). The guest set its session's category, mode and
+    /// options, a combination its runtime accepted (C1, C3, C4).
+    case audioConfigured(AudioConfiguration)
+    /// The guest asked for its session to be active (C5); the host answers with
+    /// `audioActivationFinished` and the same id.
+    case audioActivationRequested(AudioRequestID)
+    /// The guest deactivated its session, telling the sessions it interrupted or not (C7).
+    case audioDeactivated(notifyOthers: Bool)
+    /// The guest plays or records through its session now, or has paused (C7, B9).
+    case audioRendering(Bool)
+    /// The guest's relative gain, 0 to 1 (C12).
+    case audioGainChanged(Double)
+    /// A playAndRecord session's output override (C10).
+    case audioOutputOverridden(AudioOutputOverride)
 }

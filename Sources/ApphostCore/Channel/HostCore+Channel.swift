@@ -83,6 +83,15 @@ extension HostCore {
                 return
             }
             handleScenes(event, from: guest)
+        case .audioConfigured, .audioActivationRequested, .audioDeactivated, .audioRendering, .audioGainChanged,
+            .audioOutputOverridden:
+            // A guest thread may configure before the channel's opening is handled: kept till then.
+            guard route.id != nil else { return route.early.append(event) }
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
+                return
+            }
+            handleAudio(event, from: guest)
         }
     }
 }

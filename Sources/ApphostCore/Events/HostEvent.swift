@@ -42,6 +42,25 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case modalKept = "modal-kept"
         case notification
         case notificationRefused = "notification-refused"
+        /// Audio sessions (C1 to C15): a guest's configuration, activation and its refusal,
+        /// deactivation, interruptions and their ends, ducking and muting, route changes, hints,
+        /// and the host's side: the silence switch, the volume, devices, calls, engine resets,
+        /// and a guest that did not pause when its output went away (C10).
+        case audioSession = "audio-session"
+        case audioActivated = "audio-activated"
+        case audioRefused = "audio-refused"
+        case audioDeactivated = "audio-deactivated"
+        case audioInterrupted = "audio-interrupted"
+        case audioInterruptionEnded = "audio-interruption-ended"
+        case audioLevel = "audio-level"
+        case audioRoute = "audio-route"
+        case audioHint = "audio-hint"
+        case audioSilenceSwitch = "audio-silence-switch"
+        case audioVolume = "audio-volume"
+        case audioDevice = "audio-device"
+        case audioCall = "audio-call"
+        case audioReset = "audio-reset"
+        case audioNonconforming = "audio-nonconforming"
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
         case eventsDropped = "events-dropped"
@@ -96,7 +115,10 @@ public struct HostEvent: Sendable, Codable, Equatable {
             parts.append("\(from ?? "?") -> \(to ?? "?")")
         case .sceneSize:
             if let to { parts.append(to) }
-        case .callback, .alert, .taskBegun, .taskEnded, .taskExpired, .modalPresented, .modalDismissed, .modalKept:
+        case .callback, .alert, .taskBegun, .taskEnded, .taskExpired, .modalPresented, .modalDismissed, .modalKept,
+            .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
+            .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
+            .audioDevice, .audioCall, .audioNonconforming:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).

@@ -66,6 +66,8 @@ final class GuestRecord: @unchecked Sendable {
     var suspension = Suspension.running
     /// Its tasks, budget, timers and what waits for it while suspended (B1 to B9).
     var background = BackgroundState()
+    /// What waits for it of its audio session while suspended, and the checks of how it plays.
+    var audio = GuestAudioState()
     /// The callbacks sent and not yet answered, and the watchdog's view of them (B5).
     var calls = CallWatch()
     /// Its restarts under the restart policy (X2).

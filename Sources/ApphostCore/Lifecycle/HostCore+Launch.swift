@@ -49,6 +49,7 @@ extension HostCore {
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
         // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
         guest.phase = .launching
+        setUpAudio(guest)
         noteAppState(guest, from: .notRunning, reason: .requested)
         // What a guest thread asked for between init and the channel's opening, now it has a record.
         let early = route.early
@@ -120,6 +121,7 @@ extension HostCore {
         guest.channel = nil
         guest.suspension = .running
         guest.background.reset()
+        guest.audio.reset()
         guest.activations = [:]
         guest.calls.reset()
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {

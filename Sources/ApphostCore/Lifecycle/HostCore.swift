@@ -34,6 +34,11 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// The scenes shown and where (S11); every scene it names is in the foreground.
     var layout = Layout()
     let scenePolicy: ScenePolicy
+    /// The guests' audio sessions and who may sound (C1 to C12), and the host's audio devices and
+    /// each session's route (C10).
+    var audio = AudioArbiter()
+    var audioRoutes = AudioRoutes()
+    let audioPolicy: AudioPolicy
     var alertShown = false
     /// The next scene connection's handle, unique within the host.
     var nextHandle: SceneHandle = 1
@@ -48,9 +53,10 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         guestsDirectory: String, restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
         store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
-        emit: @escaping @Sendable (HostEvent) -> Void
+        audio: AudioPolicy = AudioPolicy(), emit: @escaping @Sendable (HostEvent) -> Void
     ) {
         self.scenePolicy = scenes
+        self.audioPolicy = audio
         self.backgroundSceneLimit = backgroundSceneLimit
         self.backgroundPolicy = background
         memory = MemoryWatch(limit: memoryLimit)
@@ -313,8 +319,9 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
                         SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
-                    }, pid: guest.channel?.processID)
-            }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout)
+                    }, pid: guest.channel?.processID, audio: audioStatus(of: guest))
+            }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout,
+            audio: audioHostStatus())
     }
 
     // MARK: Sessions (S6, S8, S12)

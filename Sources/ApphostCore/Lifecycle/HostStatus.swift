@@ -14,6 +14,8 @@ public struct HostStatus: Sendable, Codable, Equatable {
     /// Event lines `apphost launch` has dropped since it started because its standard output was
     /// not being read (CONTRACT X2); nil when it dropped none, or prints no events.
     public var droppedEventLines: Int? = nil
+    /// The host's side of audio: volume, silence switch, call, devices (C9, C10, C12).
+    public var audio: AudioHostStatus? = nil
 
     /// The layout in one line, scenes named "<guest>/<session's first 8 characters>".
     public var layoutLine: String { layout.describe(Layout.shortName) }
@@ -40,6 +42,8 @@ public struct GuestStatus: Sendable, Codable, Equatable {
     /// The process of its worker while it runs in one (`--isolation process`); nil in the host's
     /// process or when it is not running.
     public var pid: Int32? = nil
+    /// Its audio session while it runs (C1 to C12).
+    public var audio: AudioSessionStatus? = nil
 }
 
 public struct TaskStatus: Sendable, Codable, Equatable {

@@ -114,5 +114,6 @@ extension HostCore {
         guest.lastReason = reason
         guest.lastTransition = clock.now()
         record(.appState, guest: guest.id, from: before.description, to: after.description, reason: reason)
+        audioFollowsAppState(guest, from: before)
     }
 }

@@ -4,10 +4,11 @@
  * It loads one guest library, hands its init the host interface of
  * sdk/include/apphost/host.h, delivers host-to-guest calls and passes what
  * the guest sends the host (log lines, saved scene states, the tasks,
- * timers and async work of the background extension, and the requests of
- * the scenes extension) to a reporter. It keeps a mirror of the states the host
- * last gave the guest, so that app_state, scene_state and scene_size answer
- * "as of the callback being delivered" without asking the host. It knows
+ * timers and async work of the background extension, the requests of the
+ * scenes extension and the audio extension's calls) to a reporter. It keeps
+ * a mirror of the states the host last gave the guest, so that app_state,
+ * scene_state and scene_size answer "as of the callback being delivered",
+ * and get_session as of now, without asking the host. It knows
  * nothing of sockets or Swift: the worker process (apphost-worker) drives it
  * from its main thread, and the host can call it directly for guests it runs
  * in its own process.
@@ -197,7 +198,10 @@ typedef enum ahr_report_kind {
     /* set_configuration: `category`, `mode` and `options` as accepted, with
      * the MIX_WITH_OTHERS that the other mixing options imply. */
     AHR_REPORT_AUDIO_CONFIGURED = 85,
-    /* activate: request `id` (the runtime's, per guest, counting from 1). */
+    /* activate: request `id` (the runtime's, per guest, counting from 1).
+     * Made while the background lock shows time left too, so that a
+     * request is either reported before ahr_handle returns from a
+     * BACKGROUND_TIME of 0, or refused. */
     AHR_REPORT_AUDIO_ACTIVATION_REQUESTED = 86,
     /* deactivate: `flag` is true with APPHOST_AUDIO_NOTIFY_OTHERS. */
     AHR_REPORT_AUDIO_DEACTIVATED = 87,
@@ -278,9 +282,10 @@ typedef enum ahr_start_result {
 /*
  * [main-queue] Builds the guest's apphost_host_t (struct_size, the ABI
  * version of these headers, `host_name`, `host_version`, the host
- * functions, whose get_extension offers APPHOST_BACKGROUND_EXTENSION_ID and
- * APPHOST_SCENES_EXTENSION_ID), calls init with it and takes the guest's
- * app, scene and scenes callbacks (APPHOST_GUEST_SCENES_CALLBACKS_ID,
+ * functions, whose get_extension offers APPHOST_BACKGROUND_EXTENSION_ID,
+ * APPHOST_SCENES_EXTENSION_ID and APPHOST_AUDIO_EXTENSION_ID), calls init
+ * with it and takes the guest's app, scene, scenes and audio callbacks
+ * (APPHOST_GUEST_SCENES_CALLBACKS_ID and APPHOST_GUEST_AUDIO_CALLBACKS_ID,
  * optional) from query; members past a table's struct_size read as NULL.
  * `data_directory` is what the data_directory host function returns: a
  * directory the caller has made. The runtime copies the three
@@ -298,6 +303,16 @@ typedef enum ahr_start_result {
  * no state (CONTRACT X3); present_modal then writes APPHOST_MODAL_INVALID
  * to *out_modal. scene_size answers from the mirror at any time, as
  * scene_state does, to the thread delivering a call (ahr_run_on_main_queue).
+ *
+ * The audio extension accepts calls from a successful ahr_start until
+ * will_terminate is delivered (ahr_handle) or ahr_stop begins: during init
+ * and deinit every function of apphost_audio_t but get_session returns APPHOST_ERROR_INVALID_STATE, after
+ * the checks of its arguments and host that need no state (a combination
+ * the C2 to C4 table refuses is APPHOST_ERROR_INVALID_COMBINATION even
+ * then); activate then writes APPHOST_AUDIO_REQUEST_INVALID to
+ * *out_request. get_session answers from the mirror at any time, from any
+ * thread: from load on, the session is soloAmbient, default mode, no
+ * options, inactive, gain 1 (CONTRACT C1).
  *
  * request_scene is refused with APPHOST_ERROR_NOT_DECLARED when the
  * descriptor does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES (CONTRACT
@@ -511,22 +526,29 @@ typedef struct ahr_call {
  *   get_session tells a format and route of 0.
  * - AUDIO_ACTIVATION_FINISHED sets the session active when the result is
  *   APPHOST_AUDIO_ACTIVATED and no deactivate came after the request was
- *   made, then calls activation_finished. APPHOST_ERROR_INVALID_HANDLE for
- *   a request the runtime never gave out.
+ *   made, then calls activation_finished (with any result, the session
+ *   left inactive included). APPHOST_ERROR_INVALID_HANDLE for a request the
+ *   runtime never gave out.
  * - AUDIO_INTERRUPTION_BEGAN sets the session inactive BEFORE calling
- *   interruption_began (CONTRACT C6); _ENDED calls interruption_ended.
+ *   interruption_began (CONTRACT C6); _ENDED calls interruption_ended with
+ *   should_resume as 1 or 0.
  * - AUDIO_ROUTE_CHANGED stores the new route, then calls route_changed with
- *   both routes.
- * - SECONDARY_AUDIO_HINT calls secondary_audio_hint.
+ *   both routes, as apphost_audio_route_t with struct_size set, valid
+ *   during the call only.
+ * - SECONDARY_AUDIO_HINT calls secondary_audio_hint with 1 or 0.
  * - MEDIA_SERVICES_RESET puts the session back as at launch (soloAmbient,
  *   default mode, no options, inactive, gain 1; format and route stay),
  *   then calls media_services_reset (CONTRACT C15).
- * From will_terminate on, set_configuration, activate, deactivate,
- * set_rendering, set_gain and override_output return
+ * The guest's function is called without any lock held, so it may call
+ * every function of the extension. From will_terminate on (from the moment
+ * it is delivered, its callback included), set_configuration, activate,
+ * deactivate, set_rendering, set_gain and override_output return
  * APPHOST_ERROR_INVALID_STATE, as during init and deinit; activate too
- * while the guest's background time is 0 (BACKGROUND_TIME).
+ * while the guest's background time is 0, as begin_task is refused then: a
+ * BACKGROUND_TIME of 0 came, or the budget the last one gave has run out.
  * APPHOST_ERROR_INVALID_ARGUMENT for an audio call with a value out of its
- * enum's range, or a format of 0.
+ * enum's range, or a format of 0. A refused audio call runs no guest code
+ * and changes nothing, the app state included.
  *
  * SAVE_STATUS tells whether the host could store the last save of a
  * connected scene (CONTRACT X5): while `save_failed` holds, save_scene_state
@@ -547,7 +569,8 @@ typedef struct ahr_call {
  * size_class out of range, or a background_time_ns below -1,
  * APPHOST_ERROR_INVALID_HANDLE for an EXPIRE_TASK or FIRE_TIMER of an id
  * the runtime never gave out, a RUN_WORK of one it did not give out or
- * already ran, and the scenes calls' cases above, APPHOST_ERROR_TOO_LARGE
+ * already ran, and the scenes and audio calls' cases above,
+ * APPHOST_ERROR_TOO_LARGE
  * for PERFORM_ACTION's, APPHOST_ERROR_OUT_OF_MEMORY when the call could not be
  * prepared (nothing is delivered then), and APPHOST_ERROR_INTERNAL when the
  * guest is not running (not started, or its start failed). A host that
@@ -573,11 +596,12 @@ void ahr_run_on_main_queue(ahr_runtime *runtime, void (*body)(void *context), vo
 /*
  * [main-queue] Calls deinit when init succeeded and the guest is running,
  * withdraws the host interface (later calls through its pointer, the
- * background and scenes extensions' included, get error codes or invalid
- * ids; calls already in progress finish first), dlcloses the library and
- * frees the runtime with its tasks, timers, work and modals. During deinit
- * no task begins, no timer or work is accepted (no call would run them) and
- * the scenes extension refuses requests (ahr_start). NULL is ignored.
+ * background, scenes and audio extensions' included, get error codes or
+ * invalid ids; calls already in progress finish first), dlcloses the
+ * library and frees the runtime with its tasks, timers, work and modals.
+ * During deinit no task begins, no timer or work is accepted (no call would
+ * run them) and the scenes and audio extensions refuse requests
+ * (ahr_start; get_session still answers). NULL is ignored.
  */
 void ahr_stop(ahr_runtime *runtime);
 

@@ -1,6 +1,6 @@
 /// A session's category, mode and options, set together in one call (CONTRACT C1, C3, C4), and
 /// what they make of it beside other sessions (C2).
-public struct AudioConfiguration: Sendable, Hashable, Codable {
+public struct AudioConfiguration: Sendable, Hashable, Codable, CustomStringConvertible {
     public var category: AudioCategory
     public var mode: AudioMode
     /// As given, with what duckOthers and interruptSpokenAudioAndMixWithOthers imply added.
@@ -52,6 +52,9 @@ public struct AudioConfiguration: Sendable, Hashable, Codable {
 
     /// C4: spoken audio is paused, never ducked.
     public var isSpokenAudio: Bool { mode == .spokenAudio }
+
+    /// "playback/spokenAudio/mixWithOthers", as events and `ctl audio` show it.
+    public var description: String { "\(category)/\(mode)/\(options)" }
 }
 
 /// Why a category, mode and options cannot go together (C3, C4); `description` is one line.

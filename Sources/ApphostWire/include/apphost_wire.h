@@ -1,6 +1,6 @@
 /*
- * The host <-> worker wire protocol, version 5 (1 had no background calls,
- * 2 no scenes calls, 3 no activation tokens, 4 no scene titles).
+ * The host <-> worker wire protocol, version 6 (1 had no background calls,
+ * 2 no scenes calls, 3 no activation tokens, 4 no scene titles, 5 no audio).
  *
  * With process isolation each guest runs in its own worker process
  * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
@@ -28,7 +28,8 @@
  * the host sends START (or STOP); the worker answers STARTED. Then CALLs,
  * each answered by one REPLY with the same sequence number, in order. LOG,
  * SAVE_STATE, the background frames (TASK_BEGAN to WORK_SUBMITTED) and the
- * scenes frames (SCENE_REQUESTED to SCENE_TITLE_CHANGED) may come from the
+ * scenes frames (SCENE_REQUESTED to SCENE_TITLE_CHANGED) and the audio frames
+ * (AUDIO_CONFIGURED to AUDIO_OUTPUT_OVERRIDDEN) may come from the
  * worker at any time after START, even before STARTED, from any guest
  * thread; the worker writes whole frames under a lock. A background frame
  * is written while the guest's runtime holds its background lock, so that a
@@ -85,6 +86,21 @@
  *                               host's limit on notifications, CONTRACT N1)
  *                 SAVE_STATUS: u64 scene, bool failed (the host could not
  *                               store the scene's last save, CONTRACT X5)
+ *                 AUDIO_SETUP: u32 sample_rate, u32 period_frames,
+ *                               u32 channel_count (each at least 1),
+ *                               u8 output, u8 input (enum apphost_audio_output,
+ *                               enum apphost_audio_input)
+ *                 AUDIO_ACTIVATION_FINISHED: u64 request, u8 result (enum
+ *                               apphost_audio_activation_result)
+ *                 AUDIO_INTERRUPTION_BEGAN: u8 reason (enum
+ *                               apphost_audio_interruption_reason)
+ *                 AUDIO_INTERRUPTION_ENDED: u8 reason, bool should_resume
+ *                 AUDIO_ROUTE_CHANGED: u8 reason (enum
+ *                               apphost_audio_route_change_reason), u8
+ *                               previous output, u8 previous input, u8 output,
+ *                               u8 input
+ *                 SECONDARY_AUDIO_HINT: bool silence
+ *                 MEDIA_SERVICES_RESET: nothing
  *               The ids are those the worker sent in the frames below; the
  *               REPLY's status for an id it never sent is
  *               APPHOST_ERROR_INVALID_HANDLE, and so on, as ahr_handle
@@ -143,6 +159,15 @@
  *               boundary; session ids 1 to 256 bytes (the runtime refuses
  *               longer ones). Modal ids are the worker's, per guest,
  *               counting from 1; 0 is never one.
+ *   AUDIO_CONFIGURED  u8 category, u8 mode (enums apphost_audio_category and
+ *               apphost_audio_mode), u32 options (only audio.h's bits; the
+ *               combination as the runtime accepted it, CONTRACT C3, C4)
+ *   AUDIO_ACTIVATION_REQUESTED  u64 request (the worker's, per guest,
+ *               counting from 1)
+ *   AUDIO_DEACTIVATED  bool notify_others
+ *   AUDIO_RENDERING  bool rendering
+ *   AUDIO_GAIN  f64 gain (0 to 1)
+ *   AUDIO_OUTPUT_OVERRIDDEN  u8 override (enum apphost_audio_output_override)
  */
 #ifndef APPHOST_WIRE_H
 #define APPHOST_WIRE_H
@@ -150,7 +175,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 5,
+    APPHOST_WIRE_VERSION = 6,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -190,7 +215,13 @@ enum apphost_wire_type {
     APPHOST_WIRE_MODAL_DISMISSED = 81,
     APPHOST_WIRE_NOTIFICATION_POSTED = 82,
     APPHOST_WIRE_SESSION_CLOSE_REQUESTED = 83,
-    APPHOST_WIRE_SCENE_TITLE_CHANGED = 84
+    APPHOST_WIRE_SCENE_TITLE_CHANGED = 84,
+    APPHOST_WIRE_AUDIO_CONFIGURED = 85,
+    APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED = 86,
+    APPHOST_WIRE_AUDIO_DEACTIVATED = 87,
+    APPHOST_WIRE_AUDIO_RENDERING = 88,
+    APPHOST_WIRE_AUDIO_GAIN = 89,
+    APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN = 90
 };
 
 enum apphost_wire_call {
@@ -209,7 +240,14 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_DID_DISMISS_MODAL = 13,
     APPHOST_WIRE_CALL_DID_DISCARD = 14,
     APPHOST_WIRE_CALL_NOTIFICATION_LIMIT = 15,
-    APPHOST_WIRE_CALL_SAVE_STATUS = 16
+    APPHOST_WIRE_CALL_SAVE_STATUS = 16,
+    APPHOST_WIRE_CALL_AUDIO_SETUP = 17,
+    APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED = 18,
+    APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_BEGAN = 19,
+    APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED = 20,
+    APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED = 21,
+    APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT = 22,
+    APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET = 23
 };
 
 enum apphost_wire_scene_callback {

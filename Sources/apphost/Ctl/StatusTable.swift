@@ -97,7 +97,7 @@ struct StatusTable {
 }
 
 extension String {
-    fileprivate func trimmingTrailingSpaces() -> String {
+    func trimmingTrailingSpaces() -> String {
         String(self.reversed().drop { $0 == " " }.reversed())
     }
 }

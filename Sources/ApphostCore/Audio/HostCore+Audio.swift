@@ -1,0 +1,248 @@
+import ApphostModel
+
+/// Audio sessions (CONTRACT C1 to C15, B9). What a guest's runtime reports goes to the arbiter
+/// (who may sound) and the routes (where it goes); their notices reach guests as calls, held while
+/// a guest is suspended (B8, C14); the operator's levers change the host's side; every change is
+/// an event.
+extension HostCore {
+    // MARK: What the guest's runtime reports
+
+    func handleAudio(_ event: GuestEvent, from guest: GuestRecord) {
+        let id = guest.id
+        switch event {
+        case .audioConfigured(let configuration):
+            record(.audioSession, guest: id, name: configuration.description)
+            tell(audio.configure(id, configuration))
+            tell(audioRoutes.configure(id, configuration))
+        case .audioActivationRequested(let request):
+            activate(guest, request: request)
+        case .audioDeactivated(let notifyOthers):
+            if audio.session(of: id).active {
+                record(.audioDeactivated, guest: id, name: notifyOthers ? "notify-others" : nil)
+            }
+            tell(audio.deactivate(id, notifyOthers: notifyOthers))
+        case .audioRendering(let rendering):
+            audio.setRendering(id, rendering)
+        case .audioGainChanged(let gain):
+            audio.setGain(id, gain)
+        case .audioOutputOverridden(let outputOverride):
+            do throws(AudioRouteError) {
+                tell(try audioRoutes.override(id, outputOverride))
+            } catch {
+                // The runtime checks the category too; this one changed it meanwhile.
+                record(.requestRefused, guest: id, name: "override_output", message: error.description)
+            }
+        default:
+            return
+        }
+        audioChanged()
+    }
+
+    /// C5: the sessions it interrupts hear so before it hears that it is active, so that they are
+    /// silent before it plays (C6).
+    private func activate(_ guest: GuestRecord, request: AudioRequestID) {
+        let id = guest.id
+        var refusal: AudioActivationRefusal?
+        if guest.phase == .terminating || guest.stopped {
+            refusal = .notRunning
+        } else {
+            do throws(AudioActivationRefusal) {
+                tell(try audio.activate(id, inBackground: guest.appState == .background))
+            } catch {
+                refusal = error
+            }
+        }
+        if let refusal {
+            record(.audioRefused, guest: id, name: refusal.rawValue, message: refusal.description)
+        } else {
+            record(.audioActivated, guest: id, name: audio.session(of: id).configuration.category.description)
+        }
+        send(guest, .audioActivationFinished(request, refusal: refusal))
+    }
+
+    // MARK: The operator's levers
+
+    /// C9: ambient and soloAmbient sessions are muted while it is on.
+    public func setSilenceSwitch(_ on: Bool) {
+        assertOnHostQueue()
+        guard audio.silenceSwitch != on else { return }
+        audio.silenceSwitch = on
+        record(.audioSilenceSwitch, name: on ? "on" : "off")
+        audioChanged()
+    }
+
+    /// C12: the host's volume, the last factor of every session's level.
+    public func setVolume(_ volume: Double) throws(HostCommandError) {
+        assertOnHostQueue()
+        guard volume >= 0, volume <= 1 else { throw HostCommandError("the volume is from 0 to 1, not \(volume)") }
+        audio.volume = volume
+        record(.audioVolume, name: String(volume))
+    }
+
+    /// C10: a device is plugged in (the sessions it takes over hear newDeviceAvailable), or
+    /// unplugged (those that used it hear oldDeviceUnavailable, and a playing guest should pause;
+    /// those left with nothing to play on are interrupted).
+    public func setAudioDevice(_ device: AudioDevice, plugged: Bool) throws(HostCommandError) {
+        assertOnHostQueue()
+        do throws(AudioRouteError) {
+            let notices = try plugged ? audioRoutes.plug(device) : audioRoutes.unplug(device)
+            record(.audioDevice, name: plugged ? "plugged" : "unplugged", message: device.description)
+            tell(notices)
+        } catch {
+            throw HostCommandError(error.description)
+        }
+        audioChanged()
+    }
+
+    /// C5, C6: an incoming call, which beats every guest: every active session is interrupted and
+    /// none can be activated until it ends.
+    public func beginAudioCall() throws(HostCommandError) {
+        assertOnHostQueue()
+        guard !audio.callInProgress else { throw HostCommandError("a call is already under way") }
+        record(.audioCall, name: "began")
+        tell(audio.beginCall())
+        audioChanged()
+    }
+
+    /// The call ended: the sessions it interrupted hear so, with should-resume when the operator
+    /// says so and only for those that were playing (C7).
+    public func endAudioCall(shouldResume: Bool) throws(HostCommandError) {
+        assertOnHostQueue()
+        guard audio.callInProgress else { throw HostCommandError("no call is under way") }
+        record(.audioCall, name: "ended", message: shouldResume ? "should resume" : nil)
+        tell(audio.endCall(shouldResume: shouldResume))
+        audioChanged()
+    }
+
+    /// C15: the host's audio engine restarted: every running guest hears so, its session as at
+    /// launch, and sets it up again.
+    public func resetMediaServices() {
+        assertOnHostQueue()
+        record(.audioReset)
+        _ = audio.resetSessions()
+        for guest in guests where guest.phase == .launching || guest.phase == .running {
+            send(guest, .mediaServicesReset)
+            tell(audioRoutes.configure(guest.id, .initial))
+        }
+        audioChanged()
+    }
+
+    // MARK: Following the guests
+
+    /// The guest's app state changed: its session follows (B9, C14), and the guests around it.
+    func audioFollowsAppState(_ guest: GuestRecord, from before: AppState) {
+        let id = guest.id
+        switch guest.appState {
+        case .notRunning:
+            // A guest that ended cannot say notify-others: the arbiter says it for it.
+            tell(audio.remove(id))
+            audioRoutes.remove(id)
+        case .suspended:
+            tell(audio.interrupt(id, reason: .suspended))
+        case .background where before == .active || before == .inactive:
+            tell(audio.wentToBackground(id, declaresBackgroundAudio: declaresBackgroundAudio(guest)))
+        default:
+            break
+        }
+        audioChanged()
+    }
+
+    /// Tells the runtime the host's format and the session's route, once, as the guest starts.
+    func setUpAudio(_ guest: GuestRecord) {
+        deliver(guest, .audioSetup(audioPolicy.format, audioRoutes.add(guest.id)))
+    }
+
+    /// B8, C14: on resume, what waited, coalesced.
+    func deliverHeldAudio(_ guest: GuestRecord) {
+        deliver(guest, all: guest.audio.held.take())
+    }
+
+    // MARK: Helpers
+
+    /// Delivers an audio call, or holds it while the guest is suspended (B8, C14).
+    private func send(_ guest: GuestRecord, _ call: GuestCall) {
+        guard guest.channel != nil else { return }
+        if guest.stopped { guest.audio.held.hold(call) } else { deliver(guest, call) }
+    }
+
+    private func tell(_ notices: [AudioNotice]) {
+        for notice in notices {
+            switch notice {
+            case .interruptionBegan(let id, let reason):
+                record(.audioInterrupted, guest: id, name: reason.rawValue)
+                if let guest = guest(id) { send(guest, .audioInterruptionBegan(reason)) }
+            case .interruptionEnded(let id, let reason, let shouldResume):
+                record(
+                    .audioInterruptionEnded, guest: id, name: reason.rawValue,
+                    message: shouldResume ? "should resume" : nil)
+                if let guest = guest(id) { send(guest, .audioInterruptionEnded(reason, shouldResume: shouldResume)) }
+            case .secondaryAudioHint(let id, let silence):
+                record(.audioHint, guest: id, name: silence ? "silence" : "resume")
+                if let guest = guest(id) { send(guest, .secondaryAudioHint(silence: silence)) }
+            }
+        }
+    }
+
+    private func tell(_ notices: [AudioRouteNotice]) {
+        for notice in notices {
+            record(
+                .audioRoute, guest: notice.guest, name: notice.reason.rawValue,
+                message: "\(notice.previous) -> \(notice.current)")
+            guard let guest = guest(notice.guest) else { continue }
+            send(guest, .audioRouteChanged(notice.reason, previous: notice.previous, current: notice.current))
+            if notice.reason == .oldDeviceUnavailable { checkPauses(guest) }
+            if lostItsRoute(notice) { tell(audio.interrupt(notice.guest, reason: .routeGone)) }
+        }
+    }
+
+    /// C6: nothing is left of what the session plays on (or, recording, records from).
+    private func lostItsRoute(_ notice: AudioRouteNotice) -> Bool {
+        let category = audio.session(of: notice.guest).configuration.category
+        if category == .record { return notice.previous.input != .none && notice.current.input == .none }
+        return notice.previous.output != .none && notice.current.output == .none
+    }
+
+    /// C10: a guest playing when its output went away should pause; a grace later, the host looks.
+    private func checkPauses(_ guest: GuestRecord) {
+        let session = audio.session(of: guest.id)
+        guard session.active, session.rendering, let channel = guest.channel else { return }
+        let grace = audioPolicy.routeConformanceGrace
+        guest.audio.conformanceCheck?.cancel()
+        guest.audio.conformanceCheck = clock.schedule(after: grace) { [weak self] in
+            guard let self, guest.channel === channel else { return }
+            guest.audio.conformanceCheck = nil
+            let session = self.audio.session(of: guest.id)
+            guard session.active, session.rendering, !guest.stopped else { return }
+            guest.audio.nonconformances += 1
+            self.record(
+                .audioNonconforming, guest: guest.id, name: "C10",
+                message: "still playing \(grace.secondsText) after its output went away")
+        }
+    }
+
+    /// After every change: the secondary-audio hints (C11), ducking and muting as events (C8,
+    /// C9), and background audio keeping guests running or not (B9).
+    private func audioChanged() {
+        let foreground = Set(
+            guests.filter { !$0.stopped && ($0.appState == .active || $0.appState == .inactive) }.map(\.id))
+        tell(audio.secondaryAudioHints(foreground: foreground))
+        for guest in guests where guest.phase != .notRunning {
+            let level = audio.level(of: guest.id)
+            let muted = level.muted && audio.session(of: guest.id).active
+            if level.ducked != guest.audio.ducked {
+                guest.audio.ducked = level.ducked
+                record(.audioLevel, guest: guest.id, name: level.ducked ? "ducked" : "unducked")
+            }
+            if muted != guest.audio.muted {
+                guest.audio.muted = muted
+                record(.audioLevel, guest: guest.id, name: muted ? "muted" : "unmuted")
+            }
+            let plays = audio.playsInBackground(guest.id, declaresBackgroundAudio: declaresBackgroundAudio(guest))
+            if plays != guest.background.audioPlaysInBackground { audioSessionChanged(guest, playsInBackground: plays) }
+        }
+    }
+
+    private func declaresBackgroundAudio(_ guest: GuestRecord) -> Bool {
+        guest.descriptor.capabilities.contains(.backgroundAudio)
+    }
+}

@@ -1,0 +1,558 @@
+/*
+ * The audio extension: the functions of apphost_audio_t (see audio.h in the
+ * SDK for what each promises) and the host's calls that update the session
+ * they tell of. Each function finds its guest through the registry
+ * (host_context.h), so that any argument at all gets an answer, never a
+ * crash (CONTRACT X3).
+ */
+#include "audio.h"
+
+#include <string.h>
+
+#include "host_context.h"
+
+/* The options that make a session mix with others; the last two imply the
+ * first (CONTRACT C3). */
+static const uint32_t MIXING_OPTIONS = APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS | APPHOST_AUDIO_OPTION_DUCK_OTHERS |
+                                       APPHOST_AUDIO_OPTION_INTERRUPT_SPOKEN_AUDIO_AND_MIX_WITH_OTHERS;
+
+static const uint32_t KNOWN_OPTIONS = APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS | APPHOST_AUDIO_OPTION_DUCK_OTHERS |
+                                      APPHOST_AUDIO_OPTION_INTERRUPT_SPOKEN_AUDIO_AND_MIX_WITH_OTHERS |
+                                      APPHOST_AUDIO_OPTION_DEFAULT_TO_SPEAKER;
+
+/* ---- Values (CONTRACT C2 to C4) ------------------------------------------ */
+
+static bool in_range(int32_t value, int32_t first, int32_t last) { return value >= first && value <= last; }
+
+static bool is_category(int32_t category)
+{
+    return in_range(category, APPHOST_AUDIO_CATEGORY_AMBIENT, APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD);
+}
+
+static bool is_mode(int32_t mode) { return in_range(mode, APPHOST_AUDIO_MODE_DEFAULT, APPHOST_AUDIO_MODE_VIDEO_CHAT); }
+
+static bool is_output(int32_t output)
+{
+    return in_range(output, APPHOST_AUDIO_OUTPUT_NONE, APPHOST_AUDIO_OUTPUT_LINE_OUT);
+}
+
+static bool is_input(int32_t input) { return in_range(input, APPHOST_AUDIO_INPUT_NONE, APPHOST_AUDIO_INPUT_LINE_IN); }
+
+/* The options `category` takes (C3). */
+static uint32_t options_of(int32_t category)
+{
+    switch (category) {
+    case APPHOST_AUDIO_CATEGORY_PLAYBACK:
+        return MIXING_OPTIONS;
+    case APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD:
+        return MIXING_OPTIONS | APPHOST_AUDIO_OPTION_DEFAULT_TO_SPEAKER;
+    default:
+        return 0;
+    }
+}
+
+/* Whether `category` takes `mode` (C4): DEFAULT goes with every one. */
+static bool takes_mode(int32_t category, int32_t mode)
+{
+    switch (mode) {
+    case APPHOST_AUDIO_MODE_SPOKEN_AUDIO:
+    case APPHOST_AUDIO_MODE_MOVIE_PLAYBACK:
+        return category == APPHOST_AUDIO_CATEGORY_PLAYBACK;
+    case APPHOST_AUDIO_MODE_VOICE_CHAT:
+    case APPHOST_AUDIO_MODE_VIDEO_CHAT:
+        return category == APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD;
+    default:
+        return true;
+    }
+}
+
+/* ---- State ---------------------------------------------------------------- */
+
+/* The session as at launch, and after a media services reset (C1, C15); the
+ * format and route are the host's and stay. Call with the lock held. */
+static void reset_session(ahr_audio *audio)
+{
+    audio->category = APPHOST_AUDIO_CATEGORY_SOLO_AMBIENT;
+    audio->mode = APPHOST_AUDIO_MODE_DEFAULT;
+    audio->options = 0;
+    audio->active = false;
+    audio->gain = 1.0;
+}
+
+void ahr_audio_init(ahr_audio *audio)
+{
+    memset(audio, 0, sizeof *audio);
+    pthread_mutex_init(&audio->lock, NULL);
+    reset_session(audio);
+}
+
+void ahr_audio_destroy(ahr_audio *audio) { pthread_mutex_destroy(&audio->lock); }
+
+void ahr_audio_set_accepting(ahr_audio *audio, bool accepting)
+{
+    pthread_mutex_lock(&audio->lock);
+    audio->accepting = accepting;
+    pthread_mutex_unlock(&audio->lock);
+}
+
+/* ---- The host's calls, on the main queue ---------------------------------- */
+
+bool ahr_audio_is_call(const ahr_call *call)
+{
+    switch (call->kind) {
+    case AHR_CALL_AUDIO_SETUP:
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
+        return true;
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
+    case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SAVE_STATUS:
+        break;
+    }
+    return false;
+}
+
+static bool is_interruption_reason(int32_t reason)
+{
+    return in_range(reason, APPHOST_AUDIO_INTERRUPTION_OTHER_SESSION, APPHOST_AUDIO_INTERRUPTION_SUSPENDED);
+}
+
+int32_t ahr_audio_check_call(ahr_audio *audio, const ahr_call *call)
+{
+    bool issued;
+
+    switch (call->kind) {
+    case AHR_CALL_AUDIO_SETUP:
+        return call->sample_rate > 0 && call->period_frames > 0 && call->channel_count > 0 &&
+                       is_output(call->output) && is_input(call->input)
+                   ? APPHOST_OK
+                   : APPHOST_ERROR_INVALID_ARGUMENT;
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+        if (!in_range(call->activation_result, APPHOST_AUDIO_ACTIVATED, APPHOST_AUDIO_REFUSED_NOT_RUNNING)) {
+            return APPHOST_ERROR_INVALID_ARGUMENT;
+        }
+        pthread_mutex_lock(&audio->lock);
+        issued = call->audio_request != APPHOST_AUDIO_REQUEST_INVALID && call->audio_request <= audio->last_request;
+        pthread_mutex_unlock(&audio->lock);
+        return issued ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+        return is_interruption_reason(call->interruption_reason) ? APPHOST_OK : APPHOST_ERROR_INVALID_ARGUMENT;
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+        return in_range(call->route_change_reason, APPHOST_AUDIO_ROUTE_NEW_DEVICE_AVAILABLE,
+                        APPHOST_AUDIO_ROUTE_OVERRIDE) &&
+                       is_output(call->output) && is_input(call->input) && is_output(call->previous_output) &&
+                       is_input(call->previous_input)
+                   ? APPHOST_OK
+                   : APPHOST_ERROR_INVALID_ARGUMENT;
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+    case AHR_CALL_MEDIA_SERVICES_RESET:
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
+    case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SAVE_STATUS:
+        break;
+    }
+    return APPHOST_OK;
+}
+
+/* The mirror follows each call under the lock, before the guest hears of it. */
+
+static void set_up(ahr_audio *audio, const ahr_call *call)
+{
+    pthread_mutex_lock(&audio->lock);
+    audio->sample_rate = call->sample_rate;
+    audio->period_frames = call->period_frames;
+    audio->channel_count = call->channel_count;
+    audio->output = call->output;
+    audio->input = call->input;
+    pthread_mutex_unlock(&audio->lock);
+}
+
+static void finish_activation(ahr_audio *audio, const ahr_call *call)
+{
+    pthread_mutex_lock(&audio->lock);
+    /* A deactivate after the request was made wins over its answer. */
+    if (call->activation_result == APPHOST_AUDIO_ACTIVATED && call->audio_request > audio->deactivated_through) {
+        audio->active = true;
+    }
+    pthread_mutex_unlock(&audio->lock);
+}
+
+static void interrupt(ahr_audio *audio)
+{
+    pthread_mutex_lock(&audio->lock);
+    audio->active = false;
+    pthread_mutex_unlock(&audio->lock);
+}
+
+static void change_route(ahr_audio *audio, const ahr_call *call)
+{
+    pthread_mutex_lock(&audio->lock);
+    audio->output = call->output;
+    audio->input = call->input;
+    pthread_mutex_unlock(&audio->lock);
+}
+
+static void reset_media_services(ahr_audio *audio)
+{
+    pthread_mutex_lock(&audio->lock);
+    reset_session(audio);
+    pthread_mutex_unlock(&audio->lock);
+}
+
+int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callbacks, const ahr_call *call)
+{
+    apphost_audio_route_t previous;
+    apphost_audio_route_t current;
+
+    switch (call->kind) {
+    case AHR_CALL_AUDIO_SETUP:
+        set_up(audio, call);
+        return APPHOST_OK;
+    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
+        finish_activation(audio, call);
+        if (callbacks != NULL && callbacks->activation_finished != NULL) {
+            callbacks->activation_finished(call->audio_request, call->activation_result);
+        }
+        return APPHOST_OK;
+    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+        /* Already inactive when the guest hears of it (CONTRACT C6). */
+        interrupt(audio);
+        if (callbacks != NULL && callbacks->interruption_began != NULL) {
+            callbacks->interruption_began(call->interruption_reason);
+        }
+        return APPHOST_OK;
+    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
+        if (callbacks != NULL && callbacks->interruption_ended != NULL) {
+            callbacks->interruption_ended(call->interruption_reason, call->should_resume ? 1 : 0);
+        }
+        return APPHOST_OK;
+    case AHR_CALL_AUDIO_ROUTE_CHANGED:
+        change_route(audio, call);
+        if (callbacks != NULL && callbacks->route_changed != NULL) {
+            previous = (apphost_audio_route_t){sizeof previous, call->previous_output, call->previous_input};
+            current = (apphost_audio_route_t){sizeof current, call->output, call->input};
+            callbacks->route_changed(call->route_change_reason, &previous, &current);
+        }
+        return APPHOST_OK;
+    case AHR_CALL_SECONDARY_AUDIO_HINT:
+        if (callbacks != NULL && callbacks->secondary_audio_hint != NULL) {
+            callbacks->secondary_audio_hint(call->silence_secondary ? 1 : 0);
+        }
+        return APPHOST_OK;
+    case AHR_CALL_MEDIA_SERVICES_RESET:
+        /* As at launch (CONTRACT C15), for the guest to set it up again. */
+        reset_media_services(audio);
+        if (callbacks != NULL && callbacks->media_services_reset != NULL) {
+            callbacks->media_services_reset();
+        }
+        return APPHOST_OK;
+    case AHR_CALL_DID_FINISH_LAUNCHING:
+    case AHR_CALL_WILL_TERMINATE:
+    case AHR_CALL_MEMORY_WARNING:
+    case AHR_CALL_WILL_CONNECT:
+    case AHR_CALL_SCENE_CALLBACK:
+    case AHR_CALL_EXPIRE_TASK:
+    case AHR_CALL_FIRE_TIMER:
+    case AHR_CALL_RUN_WORK:
+    case AHR_CALL_BACKGROUND_TIME:
+    case AHR_CALL_SCENE_SIZE:
+    case AHR_CALL_PERFORM_ACTION:
+    case AHR_CALL_SHOULD_DISMISS_MODAL:
+    case AHR_CALL_DID_DISMISS_MODAL:
+    case AHR_CALL_DID_DISCARD:
+    case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SAVE_STATUS:
+        break;
+    }
+    return APPHOST_ERROR_INVALID_ARGUMENT;
+}
+
+/* ---- The guest's functions, from any thread ------------------------------- */
+
+/* One function's call, carried out under the extension's lock while it
+ * accepts calls. */
+typedef struct session_request session_request;
+
+/* What a function does once the extension is known to accept calls, under
+ * its lock; returns the function's status. */
+typedef apphost_status_t (*session_body)(session_request *request);
+
+struct session_request {
+    ahr_host_context *context;
+    int32_t category;
+    int32_t mode;
+    uint32_t options;
+    apphost_audio_request_t *out_request;
+    bool flag;
+    double gain;
+    int32_t output_override;
+};
+
+/* Runs `body` on `request` for the guest of `host` and returns its status:
+ * before that, APPHOST_ERROR_INVALID_ARGUMENT for a host the registry does
+ * not know, and APPHOST_ERROR_INVALID_STATE while the extension does not
+ * accept calls (init, deinit, from will_terminate on). */
+static apphost_status_t on_session(const apphost_host_t *host, session_request *request, session_body body)
+{
+    ahr_host_context *context = ahr_registry_acquire(host);
+    ahr_audio *audio;
+    apphost_status_t status;
+
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    audio = context->audio;
+    request->context = context;
+    pthread_mutex_lock(&audio->lock);
+    status = audio->accepting ? body(request) : APPHOST_ERROR_INVALID_STATE;
+    pthread_mutex_unlock(&audio->lock);
+    ahr_registry_release(context);
+    return status;
+}
+
+static apphost_status_t configure_locked(session_request *request)
+{
+    ahr_audio *audio = request->context->audio;
+
+    audio->category = request->category;
+    audio->mode = request->mode;
+    audio->options = request->options;
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_CONFIGURED,
+                                                    .category = request->category,
+                                                    .mode = request->mode,
+                                                    .options = request->options});
+    return APPHOST_OK;
+}
+
+/* Unknown values are INVALID_ARGUMENT before the table is looked at, so that
+ * a guest built against a later header learns which it is. */
+static apphost_status_t set_configuration(const apphost_host_t *host, int32_t category, int32_t mode,
+                                          uint32_t options)
+{
+    session_request request;
+
+    if (!is_category(category) || !is_mode(mode) || (options & ~KNOWN_OPTIONS) != 0) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if ((options & ~options_of(category)) != 0 || !takes_mode(category, mode)) {
+        return APPHOST_ERROR_INVALID_COMBINATION;
+    }
+    memset(&request, 0, sizeof request);
+    request.category = category;
+    request.mode = mode;
+    /* Kept as it works: DUCK_OTHERS and INTERRUPT_SPOKEN_AUDIO_AND_MIX_WITH_OTHERS mix. */
+    request.options = (options & MIXING_OPTIONS) != 0 ? options | APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS : options;
+    return on_session(host, &request, configure_locked);
+}
+
+/* ahr_background_if_time_left's body: gives out the next request id. */
+static void request_activation(void *argument)
+{
+    session_request *request = argument;
+    ahr_audio *audio = request->context->audio;
+
+    /* Before the host hears of it, so that the id is there for an
+     * activation_finished that comes before this returns. */
+    *request->out_request = ++audio->last_request;
+    ahr_report_send(request->context,
+                    &(ahr_report){.kind = AHR_REPORT_AUDIO_ACTIVATION_REQUESTED, .id = audio->last_request});
+}
+
+static apphost_status_t activate_locked(session_request *request)
+{
+    /* While the host suspends the guest, nothing would answer. */
+    return ahr_background_if_time_left(request->context->background, request_activation, request)
+               ? APPHOST_OK
+               : APPHOST_ERROR_INVALID_STATE;
+}
+
+static apphost_status_t activate(const apphost_host_t *host, apphost_audio_request_t *out_request)
+{
+    session_request request;
+
+    if (out_request == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    /* A guest that ignores the status holds the invalid id. */
+    *out_request = APPHOST_AUDIO_REQUEST_INVALID;
+    memset(&request, 0, sizeof request);
+    request.out_request = out_request;
+    return on_session(host, &request, activate_locked);
+}
+
+static apphost_status_t deactivate_locked(session_request *request)
+{
+    ahr_audio *audio = request->context->audio;
+
+    audio->active = false;
+    /* The answers to the requests made so far no longer activate. */
+    audio->deactivated_through = audio->last_request;
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_DEACTIVATED, .flag = request->flag});
+    return APPHOST_OK;
+}
+
+static apphost_status_t deactivate(const apphost_host_t *host, uint32_t flags)
+{
+    session_request request;
+
+    if ((flags & ~(uint32_t)APPHOST_AUDIO_NOTIFY_OTHERS) != 0) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memset(&request, 0, sizeof request);
+    request.flag = (flags & APPHOST_AUDIO_NOTIFY_OTHERS) != 0;
+    return on_session(host, &request, deactivate_locked);
+}
+
+static apphost_status_t rendering_locked(session_request *request)
+{
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_RENDERING, .flag = request->flag});
+    return APPHOST_OK;
+}
+
+/* The host keeps it, not the mirror: get_session does not tell it. */
+static apphost_status_t set_rendering(const apphost_host_t *host, int32_t rendering)
+{
+    session_request request;
+
+    if (rendering != 0 && rendering != 1) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memset(&request, 0, sizeof request);
+    request.flag = rendering == 1;
+    return on_session(host, &request, rendering_locked);
+}
+
+static apphost_status_t gain_locked(session_request *request)
+{
+    request->context->audio->gain = request->gain;
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_GAIN, .gain = request->gain});
+    return APPHOST_OK;
+}
+
+static apphost_status_t set_gain(const apphost_host_t *host, double gain)
+{
+    session_request request;
+
+    /* NaN fails every comparison. */
+    if (!(gain >= 0.0 && gain <= 1.0)) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memset(&request, 0, sizeof request);
+    request.gain = gain;
+    return on_session(host, &request, gain_locked);
+}
+
+static apphost_status_t override_locked(session_request *request)
+{
+    /* The only category with a choice of output. */
+    if (request->context->audio->category != APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD) {
+        return APPHOST_ERROR_INVALID_STATE;
+    }
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN,
+                                                    .output_override = request->output_override});
+    return APPHOST_OK;
+}
+
+/* The route changes when the host says so (AUDIO_ROUTE_CHANGED), not here. */
+static apphost_status_t override_output(const apphost_host_t *host, int32_t output_override)
+{
+    session_request request;
+
+    if (output_override != APPHOST_AUDIO_OVERRIDE_NONE && output_override != APPHOST_AUDIO_OVERRIDE_SPEAKER) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memset(&request, 0, sizeof request);
+    request.output_override = output_override;
+    return on_session(host, &request, override_locked);
+}
+
+/* The apphost_audio_session_t of ABI 1.4, whose members every caller needs. */
+enum { AHR_AUDIO_SESSION_MIN_BYTES = 48 };
+
+/*
+ * Written as scene_size writes (scenes.c): the guest says in
+ * out_session->struct_size how large its struct is, the runtime writes the
+ * members of its own struct (never past the guest's), and sets struct_size
+ * to the bytes it wrote. A struct_size smaller than the struct of ABI 1.4:
+ * INVALID_ARGUMENT, nothing written. Answers at any time, during init and
+ * deinit too: the mirror is there from load until ahr_stop.
+ */
+static apphost_status_t get_session(const apphost_host_t *host, apphost_audio_session_t *out_session)
+{
+    ahr_host_context *context;
+    ahr_audio *audio;
+    apphost_audio_session_t session;
+    uint32_t declared;
+    size_t written;
+
+    if (out_session == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    memcpy(&declared, out_session, sizeof declared);
+    if (declared < AHR_AUDIO_SESSION_MIN_BYTES) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    context = ahr_registry_acquire(host);
+    if (context == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    audio = context->audio;
+    memset(&session, 0, sizeof session);
+    pthread_mutex_lock(&audio->lock);
+    session.category = audio->category;
+    session.mode = audio->mode;
+    session.options = audio->options;
+    session.active = audio->active ? 1 : 0;
+    session.output = audio->output;
+    session.input = audio->input;
+    session.sample_rate = audio->sample_rate;
+    session.period_frames = audio->period_frames;
+    session.channel_count = audio->channel_count;
+    session.gain = audio->gain;
+    pthread_mutex_unlock(&audio->lock);
+    ahr_registry_release(context);
+    /* A guest built against a later, larger struct gets the members this
+     * runtime knows. */
+    written = declared < sizeof session ? declared : sizeof session;
+    session.struct_size = (uint32_t)written;
+    memcpy(out_session, &session, written);
+    return APPHOST_OK;
+}
+
+static const apphost_audio_t extension = {
+    sizeof(apphost_audio_t), set_configuration, activate, deactivate, set_rendering, set_gain, override_output,
+    get_session,
+};
+
+const apphost_audio_t *ahr_audio_extension(void) { return &extension; }

@@ -1,0 +1,84 @@
+/*
+ * The audio extension of one guest, "apphost.audio/1"
+ * (sdk/include/apphost/audio.h): the mirror of its one audio session
+ * (CONTRACT C1), as the guest's calls and the host's last set it.
+ *
+ * The runtime answers the guest at once: it checks each call, the C2 to C4
+ * table included, gives out the activation request ids itself, per guest,
+ * counting from 1, and keeps what get_session tells; the reporter tells the
+ * host of every accepted call (ahr_reporter), and the host arbitrates and
+ * answers with the audio calls of ahr_handle.
+ *
+ * The guest's threads call the extension's functions (audio.c) at any time:
+ * everything below is under `lock`, and every reporter call is made with it
+ * held, so that the host hears of the calls in the order they changed the
+ * mirror. activate also holds the background extension's lock meanwhile
+ * (ahr_background_if_time_left), so that a request is either reported
+ * before a BACKGROUND_TIME of 0 is handled or refused after it. Lock order:
+ * this one, then the background's; never the other way round.
+ */
+#ifndef AHR_AUDIO_H
+#define AHR_AUDIO_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "apphost_guest_runtime.h"
+
+typedef struct ahr_audio {
+    pthread_mutex_t lock;
+    /* From a successful ahr_start until will_terminate is delivered or
+     * ahr_stop begins: every function but get_session is accepted. */
+    bool accepting;
+    /* The session as get_session tells it: category, mode and options as
+     * set_configuration accepted them (implied MIX_WITH_OTHERS included). */
+    int32_t category;
+    int32_t mode;
+    uint32_t options;
+    bool active;
+    double gain;
+    /* AUDIO_SETUP's, then the last AUDIO_ROUTE_CHANGED's; 0 until then. */
+    int32_t output;
+    int32_t input;
+    uint32_t sample_rate;
+    uint32_t period_frames;
+    uint32_t channel_count;
+    /* The last activation request given out; 0 before the first. */
+    apphost_audio_request_t last_request;
+    /* The last request given out when deactivate was last called: an
+     * ACTIVATED answer to it, or to any before it, leaves the session
+     * inactive. */
+    apphost_audio_request_t deactivated_through;
+} ahr_audio;
+
+/* The session as at launch: soloAmbient, default mode, no options,
+ * inactive, gain 1, no format or route yet. */
+void ahr_audio_init(ahr_audio *audio);
+
+void ahr_audio_destroy(ahr_audio *audio);
+
+/* The guest started (true), will_terminate is being delivered or the guest
+ * is being stopped (false): see `accepting`. */
+void ahr_audio_set_accepting(ahr_audio *audio, bool accepting);
+
+/* True for AUDIO_SETUP to MEDIA_SERVICES_RESET. */
+bool ahr_audio_is_call(const ahr_call *call);
+
+/* APPHOST_OK for any call but an audio call with a value out of its enum's
+ * range or a format of 0 (APPHOST_ERROR_INVALID_ARGUMENT), or an
+ * AUDIO_ACTIVATION_FINISHED for a request never given out
+ * (APPHOST_ERROR_INVALID_HANDLE), as ahr_handle documents. */
+int32_t ahr_audio_check_call(ahr_audio *audio, const ahr_call *call);
+
+/* [main-queue] Handles an audio call that passed ahr_audio_check_call, as
+ * ahr_handle documents: updates the mirror, then calls the guest's member
+ * of `callbacks` (NULL when it has none) without the lock held, so that it
+ * may call every function of the extension. */
+int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callbacks, const ahr_call *call);
+
+/* The extension's table, for get_extension: one for every guest, since each
+ * function finds its guest by its `host` argument. */
+const apphost_audio_t *ahr_audio_extension(void);
+
+#endif
