@@ -253,6 +253,33 @@ final class AudioEndToEndTests: HostTestCase {
         XCTAssertEqual(audioEvents(host, .audioHint, of: Self.gameID, after: mark), ["silence", "resume"])
     }
 
+    // MARK: - Media services reset
+
+    func testEveryGuestSetsItsSessionUpAgainAfterAResetInProcess() throws { try reset("none") }
+    func testEveryGuestSetsItsSessionUpAgainAfterAResetIsolated() throws { try reset("process") }
+
+    // CONTRACT C15: the host's audio engine restarts; every session is back as at launch, and each
+    // sample sets its own up again: the player (C) paused, the game (Swift) with its sound on.
+    private func reset(_ isolation: String) throws {
+        let host = try start([Self.game, Self.music], isolation)
+        try host.waitForLog(Self.gameID, "game: sound on", prefix: true)
+        try ctlSucceeds("action", try scene(of: Self.musicID).session, "play")
+        try host.waitForLog(Self.musicID, "music: playing")
+
+        let mark = host.events.count
+        try ctlSucceeds("audio", "reset")
+        try host.waitForLog(Self.musicID, "music: media services reset", after: mark)
+        try host.waitForLog(Self.musicID, "music: ready", after: mark)
+        try host.waitForLog(Self.gameID, "game: media services reset", after: mark)
+        try host.waitForLog(Self.gameID, "game: sound on", prefix: true, after: mark)
+        let music = try audio(of: Self.musicID)
+        XCTAssertEqual(music["category"] as? String, "playback", "set up again")
+        XCTAssertEqual(music["active"] as? Bool, false, "and paused, until its user plays")
+        let game = try audio(of: Self.gameID)
+        XCTAssertEqual(game["category"] as? String, "ambient")
+        XCTAssertEqual(game["active"] as? Bool, true)
+    }
+
     // MARK: - The navigation prompt: the podcast and the music
 
     func testAPromptInterruptsThePodcastWhichResumesAfterInProcess() throws { try podcastPrompt("none") }
