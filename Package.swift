@@ -28,6 +28,10 @@ let package = Package(
         .library(name: "SwiftUploadGuest", type: .dynamic, targets: ["SwiftUploadGuest"]),
         .library(name: "SwiftNotesGuest", type: .dynamic, targets: ["SwiftNotesGuest"]),
         .library(name: "COverrunGuest", type: .dynamic, targets: ["COverrunGuest"]),
+        .library(name: "CMusicGuest", type: .dynamic, targets: ["CMusicGuest"]),
+        .library(name: "SwiftGameGuest", type: .dynamic, targets: ["SwiftGameGuest"]),
+        .library(name: "SwiftPodcastGuest", type: .dynamic, targets: ["SwiftPodcastGuest"]),
+        .library(name: "SwiftNavigationGuest", type: .dynamic, targets: ["SwiftNavigationGuest"]),
         .executable(name: "apphost-benchmarks", targets: ["ApphostBenchmarks"]),
     ],
     dependencies: [
@@ -170,6 +174,30 @@ let package = Package(
             dependencies: [cApphost],
             path: "Plugins/COverrunGuest",
             linkerSettings: guestLinkerSettings
+        ),
+        // The audio samples (sdk/README.md, "Audio"): a music player in C that plays in background
+        // and pauses when interrupted or unplugged; in Swift, a game's ambient sound, a podcast
+        // (spoken audio) and a navigation app whose prompts duck the music and pause the podcast.
+        .target(
+            name: "CMusicGuest",
+            dependencies: [cApphost],
+            path: "Plugins/CMusicGuest",
+            linkerSettings: guestLinkerSettings
+        ),
+        .target(
+            name: "SwiftGameGuest",
+            dependencies: [apphostSDK],
+            path: "Plugins/SwiftGameGuest"
+        ),
+        .target(
+            name: "SwiftPodcastGuest",
+            dependencies: [apphostSDK],
+            path: "Plugins/SwiftPodcastGuest"
+        ),
+        .target(
+            name: "SwiftNavigationGuest",
+            dependencies: [apphostSDK],
+            path: "Plugins/SwiftNavigationGuest"
         ),
         .executableTarget(
             name: "ApphostBenchmarks",

@@ -6,6 +6,11 @@ import XCTest
 enum BuildProducts {
     static let cSample = "libCSampleGuest.so"
     static let swiftSample = "libSwiftSampleGuest.so"
+    /// The audio samples (sdk/README.md, "Audio").
+    static let cMusic = "libCMusicGuest.so"
+    static let swiftGame = "libSwiftGameGuest.so"
+    static let swiftPodcast = "libSwiftPodcastGuest.so"
+    static let swiftNavigation = "libSwiftNavigationGuest.so"
 
     /// The directory holding `apphost`, or nil when the tests run without a build of it.
     static let directory: URL? = {

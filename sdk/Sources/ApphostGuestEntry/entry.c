@@ -98,6 +98,19 @@ static const apphost_guest_scenes_t guest_scenes = {
     apphost_sdk_did_discard,
 };
 
+/* Every Swift guest answers for its audio session (audio.h): the SDK turns
+ * these calls into AudioSession's events and activate()'s answers, and
+ * ignores them when the guest never touches its session. */
+static const apphost_guest_audio_t guest_audio = {
+    sizeof(apphost_guest_audio_t),
+    apphost_sdk_audio_activation_finished,
+    apphost_sdk_audio_interruption_began,
+    apphost_sdk_audio_interruption_ended,
+    apphost_sdk_audio_route_changed,
+    apphost_sdk_audio_secondary_audio_hint,
+    apphost_sdk_audio_media_services_reset,
+};
+
 /* [thread-safe]: compares strings and returns constant data. */
 static const void *apphost_guest_entry_query(const char *interface_id)
 {
@@ -112,6 +125,9 @@ static const void *apphost_guest_entry_query(const char *interface_id)
     }
     if (strcmp(interface_id, APPHOST_GUEST_SCENES_CALLBACKS_ID) == 0) {
         return &guest_scenes;
+    }
+    if (strcmp(interface_id, APPHOST_GUEST_AUDIO_CALLBACKS_ID) == 0) {
+        return &guest_audio;
     }
     return NULL;
 }

@@ -22,6 +22,8 @@ public final class Apphost: @unchecked Sendable {
     public let version: String
     /// The ABI version the host implements.
     public let abiVersion: ABIVersion
+    /// The guest's one audio session (``audioSession``), made with the host.
+    let audio: AudioSession
 
     /// The members the SDK reads, up to `get_extension`: all of ABI 1.0's,
     /// which every host of major version 1 has.
@@ -43,6 +45,7 @@ public final class Apphost: @unchecked Sendable {
         abiVersion = ABIVersion(
             major: host.abi_version.major, minor: host.abi_version.minor,
             revision: host.abi_version.revision)
+        audio = AudioSession(host: raw)
     }
 
     /// Writes `message` to the host's event stream. Thread-safe. The host

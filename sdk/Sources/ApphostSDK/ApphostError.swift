@@ -34,6 +34,9 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Refused by one of the host's limits, such as how many notifications a guest may post in a
     /// while (CONTRACT N1; ABI 1.2); the same call may succeed later.
     case limitReached
+    /// Values that are each valid but are refused together, such as an audio category with an
+    /// option it does not take (CONTRACT C3; ABI 1.4); the call changed nothing.
+    case invalidCombination
     /// A code these headers do not know, from a newer host.
     case unknown(Int32)
 
@@ -46,6 +49,7 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
     private static let known: [ApphostError] = [
         .invalidArgument, .invalidHandle, .invalidState, .unsupported, .outOfMemory, .tooLarge,
         .guestFailed, .internalError, .noActivation, .wrongThread, .notDeclared, .limitReached,
+        .invalidCombination,
     ]
 
     /// The C status code.
@@ -64,6 +68,7 @@ public enum ApphostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongThread: code = APPHOST_ERROR_WRONG_THREAD
         case .notDeclared: code = APPHOST_ERROR_NOT_DECLARED
         case .limitReached: code = APPHOST_ERROR_LIMIT_REACHED
+        case .invalidCombination: code = APPHOST_ERROR_INVALID_COMBINATION
         case .unknown(let status): return status
         }
         return Int32(code.rawValue)

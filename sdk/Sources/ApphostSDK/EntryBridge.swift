@@ -52,7 +52,12 @@ public func _apphostSDKInit(_ host: UnsafePointer<apphost_host_t>?) -> Int32 {
 
 @_cdecl("apphost_sdk_deinit")
 public func _apphostSDKDeinit() {
-    onMainQueue { RunningApp.current = nil }
+    onMainQueue {
+        // Before the executor stops: streams finish and activate() callers learn the guest is
+        // going; the host answers no more.
+        RunningApp.current?.host.audioSession.close()
+        RunningApp.current = nil
+    }
     // The host runs nothing after deinit: drop the actor's waiting jobs, and take back every
     // closure context it still holds (timers never cancelled, tasks never ended, queued work).
     MainQueueExecutor.shared.stop()
@@ -197,4 +202,47 @@ public func _apphostSDKDidDiscard(_ sessionID: UnsafePointer<CChar>?) {
     guard let sessionID else { return }
     let id = SceneSession.ID(rawValue: String(cString: sessionID))
     onMainQueue { RunningApp.current?.app.didDiscardSession(id: id) }
+}
+
+// MARK: - The audio extension's callbacks (audio.h, apphost_guest_audio_t)
+
+/// Delivers an event to the running guest's audio session.
+private func deliverAudio(_ event: AudioSessionEvent) {
+    onMainQueue { RunningApp.current?.host.audioSession.deliver(event) }
+}
+
+@_cdecl("apphost_sdk_audio_activation_finished")
+public func _apphostSDKAudioActivationFinished(_ request: UInt64, _ result: Int32) {
+    onMainQueue { RunningApp.current?.host.audioSession.activationFinished(request, result: result) }
+}
+
+@_cdecl("apphost_sdk_audio_interruption_began")
+public func _apphostSDKAudioInterruptionBegan(_ reason: Int32) {
+    deliverAudio(.interruptionBegan(reason: AudioInterruptionReason(rawValue: reason)))
+}
+
+@_cdecl("apphost_sdk_audio_interruption_ended")
+public func _apphostSDKAudioInterruptionEnded(_ reason: Int32, _ shouldResume: Int32) {
+    deliverAudio(.interruptionEnded(reason: AudioInterruptionReason(rawValue: reason), shouldResume: shouldResume != 0))
+}
+
+@_cdecl("apphost_sdk_audio_route_changed")
+public func _apphostSDKAudioRouteChanged(
+    _ reason: Int32, _ previous: UnsafePointer<apphost_audio_route_t>?, _ current: UnsafePointer<apphost_audio_route_t>?
+) {
+    // The routes are the host's and valid only during this call: copied here.
+    deliverAudio(
+        .routeChanged(
+            reason: AudioRouteChangeReason(rawValue: reason), previous: AudioRoute(previous),
+            current: AudioRoute(current)))
+}
+
+@_cdecl("apphost_sdk_audio_secondary_audio_hint")
+public func _apphostSDKAudioSecondaryAudioHint(_ silence: Int32) {
+    deliverAudio(.secondaryAudioHint(silence: silence != 0))
+}
+
+@_cdecl("apphost_sdk_audio_media_services_reset")
+public func _apphostSDKAudioMediaServicesReset() {
+    deliverAudio(.mediaServicesReset)
 }

@@ -55,6 +55,15 @@ APPHOST_SDK_INTERNAL int32_t apphost_sdk_scene_should_dismiss_modal(apphost_scen
 APPHOST_SDK_INTERNAL void apphost_sdk_scene_did_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal);
 APPHOST_SDK_INTERNAL void apphost_sdk_did_discard(const char *session_id);
 
+/* apphost_guest_audio_t members (audio.h, ABI 1.4). */
+APPHOST_SDK_INTERNAL void apphost_sdk_audio_activation_finished(apphost_audio_request_t request, int32_t result);
+APPHOST_SDK_INTERNAL void apphost_sdk_audio_interruption_began(int32_t reason);
+APPHOST_SDK_INTERNAL void apphost_sdk_audio_interruption_ended(int32_t reason, int32_t should_resume);
+APPHOST_SDK_INTERNAL void apphost_sdk_audio_route_changed(int32_t reason, const apphost_audio_route_t *previous,
+                                                          const apphost_audio_route_t *current);
+APPHOST_SDK_INTERNAL void apphost_sdk_audio_secondary_audio_hint(int32_t silence);
+APPHOST_SDK_INTERNAL void apphost_sdk_audio_media_services_reset(void);
+
 #ifdef __cplusplus
 }
 #endif
