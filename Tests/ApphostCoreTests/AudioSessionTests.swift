@@ -259,6 +259,34 @@ final class AudioSessionTests: XCTestCase {
             "in the order they happened")
     }
 
+    // CONTRACT C5, C7, B6, B9: a player playing in background through a call is suspended once
+    // the call leaves it idle, woken when the call ends with should-resume, and may take up its
+    // non-mixing session in background, where it could not start one anew.
+    func testC7APlayerInBackgroundResumesAfterACall() throws {
+        let music = launchPlaying("music", try AudioConfiguration(category: .playback))
+        host.run { $0.home() }
+        try host.run { try $0.beginAudioCall() }
+        host.advance(by: .seconds(1))
+        XCTAssertEqual(host.guest("music")?.appState, .suspended, "B6: interrupted, it plays nothing")
+        let before = host.calls.names().count
+        try host.run { try $0.endAudioCall(shouldResume: true) }
+        XCTAssertEqual(host.guest("music")?.appState, .background, "woken to resume")
+        XCTAssertEqual(audioCalls(since: before), ["music:interruption_ended=call/resume"])
+        music.emit(.audioActivationRequested(2))
+        music.emit(.audioRendering(true))
+        host.settle()
+        XCTAssertEqual(audioCalls(since: before).last, "music:activation_finished#2=activated")
+        host.advance(by: .seconds(5))
+        XCTAssertEqual(host.guest("music")?.appState, .background, "B9: it plays again")
+
+        music.emit(.audioDeactivated(notifyOthers: false))
+        music.emit(.audioActivationRequested(3))
+        host.settle()
+        XCTAssertEqual(
+            audioCalls(since: before).last, "music:activation_finished#3=nonMixingInBackground",
+            "C5: once taken up, the leave is spent")
+    }
+
     // CONTRACT C7: a guest that ends releases the sessions it interrupted as notify-others would.
     func testC7AGuestThatEndsReleasesWhatItInterrupted() throws {
         launchPlaying("music", try AudioConfiguration(category: .playback))

@@ -35,6 +35,9 @@ struct AudioArbiter {
         var gain = 1.0
         /// Why it is interrupted, by whom and whether it was rendering then; nil when it is not.
         var interruption: Interruption?
+        /// Its interruption ended with should-resume: it may take up again what it played, even
+        /// in background, where it could not start anew (C5). Until it activates or changes.
+        var mayResume = false
     }
 
     struct Interruption: Equatable {
@@ -67,19 +70,25 @@ struct AudioArbiter {
     /// C1: the whole configuration at once (setting a category resets the options). An active
     /// session that stops mixing interrupts the others as its activation would have.
     mutating func configure(_ guest: String, _ configuration: AudioConfiguration) -> [AudioNotice] {
-        update(guest) { $0.configuration = configuration }
+        update(guest) {
+            $0.configuration = configuration
+            $0.mayResume = false
+        }
         return session(of: guest).active ? interruptOthers(for: guest) : []
     }
 
     /// C5: refused while a call holds audio, and for a non-mixing session of a guest in
-    /// background; otherwise the session is active and interrupts what it must.
+    /// background, unless it takes up what an interruption stopped, having heard it should
+    /// resume (as a phone's player resumes after a call with its screen off); otherwise the
+    /// session is active and interrupts what it must.
     mutating func activate(_ guest: String, inBackground: Bool) throws(AudioActivationRefusal) -> [AudioNotice] {
-        let configuration = session(of: guest).configuration
+        let session = session(of: guest)
         if callInProgress { throw .callInProgress }
-        if inBackground, !configuration.mixes { throw .nonMixingInBackground }
+        if inBackground, !session.configuration.mixes, !session.mayResume { throw .nonMixingInBackground }
         update(guest) {
             $0.active = true
             $0.interruption = nil
+            $0.mayResume = false
         }
         return interruptOthers(for: guest)
     }
@@ -90,6 +99,7 @@ struct AudioArbiter {
         update(guest) {
             $0.active = false
             $0.rendering = false
+            $0.mayResume = false
         }
         return endInterruptions(where: { $0.by == guest }, notify: notifyOthers, shouldResume: true)
     }
@@ -218,6 +228,7 @@ struct AudioArbiter {
                 $0.interruption = Interruption(reason: reason, by: by, wasRendering: $0.rendering)
                 $0.active = false
                 $0.rendering = false
+                $0.mayResume = false
             }
             return .interruptionBegan(guest: victim, reason: reason)
         }
@@ -229,12 +240,13 @@ struct AudioArbiter {
         var notices: [AudioNotice] = []
         for guest in guests {
             guard let interruption = session(of: guest).interruption, matches(interruption) else { continue }
-            update(guest) { $0.interruption = nil }
+            let resume = notify && shouldResume && interruption.wasRendering
+            update(guest) {
+                $0.interruption = nil
+                $0.mayResume = resume
+            }
             if notify {
-                notices.append(
-                    .interruptionEnded(
-                        guest: guest, reason: interruption.reason,
-                        shouldResume: shouldResume && interruption.wasRendering))
+                notices.append(.interruptionEnded(guest: guest, reason: interruption.reason, shouldResume: resume))
             }
         }
         return notices

@@ -159,10 +159,19 @@ extension HostCore {
 
     // MARK: Helpers
 
-    /// Delivers an audio call, or holds it while the guest is suspended (B8, C14).
+    /// Delivers an audio call, or holds it while the guest is suspended (B8, C14). A player the
+    /// host suspended because its interruption left it idle (B6) is woken, in background, when
+    /// it should resume: it hears so and may take up its sound again (B9), as a phone's player
+    /// does after a call; a guest the operator or the watchdog stopped stays stopped.
     private func send(_ guest: GuestRecord, _ call: GuestCall) {
         guard guest.channel != nil else { return }
-        if guest.stopped { guest.audio.held.hold(call) } else { deliver(guest, call) }
+        guard guest.stopped else { return deliver(guest, call) }
+        guest.audio.held.hold(call)
+        if case .audioInterruptionEnded(_, shouldResume: true) = call, guest.suspension == .suspended,
+            guest.background.suspendReason == .automatic, declaresBackgroundAudio(guest)
+        {
+            resume(guest.id, reason: .automatic)
+        }
     }
 
     private func tell(_ notices: [AudioNotice]) {

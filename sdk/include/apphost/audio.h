@@ -47,7 +47,10 @@
  * interrupted when its guest goes to background
  * (APPHOST_AUDIO_INTERRUPTION_APP_WENT_TO_BACKGROUND). A suspended guest's
  * session is inactive; it hears of the interruption when it resumes, once,
- * however many happened meanwhile (B8, C14).
+ * however many happened meanwhile (B8, C14). A player the host suspended
+ * because an interruption left it silent is woken, in background, when the
+ * interruption ends with should_resume, and may activate its session again
+ * there, as a phone's player resumes after a call.
  *
  * Thread tags are those of host.h. Every function tolerates a NULL host,
  * NULL pointers and out-of-range values: it returns an error code instead
@@ -176,7 +179,9 @@ enum apphost_audio_activation_result {
      * beats every guest. Try again after interruption_ended. */
     APPHOST_AUDIO_REFUSED_CALL_IN_PROGRESS = 1,
     /* Refused: the guest is in background, where it may activate only a
-     * session that mixes with others. */
+     * session that mixes with others, or take up again the session whose
+     * interruption_ended said should_resume (once, until it activates,
+     * deactivates, or sets its configuration). */
     APPHOST_AUDIO_REFUSED_NON_MIXING_IN_BACKGROUND = 2,
     /* Refused: the host was suspending or terminating the guest when it
      * took the request. */
