@@ -34,7 +34,12 @@ final class OutputCollector: @unchecked Sendable {
                 }
                 condition.broadcast()
                 condition.unlock()
-                if data.isEmpty { return }
+                // XCTest keeps every test case, and so every collector, until the run ends: the
+                // descriptor goes now, or a long run exhausts the process's (512 in some tests).
+                if data.isEmpty {
+                    try? handle.close()
+                    return
+                }
             }
         }
     }
