@@ -51,6 +51,10 @@ let package = Package(
         // calls on the thread that owns it. The worker process runs it, and so does the host for
         // the guests it runs in its own process (ApphostChannels' InProcessChannel).
         .target(name: "ApphostGuestRuntime", dependencies: [cApphost]),
+        // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
+        // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
+        // meters, the sinks (a WAV file, nothing) and the period clock. libc and libm only.
+        .target(name: "ApphostMixing", linkerSettings: [.linkedLibrary("m")]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
         // object and so libswiftCore (4.8 MB resident instead of 2.8): -nostartfiles leaves the
