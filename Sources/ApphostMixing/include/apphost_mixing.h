@@ -1,0 +1,35 @@
+/*
+ * The host's mixing building blocks (CONTRACT C13), in C so that the mixer's
+ * real-time thread runs code that never allocates, locks or enters the
+ * Swift runtime:
+ *
+ *   mix_period.h     sums sessions' float32 periods, each times its gain,
+ *                    and clips (C8, C9, C12 are the gains' business)
+ *   mix_level.h      peak and RMS of a period, in linear and dBFS, and over
+ *                    a span of periods (a session's level for `ctl audio`)
+ *   mix_sink.h       where mixed periods go: the one interface of every sink
+ *   mix_wav_sink.h   a WAV file (32-bit float) a killed host leaves readable
+ *   mix_null_sink.h  nothing written: the mixer paced by the host's clock
+ *   mix_pacer.h      the period clock: absolute monotonic deadlines, or none
+ *                    at all for faster-than-real-time offline renders
+ *
+ * Frames are interleaved float32: a frame is one sample per channel; a
+ * period is `frames` frames, `frames * channels` samples. Nothing here
+ * knows of guests, sessions or shared memory: the host wires them.
+ *
+ * Real-time safety: what runs once per period (mix_period, mix_level_*,
+ * mix_sink_write, mix_pacer_wait) allocates nothing and takes no lock; its
+ * only system calls are the pacer's sleep and the sink's write. Opening and
+ * closing sinks allocate and may block: do them off the real-time thread.
+ */
+#ifndef APPHOST_MIXING_H
+#define APPHOST_MIXING_H
+
+#include "mix_level.h"
+#include "mix_null_sink.h"
+#include "mix_pacer.h"
+#include "mix_period.h"
+#include "mix_sink.h"
+#include "mix_wav_sink.h"
+
+#endif
