@@ -228,6 +228,8 @@ let package = Package(
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The mixing blocks, measured with sox (scripts/setup installs it).
+        .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing"]),
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
