@@ -12,15 +12,21 @@
  *   mix_null_sink.h  nothing written: the mixer paced by the host's clock
  *   mix_pacer.h      the period clock: absolute monotonic deadlines, or none
  *                    at all for faster-than-real-time offline renders
+ *   mix_region.h     a session's shared memory: the periods a guest renders
+ *                    in its own process for the mixer to collect at its
+ *                    deadline, and the eventfd that asks for each
  *
  * Frames are interleaved float32: a frame is one sample per channel; a
  * period is `frames` frames, `frames * channels` samples. Nothing here
- * knows of guests, sessions or shared memory: the host wires them.
+ * knows of guests or sessions: the host wires them.
  *
  * Real-time safety: what runs once per period (mix_period, mix_level_*,
- * mix_sink_write, mix_pacer_wait) allocates nothing and takes no lock; its
- * only system calls are the pacer's sleep and the sink's write. Opening and
- * closing sinks allocate and may block: do them off the real-time thread.
+ * mix_sink_write, mix_pacer_wait, mix_region_request/collect and the
+ * guest's wait/buffer/done) allocates nothing and takes no lock; its only
+ * system calls are the pacer's sleep, the sink's write and the region's
+ * eventfd write, read and ppoll. Opening and closing sinks, and creating,
+ * mapping and closing regions, allocate and may block: do them off the
+ * real-time threads.
  */
 #ifndef APPHOST_MIXING_H
 #define APPHOST_MIXING_H
@@ -29,6 +35,7 @@
 #include "mix_null_sink.h"
 #include "mix_pacer.h"
 #include "mix_period.h"
+#include "mix_region.h"
 #include "mix_sink.h"
 #include "mix_wav_sink.h"
 
