@@ -129,8 +129,9 @@ final class RegionTests: XCTestCase {
         XCTAssertEqual(mix_region_wait(host, 0), 3)
     }
 
-    // C13: sizes out of bounds are refused with one line; a region's file that is not one (wrong
-    // magic, version or size, shorter than a header) is refused by map with one line naming what.
+    // C13: sizes out of bounds are refused with one line; the memfd is sealed at its size; a file
+    // that is not a region (wrong magic, version or size, shorter than a header) is refused by map
+    // with one line naming what.
     func testMapRefusesCorruptOrShortRegions() throws {
         var error = [CChar](repeating: 0, count: Int(MIX_REGION_ERROR_BYTES))
         XCTAssertNil(mix_region_create(480, 2, 1, &error, error.count))
@@ -166,6 +167,13 @@ final class RegionTests: XCTestCase {
             XCTAssertTrue(error.hasPrefix("audio region: "), error, line: line)
             XCTAssertFalse(error.contains("\n"), "one line: \(error)", line: line)
         }
+
+        // Sealed: no side can shrink (or grow) the memfd under the other's mapping, which would
+        // raise SIGBUS in the host.
+        XCTAssertEqual(ftruncate(mix_region_memfd(host), 4096), -1)
+        XCTAssertEqual(errno, EPERM)
+        XCTAssertEqual(ftruncate(mix_region_memfd(host), off_t(mix_region_total_bytes(host) * 2)), -1)
+        XCTAssertEqual(errno, EPERM)
 
         XCTAssertNil(map("good", bytes), "an exact copy is a region")
         var wrongMagic = bytes
