@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "ApphostGuestRuntime", dependencies: [cApphost]),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
-        // meters, the sinks (a WAV file, nothing) and the period clock. libc and libm only.
+        // meters, the sinks (a WAV file, nothing), the period clock and the session region (a
+        // guest's periods in shared memory, an eventfd wake). libc and libm only.
         .target(name: "ApphostMixing", linkerSettings: [.linkedLibrary("m")]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
