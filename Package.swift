@@ -209,7 +209,7 @@ let package = Package(
             dependencies: [
                 "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits",
-                "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ApphostBenchmarks"

@@ -43,20 +43,50 @@ struct GuestBuilds {
         }
     }
 
-    /// With `guest`, as sdk/README.md builds a guest: only `apphost_entry` exported.
+    /// Plugins/Fixtures/region_renderer.c with mix_region.c, the program the session region tests
+    /// spawn as a guest's renderer (a sine per period requested).
+    func regionRenderer() throws -> String {
+        try Self.build(
+            "Plugins/Fixtures/region_renderer.c", into: directory, named: "region_renderer", guest: false,
+            standard: "gnu11", program: ["Sources/ApphostMixing/mix_region.c"])
+    }
+
+    /// Benchmarks/Support/wake_pingpong.c twice: the host's side as a library, the partner as a
+    /// program.
+    func wakePingPong() throws -> (library: String, partner: String) {
+        let library = try Self.build(
+            "Benchmarks/Support/wake_pingpong.c", into: directory, named: "wake_pingpong.so", guest: false,
+            standard: "gnu11")
+        let partner = try Self.build(
+            "Benchmarks/Support/wake_pingpong.c", into: directory, named: "wake_pingpong",
+            defines: ["WAKE_PARTNER_MAIN"], guest: false, standard: "gnu11", program: [])
+        return (library, partner)
+    }
+
+    /// With `guest`, as sdk/README.md builds a guest: only `apphost_entry` exported. With
+    /// `program`, an executable of `source` and those other sources instead of a library
+    /// (Sources/ApphostMixing/include on the include path, libm).
     private static func build(
-        _ source: String, into directory: URL, named name: String, defines: [String] = [], guest: Bool = true
+        _ source: String, into directory: URL, named name: String, defines: [String] = [], guest: Bool = true,
+        standard: String = "c99", program: [String]? = nil
     ) throws -> String {
         let output = directory.appendingPathComponent(name).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["cc", "-std=c99", "-O2", "-shared", "-fPIC", "-fvisibility=hidden"]
+        var arguments = ["cc", "-std=\(standard)", "-O2"]
+        if program != nil {
+            arguments += ["-I", packageRoot.appendingPathComponent("Sources/ApphostMixing/include").path]
+        } else {
+            arguments += ["-shared", "-fPIC", "-fvisibility=hidden"]
+        }
         arguments += defines.map { "-D\($0)" }
         arguments += ["-I", packageRoot.appendingPathComponent("sdk/include").path]
         if guest {
             arguments.append("-Wl,--version-script=" + packageRoot.appendingPathComponent("sdk/apphost.map").path)
         }
-        arguments += [packageRoot.appendingPathComponent(source).path, "-o", output]
+        arguments += ([source] + (program ?? [])).map { packageRoot.appendingPathComponent($0).path }
+        arguments += ["-o", output]
+        if program != nil { arguments.append("-lm") }
         process.arguments = arguments
         try process.run()
         process.waitUntilExit()

@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -19,6 +19,15 @@ let dataDirectory = scratch.appendingPathComponent("data").path
 
 HostDescriptorLimit.raise()  // as `apphost launch` does: 200 guests take some 800 descriptors
 let guests = try GuestBuilds(into: scratch)
+
+// `apphost-benchmarks [iterations] region` runs the session region's wake-to-render benchmark alone.
+if CommandLine.arguments.dropFirst(2).first == "region" {
+    print("apphost benchmarks: region, \(iterations) periods each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    try runRegionBenchmark(iterations: iterations, guests: guests)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
 
 // `apphost-benchmarks [cycles] soak` runs the launch/terminate soaks alone, `cycles` times each.
@@ -112,6 +121,10 @@ print(
     String(
         format: "  until every budget and held call was sent: %@",
         Report.format(budgets.resumeAllCompletedNanoseconds) as NSString))
+print("")
+
+// Audio (C13): a session region's wake-to-render latency beside bare wakes of another process.
+try runRegionBenchmark(iterations: iterations, guests: guests)
 print("")
 
 // Scene state in SQLite (S12): durable saves beside bare inserts of the same durability.
