@@ -11,7 +11,7 @@ import Glibc
 /// clock (CLOCK_MONOTONIC): no clock of the other process is trusted, and the spin adds at most
 /// one load of a cache line the other side has just written (some 100 ns).
 ///
-/// Beside it in the same run, interleaved in batches of 100, the bare wakes of another process
+/// Beside it in the same run, interleaved round by round, the bare wakes of another process
 /// measured the same way (Benchmarks/Support/wake_pingpong.c): the host publishes a round in a
 /// shared page and wakes the partner by FUTEX_WAKE (the partner sleeping in FUTEX_WAIT) or by an
 /// eventfd (the partner in ppoll, as the region's renderer), and spins until the partner's
@@ -129,18 +129,16 @@ struct RegionBenchmark {
 
         let kinds = [regionRound, futexRound_, eventfdRound_, sleepingFutexRound]
         var durations: [[Double]] = Array(repeating: [], count: kinds.count)
-        // One batch of each unmeasured, then batches of 100 in turn.
-        for measured in [false] + Array(repeating: true, count: max(1, iterations / 100)) {
-            for (index, round) in kinds.enumerated() {
-                for _ in 0..<100 {
-                    usleep(Self.pause)
-                    guard let duration = round() else {
-                        lost += 1
-                        continue
-                    }
-                    if measured { durations[index].append(duration) }
-                }
+        // 100 rounds of each unmeasured, then `iterations` of each, the kinds in turn round by
+        // round, so that a noisy stretch of the machine falls on all of them alike.
+        for step in 0..<(100 + iterations) * kinds.count {
+            usleep(Self.pause)
+            let kind = step % kinds.count
+            guard let duration = kinds[kind]() else {
+                lost += 1
+                continue
             }
+            if step >= 100 * kinds.count { durations[kind].append(duration) }
         }
         return Result(
             region: Samples(durations[0]), futex: Samples(durations[1]), eventfd: Samples(durations[2]),
