@@ -143,14 +143,10 @@ struct AudioTable {
                 session.route.description,
             ]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func row(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingTrailingSpaces()
-        }
-        lines.append(row(header))
+        let columns = Columns(header: header, rows: rows)
+        lines.append(columns.line(header))
         for ((_, session), cells) in zip(sessions, rows) {
-            lines.append(row(cells))
+            lines.append(columns.line(cells))
             if session.nonconformances > 0 {
                 lines.append("  kept playing after its output went away \(session.nonconformances) time(s) (C10)")
             }

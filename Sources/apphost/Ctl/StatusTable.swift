@@ -25,14 +25,10 @@ struct StatusTable {
                 Self.age(now.timeIntervalSince(guest.since)) + " ago", Self.restarts(guest.restart),
             ]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func row(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingTrailingSpaces()
-        }
-        lines.append(row(header))
+        let columns = Columns(header: header, rows: rows)
+        lines.append(columns.line(header))
         for (guest, cells) in zip(status.guests, rows) {
-            lines.append(row(cells))
+            lines.append(columns.line(cells))
             if let background = Self.background(guest, now: now) { lines.append("  " + background) }
             for scene in guest.scenes { lines += Self.scene(scene).map { "  " + $0 } }
         }
@@ -93,11 +89,5 @@ struct StatusTable {
         if seconds < 60 { return "\(seconds)s" }
         if seconds < 3600 { return String(format: "%dm%02ds", seconds / 60, seconds % 60) }
         return String(format: "%dh%02dm", seconds / 3600, seconds % 3600 / 60)
-    }
-}
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        String(self.reversed().drop { $0 == " " }.reversed())
     }
 }
