@@ -11,6 +11,7 @@
 
 #include "call_area.h"
 #include "host_context.h"
+#include "sized_struct.h"
 
 /* The options that make a session mix with others; the last two imply the
  * first (CONTRACT C3). */
@@ -457,12 +458,11 @@ static apphost_status_t get_session(const apphost_host_t *host, apphost_audio_se
     ahr_audio *audio;
     apphost_audio_session_t session;
     uint32_t declared;
-    size_t written;
 
     if (out_session == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    memcpy(&declared, out_session, sizeof declared);
+    declared = ahr_declared_size(out_session);
     if (declared < AHR_AUDIO_SESSION_MIN_BYTES) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
@@ -485,11 +485,7 @@ static apphost_status_t get_session(const apphost_host_t *host, apphost_audio_se
     session.gain = audio->gain;
     pthread_mutex_unlock(&audio->lock);
     ahr_registry_release(context);
-    /* A guest built against a later, larger struct gets the members this
-     * runtime knows. */
-    written = declared < sizeof session ? declared : sizeof session;
-    session.struct_size = (uint32_t)written;
-    memcpy(out_session, &session, written);
+    ahr_write_sized_struct(out_session, declared, &session, sizeof session);
     return APPHOST_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "call_area.h"
 #include "growth.h"
 #include "host_context.h"
+#include "sized_struct.h"
 #include "utf8_cut.h"
 
 enum { NANOSECONDS_PER_SECOND = 1000000000 };
@@ -766,7 +767,6 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     apphost_status_t refusal;
     apphost_scene_size_t size;
     uint32_t declared;
-    size_t written;
     bool connected;
 
     if (scene == APPHOST_SCENE_INVALID) {
@@ -775,7 +775,7 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     if (out_size == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    memcpy(&declared, out_size, sizeof declared);
+    declared = ahr_declared_size(out_size);
     /* Every member the struct has had since ABI 1.1 is needed. */
     if (declared < AHR_SCENE_SIZE_MIN_BYTES) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
@@ -784,17 +784,13 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     if (context == NULL) {
         return refusal;
     }
-    /* A guest built against a later, larger struct gets the members this
-     * runtime knows. */
-    written = declared < sizeof size ? declared : sizeof size;
     memset(&size, 0, sizeof size);
     connected = ahr_mirror_scene_size(context->mirror, scene, &size);
     ahr_registry_release(context);
     if (!connected) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
-    size.struct_size = (uint32_t)written;
-    memcpy(out_size, &size, written);
+    ahr_write_sized_struct(out_size, declared, &size, sizeof size);
     return APPHOST_OK;
 }
 

@@ -14,3 +14,19 @@ uint32_t ahr_copy_sized_struct(void *destination, size_t size, size_t alignment,
     memcpy(destination, source, length);
     return declared;
 }
+
+uint32_t ahr_declared_size(const void *guest_struct)
+{
+    uint32_t declared;
+
+    memcpy(&declared, guest_struct, sizeof declared);
+    return declared;
+}
+
+void ahr_write_sized_struct(void *guest_struct, uint32_t declared, void *source, size_t size)
+{
+    uint32_t written = declared < size ? declared : (uint32_t)size;
+
+    memcpy(source, &written, sizeof written);
+    memcpy(guest_struct, source, written);
+}

@@ -16,4 +16,17 @@
  */
 uint32_t ahr_copy_sized_struct(void *destination, size_t size, size_t alignment, const void *source);
 
+/* The struct_size a guest set in the struct it hands the runtime to fill. */
+uint32_t ahr_declared_size(const void *guest_struct);
+
+/*
+ * Fills a guest's struct, which declares `declared` bytes, from `source`, a
+ * struct of this runtime's layout of `size` bytes that starts with
+ * `uint32_t struct_size`: never past the guest's size, so that a guest built
+ * against an older, smaller struct gets what fits, and one built against a
+ * later, larger struct gets the members this runtime knows. struct_size is
+ * set to the bytes written, so the guest learns which members are filled.
+ */
+void ahr_write_sized_struct(void *guest_struct, uint32_t declared, void *source, size_t size);
+
 #endif
