@@ -153,12 +153,11 @@ struct AudioArbiter {
     }
 
     /// C15: the audio engine restarted: every session is as at launch (soloAmbient, inactive, a
-    /// gain of 1) and nothing is interrupted any more; a call under way stays. Returns the guests
-    /// that have a session, each to hear of it.
-    mutating func resetSessions() -> [String] {
+    /// gain of 1) and nothing is interrupted any more; a call under way stays. Every running guest
+    /// hears of it, whether it had a session here or not, so the core tells them.
+    mutating func resetSessions() {
         for guest in guests { sessions[guest] = Session() }
         silencingSecondary = []
-        return guests
     }
 
     /// The guest is gone: its session ends, and those it interrupted hear so as from a

@@ -119,7 +119,7 @@ extension HostCore {
     public func resetMediaServices() {
         assertOnHostQueue()
         record(.audioReset)
-        _ = audio.resetSessions()
+        audio.resetSessions()
         for guest in guests where guest.phase == .launching || guest.phase == .running {
             send(guest, .mediaServicesReset)
             tell(audioRoutes.configure(guest.id, .initial))
