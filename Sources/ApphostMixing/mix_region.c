@@ -63,8 +63,10 @@ struct mix_region {
     uint32_t ring;
     size_t slot_bytes;
     size_t total_bytes;
-    /* The guest side: the last period mix_region_wait returned. */
+    /* The guest side: the last period mix_region_wait returned, and whether
+     * mix_region_interrupt asked the waiting thread to come back. */
     uint64_t last_waited;
+    _Atomic bool interrupted;
     /* The host side (the handle mix_region_create made): its own count of
      * xruns, which the guest can read in the header but not change here. */
     bool is_host;
@@ -89,11 +91,19 @@ static void set_error(char *error, size_t error_size, const char *format, ...)
     va_end(arguments);
 }
 
-static size_t slot_bytes_for(uint32_t frames, uint32_t channels)
+/* The bytes of one period's samples, padded to whole cache lines. */
+static size_t samples_bytes_for(uint32_t frames, uint32_t channels)
 {
     size_t samples = (size_t)frames * channels * sizeof(float);
 
-    return CACHE_LINE + (samples + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+    return (samples + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+}
+
+/* A slot: its header, the output the guest renders, the input the host
+ * captured for it. */
+static size_t slot_bytes_for(uint32_t frames, uint32_t channels)
+{
+    return CACHE_LINE + 2 * samples_bytes_for(frames, channels);
 }
 
 static const char *check_sizes(uint32_t frames, uint32_t channels, uint32_t ring)
@@ -374,6 +384,9 @@ uint64_t mix_region_wait(mix_region *region, int64_t timeout_ns)
         struct timespec remaining;
         uint64_t count;
 
+        if (atomic_load_explicit(&region->interrupted, memory_order_acquire)) {
+            return MIX_REGION_NONE;
+        }
         if (requested != MIX_REGION_NONE && requested != region->last_waited) {
             region->last_waited = requested;
             return requested;
@@ -400,6 +413,20 @@ uint64_t mix_region_wait(mix_region *region, int64_t timeout_ns)
 float *mix_region_buffer(mix_region *region, uint64_t period)
 {
     return (float *)((unsigned char *)slot_of(region, period) + CACHE_LINE);
+}
+
+float *mix_region_input(mix_region *region, uint64_t period)
+{
+    return (float *)((unsigned char *)slot_of(region, period) + CACHE_LINE +
+                     samples_bytes_for(region->frames, region->channels));
+}
+
+void mix_region_interrupt(mix_region *region)
+{
+    uint64_t one = 1;
+
+    atomic_store_explicit(&region->interrupted, true, memory_order_release);
+    (void)!write(region->wake_fd, &one, sizeof one);
 }
 
 void mix_region_done(mix_region *region, uint64_t period)

@@ -132,6 +132,40 @@ final class RegionTests: XCTestCase {
     // C13: sizes out of bounds are refused with one line; the memfd is sealed at its size; a file
     // that is not a region (wrong magic, version or size, shorter than a header) is refused by map
     // with one line naming what.
+    // C13: the host writes a period's captured input into its slot before it requests it, and the
+    // guest side reads it there beside the output it renders, untouched by the output; interrupting
+    // the guest side makes its wait return at once, and for good.
+    func testInputTravelsBesideOutputAndInterruptEndsTheWait() throws {
+        let host = try Self.create()
+        defer { mix_region_close(host) }
+        var error = [CChar](repeating: 0, count: Int(MIX_REGION_ERROR_BYTES))
+        guard
+            let guest = mix_region_map(
+                dup(mix_region_memfd(host)), dup(mix_region_wake_fd(host)), &error, error.count)
+        else { return XCTFail("map: \(Self.text(error))") }
+        defer { mix_region_close(guest) }
+        for period: UInt64 in 0..<4 {
+            let input = mix_region_input(host, period)!
+            for index in 0..<Self.samples { input[index] = -Self.counter(period, index) }
+            XCTAssertTrue(mix_region_request(host, period))
+            XCTAssertEqual(mix_region_wait(guest, 1_000_000_000), period)
+            let output = mix_region_buffer(guest, period)!
+            let captured = mix_region_input(guest, period)!
+            for index in 0..<Self.samples { output[index] = captured[index] * -2 }
+            mix_region_done(guest, period)
+            let collected = try XCTUnwrap(mix_region_collect(host, period))
+            for index in 0..<Self.samples where collected[index] != 2 * Self.counter(period, index) {
+                return XCTFail("period \(period) sample \(index): \(collected[index])")
+            }
+        }
+        mix_region_interrupt(guest)
+        let start = Date()
+        XCTAssertEqual(mix_region_wait(guest, -1), MIX_REGION_NONE)
+        XCTAssertTrue(mix_region_request(host, 4))
+        XCTAssertEqual(mix_region_wait(guest, -1), MIX_REGION_NONE, "interrupted for good, even with a request")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+    }
+
     func testMapRefusesCorruptOrShortRegions() throws {
         var error = [CChar](repeating: 0, count: Int(MIX_REGION_ERROR_BYTES))
         XCTAssertNil(mix_region_create(480, 2, 1, &error, error.count))

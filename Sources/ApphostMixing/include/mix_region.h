@@ -19,7 +19,7 @@
  * N + 1, so the guest has one whole period to render and the output latency
  * is one period (PipeWire's target; 10 ms at 48 kHz with 480 frames).
  *
- * Layout (all little integers in the host's byte order, version 1):
+ * Layout (all little integers in the host's byte order, version 2):
  *
  *   offset 0     the header, MIX_REGION_HEADER_BYTES (256): magic, version,
  *                sizes (written once by the host, copied and checked by
@@ -29,8 +29,9 @@
  *                period last rendered, periods rendered)
  *   offset 256   `ring` slots of mix_region_slot_bytes each: a 64-byte slot
  *                header holding the period the slot holds complete, then the
- *                period's frames * channels interleaved float32 samples,
- *                padded to 64 bytes
+ *                period's frames * channels interleaved float32 samples the
+ *                guest renders, then as many the host captured for the guest
+ *                to record (its input), each padded to 64 bytes
  *
  * Why a ring of slots, each stamped with its period, rather than one buffer:
  * period N lives in slot N % ring. While the host reads slot N % ring, the
@@ -80,7 +81,7 @@ extern "C" {
 
 /* "AHMR" in a little-endian word, and the layout's version. */
 #define MIX_REGION_MAGIC 0x524d4841u
-#define MIX_REGION_VERSION 1u
+#define MIX_REGION_VERSION 2u
 
 /* No period: what mix_region_wait returns when it timed out, and the
  * requested and rendered periods before the first. */
@@ -181,6 +182,24 @@ float *mix_region_buffer(mix_region *region, uint64_t period);
 
 /* Publishes `period` as complete (its samples written before this call). */
 void mix_region_done(mix_region *region, uint64_t period);
+
+/*
+ * Makes mix_region_wait return MIX_REGION_NONE now and from then on: how
+ * the thread that owns this side's handle is told to stop (its owner then
+ * joins it and closes the region). Any thread; once.
+ */
+void mix_region_interrupt(mix_region *region);
+
+/* --- Both sides. --- */
+
+/*
+ * Where `period`'s captured input goes: frames * channels interleaved
+ * floats in its slot beside the output. The host writes it before it
+ * requests the period (mix_region_request orders it); the guest reads it
+ * while it renders the period. What a guest that records nothing finds
+ * there is whatever was last written: silence until the host writes.
+ */
+float *mix_region_input(mix_region *region, uint64_t period);
 
 #ifdef __cplusplus
 }
