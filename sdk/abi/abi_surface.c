@@ -113,3 +113,41 @@ void apphost_abi_scenes_h(enum apphost_presentation_style *style, enum apphost_s
     (void)scenes;
     (void)guest_scenes;
 }
+
+/* audio.h, "apphost.audio/1" (ABI 1.4) */
+APPHOST_ABI_SURFACE void apphost_abi_audio_h(
+    enum apphost_audio_category *category, enum apphost_audio_mode *mode, enum apphost_audio_option *option,
+    enum apphost_audio_output *output, enum apphost_audio_input *input,
+    enum apphost_audio_output_override *output_override, enum apphost_audio_deactivation_flag *deactivation_flag,
+    enum apphost_audio_activation_result *activation_result,
+    enum apphost_audio_interruption_reason *interruption_reason,
+    enum apphost_audio_route_change_reason *route_change_reason, apphost_audio_request_t *request,
+    apphost_audio_route_t *route, apphost_audio_session_t *session, apphost_audio_t *audio,
+    apphost_guest_audio_t *guest_audio);
+void apphost_abi_audio_h(enum apphost_audio_category *category, enum apphost_audio_mode *mode,
+                         enum apphost_audio_option *option, enum apphost_audio_output *output,
+                         enum apphost_audio_input *input, enum apphost_audio_output_override *output_override,
+                         enum apphost_audio_deactivation_flag *deactivation_flag,
+                         enum apphost_audio_activation_result *activation_result,
+                         enum apphost_audio_interruption_reason *interruption_reason,
+                         enum apphost_audio_route_change_reason *route_change_reason,
+                         apphost_audio_request_t *request, apphost_audio_route_t *route,
+                         apphost_audio_session_t *session, apphost_audio_t *audio,
+                         apphost_guest_audio_t *guest_audio)
+{
+    (void)category;
+    (void)mode;
+    (void)option;
+    (void)output;
+    (void)input;
+    (void)output_override;
+    (void)deactivation_flag;
+    (void)activation_result;
+    (void)interruption_reason;
+    (void)route_change_reason;
+    (void)request;
+    (void)route;
+    (void)session;
+    (void)audio;
+    (void)guest_audio;
+}
