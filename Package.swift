@@ -50,7 +50,8 @@ let package = Package(
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
         // calls on the thread that owns it. The worker process runs it, and so does the host for
         // the guests it runs in its own process (ApphostChannels' InProcessChannel).
-        .target(name: "ApphostGuestRuntime", dependencies: [cApphost]),
+        // Its audio thread renders into the session regions of ApphostMixing (mix_region.h).
+        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing"]),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
         // meters, the sinks (a WAV file, nothing), the period clock and the session region (a

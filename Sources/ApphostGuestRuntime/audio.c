@@ -8,6 +8,7 @@
 #include "audio.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "call_area.h"
 #include "host_context.h"
@@ -70,6 +71,15 @@ static bool takes_mode(int32_t category, int32_t mode)
 
 /* ---- State ---------------------------------------------------------------- */
 
+/* Tells the audio thread what the mirror now says. Call with the lock held. */
+static void tell_renderer(ahr_audio *audio)
+{
+    bool records = audio->category == APPHOST_AUDIO_CATEGORY_RECORD ||
+                   audio->category == APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD;
+
+    ahr_audio_renderer_set(audio->renderer, audio->active, records);
+}
+
 /* The session as at launch, and after a media services reset (C1, C15); the
  * format and route are the host's and stay. Call with the lock held. */
 static void reset_session(ahr_audio *audio)
@@ -79,6 +89,7 @@ static void reset_session(ahr_audio *audio)
     audio->options = 0;
     audio->active = false;
     audio->gain = 1.0;
+    tell_renderer(audio);
 }
 
 void ahr_audio_init(ahr_audio *audio)
@@ -163,6 +174,7 @@ static void finish_activation(ahr_audio *audio, const ahr_call *call)
     /* A deactivate after the request was made wins over its answer. */
     if (call->activation_result == APPHOST_AUDIO_ACTIVATED && call->audio_request > audio->deactivated_through) {
         audio->active = true;
+        tell_renderer(audio);
     }
     pthread_mutex_unlock(&audio->lock);
 }
@@ -171,6 +183,7 @@ static void interrupt(ahr_audio *audio)
 {
     pthread_mutex_lock(&audio->lock);
     audio->active = false;
+    tell_renderer(audio);
     pthread_mutex_unlock(&audio->lock);
 }
 
@@ -242,6 +255,86 @@ int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callback
     return APPHOST_ERROR_INVALID_ARGUMENT;
 }
 
+/* ---- The session's sound (CONTRACT C13) ------------------------------------ */
+
+/* How long a stop waits for the guest's render to return: far longer than
+ * any period, so that only a hung render is left behind. */
+static const int64_t RENDER_STOP_TIMEOUT_NS = 1000000000;
+
+int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_guest_audio_t *callbacks, const ahr_call *call)
+{
+    char error[256];
+    ahr_audio_renderer *previous;
+    ahr_audio_renderer *renderer;
+    uint32_t sample_rate;
+    uint32_t period_frames;
+    uint32_t channel_count;
+    bool active;
+    bool records;
+
+    if (call->audio_memfd < 0 || call->audio_wake_fd < 0) {
+        if (call->audio_memfd >= 0) {
+            close(call->audio_memfd);
+        }
+        if (call->audio_wake_fd >= 0) {
+            close(call->audio_wake_fd);
+        }
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    if (callbacks == NULL || callbacks->render == NULL) {
+        /* Nothing would render: the host mixes no stream for this guest. */
+        close(call->audio_memfd);
+        close(call->audio_wake_fd);
+        return APPHOST_ERROR_UNSUPPORTED;
+    }
+    pthread_mutex_lock(&audio->lock);
+    previous = audio->renderer;
+    audio->renderer = NULL;
+    sample_rate = audio->sample_rate;
+    period_frames = audio->period_frames;
+    channel_count = audio->channel_count;
+    pthread_mutex_unlock(&audio->lock);
+    if (!ahr_audio_renderer_stop(previous, RENDER_STOP_TIMEOUT_NS)) {
+        audio->renderer_stuck = true;
+    }
+    if (sample_rate == 0) {
+        /* Before AUDIO_SETUP: no format to check the region against. */
+        close(call->audio_memfd);
+        close(call->audio_wake_fd);
+        return APPHOST_ERROR_INVALID_STATE;
+    }
+    pthread_mutex_lock(&audio->lock);
+    active = audio->active;
+    records = audio->category == APPHOST_AUDIO_CATEGORY_RECORD ||
+              audio->category == APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD;
+    pthread_mutex_unlock(&audio->lock);
+    renderer = ahr_audio_renderer_start(call->audio_memfd, call->audio_wake_fd, callbacks->render, sample_rate,
+                                        period_frames, channel_count, active, records, error, sizeof error);
+    if (renderer == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    pthread_mutex_lock(&audio->lock);
+    audio->renderer = renderer;
+    /* What changed since the snapshot above. */
+    tell_renderer(audio);
+    pthread_mutex_unlock(&audio->lock);
+    return APPHOST_OK;
+}
+
+bool ahr_audio_stop_rendering(ahr_audio *audio)
+{
+    ahr_audio_renderer *renderer;
+
+    pthread_mutex_lock(&audio->lock);
+    renderer = audio->renderer;
+    audio->renderer = NULL;
+    pthread_mutex_unlock(&audio->lock);
+    if (!ahr_audio_renderer_stop(renderer, RENDER_STOP_TIMEOUT_NS)) {
+        audio->renderer_stuck = true;
+    }
+    return !audio->renderer_stuck;
+}
+
 /* ---- The guest's functions, from any thread ------------------------------- */
 
 /* One function's call, carried out under the extension's lock while it
@@ -292,6 +385,7 @@ static apphost_status_t configure_locked(session_request *request)
     audio->category = request->category;
     audio->mode = request->mode;
     audio->options = request->options;
+    tell_renderer(audio);
     ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_CONFIGURED,
                                                     .category = request->category,
                                                     .mode = request->mode,
@@ -360,6 +454,7 @@ static apphost_status_t deactivate_locked(session_request *request)
     ahr_audio *audio = request->context->audio;
 
     audio->active = false;
+    tell_renderer(audio);
     /* The answers to the requests made so far no longer activate. */
     audio->deactivated_through = audio->last_request;
     ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_DEACTIVATED, .flag = request->flag});

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "apphost_guest_runtime.h"
+#include "audio_renderer.h"
 
 typedef struct ahr_audio {
     pthread_mutex_t lock;
@@ -50,6 +51,13 @@ typedef struct ahr_audio {
      * ACTIVATED answer to it, or to any before it, leaves the session
      * inactive. */
     apphost_audio_request_t deactivated_through;
+    /* The audio thread rendering the session's region (AUDIO_STREAM), told
+     * of every change of `active` and `category` under the lock; NULL
+     * before a stream, or for a guest without render. */
+    ahr_audio_renderer *renderer;
+    /* A renderer stuck in the guest's render outlived its stop: the guest's
+     * library must stay loaded. */
+    bool renderer_stuck;
 } ahr_audio;
 
 /* The session as at launch: soloAmbient, default mode, no options,
@@ -76,6 +84,16 @@ int32_t ahr_audio_check_call(ahr_audio *audio, const ahr_call *call);
  * of `callbacks` (NULL when it has none) without the lock held, so that it
  * may call every function of the extension. */
 int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callbacks, const ahr_call *call);
+
+/* [main-queue] AUDIO_STREAM, as ahr_handle documents: takes `call`'s two
+ * descriptors whatever it returns, and starts rendering the session's region
+ * with the guest's render (replacing a previous stream's thread). */
+int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_guest_audio_t *callbacks, const ahr_call *call);
+
+/* Stops the audio thread, before deinit: render is not called once this
+ * returns. False when render hung past a second (renderer_stuck): the
+ * library must not be unloaded then. */
+bool ahr_audio_stop_rendering(ahr_audio *audio);
 
 /* The extension's table, for get_extension: one for every guest, since each
  * function finds its guest by its `host` argument. */

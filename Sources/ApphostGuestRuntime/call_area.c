@@ -31,6 +31,7 @@ ahr_call_area ahr_call_area_of(ahr_call_kind kind)
     case AHR_CALL_AUDIO_ROUTE_CHANGED:
     case AHR_CALL_SECONDARY_AUDIO_HINT:
     case AHR_CALL_MEDIA_SERVICES_RESET:
+    case AHR_CALL_AUDIO_STREAM:
         return AHR_AREA_AUDIO;
     }
     /* A value the host sent that no kind has. */

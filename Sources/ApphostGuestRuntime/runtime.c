@@ -53,6 +53,9 @@ struct ahr_runtime {
     /* From ahr_start until the guest is unloaded. */
     apphost_host_t *host;
     ahr_guest_callbacks callbacks;
+    /* The guest's audio thread hung in render at stop: its code must stay
+     * mapped, so the library is not closed. */
+    bool keep_loaded;
 };
 
 /* Copies `message` into the caller's buffer, cut to fit. */
@@ -129,7 +132,7 @@ static void unload(ahr_runtime *runtime)
         ahr_host_interface_withdraw(runtime->host);
         runtime->host = NULL;
     }
-    if (runtime->library != NULL) {
+    if (runtime->library != NULL && !runtime->keep_loaded) {
         dlclose(runtime->library);
         runtime->library = NULL;
     }
@@ -202,6 +205,15 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     char *discarded = NULL;
     int32_t status;
 
+    if (call->kind == AHR_CALL_AUDIO_STREAM) {
+        /* Takes its descriptors on every path, and runs no guest code on
+         * the main queue. */
+        return ahr_audio_take_stream(&runtime->audio,
+                                     runtime->phase == PHASE_RUNNING && runtime->callbacks.has_audio
+                                         ? &runtime->callbacks.audio
+                                         : NULL,
+                                     call);
+    }
     if (runtime->phase != PHASE_RUNNING) {
         return APPHOST_ERROR_INTERNAL;
     }
@@ -282,6 +294,10 @@ void ahr_stop(ahr_runtime *runtime)
     ahr_background_set_running(&runtime->background, false);
     ahr_scenes_set_running(&runtime->scenes, false);
     ahr_audio_set_accepting(&runtime->audio, false);
+    /* render is guest code too: not during or after deinit. */
+    if (!ahr_audio_stop_rendering(&runtime->audio)) {
+        runtime->keep_loaded = true;
+    }
     if (runtime->phase == PHASE_RUNNING && runtime->entry.deinit != NULL) {
         ahr_main_queue_enter(&runtime->main_queue);
         runtime->entry.deinit();

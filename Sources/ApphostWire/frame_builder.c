@@ -58,6 +58,7 @@ void frame_begin(frame_builder *frame, uint8_t type)
     frame->scratch_used = 0;
     frame->part_count = 0;
     frame->length = 0;
+    frame->fd_count = 0;
     put_scratch(frame, unknown_length, PREFIX_BYTES);
     frame_put_u8(frame, type);
 }
@@ -110,4 +111,14 @@ void frame_copy(const frame_builder *frame, uint8_t *destination)
             destination += frame->parts[i].iov_len;
         }
     }
+}
+
+void frame_put_fd(frame_builder *frame, int fd)
+{
+    if (frame->fd_count == FRAME_MAX_FDS) {
+        fputs("internal error: a wire frame carries too many descriptors\n", stderr);
+        abort();
+    }
+    frame_put_u8(frame, (uint8_t)frame->fd_count);
+    frame->fds[frame->fd_count++] = fd;
 }

@@ -35,7 +35,8 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_AUDIO_INTERRUPTION_ENDED == (int)APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED &&
                    (int)AHR_CALL_AUDIO_ROUTE_CHANGED == (int)APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED &&
                    (int)AHR_CALL_SECONDARY_AUDIO_HINT == (int)APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT &&
-                   (int)AHR_CALL_MEDIA_SERVICES_RESET == (int)APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET,
+                   (int)AHR_CALL_MEDIA_SERVICES_RESET == (int)APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET &&
+                   (int)AHR_CALL_AUDIO_STREAM == (int)APPHOST_WIRE_CALL_AUDIO_STREAM,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -241,6 +242,10 @@ static void walk_call_body(wire_io *io, ahr_call *call)
         break;
     case AHR_CALL_MEDIA_SERVICES_RESET:
         break;
+    case AHR_CALL_AUDIO_STREAM:
+        wire_io_fd(io, &call->audio_memfd);
+        wire_io_fd(io, &call->audio_wake_fd);
+        break;
     }
 }
 
@@ -255,7 +260,7 @@ static void walk_call(wire_io *io, wire_call *message)
     /* Checked even when has_scene_state is false: the host sends 0 then. */
     wire_io_enum(io, &call->scene_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
                  "scene state");
-    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET, "call");
+    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_AUDIO_STREAM, "call");
     call->kind = (ahr_call_kind)kind;
     if (!io->cursor.failed) {
         walk_call_body(io, call);
@@ -489,9 +494,10 @@ void wire_encode(const wire_message *message, frame_builder *frame)
 }
 
 bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload, size_t length,
-                 wire_message *message, wire_problem *problem)
+                 wire_descriptors *descriptors, wire_message *message, wire_problem *problem)
 {
-    wire_io io = {.frame = NULL, .cursor = wire_cursor_make(payload, length), .problem = problem};
+    wire_io io = {
+        .frame = NULL, .cursor = wire_cursor_make(payload, length), .problem = problem, .descriptors = descriptors};
     bool to_host = type >= APPHOST_WIRE_HELLO;
 
     memset(message, 0, sizeof *message);

@@ -145,3 +145,23 @@ void wire_io_optional_bytes(wire_io *io, const char **bytes, size_t *length)
         *length = 0;
     }
 }
+
+void wire_io_fd(wire_io *io, int *fd)
+{
+    uint8_t index = 0;
+    wire_descriptors *descriptors = io->descriptors;
+
+    if (!wire_io_reading(io)) {
+        frame_put_fd(io->frame, *fd);
+        return;
+    }
+    *fd = -1;
+    wire_io_u8(io, &index);
+    wire_io_require(io, descriptors != NULL && index == descriptors->taken && index < descriptors->count,
+                    "descriptor field %u without its descriptor (%zu came with the frame)", (unsigned)index,
+                    descriptors != NULL ? descriptors->count : 0);
+    if (!io->cursor.failed) {
+        *fd = descriptors->fds[index];
+        descriptors->taken++;
+    }
+}

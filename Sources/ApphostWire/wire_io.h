@@ -24,6 +24,9 @@ typedef struct wire_io {
     /* Reading: the payload left. */
     wire_cursor cursor;
     wire_problem *problem;
+    /* Reading: the descriptors that came with the frame, and how many of
+     * them its "fd" fields took; NULL when none can come. */
+    wire_descriptors *descriptors;
 } wire_io;
 
 static inline bool wire_io_reading(const wire_io *io) { return io->frame == NULL; }
@@ -52,6 +55,10 @@ void wire_io_enum(wire_io *io, int32_t *value, int32_t lowest, int32_t highest, 
 void wire_io_bytes(wire_io *io, const void **bytes, size_t *length, size_t limit);
 void wire_io_text(wire_io *io, const char **text, size_t *length);
 void wire_io_wire_bytes(wire_io *io, wire_bytes *bytes);
+
+/* An "fd": writing, the descriptor goes beside the frame; reading, the
+ * field's index must be the next descriptor that came with it. */
+void wire_io_fd(wire_io *io, int *fd);
 
 /* An "opt str" / "opt bytes": absent when `*bytes` is NULL. */
 void wire_io_optional_bytes(wire_io *io, const char **bytes, size_t *length);

@@ -63,16 +63,19 @@ static void send_message(frame_writer *writer, const wire_message *message)
     frame_send(writer, &frame);
 }
 
-/* Decodes the host's `frame`, or ends the process: a host that sends a
- * malformed frame can no longer be trusted. */
-static void decode_or_fail(wire_frame frame, wire_message *message)
+/* Decodes the host's `frame`, with the descriptors received so far for its
+ * "fd" fields (which the message then owns), or ends the process: a host
+ * that sends a malformed frame can no longer be trusted. */
+static void decode_or_fail(frame_reader *reader, wire_frame frame, wire_message *message)
 {
     wire_problem problem;
+    wire_descriptors descriptors = {reader->fds, reader->fd_count, 0};
 
-    if (!wire_decode(WIRE_TO_WORKER, frame.type, frame.payload, frame.length, message, &problem)) {
+    if (!wire_decode(WIRE_TO_WORKER, frame.type, frame.payload, frame.length, &descriptors, message, &problem)) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a malformed %s frame: %s", wire_type_name(frame.type),
                     problem.text);
     }
+    frame_reader_take_fds(reader, descriptors.taken);
 }
 
 /* A NUL-terminated copy of a "str" that names a file or is handed on as a C
@@ -128,7 +131,7 @@ static void handle_load(worker_conversation *conversation, wire_frame frame)
 
     /* guests_directory is not used here: the host makes the guest's data
      * directory and names it in START. */
-    decode_or_fail(frame, &request);
+    decode_or_fail(&conversation->reader, frame, &request);
     path = copy_c_string(request.body.load.path);
     conversation->host_name = copy_c_string(request.body.load.host_name);
     conversation->host_version = copy_c_string(request.body.load.host_version);
@@ -177,7 +180,7 @@ static void handle_start(worker_conversation *conversation, wire_frame frame)
     int32_t init_status = APPHOST_OK;
     char *data_directory;
 
-    decode_or_fail(frame, &request);
+    decode_or_fail(&conversation->reader, frame, &request);
     data_directory = copy_c_string(request.body.start.data_directory);
     if (data_directory == NULL) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: START's data directory holds a NUL byte");
@@ -202,7 +205,7 @@ static void handle_call(worker_conversation *conversation, wire_frame frame)
     wire_message request;
     wire_message reply = {.type = APPHOST_WIRE_REPLY};
 
-    decode_or_fail(frame, &request);
+    decode_or_fail(&conversation->reader, frame, &request);
     reply.body.reply.sequence = request.body.call.sequence;
     reply.body.reply.status = ahr_handle(conversation->runtime, &request.body.call.call);
     send_message(&conversation->writer, &reply);
@@ -213,7 +216,7 @@ _Noreturn static void handle_stop(worker_conversation *conversation, wire_frame 
     wire_message request;
     wire_message stopped = {.type = APPHOST_WIRE_STOPPED};
 
-    decode_or_fail(frame, &request);
+    decode_or_fail(&conversation->reader, frame, &request);
     /* deinit (when init succeeded), then unload. */
     ahr_stop(conversation->runtime);
     conversation->runtime = NULL;

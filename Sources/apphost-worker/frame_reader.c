@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "apphost_wire.h"
@@ -51,6 +52,62 @@ static void make_room(frame_reader *reader, size_t length)
     reserve(reader, length);
 }
 
+/* Keeps the descriptors a read brought (close-on-exec, so that nothing the
+ * guest starts inherits them). */
+static void keep_fds(frame_reader *reader, struct msghdr *message)
+{
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(message); header != NULL; header = CMSG_NXTHDR(message, header)) {
+        size_t count;
+        const unsigned char *data;
+
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+            continue;
+        }
+        count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        data = CMSG_DATA(header);
+        for (size_t index = 0; index < count; index++) {
+            int fd;
+
+            memcpy(&fd, data + index * sizeof fd, sizeof fd);
+            if (reader->fd_count == FRAME_READER_MAX_FDS) {
+                worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: more than %d descriptors not taken by a frame",
+                            FRAME_READER_MAX_FDS);
+            }
+            reader->fds[reader->fd_count++] = fd;
+        }
+    }
+    if ((message->msg_flags & MSG_CTRUNC) != 0) {
+        worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: descriptors beyond what a read can take");
+    }
+}
+
+/* One read of the socket's bytes and any descriptors sent with them. */
+static ssize_t receive(frame_reader *reader)
+{
+    union {
+        struct cmsghdr header;
+        unsigned char bytes[CMSG_SPACE(sizeof(int) * FRAME_READER_MAX_FDS)];
+    } control;
+    struct iovec part = {reader->buffer + reader->end, reader->capacity - reader->end};
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = &control,
+                             .msg_controllen = sizeof control};
+    ssize_t count = recvmsg(reader->fd, &message, MSG_CMSG_CLOEXEC);
+
+    if (count >= 0) {
+        keep_fds(reader, &message);
+    }
+    return count;
+}
+
+void frame_reader_take_fds(frame_reader *reader, size_t count)
+{
+    if (count > reader->fd_count) {
+        count = reader->fd_count;
+    }
+    memmove(reader->fds, reader->fds + count, (reader->fd_count - count) * sizeof reader->fds[0]);
+    reader->fd_count -= count;
+}
+
 /* Reads what the socket holds, up to the buffer's end, until at least
  * `length` bytes are buffered. False at end of stream with nothing buffered;
  * the process ends on one inside a frame, or on an error. */
@@ -60,7 +117,7 @@ static bool fill(frame_reader *reader, size_t length)
         make_room(reader, length);
     }
     while (reader->end - reader->start < length) {
-        ssize_t count = read(reader->fd, reader->buffer + reader->end, reader->capacity - reader->end);
+        ssize_t count = receive(reader);
 
         if (count > 0) {
             reader->end += (size_t)count;

@@ -31,7 +31,7 @@ final class OutboundBytesTests: XCTestCase {
 
     func testWritesStraightKeepsWhatTheSocketRefusesAndFlushesInOrder() {
         var outbound = OutboundBytes()
-        XCTAssertEqual(outbound.write([1, 2, 3], to: ends[0]), .written)
+        XCTAssertEqual(outbound.write([OutboundFrame(bytes: [1, 2, 3])], to: ends[0]), .written)
         XCTAssertEqual(readAll(), [1, 2, 3])
 
         // A peer that does not read: the socket fills, the rest waits, and later writes wait behind it.
@@ -39,11 +39,12 @@ final class OutboundBytesTests: XCTestCase {
         var written = 0
         var progress = OutboundBytes.Progress.written
         while progress == .written {
-            progress = outbound.write(chunk, to: ends[0])
+            progress = outbound.write([OutboundFrame(bytes: chunk)], to: ends[0])
             written += chunk.count
         }
         XCTAssertEqual(progress, .waiting)
-        XCTAssertEqual(outbound.write([9], to: ends[0]), .waiting, "behind what waits, never before it")
+        XCTAssertEqual(
+            outbound.write([OutboundFrame(bytes: [9])], to: ends[0]), .waiting, "behind what waits, never before it")
 
         var received: [UInt8] = []
         while progress == .waiting {
@@ -61,9 +62,9 @@ final class OutboundBytesTests: XCTestCase {
         var outbound = OutboundBytes()
         close(ends[1])
         ends[1] = -1
-        XCTAssertEqual(outbound.write([1], to: ends[0]), .broken)
+        XCTAssertEqual(outbound.write([OutboundFrame(bytes: [1])], to: ends[0]), .broken)
         XCTAssertTrue(outbound.isBroken)
-        XCTAssertEqual(outbound.write([2], to: ends[0]), .broken)
+        XCTAssertEqual(outbound.write([OutboundFrame(bytes: [2])], to: ends[0]), .broken)
         XCTAssertEqual(outbound.flush(to: ends[0]), .broken)
     }
 }

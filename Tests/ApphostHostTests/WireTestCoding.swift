@@ -90,7 +90,7 @@ extension WorkerToHostMessage {
             message.body.report = Self.report(of: event, arena)
             message.type = UInt8(message.body.report.kind.rawValue)
         }
-        return WireFrame(encoded: WireCodec.encode(message))
+        return WireFrame(encoded: WireCodec.encode(message).bytes)
     }
 
     /// `event` as the runtime reports it: `RuntimeReport` the other way.

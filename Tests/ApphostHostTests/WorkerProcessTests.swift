@@ -943,6 +943,9 @@ enum HostFrame {
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT.rawValue)).bool(silence)
         case .mediaServicesReset:
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET.rawValue))
+        case .audioStream:
+            // The indexes of its two descriptors, which a test frame cannot carry.
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_STREAM.rawValue)).u8(0).u8(1)
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
     }

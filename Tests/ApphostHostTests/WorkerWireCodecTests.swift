@@ -576,7 +576,8 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_AUDIO_CONFIGURED, APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED, APPHOST_WIRE_AUDIO_DEACTIVATED,
                 APPHOST_WIRE_AUDIO_RENDERING, APPHOST_WIRE_AUDIO_GAIN, APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN,
             ].map(\.rawValue), Array(85...90))
-        XCTAssertEqual(APPHOST_WIRE_VERSION, 6, "version 4 added activation tokens, 5 scene titles, 6 audio")
+        XCTAssertEqual(
+            APPHOST_WIRE_VERSION, 7, "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

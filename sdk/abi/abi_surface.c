@@ -151,3 +151,10 @@ void apphost_abi_audio_h(enum apphost_audio_category *category, enum apphost_aud
     (void)audio;
     (void)guest_audio;
 }
+
+/* audio.h, the render callback's buffer (ABI 1.5) */
+APPHOST_ABI_SURFACE void apphost_abi_audio_h_1_5(apphost_audio_buffer_t *buffer);
+void apphost_abi_audio_h_1_5(apphost_audio_buffer_t *buffer)
+{
+    (void)buffer;
+}

@@ -77,7 +77,19 @@ final class InProcessGuest: @unchecked Sendable {
     func handle(_ message: GuestMessage) -> Int32 {
         dispatchPrecondition(condition: .onQueue(mainQueue))
         guard phase == .running, let runtime else { return Int32(APPHOST_ERROR_INTERNAL.rawValue) }
-        return RuntimeCall.with(message) { ahr_handle(runtime, $0) }
+        return RuntimeCall.with(message) { call in
+            guard call.pointee.kind == AHR_CALL_AUDIO_STREAM else { return ahr_handle(runtime, call) }
+            // The runtime takes the stream's descriptors: it gets copies, as a worker does.
+            var copy = call.pointee
+            copy.audio_memfd = fcntl(call.pointee.audio_memfd, F_DUPFD_CLOEXEC, 0)
+            copy.audio_wake_fd = fcntl(call.pointee.audio_wake_fd, F_DUPFD_CLOEXEC, 0)
+            guard copy.audio_memfd >= 0, copy.audio_wake_fd >= 0 else {
+                if copy.audio_memfd >= 0 { close(copy.audio_memfd) }
+                if copy.audio_wake_fd >= 0 { close(copy.audio_wake_fd) }
+                return Int32(APPHOST_ERROR_OUT_OF_MEMORY.rawValue)
+            }
+            return ahr_handle(runtime, &copy)
+        }
     }
 
     /// Calls deinit if init succeeded, withdraws the host interface and unloads the library.

@@ -128,6 +128,12 @@ enum RuntimeCall {
             call.silence_secondary = silence
         case .mediaServicesReset:
             call.kind = AHR_CALL_MEDIA_SERVICES_RESET
+        case .audioStream(let handle):
+            // Borrowed: the stream keeps them open during `body`, whose consumer takes copies (the
+            // in-process guest dups them for the runtime; the wire sends them with SCM_RIGHTS).
+            call.kind = AHR_CALL_AUDIO_STREAM
+            call.audio_memfd = handle.stream.memoryDescriptor
+            call.audio_wake_fd = handle.stream.wakeDescriptor
         }
         return body(&call)
     }

@@ -3,19 +3,24 @@ import ApphostWire
 /// The host's way into the wire's one codec (wire_messages.h, in C), which the worker uses too:
 /// every message is encoded and decoded there, from the catalogue's one description of it.
 enum WireCodec {
-    /// `message` as a whole frame: length prefix, type, payload. Its byte strings are read here
-    /// and not kept.
-    static func encode(_ message: wire_message) -> [UInt8] {
+    /// `message` as a whole frame: length prefix, type, payload, and the descriptors of its "fd"
+    /// fields, borrowed from the message, to send beside it. Its byte strings are read here and not
+    /// kept.
+    static func encode(_ message: wire_message) -> (bytes: [UInt8], descriptors: [Int32]) {
         var message = message
         // The builder's parts point into the builder itself: it must not move while in use.
         return withUnsafeTemporaryAllocation(of: frame_builder.self, capacity: 1) { builder in
             let frame = builder.baseAddress!
             wire_encode(&message, frame)
             let size = frame_size(frame)
-            return [UInt8](unsafeUninitializedCapacity: size) { bytes, count in
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { bytes, count in
                 frame_copy(frame, bytes.baseAddress)
                 count = size
             }
+            let descriptors = withUnsafeBytes(of: frame.pointee.fds) { raw in
+                Array(raw.bindMemory(to: Int32.self).prefix(Int(frame.pointee.fd_count)))
+            }
+            return (bytes, descriptors)
         }
     }
 
@@ -27,7 +32,9 @@ enum WireCodec {
         var message = wire_message()
         var problem = wire_problem()
         let result: Result? = frame.payload.withUnsafeBufferPointer { payload in
-            guard wire_decode(direction, frame.type, payload.baseAddress, payload.count, &message, &problem) else {
+            // The host's end is sent no descriptors.
+            guard wire_decode(direction, frame.type, payload.baseAddress, payload.count, nil, &message, &problem)
+            else {
                 return nil
             }
             return body(message)

@@ -1,5 +1,13 @@
 import Glibc
 
+/// One frame for a worker's socket: its bytes, and the descriptors that go with its first byte
+/// (SCM_RIGHTS, apphost_wire.h), which `owner` keeps open until they are sent.
+struct OutboundFrame {
+    var bytes: [UInt8]
+    var descriptors: [Int32] = []
+    var owner: AnyObject? = nil
+}
+
 /// What a channel writes to its worker's socket, in order, without ever blocking: written
 /// straight while nothing waits, and kept when the worker does not read (busy, or frozen) until
 /// the socket takes it again. Never raises SIGPIPE.
@@ -15,29 +23,40 @@ struct OutboundBytes {
         case broken
     }
 
+    /// Descriptors to send with the byte at `offset` of `bytes`, a frame's first.
+    private struct Attachment {
+        var offset: Int
+        var descriptors: [Int32]
+        var owner: AnyObject?
+    }
+
     private var bytes: [UInt8] = []
     /// Where the unwritten bytes start in `bytes`; written ones are dropped in batches.
     private var start = 0
+    /// In offset order; each is dropped (its owner released) once its byte is sent.
+    private var attachments: [Attachment] = []
     private(set) var isBroken = false
 
-    /// Writes `more` after what waits, or keeps it behind.
-    mutating func write(_ more: [UInt8], to descriptor: Int32) -> Progress {
+    /// Writes `frames` after what waits, or keeps them behind.
+    mutating func write(_ frames: [OutboundFrame], to descriptor: Int32) -> Progress {
         guard !isBroken else { return .broken }
-        guard start == bytes.count else {
-            bytes.append(contentsOf: more)
-            return .waiting
+        if start == bytes.count {
+            bytes = []
+            start = 0
         }
-        bytes = more
-        start = 0
+        for frame in frames {
+            if !frame.descriptors.isEmpty {
+                attachments.append(Attachment(offset: bytes.count, descriptors: frame.descriptors, owner: frame.owner))
+            }
+            bytes += frame.bytes
+        }
         return flush(to: descriptor)
     }
 
     /// Writes what waits, as much as the socket takes.
     mutating func flush(to descriptor: Int32) -> Progress {
         while start < bytes.count, !isBroken {
-            let count = bytes[start...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
+            let count = sendNext(to: descriptor)
             if count > 0 {
                 start += count
             } else if count < 0, errno == EINTR {
@@ -45,6 +64,7 @@ struct OutboundBytes {
             } else if count < 0, errno == EAGAIN {
                 if start >= 1 << 20, start * 2 >= bytes.count {
                     bytes.removeFirst(start)
+                    for index in attachments.indices { attachments[index].offset -= start }
                     start = 0
                 }
                 return .waiting
@@ -56,9 +76,51 @@ struct OutboundBytes {
         return isBroken ? .broken : .written
     }
 
-    /// Drops what waits.
+    /// Drops what waits, and the descriptors it would have sent.
     mutating func discard() {
         bytes = []
         start = 0
+        attachments = []
+    }
+
+    /// One send(2) of the bytes up to the next attachment, or one sendmsg(2) of an attachment's
+    /// descriptors with the bytes from its offset up to the next one: a descriptor goes with its
+    /// frame's first byte, so the worker has it by the time it reads that frame.
+    private mutating func sendNext(to descriptor: Int32) -> Int {
+        let end = attachments.first(where: { $0.offset > start })?.offset ?? bytes.count
+        guard let attachment = attachments.first, attachment.offset == start else {
+            return bytes[start..<end].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+        }
+        let count = bytes[start..<end].withUnsafeBytes { payload in
+            Self.send(payload, with: attachment.descriptors, to: descriptor)
+        }
+        if count > 0 { attachments.removeFirst() }
+        return count
+    }
+
+    private static func send(_ payload: UnsafeRawBufferPointer, with descriptors: [Int32], to socket: Int32) -> Int {
+        let rightsLength = descriptors.count * MemoryLayout<Int32>.size
+        // CMSG_SPACE, which Swift does not import: the header rounded to the word, then the data.
+        let headerLength = (MemoryLayout<cmsghdr>.size + 7) & ~7
+        let controlLength = headerLength + ((rightsLength + 7) & ~7)
+        let control = UnsafeMutableRawPointer.allocate(byteCount: controlLength, alignment: 8)
+        defer { control.deallocate() }
+        control.initializeMemory(as: UInt8.self, repeating: 0, count: controlLength)
+        let header = control.assumingMemoryBound(to: cmsghdr.self)
+        header.pointee.cmsg_level = SOL_SOCKET
+        header.pointee.cmsg_type = Int32(SCM_RIGHTS)
+        header.pointee.cmsg_len = headerLength + rightsLength
+        descriptors.withUnsafeBytes { (control + headerLength).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        var part = iovec(iov_base: UnsafeMutableRawPointer(mutating: payload.baseAddress), iov_len: payload.count)
+        return withUnsafeMutablePointer(to: &part) { part in
+            var message = msghdr()
+            message.msg_iov = part
+            message.msg_iovlen = 1
+            message.msg_control = control
+            message.msg_controllen = controlLength
+            return Glibc.sendmsg(socket, &message, Int32(MSG_NOSIGNAL))
+        }
     }
 }

@@ -174,16 +174,16 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// One write for all of them, so that the worker wakes once (the expirations of a budget).
     public func send(all messages: [(GuestMessage, Reply)]) {
         locked {
-            var bytes: [UInt8] = []
+            var frames: [OutboundFrame] = []
             for (message, reply) in messages {
                 switch phase {
                 case .ended(let failure): post { reply(.failure(failure)) }
                 case .closing: post { reply(.failure(.closed)) }
                 case .open where freezing != .running: held.append((message, reply))
-                case .open: bytes += call(message, reply: reply)
+                case .open: frames.append(call(message, reply: reply))
                 }
             }
-            if !bytes.isEmpty { write(bytes) }
+            if !frames.isEmpty { write(frames) }
         }
     }
 
@@ -268,18 +268,18 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // MARK: Calls
 
     /// The frame of a call, now pending: write it next.
-    private func call(_ message: GuestMessage, reply: @escaping Reply) -> [UInt8] {
+    private func call(_ message: GuestMessage, reply: @escaping Reply) -> OutboundFrame {
         let sequence = nextSequence
         nextSequence += 1
         pending.append((sequence, reply))
-        return HostToWorkerMessage.call(sequence: sequence, message).encoded
+        return HostToWorkerMessage.call(sequence: sequence, message).frame
     }
 
     private func sendStop() {
         guard !stopSent else { return }
         stopSent = true
         // After every call already written: the worker answers them, then calls deinit (A3).
-        write(HostToWorkerMessage.stop.encoded)
+        write([HostToWorkerMessage.stop.frame])
     }
 
     /// How a call must fail now, or nil while the channel is open.
@@ -343,8 +343,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func deliverHeld() {
         let messages = held
         held = []
-        let bytes = messages.flatMap { message, reply in call(message, reply: reply) }
-        if !bytes.isEmpty { write(bytes) }
+        let frames = messages.map { message, reply in call(message, reply: reply) }
+        if !frames.isEmpty { write(frames) }
     }
 
     private func failFreezeCompletions(_ failure: ChannelFailure) {
@@ -433,9 +433,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     /// Straight into the socket, on the caller's thread, never blocking; what the worker does not
     /// take now waits behind, and the reactor writes it once the worker reads again.
-    private func write(_ bytes: [UInt8]) {
+    private func write(_ frames: [OutboundFrame]) {
         guard !disconnected else { return }
-        watchWrites(after: outbound.write(bytes, to: descriptor))
+        watchWrites(after: outbound.write(frames, to: descriptor))
     }
 
     private func flush() {

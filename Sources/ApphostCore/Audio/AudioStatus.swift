@@ -13,6 +13,8 @@ public struct AudioHostStatus: Sendable, Codable, Equatable {
     public var input: AudioInput
     public var devices: [AudioDevice]
     public var format: AudioFormat
+    /// The mixer's output and its meters (C13); nil for a host without a mixer.
+    public var mixer: AudioOutputMeter? = nil
 }
 
 /// One guest's audio session, for operators.
@@ -34,18 +36,21 @@ public struct AudioSessionStatus: Sendable, Codable, Equatable {
     public var route: AudioRoute
     /// How many times it went on playing after its output went away (C10).
     public var nonconformances: Int
+    /// Its sound as the mixer takes it: level, frames rendered, xruns (C13); nil until its stream
+    /// opens (its first activation, with a guest that implements render).
+    public var meter: AudioSessionMeter? = nil
 }
 
 extension HostCore {
-    func audioHostStatus() -> AudioHostStatus {
+    func audioHostStatus(meters: AudioMeters?) -> AudioHostStatus {
         AudioHostStatus(
             volume: audio.volume, silenceSwitch: audio.silenceSwitch, callInProgress: audio.callInProgress,
             output: audioRoutes.output, input: audioRoutes.input, devices: audioRoutes.devices,
-            format: audioPolicy.format)
+            format: audioPolicy.format, mixer: meters?.output)
     }
 
     /// Nil while the guest does not run: it has no session then.
-    func audioStatus(of guest: GuestRecord) -> AudioSessionStatus? {
+    func audioStatus(of guest: GuestRecord, meters: AudioMeters?) -> AudioSessionStatus? {
         guard guest.phase != .notRunning else { return nil }
         let session = audio.session(of: guest.id)
         let level = audio.level(of: guest.id)
@@ -53,6 +58,7 @@ extension HostCore {
             category: session.configuration.category, mode: session.configuration.mode,
             options: session.configuration.options, active: session.active, rendering: session.rendering,
             interruption: session.interruption?.reason, ducked: level.ducked, muted: level.muted, gain: session.gain,
-            level: level.gain, route: audioRoutes.route(of: guest.id), nonconformances: guest.audio.nonconformances)
+            level: level.gain, route: audioRoutes.route(of: guest.id), nonconformances: guest.audio.nonconformances,
+            meter: guest.audio.stream == .open ? meters?.sessions[guest.id] : nil)
     }
 }

@@ -13,10 +13,28 @@ struct GuestAudioState {
     /// Ducked and muted as the event stream last said, so that it says each change once.
     var ducked = false
     var muted = false
+    /// The session's stream to the host's mixer (C13), opened at its first activation.
+    var stream = AudioStreamState.none
+    /// What the mixer was last told of it, and the xruns the last meter reading counted.
+    var mix: AudioMix?
+    var xrunsMetered: UInt64 = 0
 
     /// Forgets everything of a run.
     mutating func reset() {
         conformanceCheck?.cancel()
         self = GuestAudioState(nonconformances: nonconformances)
     }
+}
+
+/// Where a guest's stream to the mixer is (C13).
+enum AudioStreamState: Equatable {
+    /// None yet: the session was never active in this run, or the host has no mixer.
+    case none
+    /// Sent to the guest's runtime, not yet answered.
+    case opening
+    /// The guest's audio thread renders into it.
+    case open
+    /// The runtime refused it (a guest without render: UNSUPPORTED), or the mixer could not
+    /// make one; not asked again in this run.
+    case refused
 }

@@ -1,4 +1,5 @@
 import ApphostModel
+import Foundation
 
 /// Audio sessions (CONTRACT C1 to C15, B9). What a guest's runtime reports goes to the arbiter
 /// (who may sound) and the routes (where it goes); their notices reach guests as calls, held while
@@ -56,6 +57,7 @@ extension HostCore {
             record(.audioRefused, guest: id, name: refusal.rawValue, message: refusal.description)
         } else {
             record(.audioActivated, guest: id, name: audio.session(of: id).configuration.category.description)
+            openStream(guest)
         }
         send(guest, .audioActivationFinished(request, refusal: refusal))
     }
@@ -77,6 +79,7 @@ extension HostCore {
         guard volume >= 0, volume <= 1 else { throw HostCommandError("the volume is from 0 to 1, not \(volume)") }
         audio.volume = volume
         record(.audioVolume, name: String(volume))
+        audioChanged()
     }
 
     /// C10: a device is plugged in (the sessions it takes over hear newDeviceAvailable), or
@@ -137,6 +140,7 @@ extension HostCore {
             // A guest that ended cannot say notify-others: the arbiter says it for it.
             tell(audio.remove(id))
             audioRoutes.remove(id)
+            closeStream(guest)
         case .suspended:
             tell(audio.interrupt(id, reason: .suspended))
         case .background where before == .active || before == .inactive:
@@ -252,7 +256,114 @@ extension HostCore {
             }
             let plays = audio.playsInBackground(guest.id, declaresBackgroundAudio: declaresBackgroundAudio(guest))
             if plays != guest.background.audioPlaysInBackground { audioSessionChanged(guest, playsInBackground: plays) }
+            updateMix(guest)
         }
+    }
+
+    // MARK: The sound (C13)
+
+    /// At a session's first activation in a run: the guest's runtime gets its stream before it
+    /// hears that it is active, so that its audio thread waits for the mixer by the time it plays.
+    private func openStream(_ guest: GuestRecord) {
+        guard let audioMixer, guest.audio.stream == .none, let channel = guest.channel else { return }
+        let stream: any AudioStream
+        do throws(AudioMixerError) {
+            stream = try audioMixer.openStream(for: guest.id)
+        } catch {
+            guest.audio.stream = .refused
+            record(.audioStream, guest: guest.id, name: "failed", message: error.description)
+            return
+        }
+        guest.audio.stream = .opening
+        deliver(guest, .audioStream(AudioStreamHandle(stream))) { [weak self] reply in
+            guard let self, guest.channel === channel, guest.audio.stream == .opening else { return }
+            if case .success(let status) = reply, status == 0 {
+                guest.audio.stream = .open
+                self.record(.audioStream, guest: guest.id, name: "open")
+                self.updateMix(guest)
+                self.scheduleAudioMeters()
+            } else {
+                // A guest without render plays nothing: that is no error of the host's.
+                guest.audio.stream = .refused
+                audioMixer.closeStream(for: guest.id)
+                let why =
+                    switch reply {
+                    case .success(let status): StatusName.of(status)
+                    case .failure(let failure): failure.description
+                    }
+                self.record(.audioStream, guest: guest.id, name: "none", message: why)
+            }
+        }
+    }
+
+    private func closeStream(_ guest: GuestRecord) {
+        guard guest.audio.stream != .none else { return }
+        if guest.audio.stream != .refused { audioMixer?.closeStream(for: guest.id) }
+        guest.audio.stream = .none
+        guest.audio.mix = nil
+    }
+
+    /// Tells the mixer how the session sounds now, when that changed: mixed while active and the
+    /// guest runs (C6, B7), at the arbiter's gain (C8, C9, C12). The event says from which period
+    /// on, which a render to a file can be checked against.
+    private func updateMix(_ guest: GuestRecord) {
+        guard let audioMixer, guest.audio.stream == .open else { return }
+        let session = audio.session(of: guest.id)
+        let category = session.configuration.category
+        let mixed = session.active && !guest.stopped
+        let mix = AudioMix(
+            mixed: mixed, gain: mixed ? audio.level(of: guest.id).gain : 0,
+            recordsInput: category == .record || category == .playAndRecord)
+        guard mix != guest.audio.mix else { return }
+        let wasMixed = guest.audio.mix?.mixed ?? false
+        guest.audio.mix = mix
+        guard let period = audioMixer.setMix(of: guest.id, mix) else { return }
+        guard mixed || wasMixed else { return }
+        record(
+            .audioMix, guest: guest.id, name: mixed ? "mixed" : "silent",
+            message: mixed
+                ? "gain \(String(format: "%.3f", mix.gain)) from period \(period)" : "from period \(period)")
+    }
+
+    /// Once a second while a stream is open: each mixed session's level, frames and xruns, and
+    /// the output's, into the event stream (C13).
+    private func scheduleAudioMeters() {
+        guard audioMeterTimer == nil, audioMixer != nil else { return }
+        audioMeterTimer = clock.schedule(after: .seconds(1)) { [weak self] in
+            guard let self else { return }
+            self.audioMeterTimer = nil
+            self.recordAudioMeters()
+        }
+    }
+
+    private func recordAudioMeters() {
+        guard let audioMixer else { return }
+        let streaming = guests.filter { $0.audio.stream == .open }
+        guard !streaming.isEmpty else { return }
+        let meters = audioMixer.meters()
+        let output = meters.output
+        record(
+            .audioMeter, name: "output",
+            message: "\(Self.levelText(output.level)), \(output.periods) periods, \(output.overruns) overruns")
+        for guest in streaming {
+            guard let meter = meters.sessions[guest.id] else { continue }
+            if guest.audio.mix?.mixed == true {
+                record(
+                    .audioMeter, guest: guest.id, name: "session",
+                    message: "\(Self.levelText(meter.level)), \(meter.framesRendered) frames, \(meter.xruns) xruns")
+            }
+            if meter.xruns > guest.audio.xrunsMetered {
+                record(
+                    .audioXrun, guest: guest.id, name: String(meter.xruns - guest.audio.xrunsMetered),
+                    message: "\(meter.xruns) in all")
+            }
+            guest.audio.xrunsMetered = meter.xruns
+        }
+        scheduleAudioMeters()
+    }
+
+    private static func levelText(_ level: AudioLevelReading) -> String {
+        String(format: "peak %.1f dBFS, rms %.1f dBFS", level.peakDBFS, level.rmsDBFS)
     }
 
     private func declaresBackgroundAudio(_ guest: GuestRecord) -> Bool {

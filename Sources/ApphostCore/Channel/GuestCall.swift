@@ -46,8 +46,9 @@ public typealias ActivationToken = UInt64
 /// never zero.
 public typealias AudioRequestID = UInt64
 
-/// One host-to-guest call. Every case is plain data so that it can cross a process boundary.
-public enum GuestCall: Sendable, Codable, Equatable {
+/// One host-to-guest call. Every case is plain data so that it can cross a process boundary; an
+/// audio stream's descriptors cross it beside the bytes (SCM_RIGHTS).
+public enum GuestCall: Sendable, Equatable {
     case didFinishLaunching
     case willTerminate
     case didReceiveMemoryWarning
@@ -99,6 +100,10 @@ public enum GuestCall: Sendable, Codable, Equatable {
     case secondaryAudioHint(silence: Bool)
     /// The host's audio engine restarted: the session is as at launch (C15).
     case mediaServicesReset
+    /// The session's shared memory, which the guest's render fills once its session is active
+    /// (C13). The reply is APPHOST_ERROR_UNSUPPORTED for a guest without render. No guest code
+    /// runs on the main queue.
+    case audioStream(AudioStreamHandle)
 
     /// The C callback's name, as events and logs show it.
     public var callbackName: String {
@@ -126,6 +131,7 @@ public enum GuestCall: Sendable, Codable, Equatable {
         case .audioRouteChanged: "route_changed"
         case .secondaryAudioHint: "secondary_audio_hint"
         case .mediaServicesReset: "media_services_reset"
+        case .audioStream: "audio_stream"
         }
     }
 
@@ -150,7 +156,7 @@ public enum GuestCall: Sendable, Codable, Equatable {
 }
 
 /// A call with the states the guest sees while it runs (`app_state` and `scene_state` in host.h).
-public struct GuestMessage: Sendable, Codable, Equatable {
+public struct GuestMessage: Sendable, Equatable {
     public var call: GuestCall
     /// The app state the host has put the guest in with this transition.
     public var appState: AppState

@@ -61,6 +61,10 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case audioCall = "audio-call"
         case audioReset = "audio-reset"
         case audioNonconforming = "audio-nonconforming"
+        case audioStream = "audio-stream"
+        case audioMix = "audio-mix"
+        case audioMeter = "audio-meter"
+        case audioXrun = "audio-xrun"
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
         case eventsDropped = "events-dropped"
@@ -118,7 +122,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case .callback, .alert, .taskBegun, .taskEnded, .taskExpired, .modalPresented, .modalDismissed, .modalKept,
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
-            .audioDevice, .audioCall, .audioNonconforming:
+            .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).

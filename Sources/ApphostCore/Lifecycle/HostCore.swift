@@ -39,6 +39,10 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var audio = AudioArbiter()
     var audioRoutes = AudioRoutes()
     let audioPolicy: AudioPolicy
+    /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
+    let audioMixer: (any AudioMixer)?
+    /// Reads the mixer's meters into the event stream once a second while a stream is open.
+    var audioMeterTimer: (any ScheduledAction)?
     var alertShown = false
     /// The next scene connection's handle, unique within the host.
     var nextHandle: SceneHandle = 1
@@ -53,10 +57,12 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         guestsDirectory: String, restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
         store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
-        audio: AudioPolicy = AudioPolicy(), emit: @escaping @Sendable (HostEvent) -> Void
+        audio: AudioPolicy = AudioPolicy(), audioMixer: (any AudioMixer)? = nil,
+        emit: @escaping @Sendable (HostEvent) -> Void
     ) {
         self.scenePolicy = scenes
         self.audioPolicy = audio
+        self.audioMixer = audioMixer
         self.backgroundSceneLimit = backgroundSceneLimit
         self.backgroundPolicy = background
         memory = MemoryWatch(limit: memoryLimit)
@@ -298,6 +304,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// The state of every guest and scene, for operators.
     public func status() -> HostStatus {
         assertOnHostQueue()
+        let meters = audioMixer?.meters()
         return HostStatus(
             foreground: foregroundID, alert: alertShown,
             guests: guests.map { guest in
@@ -319,9 +326,9 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
                         SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
-                    }, pid: guest.channel?.processID, audio: audioStatus(of: guest))
+                    }, pid: guest.channel?.processID, audio: audioStatus(of: guest, meters: meters))
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout,
-            audio: audioHostStatus())
+            audio: audioHostStatus(meters: meters))
     }
 
     // MARK: Sessions (S6, S8, S12)

@@ -355,7 +355,9 @@ typedef enum ahr_call_kind {
     AHR_CALL_AUDIO_INTERRUPTION_ENDED = 20,
     AHR_CALL_AUDIO_ROUTE_CHANGED = 21,
     AHR_CALL_SECONDARY_AUDIO_HINT = 22,
-    AHR_CALL_MEDIA_SERVICES_RESET = 23
+    AHR_CALL_MEDIA_SERVICES_RESET = 23,
+    /* The session's sound (CONTRACT C13): see ahr_handle. */
+    AHR_CALL_AUDIO_STREAM = 24
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
@@ -455,6 +457,10 @@ typedef struct ahr_call {
     bool should_resume;
     /* SECONDARY_AUDIO_HINT: silence secondary audio (true) or not. */
     bool silence_secondary;
+    /* AUDIO_STREAM: the session region's memfd and eventfd
+     * (ApphostMixing's mix_region.h), which ahr_handle takes. */
+    int audio_memfd;
+    int audio_wake_fd;
 } ahr_call;
 
 /*
@@ -550,6 +556,20 @@ typedef struct ahr_call {
  * APPHOST_ERROR_INVALID_ARGUMENT for an audio call with a value out of its
  * enum's range, or a format of 0. A refused audio call runs no guest code
  * and changes nothing, the app state included.
+ *
+ * AUDIO_STREAM hands the guest its session's region, the shared memory
+ * that the host's mixer asks for periods through (CONTRACT C13): ahr_handle
+ * takes both descriptors, whatever it returns (it closes them unless a
+ * renderer keeps them). When the guest implements render, the runtime
+ * starts its audio thread on the region (audio_renderer.h), replacing the
+ * thread of an earlier stream, and render is called for each period the
+ * host asks for while the session is active. Runs no guest code on the
+ * main queue and changes no state; APPHOST_ERROR_UNSUPPORTED for a guest
+ * without render (the host then mixes nothing of it),
+ * APPHOST_ERROR_INVALID_STATE before AUDIO_SETUP or when the guest is not
+ * running, APPHOST_ERROR_INVALID_ARGUMENT for a negative descriptor or a
+ * region the runtime refuses (not a region, or not of the announced
+ * format). ahr_stop stops the thread before deinit.
  *
  * SAVE_STATUS tells whether the host could store the last save of a
  * connected scene (CONTRACT X5): while `save_failed` holds, save_scene_state

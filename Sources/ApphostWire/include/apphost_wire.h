@@ -101,6 +101,13 @@
  *                               u8 input
  *                 SECONDARY_AUDIO_HINT: bool silence
  *                 MEDIA_SERVICES_RESET: nothing
+ *                 AUDIO_STREAM: fd memfd, fd wake (the session's region,
+ *                               ApphostMixing's mix_region.h, CONTRACT C13)
+ *               An "fd" field is a u8, the descriptor's index among those the
+ *               frame carries (0, 1, ... in field order): the descriptors
+ *               themselves travel beside the bytes, as SCM_RIGHTS ancillary
+ *               data sent with the frame's first byte, so that they reach
+ *               the worker no later than the frame does.
  *               The ids are those the worker sent in the frames below; the
  *               REPLY's status for an id it never sent is
  *               APPHOST_ERROR_INVALID_HANDLE, and so on, as ahr_handle
@@ -175,7 +182,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 6,
+    APPHOST_WIRE_VERSION = 7,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -247,7 +254,8 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED = 20,
     APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED = 21,
     APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT = 22,
-    APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET = 23
+    APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET = 23,
+    APPHOST_WIRE_CALL_AUDIO_STREAM = 24
 };
 
 enum apphost_wire_scene_callback {

@@ -12,7 +12,9 @@ enum {
      * largest message (LOADED: 58 bytes). */
     FRAME_SCRATCH_BYTES = 96,
     /* Scratch runs and borrowed byte strings: LOADED has 5 strings, 11 parts. */
-    FRAME_MAX_PARTS = 16
+    FRAME_MAX_PARTS = 16,
+    /* Descriptors one frame carries: AUDIO_STREAM has 2. */
+    FRAME_MAX_FDS = 4
 };
 
 /*
@@ -27,6 +29,10 @@ typedef struct frame_builder {
     int part_count;
     /* The bytes after the length prefix. */
     size_t length;
+    /* The descriptors the frame carries beside its bytes (SCM_RIGHTS),
+     * borrowed: the sender owns them. */
+    int fds[FRAME_MAX_FDS];
+    int fd_count;
 } frame_builder;
 
 /* Starts a frame of `type` (enum apphost_wire_type). */
@@ -43,6 +49,9 @@ void frame_put_bytes(frame_builder *frame, const void *bytes, size_t length);
 
 /* An "opt str" / "opt bytes": absent when `bytes` is NULL. */
 void frame_put_optional_bytes(frame_builder *frame, const void *bytes, size_t length);
+
+/* An "fd": the descriptor goes into `fds`, its index into the bytes. */
+void frame_put_fd(frame_builder *frame, int fd);
 
 /* Writes the length prefix; the frame is then ready in parts[0..part_count). */
 void frame_finish(frame_builder *frame);

@@ -88,6 +88,15 @@ typedef struct wire_message {
     } body;
 } wire_message;
 
+/* The descriptors that came with a frame (SCM_RIGHTS), in order, for its
+ * "fd" fields; `taken` counts those the decoded message holds, which its
+ * receiver then owns. */
+typedef struct wire_descriptors {
+    const int *fds;
+    size_t count;
+    size_t taken;
+} wire_descriptors;
+
 /* Why a payload was refused: one line, for the error the host shows or the
  * worker prints. */
 typedef struct wire_problem {
@@ -95,7 +104,8 @@ typedef struct wire_problem {
 } wire_problem;
 
 /*
- * Encodes `message` as a whole frame, ready in `frame` (frame_finish done).
+ * Encodes `message` as a whole frame, ready in `frame` (frame_finish done),
+ * with the descriptors of its "fd" fields in frame->fds, to send beside it.
  * Byte strings are borrowed, not copied: they must outlive the frame's
  * sending. PERFORM_ACTION's name and payload are cut to one byte past the
  * runtime's limits (APPHOST_SCENES_TEXT_MAX_BYTES,
@@ -110,10 +120,12 @@ void wire_encode(const wire_message *message, frame_builder *frame);
  * cut short or with bytes left over, a bool other than 0 or 1, an enum value
  * out of range, an id of 0, a state past APPHOST_SCENE_STATE_MAX_BYTES or a
  * loading progress scenes.h does not allow; then `problem` says which.
- * Decoded pointers point into `payload`.
+ * Decoded pointers point into `payload`. `descriptors` (NULL when none can
+ * come) are those that came with the frame: an "fd" field takes the next;
+ * one without a descriptor is refused too.
  */
 bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload, size_t length,
-                 wire_message *message, wire_problem *problem);
+                 wire_descriptors *descriptors, wire_message *message, wire_problem *problem);
 
 /* The type's name as apphost_wire.h writes it ("CALL"), or "unknown". */
 const char *wire_type_name(uint8_t type);

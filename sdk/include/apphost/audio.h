@@ -1,9 +1,10 @@
 /*
- * The audio extension, "apphost.audio/1" (ABI 1.4): the guest's one audio
- * session (CONTRACT C1 to C12, C14, C15, B9), as an app's audio session is
- * on a phone: a category, mode and options that say how its sound goes
- * along with other guests', activation, interruptions, routes, ducking and
- * the silence switch.
+ * The audio extension, "apphost.audio/1" (ABI 1.4; render, ABI 1.5): the
+ * guest's one audio session (CONTRACT C1 to C15, B9), as an app's audio
+ * session is on a phone: a category, mode and options that say how its
+ * sound goes along with other guests', activation, interruptions, routes,
+ * ducking and the silence switch, and since ABI 1.5 the sound itself: the
+ * guest renders float32 periods that the host mixes into its output.
  *
  * It has two halves:
  * - what the host offers, apphost_audio_t, from the host interface:
@@ -340,10 +341,39 @@ typedef struct apphost_audio {
     apphost_status_t (*get_session)(const apphost_host_t *host, apphost_audio_session_t *out_session);
 } apphost_audio_t;
 
-/* What the guest implements. The host calls each member on the guest's main
- * queue, one call at a time, among the other callbacks. A NULL member, or
- * one past struct_size, is skipped; the host's decision stands all the same
- * (a session interrupted is inactive whether the guest hears it or not). */
+/* One period of sound to render (ABI 1.5), as render receives it. Owned by
+ * the host's runtime and valid only during the call. */
+typedef struct apphost_audio_buffer {
+    /* sizeof(apphost_audio_buffer_t) as the host built it. */
+    uint32_t struct_size;
+    /* The period's frames, interleaved channels and frames per second: the
+     * host's format, as get_session tells it. */
+    uint32_t frame_count;
+    uint32_t channel_count;
+    uint32_t sample_rate;
+    /* The period's number, counting from 0 when the host's mixer started;
+     * its first frame is frame period * frame_count of the host's output.
+     * Numbers go up by one from call to call, but skip the periods during
+     * which the session was not mixed or the guest was late or stopped, so
+     * that a tone computed from it stays in phase with the host's clock. */
+    uint64_t period;
+    /* Where the guest writes the period: frame_count * channel_count float
+     * samples, interleaved (frame 0's channels, then frame 1's ...), full
+     * scale from -1 to 1 (the host clips the mix, not each guest). It holds
+     * silence (zeros) when render is called: what the guest leaves alone
+     * stays silent. */
+    float *output;
+    /* What the session records, in the same layout, for the categories that
+     * record (RECORD, PLAY_AND_RECORD: the host's input, --audio-input);
+     * NULL for the others. */
+    const float *input;
+} apphost_audio_buffer_t;
+
+/* What the guest implements. The host calls each member but render on the
+ * guest's main queue, one call at a time, among the other callbacks. A NULL
+ * member, or one past struct_size, is skipped; the host's decision stands all
+ * the same (a session interrupted is inactive whether the guest hears it or
+ * not). */
 typedef struct apphost_guest_audio {
     /* sizeof(apphost_guest_audio_t) as the guest was built. */
     uint32_t struct_size;
@@ -387,6 +417,27 @@ typedef struct apphost_guest_audio {
      * session is back to soloAmbient, inactive, with a gain of 1, as at
      * launch. Set it up again (set_configuration, activate) as after launch. */
     void (*media_services_reset)(void);
+
+    /* [audio-thread] (ABI 1.5) Renders one period of the session's sound
+     * into buffer->output, and takes its recorded input from buffer->input
+     * (CONTRACT C13). Called only while the session is active and not
+     * interrupted, once per period (10 ms by default), on a real-time thread
+     * that the host's runtime owns in the guest's process: never on the main
+     * queue, never twice at once. A guest that does not implement it (NULL,
+     * or a table built against ABI 1.4) plays nothing, as before.
+     *
+     * The thread is real time: the host mixes what render wrote by the end
+     * of its period, and a period not ready by then is silence and one
+     * "xrun" for the session (CONTRACT C14: nobody waits for a late guest).
+     * So render must return well within a period, and must not block: no
+     * locks that another thread may hold (use C11 atomics to share values
+     * with the main queue, such as "playing" or a frequency), no malloc or
+     * free, no file, socket or terminal I/O (printf included), no sleep, no
+     * call into a language runtime that may do any of these. It may call no
+     * function of the host: none is listed as [audio-thread] safe. The
+     * buffer and both pointers in it are the runtime's, valid during the
+     * call only. */
+    void (*render)(const apphost_audio_buffer_t *buffer);
 } apphost_guest_audio_t;
 
 #ifdef __cplusplus
