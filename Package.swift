@@ -54,9 +54,14 @@ let package = Package(
         .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing"]),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
-        // meters, the sinks (a WAV file, nothing), the period clock and the session region (a
-        // guest's periods in shared memory, an eventfd wake). libc and libm only.
-        .target(name: "ApphostMixing", linkerSettings: [.linkedLibrary("m")]),
+        // meters, the sinks (a WAV file, nothing, an ALSA device), the input sources record
+        // sessions receive (silence, a tone, a WAV file, an ALSA device), the period clock and the
+        // session region (a guest's periods in shared memory, an eventfd wake). libc, libm and
+        // libasound.
+        .target(name: "ApphostMixing", dependencies: ["CALSA"], linkerSettings: [.linkedLibrary("m")]),
+        // alsa-lib (libasound), for the ALSA sink and source: it talks to the kernel's sound
+        // driver, or its `null` device, with no sound daemon.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
         // object and so libswiftCore (4.8 MB resident instead of 2.8): -nostartfiles leaves the

@@ -24,3 +24,11 @@ enum Signals {
     /// 20 log10, as dBFS.
     static func dB(_ linear: Double) -> Double { 20 * log10(linear) }
 }
+
+/// Text the C library wrote into a caller's buffer.
+enum CText {
+    /// The C string in `buffer`, up to its NUL.
+    static func of(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

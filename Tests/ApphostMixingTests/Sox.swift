@@ -33,7 +33,8 @@ enum Sox {
             else { throw Failure(description: "sox stats of \(file) has no \"\(label)\" value:\n\(output)") }
             return value
         }
-        return Stats(peakDB: try overall("Pk lev dB"), rmsDB: try overall("RMS lev dB"),
+        return Stats(
+            peakDB: try overall("Pk lev dB"), rmsDB: try overall("RMS lev dB"),
             lengthSeconds: try overall("Length s"))
     }
 
@@ -48,6 +49,21 @@ enum Sox {
 
     /// Everything `sox --i` says of the file's format.
     static func info(of file: String) throws -> String { try run(["--i", file]) }
+
+    /// The "Rough frequency" `sox FILE -n remix 1 stat` gives, in Hz, of the file's first channel
+    /// (stat reads interleaved channels as one signal, and then is off by √2 for stereo), to a
+    /// hertz or two.
+    static func roughFrequency(of file: String) throws -> Double {
+        let output = try run([file, "-n", "remix", "1", "stat"])
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Rough   frequency:") }),
+            let value = line.split(separator: " ").last.flatMap({ Double($0) })
+        else { throw Failure(description: "sox stat of \(file) has no rough frequency:\n\(output)") }
+        return value
+    }
+
+    /// Makes a file with sox: `arguments` as on its command line, such as
+    /// `["-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", "0.5", "sine", "440"]`.
+    static func make(_ arguments: [String]) throws { _ = try run(arguments) }
 
     /// Runs sox; its standard output and error together, or a failure with them unless it exits 0.
     private static func run(_ arguments: [String]) throws -> String {

@@ -21,11 +21,6 @@ final class WavSinkTests: XCTestCase {
         if let scratch { try? FileManager.default.removeItem(at: scratch) }
     }
 
-    /// A C string the library wrote into `buffer`, up to its NUL.
-    private static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     private func file(_ name: String) -> String { scratch.appendingPathComponent(name).path }
 
     /// A WAV sink at `path`, 48 kHz stereo, closed at tear-down unless the test closes it (then
@@ -33,7 +28,7 @@ final class WavSinkTests: XCTestCase {
     private func open(_ path: String, headerEvery: UInt32 = 10) throws -> UnsafeMutablePointer<mix_sink> {
         var error = [CChar](repeating: 0, count: 256)
         guard let sink = mix_wav_sink_open(path, 48_000, 2, headerEvery, &error, error.count) else {
-            throw Sox.Failure(description: "cannot open the sink: \(Self.text(error))")
+            throw Sox.Failure(description: "cannot open the sink: \(CText.of(error))")
         }
         sinks.append(sink)
         return sink
@@ -43,7 +38,7 @@ final class WavSinkTests: XCTestCase {
         sinks.removeAll { $0 == sink }
         var error = [CChar](repeating: 0, count: 256)
         let closed = mix_sink_close(sink, &error, error.count)
-        return (closed, Self.text(error))
+        return (closed, CText.of(error))
     }
 
     private func write(_ sink: UnsafeMutablePointer<mix_sink>, _ samples: [Float]) -> Bool {
@@ -155,15 +150,15 @@ final class WavSinkTests: XCTestCase {
         var error = [CChar](repeating: 0, count: 256)
         let missing = file("no-such-directory/out.wav")
         XCTAssertNil(mix_wav_sink_open(missing, 48_000, 2, 10, &error, error.count))
-        XCTAssertEqual(Self.text(error), "wav:\(missing): cannot create: No such file or directory")
+        XCTAssertEqual(CText.of(error), "wav:\(missing): cannot create: No such file or directory")
 
         XCTAssertNil(mix_wav_sink_open("/dev/full", 48_000, 2, 10, &error, error.count))
-        XCTAssertEqual(Self.text(error), "wav:/dev/full: cannot write: No space left on device")
+        XCTAssertEqual(CText.of(error), "wav:/dev/full: cannot write: No space left on device")
 
         // Cut to the caller's buffer; no buffer at all is fine too.
         var small = [CChar](repeating: 0x7F, count: 8)
         XCTAssertNil(mix_wav_sink_open("/dev/full", 48_000, 2, 10, &small, small.count))
-        XCTAssertEqual(Self.text(small), "wav:/de")
+        XCTAssertEqual(CText.of(small), "wav:/de")
         XCTAssertNil(mix_wav_sink_open("/dev/full", 48_000, 2, 10, nil, 0))
     }
 

@@ -1,6 +1,6 @@
 /*
  * Where the mixed periods go: the one interface the mixer writes through,
- * whatever the sink (a WAV file, nothing, later an ALSA device). Each sink's
+ * whatever the sink (a WAV file, nothing, an ALSA device). Each sink's
  * opening function gives a mix_sink; the mixer then only writes and, at the
  * end, closes.
  */

@@ -1,0 +1,81 @@
+#include "mix_tone_source.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct tone_source {
+    mix_source base;
+    double amplitude;
+    /* Where the next sample is in its cycle, in [0, 1). */
+    double phase;
+    /* Cycles a sample: frequency / rate, below 0.5. */
+    double step;
+} tone_source;
+
+static bool tone_read(mix_source *source, float *samples, uint32_t frames)
+{
+    tone_source *tone = (tone_source *)source;
+    uint32_t channels = source->channels;
+    double phase = tone->phase;
+
+    for (uint32_t frame = 0; frame < frames; frame++) {
+        float value = (float)(tone->amplitude * sin(2.0 * M_PI * phase));
+
+        for (uint32_t channel = 0; channel < channels; channel++) {
+            samples[(size_t)frame * channels + channel] = value;
+        }
+        phase += tone->step;
+        if (phase >= 1.0) {
+            phase -= 1.0;
+        }
+    }
+    tone->phase = phase;
+    return true;
+}
+
+static bool tone_finish(mix_source *source)
+{
+    (void)source;
+    return true;
+}
+
+static const mix_source_kind tone_kind = {tone_read, tone_finish};
+
+mix_source *mix_tone_source_open(uint32_t sample_rate, uint32_t channels, double frequency_hz, double amplitude,
+    char *error, size_t error_size)
+{
+    double nyquist = sample_rate / 2.0;
+    tone_source *tone;
+
+    if (error != NULL && error_size > 0) {
+        error[0] = '\0';
+    }
+    /* Written so that NaN fails both tests too. */
+    if (!(frequency_hz > 0 && frequency_hz < nyquist)) {
+        if (error != NULL && error_size > 0) {
+            snprintf(error, error_size, "tone:%g: the frequency must be above 0 and below %g Hz, half the rate",
+                frequency_hz, nyquist);
+        }
+        return NULL;
+    }
+    if (!(amplitude >= 0 && amplitude <= 1)) {
+        if (error != NULL && error_size > 0) {
+            snprintf(error, error_size, "tone:%g: the amplitude %g is outside 0 to 1", frequency_hz, amplitude);
+        }
+        return NULL;
+    }
+    tone = calloc(1, sizeof *tone);
+    if (tone == NULL) {
+        if (error != NULL && error_size > 0) {
+            snprintf(error, error_size, "tone:%g: out of memory", frequency_hz);
+        }
+        return NULL;
+    }
+    tone->base.kind = &tone_kind;
+    tone->base.sample_rate = sample_rate;
+    tone->base.channels = channels;
+    tone->amplitude = amplitude;
+    tone->step = frequency_hz / sample_rate;
+    return &tone->base;
+}

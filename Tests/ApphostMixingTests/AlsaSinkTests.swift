@@ -1,0 +1,37 @@
+import ApphostMixing
+import XCTest
+
+/// The ALSA sink (--audio-output alsa:DEVICE) on alsa-lib's `null` device, which every machine has,
+/// sound card or not: the mix (C13) goes to a device without the mixer ever waiting on it.
+final class AlsaSinkTests: XCTestCase {
+    // C13: a second of periods, 480 stereo frames each, all taken; `null` has room for every one,
+    // so none is dropped and it never underruns. It closes cleanly, dropping rather than draining.
+    func testNullDeviceTakesAHundredPeriodsAndClosesCleanly() throws {
+        var error = [CChar](repeating: 0, count: 256)
+        guard let sink = mix_alsa_sink_open("null", 48_000, 2, 480, &error, error.count) else {
+            return XCTFail("cannot open alsa:null: \(CText.of(error))")
+        }
+        for period in 0..<100 {
+            let tone = Signals.sine(frequency: 1000, amplitude: 0.5, firstFrame: period * 480)
+            XCTAssertTrue(
+                tone.withUnsafeBufferPointer { mix_sink_write(sink, $0.baseAddress, 480) },
+                String(cString: mix_sink_error(sink)))
+        }
+        XCTAssertEqual(sink.pointee.frames_written, 48_000)
+        XCTAssertEqual(String(cString: mix_sink_error(sink)), "")
+        print("alsa:null: \(mix_alsa_sink_underruns(sink)) underruns, \(mix_alsa_sink_overflows(sink)) overflows")
+        XCTAssertEqual(mix_alsa_sink_overflows(sink), 0)
+        XCTAssertEqual(mix_alsa_sink_underruns(sink), 0)
+        var closeError = [CChar](repeating: 0x7F, count: 16)
+        XCTAssertTrue(mix_sink_close(sink, &closeError, closeError.count))
+        XCTAssertEqual(closeError[0], 0x7F, "no failure, nothing written into the error buffer")
+    }
+
+    // A device ALSA does not know: no sink, and one line naming it.
+    func testUnknownDeviceSaysWhy() {
+        var error = [CChar](repeating: 0, count: 256)
+        XCTAssertNil(mix_alsa_sink_open("nope", 48_000, 2, 480, &error, error.count))
+        XCTAssertEqual(CText.of(error), "alsa:nope: cannot open for playback: No such file or directory")
+        XCTAssertNil(mix_alsa_sink_open("nope", 48_000, 2, 480, nil, 0), "no error buffer is fine too")
+    }
+}
