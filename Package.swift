@@ -54,11 +54,13 @@ let package = Package(
         .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing"]),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
-        // meters, the sinks (a WAV file, nothing, an ALSA device), the input sources record
-        // sessions receive (silence, a tone, a WAV file, an ALSA device), the period clock and the
-        // session region (a guest's periods in shared memory, an eventfd wake). libc, libm and
-        // libasound.
-        .target(name: "ApphostMixing", dependencies: ["CALSA"], linkerSettings: [.linkedLibrary("m")]),
+        // meters, the sinks (a WAV file, nothing), the input sources record sessions receive
+        // (silence, a tone, a WAV file), the period clock and the session region (a guest's
+        // periods in shared memory, an eventfd wake). libc and libm only: every worker links it.
+        .target(name: "ApphostMixing", linkerSettings: [.linkedLibrary("m")]),
+        // The ALSA sink and source on ApphostMixing's interfaces; apart so that only the host
+        // links libasound.
+        .target(name: "ApphostALSA", dependencies: ["ApphostMixing", "CALSA"]),
         // alsa-lib (libasound), for the ALSA sink and source: it talks to the kernel's sound
         // driver, or its `null` device, with no sound daemon.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -236,7 +238,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The mixing blocks, measured with sox (scripts/setup installs it).
-        .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing"]),
+        .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing", "ApphostALSA"]),
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [

@@ -1,3 +1,4 @@
+import ApphostALSA
 import ApphostMixing
 import Foundation
 import XCTest

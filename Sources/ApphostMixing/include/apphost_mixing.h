@@ -15,7 +15,6 @@
  *                         readable
  *   mix_null_sink.h       nothing written: the mixer paced by the host's
  *                         clock
- *   mix_alsa_sink.h       an ALSA playback device, written without waiting
  *   mix_source.h          where the host's captured input comes from, which
  *                         record sessions receive: the one interface of every
  *                         source
@@ -23,7 +22,6 @@
  *   mix_tone_source.h     a sine, phase-continuous: an input of known level
  *                         and pitch
  *   mix_wav_source.h      a WAV file, read whole at open and looped
- *   mix_alsa_source.h     an ALSA capture device, read without waiting
  *   mix_pacer.h           the period clock: absolute monotonic deadlines, or
  *                         none at all for faster-than-real-time offline
  *                         renders
@@ -33,7 +31,10 @@
  *
  * Frames are interleaved float32: a frame is one sample per channel; a
  * period is `frames` frames, `frames * channels` samples. Nothing here
- * knows of guests or sessions: the host wires them.
+ * knows of guests or sessions: the host wires them. The ALSA sink and source
+ * are apart, in ApphostALSA (apphost_alsa.h), so that what links this
+ * target (the guest runtime, for mix_region.h, and with it every worker)
+ * does not load libasound.
  *
  * Real-time safety: what runs once per period (mix_period, mix_level_*,
  * mix_sink_write, mix_source_read, mix_pacer_wait,
@@ -48,8 +49,6 @@
 #ifndef APPHOST_MIXING_H
 #define APPHOST_MIXING_H
 
-#include "mix_alsa_sink.h"
-#include "mix_alsa_source.h"
 #include "mix_level.h"
 #include "mix_null_sink.h"
 #include "mix_pacer.h"
