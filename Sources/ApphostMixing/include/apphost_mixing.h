@@ -15,22 +15,29 @@
  *   mix_region.h     a session's shared memory: the periods a guest renders
  *                    in its own process for the mixer to collect at its
  *                    deadline, and the eventfd that asks for each
+ *   mix_engine.h     the mixer: a real-time thread that, once per period,
+ *                    collects the sessions' regions, mixes them into the
+ *                    sink with their gains, meters them and asks again
  *
  * Frames are interleaved float32: a frame is one sample per channel; a
  * period is `frames` frames, `frames * channels` samples. Nothing here
- * knows of guests or sessions: the host wires them.
+ * knows of guests: the engine mixes sessions' regions, the host wires them
+ * to guests.
  *
  * Real-time safety: what runs once per period (mix_period, mix_level_*,
- * mix_sink_write, mix_pacer_wait, mix_region_request/collect and the
- * guest's wait/buffer/done) allocates nothing and takes no lock; its only
- * system calls are the pacer's sleep, the sink's write and the region's
- * eventfd write, read and ppoll. Opening and closing sinks, and creating,
- * mapping and closing regions, allocate and may block: do them off the
+ * mix_sink_write, mix_pacer_wait, mix_region_request/collect, the guest's
+ * wait/buffer/done, and the mix_engine thread's cycle, made of them)
+ * allocates nothing and takes no lock; its only system calls are the
+ * pacer's sleep, the sink's write, the region's eventfd write, read and
+ * ppoll, and the engine's thread CPU clock and free-clock sleeps. Opening
+ * and closing sinks, creating, mapping and closing regions, and creating,
+ * starting and stopping engines, allocate and may block: do them off the
  * real-time threads.
  */
 #ifndef APPHOST_MIXING_H
 #define APPHOST_MIXING_H
 
+#include "mix_engine.h"
 #include "mix_level.h"
 #include "mix_null_sink.h"
 #include "mix_pacer.h"
