@@ -351,9 +351,10 @@ final class RegionTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Plugins/Fixtures/region_renderer.c built with cc, with mix_region.c, into a temporary file.
-    private static func buildRenderer() throws -> String {
+    /// EngineTests builds it too.
+    static func buildRenderer() throws -> String {
         let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apphost-region-renderer-\(getpid())").path
+            .appendingPathComponent("apphost-region-renderer-\(getpid())-\(UUID().uuidString)").path
         func source(_ path: String) -> String { packageRoot.appendingPathComponent(path).path }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -374,7 +375,7 @@ final class RegionTests: XCTestCase {
 
     /// posix_spawn of `path`, the `fds` inherited as they are (their FD_CLOEXEC cleared in the child
     /// only, by dup2 onto themselves), nothing else of the test process's.
-    private static func spawn(_ path: String, fds: [Int32], arguments: [String]) throws -> pid_t {
+    static func spawn(_ path: String, fds: [Int32], arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -25,8 +25,10 @@ enum Sox {
         throw Failure(description: "sox is not installed (not on PATH): run scripts/setup")
     }
 
-    static func stats(of file: String) throws -> Stats {
-        let output = try run([file, "-n", "stats"])
+    /// `effects` run before `stats`: `["trim", "480s"]` measures all but the first 480 frames,
+    /// `["sinc", "-t", "100", "300-600"]` a band around 440 Hz.
+    static func stats(of file: String, effects: [String] = []) throws -> Stats {
+        let output = try run([file, "-n"] + effects + ["stats"])
         func overall(_ label: String) throws -> Double {
             guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(label) }),
                 let value = line.dropFirst(label.count).split(separator: " ").first.flatMap({ Double($0) })

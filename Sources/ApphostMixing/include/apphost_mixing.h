@@ -28,6 +28,10 @@
  *   mix_region.h          a session's shared memory: the periods a guest
  *                         renders in its own process for the mixer to collect
  *                         at its deadline, and the eventfd that asks for each
+ *   mix_engine.h          the mixer: a real-time thread that, once per
+ *                         period, collects the sessions' regions, mixes them
+ *                         into the sink with their gains, meters them and
+ *                         asks again
  *
  * Frames are interleaved float32: a frame is one sample per channel; a
  * period is `frames` frames, `frames * channels` samples. Nothing here
@@ -38,7 +42,8 @@
  *
  * Real-time safety: what runs once per period (mix_period, mix_level_*,
  * mix_sink_write, mix_source_read, mix_pacer_wait,
- * mix_region_request/collect and the guest's wait/buffer/done) allocates
+ * mix_region_request/collect, the guest's wait/buffer/done, and the
+ * mix_engine thread's cycle, made of them) allocates
  * nothing and takes no lock but alsa-lib's own per-device one; its only
  * system calls are the pacer's sleep, the sink's write, an ALSA device's
  * non-blocking reads and writes and the region's eventfd write, read and
@@ -49,6 +54,7 @@
 #ifndef APPHOST_MIXING_H
 #define APPHOST_MIXING_H
 
+#include "mix_engine.h"
 #include "mix_level.h"
 #include "mix_null_sink.h"
 #include "mix_pacer.h"
