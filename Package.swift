@@ -21,7 +21,9 @@ let package = Package(
         // The host as a library: its service, and the channels with what they use.
         .library(
             name: "ApphostHost",
-            targets: ["ApphostHost", "ApphostChannels", "ApphostLoading", "ApphostFreezing", "ApphostLimits"]
+            targets: [
+                "ApphostHost", "ApphostChannels", "ApphostLoading", "ApphostFreezing", "ApphostLimits", "ApphostSound",
+            ]
         ),
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
         .library(name: "SwiftSampleGuest", type: .dynamic, targets: ["SwiftSampleGuest"]),
@@ -61,6 +63,10 @@ let package = Package(
         // The ALSA sink and source on ApphostMixing's interfaces; apart so that only the host
         // links libasound.
         .target(name: "ApphostALSA", dependencies: ["ApphostMixing", "CALSA"]),
+        // The host's mixer behind the core's AudioMixer: the engine with the sink and source the
+        // operator chose (--audio-output, --audio-input), and the session streams it hands guests.
+        .target(
+            name: "ApphostSound", dependencies: ["ApphostCore", "ApphostModel", "ApphostMixing", "ApphostALSA"]),
         // alsa-lib (libasound), for the ALSA sink and source: it talks to the kernel's sound
         // driver, or its `null` device, with no sound daemon.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -152,7 +158,7 @@ let package = Package(
             name: "apphost",
             dependencies: [
                 "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
-                "ApphostLimits",
+                "ApphostLimits", "ApphostSound",
                 "ApphostLoading", "ApphostModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -225,6 +231,8 @@ let package = Package(
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
         .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
+        // sox, the real tool the sound tests measure rendered files with, for every test target.
+        .target(name: "ApphostSoundTesting"),
         .testTarget(
             name: "ApphostCoreTests",
             dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
@@ -238,12 +246,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The mixing blocks, measured with sox (scripts/setup installs it).
-        .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing", "ApphostALSA"]),
+        .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing", "ApphostALSA", "ApphostSoundTesting"]),
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
                 "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostSoundTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ]
 )

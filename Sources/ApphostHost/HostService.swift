@@ -38,6 +38,7 @@ public final class HostService: @unchecked Sendable {
         dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
         watchdog: WatchdogPolicy = WatchdogPolicy(), background: BackgroundPolicy = BackgroundPolicy(),
         memoryLimit: UInt64? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
+        audio: AudioPolicy = AudioPolicy(), audioMixer: (any AudioMixer)? = nil,
         droppedEventLines: (@Sendable () -> Int)? = nil, logger: Logger
     ) {
         self.memoryLimit = memoryLimit
@@ -53,7 +54,7 @@ public final class HostService: @unchecked Sendable {
             sessionIDs: RandomSessionIDs(),
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
             background: background, memoryLimit: memoryLimit, backgroundSceneLimit: backgroundSceneLimit,
-            scenes: scenes,
+            scenes: scenes, audio: audio, audioMixer: audioMixer,
             emit: { events.publish($0) })
     }
 

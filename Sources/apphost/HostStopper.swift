@@ -1,4 +1,5 @@
 import ApphostHost
+import ApphostSound
 import Dispatch
 import Foundation
 
@@ -6,11 +7,13 @@ import Foundation
 /// main queue, where the signal handlers and the launch completion run.
 final class HostStopper: @unchecked Sendable {
     private let service: HostService
+    private let mixer: HostMixer
     private let output: HostOutput
     private var stopping = false
 
-    init(service: HostService, output: HostOutput) {
+    init(service: HostService, mixer: HostMixer, output: HostOutput) {
         self.service = service
+        self.mixer = mixer
         self.output = output
     }
 
@@ -24,12 +27,15 @@ final class HostStopper: @unchecked Sendable {
     func stop(exitCode: Int32) {
         guard !stopping else { return }
         stopping = true
-        service.shutdown { [output] in
+        service.shutdown { [output, mixer] in
             // What is still queued for output goes first, unless nobody reads it; off the main
             // queue, so that a second signal still exits at once meanwhile.
             DispatchQueue.global().async {
+                // Once the guests are gone: the mix's last periods, and a WAV file's final sizes.
+                let failure = mixer.stop()
+                if let failure { output.error("audio output: \(failure)") }
                 output.flush()
-                exit(exitCode)
+                exit(failure != nil && exitCode == 0 ? 1 : exitCode)
             }
         }
     }

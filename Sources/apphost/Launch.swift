@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostHost
 import ApphostLimits
+import ApphostSound
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -33,6 +34,8 @@ struct Launch: ParsableCommand {
 
     @OptionGroup(title: "Limits per guest") var limits: LimitsOptions
 
+    @OptionGroup(title: "Sound") var audio: AudioOptions
+
     @Flag(help: "Print events as JSON, one object a line.")
     var json = false
 
@@ -56,13 +59,21 @@ struct Launch: ParsableCommand {
         let logger = Logger(label: "apphost")
         HostDescriptorLimit.raise()
         let service: HostService
+        let mixer: HostMixer
         do {
+            let configuration = try audio.configuration()
+            do throws(AudioMixerError) {
+                mixer = try HostMixer(configuration)
+            } catch {
+                throw CLIFailure(error)
+            }
             service = HostService(
                 dataDirectory: try dataDirectory.resolve(),
                 opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
                 restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
                 memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
-                scenes: scenes.policy, droppedEventLines: { output.events.droppedLines }, logger: logger)
+                scenes: scenes.policy, audio: AudioPolicy(format: configuration.format), audioMixer: mixer,
+                droppedEventLines: { output.events.droppedLines }, logger: logger)
         } catch {
             // What was logged so far comes before the error line.
             output.flush()
@@ -71,7 +82,7 @@ struct Launch: ParsableCommand {
         let printer = EventPrinter(json: json, write: output.event)
         let subscription = service.subscribe { printer.print($0) }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).
-        let stopper = HostStopper(service: service, output: output)
+        let stopper = HostStopper(service: service, mixer: mixer, output: output)
         let trap = SignalTrap { stopper.signalled($0) }
         do {
             try service.start()

@@ -1,4 +1,5 @@
 import ApphostMixing
+import ApphostSoundTesting
 import Foundation
 import XCTest
 

@@ -21,7 +21,8 @@ final class MixPeriodTests: XCTestCase {
         let constant = pointers.map { $0.map { UnsafePointer($0) } }
         let clipped = constant.withUnsafeBufferPointer { sourceList in
             gains.withUnsafeBufferPointer { gainList in
-                mix_period(&out, sourceList.baseAddress, gainList.baseAddress, sources.count, UInt32(frames),
+                mix_period(
+                    &out, sourceList.baseAddress, gainList.baseAddress, sources.count, UInt32(frames),
                     UInt32(channels))
             }
         }

@@ -1,5 +1,6 @@
 import ApphostALSA
 import ApphostMixing
+import ApphostSoundTesting
 import Foundation
 import XCTest
 

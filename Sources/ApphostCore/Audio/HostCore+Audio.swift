@@ -342,6 +342,9 @@ extension HostCore {
         guard !streaming.isEmpty else { return }
         let meters = audioMixer.meters()
         let output = meters.output
+        // A mixer that stopped (an offline render of a set length) has nothing new to say.
+        guard output.periods != audioMeteredPeriods else { return scheduleAudioMeters() }
+        audioMeteredPeriods = output.periods
         record(
             .audioMeter, name: "output",
             message: "\(Self.levelText(output.level)), \(output.periods) periods, \(output.overruns) overruns")

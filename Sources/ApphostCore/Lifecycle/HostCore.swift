@@ -43,6 +43,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     let audioMixer: (any AudioMixer)?
     /// Reads the mixer's meters into the event stream once a second while a stream is open.
     var audioMeterTimer: (any ScheduledAction)?
+    /// The mixer's periods as the last meter events said them.
+    var audioMeteredPeriods: UInt64?
     var alertShown = false
     /// The next scene connection's handle, unique within the host.
     var nextHandle: SceneHandle = 1

@@ -174,6 +174,16 @@ enum TestGuests {
 }
 
 extension TestGuests {
+    /// sdk/examples/tone.c, as a plugin author builds it: plays a 1 kHz sine at -6.02 dBFS peak
+    /// (-9.03 RMS) from its launch, in a playback session that mixes with others.
+    static let toneID = "org.example.tone"
+
+    static func tone(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("sdk/examples/tone.c").path, to: directory + "/tone.so",
+            flags: ["-lm"], file: file, line: line)
+    }
+
     /// Plugins/Fixtures/scenes_runtime_guest.c: runs the name of each action performed on it as
     /// commands of its own little language (see the file), and logs what each scenes function
     /// returned and every callback of apphost_guest_scenes_t.

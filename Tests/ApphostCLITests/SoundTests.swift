@@ -1,0 +1,121 @@
+import ApphostCore
+import ApphostSoundTesting
+import Foundation
+import XCTest
+
+/// Real sound on a real host (CONTRACT C13, C6, C14): sdk/examples/tone.c, built as a plugin
+/// author builds it, renders a 1 kHz sine; the host mixes it into a WAV file, which sox measures.
+/// The host's `audio-mix` events say from which period a session is mixed or silent, and the
+/// file is checked against them to the frame.
+final class SoundTests: HostTestCase {
+    override class var stopsHostsGracefully: Bool { true }
+
+    private static let frames = 480
+
+    /// The period an `audio-mix` event of `guest` named `name` ("mixed", "silent") says, waiting
+    /// for it from `mark` on.
+    private func mixPeriod(
+        _ host: HostProcess, _ guest: String, _ name: String, after mark: Int = 0, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> Int {
+        let event = try host.waitForEvent("audio-mix \(name) of \(guest)", after: mark, file: file, line: line) {
+            $0.kind == .audioMix && $0.guest == guest && $0.name == name
+        }
+        let period = event.message?.split(separator: " ").last.flatMap { Int($0) }
+        return try XCTUnwrap(period, "no period in \(event.humanLine)", file: file, line: line)
+    }
+
+    /// Stops the host as an operator does (SIGINT), which finishes the file.
+    private func stop(_ host: HostProcess, file: StaticString = #filePath, line: UInt = #line) throws {
+        host.signal(SIGINT)
+        XCTAssertEqual(try host.waitForExit(file: file, line: line), 0, file: file, line: line)
+    }
+
+    /// sox's stats of periods [from, to) of `wav` (to the end without `to`).
+    private func stats(_ wav: String, periods from: Int, _ to: Int? = nil) throws -> Sox.Stats {
+        var effects = ["trim", "\(from * Self.frames)s"]
+        if let to { effects.append("=\(to * Self.frames)s") }
+        return try Sox.stats(of: wav, effects: effects)
+    }
+
+    // MARK: - C13: the tone, at its level, to the frame
+
+    func testC13AToneRendersIntoTheFileAtItsLevelInProcess() throws { try toneAtItsLevel("none") }
+    func testC13AToneRendersIntoTheFileAtItsLevelIsolated() throws { try toneAtItsLevel("process") }
+
+    // An offline render (--audio-clock free, --audio-length 2): 200 periods, as fast as the guest
+    // renders, no xrun; from a few periods after the session is mixed (the guest starts playing
+    // once it hears it is active), the file is the tone: -6.02 dBFS peak, -9.03 RMS, 1 kHz. The
+    // operator sees the session's meters in `ps --json`.
+    private func toneAtItsLevel(_ isolation: String) throws {
+        let wav = scratch.path + "/tone.wav"
+        let host = try startHost(
+            [try TestGuests.tone(into: scratch.path)],
+            options: [
+                "--isolation", isolation, "--audio-output", "wav:" + wav, "--audio-clock", "free", "--audio-length",
+                "2",
+            ])
+        let mixed = try mixPeriod(host, TestGuests.toneID, "mixed")
+        let deadline = Date() + 20
+        var audio = try status().audio
+        while audio?.mixer?.periods != 200, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            audio = try status().audio
+        }
+        XCTAssertEqual(audio?.mixer?.periods, 200)
+        XCTAssertEqual(audio?.mixer?.clock, "free")
+        let meter = try XCTUnwrap(try status().guest(TestGuests.toneID)?.audio?.meter)
+        XCTAssertEqual(meter.xruns, 0, "the free clock waits for a guest that keeps up")
+        XCTAssertGreaterThan(meter.framesRendered, UInt64(150 * Self.frames))
+        XCTAssertEqual(meter.level.rmsDBFS, -9.03, accuracy: 0.1, "the last second, as mixed")
+        try stop(host)
+
+        XCTAssertEqual(try Sox.frames(of: wav), 200 * Self.frames)
+        XCTAssertLessThan(mixed, 20)
+        let tone = try stats(wav, periods: mixed + 5)
+        XCTAssertEqual(tone.peakDB, -6.02, accuracy: 0.05)
+        XCTAssertEqual(tone.rmsDB, -9.03, accuracy: 0.05)
+        XCTAssertEqual(try Sox.roughFrequency(of: wav), 1000, accuracy: 5)
+        XCTAssertEqual(try stats(wav, periods: 0, mixed).peakDB, -.infinity, "nothing before it is mixed")
+    }
+
+    // MARK: - C6, C14: silent from the first period after an interruption, and while suspended
+
+    func testC6C14SilentFromThePeriodItIsInterruptedOrSuspendedInProcess() throws { try silences("none") }
+    func testC6C14SilentFromThePeriodItIsInterruptedOrSuspendedIsolated() throws { try silences("process") }
+
+    // On the host's clock: the tone plays; a call interrupts it, and the file is silent from the
+    // period the host's event names; the call ends with should-resume, the guest activates again
+    // and plays; suspended, it is silent again from the period named, and stays so.
+    private func silences(_ isolation: String) throws {
+        let wav = scratch.path + "/tone.wav"
+        let host = try startHost(
+            [try TestGuests.tone(into: scratch.path)],
+            options: ["--isolation", isolation, "--audio-output", "wav:" + wav])
+        let mixed = try mixPeriod(host, TestGuests.toneID, "mixed")
+        Thread.sleep(forTimeInterval: 0.5)
+
+        var mark = host.events.count
+        try ctlSucceeds("audio", "interrupt", "begin")
+        let interrupted = try mixPeriod(host, TestGuests.toneID, "silent", after: mark)
+        Thread.sleep(forTimeInterval: 0.3)
+        mark = host.events.count
+        try ctlSucceeds("audio", "interrupt", "end", "--should-resume")
+        let resumed = try mixPeriod(host, TestGuests.toneID, "mixed", after: mark)
+        Thread.sleep(forTimeInterval: 0.5)
+
+        mark = host.events.count
+        try ctlSucceeds("suspend", TestGuests.toneID)
+        let suspended = try mixPeriod(host, TestGuests.toneID, "silent", after: mark)
+        Thread.sleep(forTimeInterval: 0.3)
+        try stop(host)
+
+        XCTAssertLessThan(mixed + 10, interrupted)
+        let playing = try stats(wav, periods: mixed + 5, interrupted)
+        XCTAssertEqual(playing.rmsDB, -9.03, accuracy: 0.1, "the tone up to the interruption")
+        XCTAssertEqual(try stats(wav, periods: interrupted, resumed).peakDB, -.infinity, "C6: silent from its period")
+        XCTAssertLessThan(resumed + 10, suspended)
+        XCTAssertEqual(try stats(wav, periods: resumed + 5, suspended).rmsDB, -9.03, accuracy: 0.1)
+        XCTAssertEqual(try stats(wav, periods: suspended).peakDB, -.infinity, "C14: nothing from a suspended guest")
+    }
+}
