@@ -2,6 +2,7 @@ import ApphostControl
 import ApphostCore
 import ApphostModel
 import ArgumentParser
+import Foundation
 
 /// `ctl audio`: the guests' audio sessions and the host's levers over them (CONTRACT C1 to C15).
 struct CtlAudio: ParsableCommand {
@@ -128,19 +129,30 @@ struct AudioTable {
             lines.append(
                 "format: \(host.format.sampleRate) Hz, \(host.format.channelCount) channels, "
                     + "\(host.format.periodFrames) frames per period")
+            if let mixer = host.mixer {
+                lines.append(
+                    "mixer: \(mixer.sink) <- \(mixer.source), \(mixer.clock) clock"
+                        + (mixer.realtime ? ", real-time" : ", not real-time") + ", \(mixer.periods) periods, "
+                        + "\(mixer.overruns) overruns, latency \(Self.number(mixer.latencyMilliseconds)) ms")
+                lines.append(
+                    "output level: \(Self.level(mixer.level)), \(mixer.clippedSamples) samples clipped"
+                        + (mixer.failure.map { "; failed: \($0)" } ?? ""))
+            }
         }
         let sessions = status.guests.compactMap { guest in guest.audio.map { (guest.id, $0) } }
         guard !sessions.isEmpty else { return lines + ["no sessions"] }
         let header = [
             "GUEST", "CATEGORY", "MODE", "OPTIONS", "ACTIVE", "PLAYING", "INTERRUPTED", "DUCKED", "MUTED", "GAIN",
-            "LEVEL", "ROUTE",
+            "LEVEL", "ROUTE", "PEAK", "RMS", "FRAMES", "XRUNS",
         ]
         let rows = sessions.map { id, session in
             [
                 id, session.category.description, session.mode.description, session.options.description,
                 yesNo(session.active), yesNo(session.rendering), session.interruption?.rawValue ?? "no",
                 yesNo(session.ducked), yesNo(session.muted), Self.number(session.gain), Self.number(session.level),
-                session.route.description,
+                session.route.description, session.meter.map { Self.decibels($0.level.peakDBFS) } ?? "-",
+                session.meter.map { Self.decibels($0.level.rmsDBFS) } ?? "-",
+                session.meter.map { String($0.framesRendered) } ?? "-", session.meter.map { String($0.xruns) } ?? "-",
             ]
         }
         let columns = Columns(header: header, rows: rows)
@@ -155,6 +167,15 @@ struct AudioTable {
     }
 
     private func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+
+    /// "-9.0 dB", or "-inf" for the meters' floor (silence).
+    static func decibels(_ value: Double) -> String {
+        value <= -120 ? "-inf" : String(format: "%.1f dB", value)
+    }
+
+    static func level(_ level: AudioLevelReading) -> String {
+        "peak \(decibels(level.peakDBFS)), rms \(decibels(level.rmsDBFS))"
+    }
 
     /// Three decimals at most: 0.1 for a ducked session, not 0.10000000000000001.
     static func number(_ value: Double) -> String {
