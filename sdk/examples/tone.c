@@ -15,7 +15,13 @@
 
 #include <apphost/apphost.h>
 
+/* -D to change them, as the benchmarks do to run many copies side by side. */
+#ifndef TONE_ID
+#define TONE_ID "org.example.tone"
+#endif
+#ifndef TONE_HZ
 #define TONE_HZ 1000.0
+#endif
 #define TONE_AMPLITUDE 0.5
 
 static const apphost_host_t *host;   /* from init, valid until deinit returns */
@@ -125,7 +131,7 @@ static const void *query(const char *interface_id)
 
 static const apphost_guest_descriptor_t descriptor = {
     sizeof(apphost_guest_descriptor_t),
-    "org.example.tone", /* id: never change it, it names the saved state */
+    TONE_ID,            /* id: never change it, it names the saved state */
     "Tone",             /* name */
     "1.0.0",            /* version */
     NULL,               /* vendor */
