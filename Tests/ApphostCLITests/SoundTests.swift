@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostModel
 import ApphostSoundTesting
 import Foundation
 import XCTest
@@ -117,5 +118,109 @@ final class SoundTests: HostTestCase {
         XCTAssertLessThan(resumed + 10, suspended)
         XCTAssertEqual(try stats(wav, periods: resumed + 5, suspended).rmsDB, -9.03, accuracy: 0.1)
         XCTAssertEqual(try stats(wav, periods: suspended).peakDB, -.infinity, "C14: nothing from a suspended guest")
+    }
+
+    // MARK: - C13, C14: a broken renderer costs the mix only its own sound
+
+    /// The mixer's periods and each session's meter, now.
+    private func meters() throws -> (periods: UInt64, sessions: [String: AudioSessionMeter]) {
+        let status = try status()
+        var sessions: [String: AudioSessionMeter] = [:]
+        for guest in status.guests { if let meter = guest.audio?.meter { sessions[guest.id] = meter } }
+        return (status.audio?.mixer?.periods ?? 0, sessions)
+    }
+
+    /// Waits until `guest`'s session has missed 5 periods more than it had when this began (a
+    /// guest may miss its very first period while its audio thread starts), and returns the
+    /// mixer's period then.
+    private func waitForXruns(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> UInt64 {
+        let baseline = try meters().sessions[guest]?.xruns ?? 0
+        let deadline = Date() + 10
+        while Date() < deadline {
+            let now = try meters()
+            if let meter = now.sessions[guest], meter.xruns >= baseline + 5 { return now.periods }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTFail("\(guest) counted no xrun", file: file, line: line)
+        throw HostTestFailure()
+    }
+
+    /// The tone and a guest that renders a 440 Hz sine beside it, then goes wrong as `fault` says,
+    /// on the host's clock into a WAV file; the tone's session is mixed when this returns.
+    private func toneBesideFault(_ fault: Int, _ isolation: String) throws -> (HostProcess, wav: String) {
+        let wav = scratch.path + "/mix.wav"
+        let host = try startHost(
+            [try TestGuests.tone(into: scratch.path), try TestGuests.renderFault(fault, into: scratch.path)],
+            options: ["--isolation", isolation, "--audio-output", "wav:" + wav])
+        _ = try mixPeriod(host, TestGuests.toneID, "mixed")
+        _ = try mixPeriod(host, TestGuests.renderFaultID, "mixed")
+        return (host, wav)
+    }
+
+    /// After the fault: the mixer keeps its pace, the tone counts no xrun, and the file from a few
+    /// periods after `from` is the tone alone, at its level.
+    private func assertToneGoesOn(
+        _ host: HostProcess, _ wav: String, from period: UInt64, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let start = Date()
+        let toneXruns = try meters().sessions[TestGuests.toneID]?.xruns
+        Thread.sleep(forTimeInterval: 1)
+        let after = try meters()
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(
+            Double(after.periods - period), elapsed * 100 * 0.7, "the mixer keeps its pace", file: file, line: line)
+        XCTAssertEqual(
+            after.sessions[TestGuests.toneID]?.xruns, toneXruns, "the tone misses nothing", file: file, line: line)
+        try stop(host, file: file, line: line)
+        // Up to the stop: the guests end before the mixer, which goes on with silence.
+        let tone = try stats(wav, periods: Int(period) + 5, Int(after.periods))
+        XCTAssertEqual(tone.rmsDB, -9.03, accuracy: 0.1, "the tone alone", file: file, line: line)
+        XCTAssertEqual(tone.peakDB, -6.02, accuracy: 0.05, file: file, line: line)
+    }
+
+    // X2: a guest that crashes inside its render is gone (its worker died); the mix goes on with
+    // the tone alone, which missed no period.
+    func testC13ACrashInsideRenderCostsOnlyItsOwnSoundIsolated() throws {
+        let (host, wav) = try toneBesideFault(1, "process")
+        try host.waitForEvent("the faulty guest's end") {
+            $0.kind == .terminated && $0.guest == TestGuests.renderFaultID
+        }
+        try assertToneGoesOn(host, wav, from: try meters().periods)
+    }
+
+    func testC14AHungRenderCostsOnlyItsOwnSoundInProcess() throws { try hungRender("none") }
+    func testC14AHungRenderCostsOnlyItsOwnSoundIsolated() throws { try hungRender("process") }
+
+    // A guest stuck inside its render: every period the mixer asks of it is an xrun and silence,
+    // nothing waits for it; the tone plays on; the host still shuts down (the stuck audio thread
+    // is left behind, its library kept loaded).
+    private func hungRender(_ isolation: String) throws {
+        let (host, wav) = try toneBesideFault(2, isolation)
+        let hung = try waitForXruns(of: TestGuests.renderFaultID)
+        let before = try meters().sessions[TestGuests.renderFaultID]?.xruns ?? 0
+        Thread.sleep(forTimeInterval: 0.5)
+        let later = try meters().sessions[TestGuests.renderFaultID]?.xruns ?? 0
+        XCTAssertGreaterThan(later - before, 25, "an xrun a period while it hangs")
+        try assertToneGoesOn(host, wav, from: hung)
+    }
+
+    // B7: a worker frozen whole (as the kernel's freezer or SIGSTOP leaves it) renders nothing:
+    // its session counts xruns, the tone plays on; thawed, it renders again.
+    func testC14AFrozenGuestCostsOnlyItsOwnSoundIsolated() throws {
+        let (host, wav) = try toneBesideFault(0, "process")
+        Thread.sleep(forTimeInterval: 0.7)
+        let pid = try XCTUnwrap(try status().guest(TestGuests.renderFaultID)?.pid)
+        XCTAssertEqual(kill(pid, SIGSTOP), 0)
+        let frozen = try waitForXruns(of: TestGuests.renderFaultID)
+        XCTAssertEqual(kill(pid, SIGCONT), 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        let thawed = try meters().sessions[TestGuests.renderFaultID]
+        Thread.sleep(forTimeInterval: 0.5)
+        let later = try meters().sessions[TestGuests.renderFaultID]
+        XCTAssertEqual(later?.xruns, thawed?.xruns, "thawed, it keeps up again")
+        XCTAssertGreaterThan(later?.framesRendered ?? 0, thawed?.framesRendered ?? 0)
+        try stop(host)
+        let mixed = try stats(wav, periods: Int(frozen) - 50, Int(frozen) - 5)
+        XCTAssertGreaterThan(mixed.rmsDB, -7, "both sines before the freeze")
     }
 }

@@ -184,6 +184,20 @@ extension TestGuests {
             flags: ["-lm"], file: file, line: line)
     }
 
+    /// Plugins/Fixtures/render_fault_guest.c: plays a 440 Hz sine, then crashes (`fault` 1) or
+    /// hangs (2) inside its render after `after` periods; 0 plays on.
+    static let renderFaultID = "org.apphost.fixtures.render-fault"
+
+    static func renderFault(
+        _ fault: Int, after: Int = 50, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/render_fault_guest.c").path,
+            to: directory + "/render_fault.so",
+            flags: ["-DFIXTURE_FAULT=\(fault)", "-DFIXTURE_FAULT_AFTER=\(after)", "-lm"],
+            file: file, line: line)
+    }
+
     /// Plugins/Fixtures/scenes_runtime_guest.c: runs the name of each action performed on it as
     /// commands of its own little language (see the file), and logs what each scenes function
     /// returned and every callback of apphost_guest_scenes_t.

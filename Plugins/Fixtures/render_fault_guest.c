@@ -1,0 +1,117 @@
+/*
+ * A guest whose render goes wrong (CONTRACT C13, C14, X2): it plays a sine,
+ * as sdk/examples/tone.c does, for FIXTURE_FAULT_AFTER periods of playing,
+ * then, inside render:
+ *   -DFIXTURE_FAULT=1  crashes (abort)
+ *   -DFIXTURE_FAULT=2  hangs (sleeps for ever, holding the audio thread)
+ *   none               goes on playing
+ * FIXTURE_ID and FIXTURE_HZ (default 440) tell it apart from a tone beside it.
+ * Built by the tests with cc, -lm.
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <apphost/apphost.h>
+
+#ifndef FIXTURE_ID
+#define FIXTURE_ID "org.apphost.fixtures.render-fault"
+#endif
+#ifndef FIXTURE_HZ
+#define FIXTURE_HZ 440.0
+#endif
+#ifndef FIXTURE_FAULT_AFTER
+#define FIXTURE_FAULT_AFTER 50
+#endif
+#ifndef FIXTURE_FAULT
+#define FIXTURE_FAULT 0
+#endif
+
+static const apphost_host_t *host;
+static const apphost_audio_t *audio;
+static atomic_int playing;
+/* Only the audio thread touches it. */
+static unsigned long periods_played;
+
+static apphost_status_t did_finish_launching(void)
+{
+    apphost_audio_request_t request;
+
+    audio->set_configuration(host, APPHOST_AUDIO_CATEGORY_PLAYBACK, APPHOST_AUDIO_MODE_DEFAULT,
+                             APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS);
+    audio->activate(host, &request);
+    return APPHOST_OK;
+}
+
+static void activation_finished(apphost_audio_request_t request, int32_t result)
+{
+    (void)request;
+    if (result == APPHOST_AUDIO_ACTIVATED) {
+        atomic_store(&playing, 1);
+        audio->set_rendering(host, 1);
+    }
+}
+
+static void render(const apphost_audio_buffer_t *buffer)
+{
+    uint64_t first = buffer->period * buffer->frame_count;
+
+    if (!atomic_load(&playing)) {
+        return;
+    }
+    if (FIXTURE_FAULT != 0 && ++periods_played > FIXTURE_FAULT_AFTER) {
+        if (FIXTURE_FAULT == 1) {
+            abort();
+        }
+        for (;;) {
+            sleep(1);
+        }
+    }
+    for (uint32_t frame = 0; frame < buffer->frame_count; frame++) {
+        double phase = fmod((double)(first + frame) * FIXTURE_HZ, buffer->sample_rate) / buffer->sample_rate;
+        float sample = (float)(0.5 * sin(2.0 * 3.14159265358979323846 * phase));
+
+        for (uint32_t channel = 0; channel < buffer->channel_count; channel++) {
+            buffer->output[frame * buffer->channel_count + channel] = sample;
+        }
+    }
+}
+
+static const apphost_app_callbacks_t app_callbacks = {
+    sizeof(apphost_app_callbacks_t), did_finish_launching, NULL, NULL,
+};
+
+static const apphost_guest_audio_t audio_callbacks = {
+    sizeof(apphost_guest_audio_t), activation_finished, NULL, NULL, NULL, NULL, NULL, render,
+};
+
+static apphost_status_t init(const apphost_host_t *h)
+{
+    host = h;
+    audio = h->get_extension(h, APPHOST_AUDIO_EXTENSION_ID);
+    return audio != NULL ? APPHOST_OK : APPHOST_ERROR_UNSUPPORTED;
+}
+
+static void deinit(void) {}
+
+static const void *query(const char *interface_id)
+{
+    if (interface_id != NULL && strcmp(interface_id, APPHOST_GUEST_APP_CALLBACKS_ID) == 0) {
+        return &app_callbacks;
+    }
+    if (interface_id != NULL && strcmp(interface_id, APPHOST_GUEST_AUDIO_CALLBACKS_ID) == 0) {
+        return &audio_callbacks;
+    }
+    return NULL;
+}
+
+static const apphost_guest_descriptor_t descriptor = {
+    sizeof(apphost_guest_descriptor_t), FIXTURE_ID, "Render fault", "1.0.0", "apphost tests",
+    "Plays a sine, then crashes or hangs inside render.", 0,
+};
+
+APPHOST_EXPORT const apphost_entry_t apphost_entry = {
+    APPHOST_ABI_VERSION_INIT, &descriptor, init, deinit, query,
+};
