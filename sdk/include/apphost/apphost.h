@@ -15,7 +15,8 @@
  *   scenes.h      "apphost.scenes/1" (ABI 1.1): scene requests, sizes,
  *                 actions, loading progress, modals, notifications, discards
  *   audio.h       "apphost.audio/1" (ABI 1.4): the audio session: category,
- *                 activation, interruptions, routes, ducking, silence switch
+ *                 activation, interruptions, routes, ducking, silence switch;
+ *                 since ABI 1.5 the sound itself: render, on an audio thread
  *
  * See sdk/README.md for the plugin author's guide.
  *
