@@ -1,5 +1,7 @@
 #include "mix_alsa_sink.h"
 
+#include "alsa_quiet.h"
+
 #include <alsa/asoundlib.h>
 #include <errno.h>
 #include <stdio.h>
@@ -132,6 +134,7 @@ mix_sink *mix_alsa_sink_open(const char *device, uint32_t sample_rate, uint32_t 
     alsa->base.sample_rate = sample_rate;
     alsa->base.channels = channels;
 
+    alsa_quiet();
     failure = snd_pcm_open(&alsa->pcm, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
     if (failure < 0) {
         if (error != NULL && error_size > 0) {

@@ -1,5 +1,7 @@
 #include "mix_alsa_source.h"
 
+#include "alsa_quiet.h"
+
 #include <alsa/asoundlib.h>
 #include <errno.h>
 #include <stdio.h>
@@ -137,6 +139,7 @@ mix_source *mix_alsa_source_open(const char *device, uint32_t sample_rate, uint3
     alsa->base.sample_rate = sample_rate;
     alsa->base.channels = channels;
 
+    alsa_quiet();
     failure = snd_pcm_open(&alsa->pcm, device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK);
     if (failure < 0) {
         if (error != NULL && error_size > 0) {

@@ -24,16 +24,19 @@ struct AudioOptions: ParsableArguments {
             valueName: "clock"))
     var audioClock: String = "real"
 
-    @Option(help: ArgumentHelp("Frames per second.", valueName: "hertz"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second.", valueName: "hertz"))
     var audioRate: Int = 48_000
 
-    @Option(help: ArgumentHelp("Interleaved channels.", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Interleaved channels.", valueName: "count"))
     var audioChannels: Int = 2
 
-    @Option(help: ArgumentHelp("Frames per period: the mixer's cycle (480 is 10 ms at 48 kHz).", valueName: "frames"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Frames per period: the mixer's cycle (480 is 10 ms at 48 kHz).", valueName: "frames"))
     var audioPeriod: Int = 480
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Stop mixing after this much sound, in seconds (an offline render of a set length); the host runs on.",
             valueName: "seconds"))

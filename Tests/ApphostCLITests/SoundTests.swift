@@ -223,4 +223,50 @@ final class SoundTests: HostTestCase {
         let mixed = try stats(wav, periods: Int(frozen) - 50, Int(frozen) - 5)
         XCTAssertGreaterThan(mixed.rmsDB, -7, "both sines before the freeze")
     }
+
+    // MARK: - Sinks, sources and bad options
+
+    // C13 on ALSA: the tone mixed into alsa-lib's null device, with recording sessions fed from its
+    // null capture device; the mixer reports the sink, no failure, and the session's sound.
+    func testC13TheMixReachesAnALSADevice() throws {
+        let host = try startHost(
+            [try TestGuests.tone(into: scratch.path)],
+            options: ["--audio-output", "alsa:null", "--audio-input", "alsa:null"])
+        _ = try mixPeriod(host, TestGuests.toneID, "mixed")
+        Thread.sleep(forTimeInterval: 1.3)
+        let audio = try XCTUnwrap(try status().audio)
+        let mixer = try XCTUnwrap(audio.mixer)
+        XCTAssertEqual(mixer.sink, "alsa:null")
+        XCTAssertEqual(mixer.source, "alsa:null")
+        XCTAssertNil(mixer.failure)
+        XCTAssertEqual(mixer.latencyMilliseconds, 10)
+        let meter = try XCTUnwrap(try status().guest(TestGuests.toneID)?.audio?.meter)
+        XCTAssertGreaterThan(meter.framesRendered, 48_000)
+        XCTAssertEqual(meter.level.rmsDBFS, -9.03, accuracy: 0.1)
+        let table = try ctlSucceeds("audio").stdout
+        XCTAssertTrue(table.contains { $0.hasPrefix("mixer: alsa:null <- alsa:null, real clock") }, "\(table)")
+    }
+
+    // Bad sound options get one line and a non-zero exit, before any guest loads.
+    func testBadSoundOptionsGetOneLine() throws {
+        let guest = try TestGuests.tone(into: scratch.path)
+        let cases: [([String], String)] = [
+            (["--audio-output", "bogus"], "--audio-output must be null, wav:PATH or alsa:DEVICE"),
+            (["--audio-output", "wav:" + scratch.path + "/missing/out.wav"], "cannot create"),
+            (["--audio-output", "alsa:nope"], "alsa:nope: cannot open for playback"),
+            (["--audio-input", "tone:30000"], "Nyquist"),
+            (["--audio-input", "wav:" + scratch.path + "/none.wav"], "cannot open"),
+            (["--audio-input", "mic"], "--audio-input must be silence, tone:HZ, wav:PATH or alsa:DEVICE"),
+            (["--audio-clock", "fast"], "--audio-clock must be real or free"),
+            (["--audio-rate", "1000"], "--audio-rate must be from 8000 to 192000"),
+            (["--audio-period", "0"], "--audio-period must be from 16 to 8192"),
+            (["--audio-length", "-1"], "--audio-length must be more than 0"),
+        ]
+        for (options, expected) in cases {
+            let result = try runApphost(["launch", "--data-dir", dataDirectory] + options + [guest])
+            XCTAssertNotEqual(result.status, 0, "\(options)")
+            XCTAssertEqual(result.stderr.count, 1, "\(options): \(result.stderr)")
+            XCTAssertTrue(result.stderr.first?.contains(expected) ?? false, "\(options): \(result.stderr)")
+        }
+    }
 }

@@ -49,7 +49,7 @@ extern "C" {
  * cannot be opened or set up, or memory runs out: then, when `error` is not
  * NULL and `error_size` not 0, `error` holds one line saying why, such as
  * "alsa:nope: cannot open for playback: No such file or directory" (cut to
- * fit). alsa-lib may print its own lines on standard error as well.
+ * fit). alsa-lib's own error lines are silenced (alsa_quiet.h).
  *
  * Writes are real-time safe but for the device's own calls: alsa-lib
  * allocates nothing there and never waits (the device is non-blocking), but
