@@ -201,7 +201,8 @@ let package = Package(
             name: "CMusicGuest",
             dependencies: [cApphost],
             path: "Plugins/CMusicGuest",
-            linkerSettings: guestLinkerSettings
+            // libm: its render computes a sine.
+            linkerSettings: guestLinkerSettings + [.linkedLibrary("m")]
         ),
         .target(
             name: "SwiftGameGuest",

@@ -1,8 +1,9 @@
 /*
  * C Music: a music player on the audio extension, "apphost.audio/1" (ABI
- * 1.4), in plain C, meant as a template. It plays "music" (it tells the host
- * it renders; this sample has no sound of its own) the way a phone's player
- * does (CONTRACT C1 to C12, B9):
+ * 1.4; its sound, ABI 1.5), in plain C, meant as a template. Its "music" is
+ * a sine of 1000 Hz at amplitude 0.5 (peak -6.02 dBFS, RMS -9.03 dBFS), the
+ * same sample on every channel, which render writes while the player plays
+ * (CONTRACT C13). It plays the way a phone's player does (C1 to C12, B9):
  *
  *   - its session is PLAYBACK, so it is not silenced by the silence switch,
  *     interrupts the other sessions that do not mix, and may go on in
@@ -55,13 +56,19 @@
  * call, oldDeviceUnavailable, callInProgress, ...).
  *
  * Threading: the host calls every callback on this guest's main queue, one at
- * a time, so the globals need no locks.
+ * a time, so the globals need no locks; but render runs on the host
+ * runtime's real-time audio thread, and shares "playing" with the main
+ * queue through a C11 atomic (no lock, no I/O, no host call in render).
+ * The tone's phase comes from the period's number, so it has no clicks
+ * across periods, pauses or late periods.
  *
- * Build it like any guest (see sdk/README.md):
- *   cc -std=c99 -shared -fPIC -fvisibility=hidden $(pkg-config --cflags sdk/apphost.pc) \
- *      -Wl,--version-script=sdk/apphost.map music.c -o libCMusicGuest.so
+ * Build it like any guest (see sdk/README.md), as C11 for the atomics:
+ *   cc -std=c11 -shared -fPIC -fvisibility=hidden $(pkg-config --cflags sdk/apphost.pc) \
+ *      -Wl,--version-script=sdk/apphost.map music.c -lm -o libCMusicGuest.so
  */
+#include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -171,6 +178,8 @@ static const char *category_name(int32_t category)
 static int g_wants_to_play;
 /* 1 while the guest renders (it told the host set_rendering(1)). */
 static int g_playing;
+/* g_playing for the audio thread: render plays the tone while it is 1. */
+static atomic_int g_sounding;
 /* The activation this player waits for, or APPHOST_AUDIO_REQUEST_INVALID. */
 static apphost_audio_request_t g_request = APPHOST_AUDIO_REQUEST_INVALID;
 /* The activation awaited resumes after an interruption ("resumed"), rather
@@ -199,11 +208,18 @@ static void request_activation(int resuming)
     (void)checked("activate", g_audio->activate(g_host, &g_request));
 }
 
+/* Whether render plays the tone, from the next period on. */
+static void set_playing(int playing)
+{
+    g_playing = playing;
+    atomic_store_explicit(&g_sounding, playing, memory_order_relaxed);
+}
+
 /* Stops rendering; the session stays as it is. */
 static void stop_rendering(void)
 {
     if (g_playing) {
-        g_playing = 0;
+        set_playing(0);
         (void)checked("set_rendering", g_audio->set_rendering(g_host, 0));
     }
 }
@@ -267,7 +283,7 @@ static void activation_finished(apphost_audio_request_t request, int32_t result)
     /* Say it after every activation: the host forgets it whenever the
      * session becomes inactive. */
     if (checked("set_rendering", g_audio->set_rendering(g_host, 1)) == APPHOST_OK) {
-        g_playing = 1;
+        set_playing(1);
         log_message(APPHOST_LOG_INFO, g_resuming ? "music: resumed" : "music: playing");
     }
 }
@@ -277,7 +293,7 @@ static void interruption_began(int32_t reason)
     /* The session is already inactive and no longer mixed (C6): no
      * set_rendering(0) is needed, the host forgot it. */
     if (g_playing) {
-        g_playing = 0;
+        set_playing(0);
         log_message(APPHOST_LOG_INFO, "music: paused (interruption: %s)", interruption_name(reason));
     } else {
         log_message(APPHOST_LOG_INFO, "music: interrupted while paused (%s)", interruption_name(reason));
@@ -324,11 +340,42 @@ static void media_services_reset(void)
 {
     /* The session is back to soloAmbient, inactive (C15): set it up again,
      * and let the user press play. */
-    g_playing = 0;
+    set_playing(0);
     g_wants_to_play = 0;
     g_request = APPHOST_AUDIO_REQUEST_INVALID;
     log_message(APPHOST_LOG_INFO, "music: media services reset");
     set_up_session();
+}
+
+/* ---- The sound (ABI 1.5) --------------------------------------------------- */
+
+/* The music: a sine of MUSIC_FREQUENCY Hz at MUSIC_AMPLITUDE of full scale. */
+#define MUSIC_FREQUENCY 1000.0
+#define MUSIC_AMPLITUDE 0.5
+
+/* [audio-thread] Called once per period while the session is active and not
+ * interrupted; the output holds silence on entry, so a paused player just
+ * returns. The phase comes from the frame's position on the host's clock,
+ * period * frame_count + frame, taken modulo the rate (a whole number of
+ * 1000 Hz cycles per second) so that the double keeps its precision. */
+static void render(const apphost_audio_buffer_t *buffer)
+{
+    const double two_pi = 6.283185307179586;
+    uint64_t start;
+
+    if (!atomic_load_explicit(&g_sounding, memory_order_relaxed) || buffer->sample_rate == 0) {
+        return;
+    }
+    start = buffer->period * buffer->frame_count;
+    for (uint32_t frame = 0; frame < buffer->frame_count; frame++) {
+        uint64_t position = (start + frame) % buffer->sample_rate;
+        float value = (float)(MUSIC_AMPLITUDE *
+                              sin(two_pi * MUSIC_FREQUENCY * (double)position / (double)buffer->sample_rate));
+
+        for (uint32_t channel = 0; channel < buffer->channel_count; channel++) {
+            buffer->output[(size_t)frame * buffer->channel_count + channel] = value;
+        }
+    }
 }
 
 /* ---- App and scene callbacks ---------------------------------------------- */
@@ -393,7 +440,9 @@ static const apphost_guest_scenes_t guest_scenes = {
     sizeof(apphost_guest_scenes_t), NULL, perform_action, NULL, NULL, NULL,
 };
 
-/* Without this table the player would never learn that it was interrupted. */
+/* Without this table the player would never learn that it was interrupted.
+ * A host of ABI 1.4 reads it up to media_services_reset: render, past its
+ * struct_size, is never called there, and the player is silent. */
 static const apphost_guest_audio_t guest_audio = {
     sizeof(apphost_guest_audio_t),
     activation_finished,
@@ -402,6 +451,7 @@ static const apphost_guest_audio_t guest_audio = {
     route_changed,
     secondary_audio_hint,
     media_services_reset,
+    render,
 };
 
 static apphost_status_t init(const apphost_host_t *host)
@@ -413,7 +463,7 @@ static apphost_status_t init(const apphost_host_t *host)
     }
     g_host = host;
     g_wants_to_play = 0;
-    g_playing = 0;
+    set_playing(0);
     g_request = APPHOST_AUDIO_REQUEST_INVALID;
     /* Every member this file calls is in the table of ABI 1.4, up to
      * get_session: a table that ends earlier (a broken host) is no table. */

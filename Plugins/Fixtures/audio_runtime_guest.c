@@ -45,23 +45,46 @@
  * "media_services_reset <session>", where <a> and session= are what
  * get_session says inside the callback.
  *
+ * render (ABI 1.5, CONTRACT C13) writes the guest's test signal: sample
+ * 0.25 + ((period * frame_count + frame) % 100) / 1000, the same on every
+ * channel, so that a test can tell each period's samples from silence and
+ * from another period's; when the session records (input not NULL) it
+ * copies the input to the output instead. It counts its calls, its calls
+ * with input, and notes, with C11 atomics only, whether it ran on the
+ * thread of the main-queue callbacks or after deinit began.
+ *
  * -DFIXTURE_NO_AUDIO_CALLBACKS leaves apphost_guest_audio_t out of query;
- * -DFIXTURE_AUDIO_CALLBACKS_SIZE=<n> declares its struct_size.
+ * -DFIXTURE_AUDIO_CALLBACKS_SIZE=<n> declares its struct_size (ABI 1.4's
+ * table: offsetof(apphost_guest_audio_t,render)); -DFIXTURE_NO_RENDER
+ * leaves render NULL; -DFIXTURE_SLOW_DEINIT=<us> makes deinit sleep that
+ * long once it began, so that a render still running would be seen.
  *
  * Test hooks, exported besides apphost_entry (fixtures are not samples):
  *   fixture_run         runs commands on the caller's thread
  *   fixture_host        the host interface init received, NULL after deinit
  *   fixture_audio       the extension get_extension returned in init
+ *   fixture_render_calls, fixture_render_inputs
+ *                       render's calls, and those with input
+ *   fixture_render_thread
+ *                       the thread render last ran on (pthread_t as an
+ *                       integer), 0 before
+ *   fixture_render_on_main_thread
+ *                       1 once render ran on the thread of a main-queue
+ *                       callback (init, activation_finished, ...)
+ *   fixture_deinit_began, fixture_render_after_deinit
+ *                       deinit began; render ran after it had
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <apphost/apphost.h>
 
@@ -75,6 +98,18 @@
 static const apphost_host_t *g_host;
 static const apphost_audio_t *g_audio;
 static char g_react[256];
+
+/* Shared with the audio thread: atomics only, no lock in render. */
+static atomic_uint_fast64_t g_render_calls;
+static atomic_uint_fast64_t g_render_inputs;
+static atomic_uintptr_t g_render_thread;
+static atomic_uintptr_t g_main_thread;
+static atomic_int g_render_on_main_thread;
+static atomic_int g_deinit_began;
+static atomic_int g_render_after_deinit;
+
+/* Called from every main-queue callback: the thread render must never be. */
+static void note_main_thread(void) { atomic_store(&g_main_thread, (uintptr_t)pthread_self()); }
 
 static void say(const char *format, ...)
 {
@@ -242,18 +277,21 @@ static void react(void)
 
 static void activation_finished(apphost_audio_request_t request, int32_t result)
 {
+    note_main_thread();
     say("activation_finished %" PRIu64 " %d active=%d", request, (int)result, active());
     react();
 }
 
 static void interruption_began(int32_t reason)
 {
+    note_main_thread();
     say("interruption_began %d active=%d", (int)reason, active());
     react();
 }
 
 static void interruption_ended(int32_t reason, int32_t should_resume)
 {
+    note_main_thread();
     say("interruption_ended %d resume=%d active=%d", (int)reason, (int)should_resume, active());
     react();
 }
@@ -273,6 +311,7 @@ static void route_changed(int32_t reason, const apphost_audio_route_t *previous,
 
 static void secondary_audio_hint(int32_t silence)
 {
+    note_main_thread();
     say("secondary_audio_hint %d", (int)silence);
     react();
 }
@@ -284,6 +323,42 @@ static void media_services_reset(void)
     say("media_services_reset %s", describe_session(text, sizeof text));
     react();
 }
+
+/* [audio-thread] The test signal, or the input copied. No lock, no malloc,
+ * no host call. */
+static void render(const apphost_audio_buffer_t *buffer)
+{
+    uintptr_t self = (uintptr_t)pthread_self();
+    size_t samples = (size_t)buffer->frame_count * buffer->channel_count;
+
+    atomic_store(&g_render_thread, self);
+    if (self == atomic_load(&g_main_thread)) {
+        atomic_store(&g_render_on_main_thread, 1);
+    }
+    if (atomic_load(&g_deinit_began)) {
+        atomic_store(&g_render_after_deinit, 1);
+    }
+    atomic_fetch_add(&g_render_calls, 1);
+    if (buffer->input != NULL) {
+        atomic_fetch_add(&g_render_inputs, 1);
+        memcpy(buffer->output, buffer->input, samples * sizeof(float));
+        return;
+    }
+    for (uint32_t frame = 0; frame < buffer->frame_count; frame++) {
+        uint64_t position = buffer->period * buffer->frame_count + frame;
+        float value = 0.25f + (float)(position % 100) / 1000.0f;
+
+        for (uint32_t channel = 0; channel < buffer->channel_count; channel++) {
+            buffer->output[(size_t)frame * buffer->channel_count + channel] = value;
+        }
+    }
+}
+
+#ifdef FIXTURE_NO_RENDER
+#define FIXTURE_RENDER NULL
+#else
+#define FIXTURE_RENDER render
+#endif
 
 static void will_connect(const apphost_scene_connection_t *connection)
 {
@@ -307,7 +382,7 @@ static const apphost_scene_callbacks_t scene_callbacks = {
 
 static const apphost_guest_audio_t audio_callbacks = {
     FIXTURE_AUDIO_CALLBACKS_SIZE, activation_finished,  interruption_began,   interruption_ended,
-    route_changed,                secondary_audio_hint, media_services_reset,
+    route_changed,                secondary_audio_hint, media_services_reset, FIXTURE_RENDER,
 };
 
 static apphost_status_t init(const apphost_host_t *host)
@@ -317,6 +392,13 @@ static apphost_status_t init(const apphost_host_t *host)
     }
     g_host = host;
     g_react[0] = '\0';
+    note_main_thread();
+    atomic_store(&g_render_calls, 0);
+    atomic_store(&g_render_inputs, 0);
+    atomic_store(&g_render_thread, 0);
+    atomic_store(&g_render_on_main_thread, 0);
+    atomic_store(&g_deinit_began, 0);
+    atomic_store(&g_render_after_deinit, 0);
     g_audio = host->get_extension(host, APPHOST_AUDIO_EXTENSION_ID);
     if (g_audio == NULL || g_audio->struct_size < sizeof(apphost_audio_t)) {
         say("init: no audio extension");
@@ -329,6 +411,12 @@ static apphost_status_t init(const apphost_host_t *host)
 
 static void deinit(void)
 {
+    atomic_store(&g_deinit_began, 1);
+#ifdef FIXTURE_SLOW_DEINIT
+    struct timespec slow = {FIXTURE_SLOW_DEINIT / 1000000, FIXTURE_SLOW_DEINIT % 1000000 * 1000};
+
+    nanosleep(&slow, NULL);
+#endif
     every_function("deinit");
     g_host = NULL;
     g_audio = NULL;
@@ -351,6 +439,7 @@ static const void *query(const char *interface_id)
     }
 #endif
     (void)audio_callbacks;
+    (void)render;
     return NULL;
 }
 
@@ -375,3 +464,15 @@ APPHOST_EXPORT void fixture_run(const char *commands) { run(commands, strlen(com
 APPHOST_EXPORT const apphost_host_t *fixture_host(void) { return g_host; }
 
 APPHOST_EXPORT const apphost_audio_t *fixture_audio(void) { return g_audio; }
+
+APPHOST_EXPORT uint64_t fixture_render_calls(void) { return atomic_load(&g_render_calls); }
+
+APPHOST_EXPORT uint64_t fixture_render_inputs(void) { return atomic_load(&g_render_inputs); }
+
+APPHOST_EXPORT uint64_t fixture_render_thread(void) { return atomic_load(&g_render_thread); }
+
+APPHOST_EXPORT int fixture_render_on_main_thread(void) { return atomic_load(&g_render_on_main_thread); }
+
+APPHOST_EXPORT int fixture_deinit_began(void) { return atomic_load(&g_deinit_began); }
+
+APPHOST_EXPORT int fixture_render_after_deinit(void) { return atomic_load(&g_render_after_deinit); }

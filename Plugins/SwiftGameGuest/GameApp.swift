@@ -1,4 +1,9 @@
-// Swift Game: a game's sound on ApphostSDK's `AudioSession` ("apphost.audio/1", ABI 1.4).
+// Swift Game: a game's sound on ApphostSDK's `AudioSession` ("apphost.audio/1", ABI 1.4; its
+// sound, ABI 1.5).
+//
+// Its soundtrack is a sine of 440 Hz at amplitude 0.5 (peak −6.02 dBFS, RMS −9.03 dBFS), the same
+// sample on every channel, rendered while the sound is on and the secondary-audio hint has not
+// silenced it (`Tone`, at the end of this file; the effects have no sound of their own here).
 //
 // Its session is ambient (CONTRACT C2): it mixes with whatever else plays, interrupts nothing,
 // and is silenced by the silence switch. The game does nothing for the switch: the host mutes an
@@ -24,6 +29,13 @@
 //   game: <what> failed: <error>                   WARNING
 
 import ApphostSDK
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 @main
 final class GameApp: GuestApp {
@@ -34,9 +46,11 @@ final class GameApp: GuestApp {
     private var host: Apphost?
     private var session: AudioSession?
     /// Off while the host hints that secondary audio should be silenced (C11).
-    private var soundtrackOn = true
+    private var soundtrackOn = true { didSet { updateTone() } }
     /// The game renders sound (effects, and the soundtrack when it is on).
-    private var soundOn = false
+    private var soundOn = false { didSet { updateTone() } }
+    /// The soundtrack, rendered on the audio thread.
+    private let tone = Tone()
 
     required init() {}
 
@@ -45,9 +59,14 @@ final class GameApp: GuestApp {
         let session = host.audioSession
         guard session.isAvailable else { return log("game: no audio", level: .warning) }
         self.session = session
+        // Harmless on a host older than ABI 1.5, which never calls it.
+        session.setRenderer { [tone] buffer in tone.render(buffer) }
         setUp()
         Task { for await event in session.events { handle(event) } }
     }
+
+    /// The soundtrack sounds while the sound is on and the hint leaves it on.
+    private func updateTone() { tone.sounding.store(soundOn && soundtrackOn, ordering: .relaxed) }
 
     func makeSceneDelegate(for session: SceneSession) -> SceneDelegate { GameWindow(app: self) }
 
@@ -116,4 +135,28 @@ final class GameWindow: SceneDelegate {
     func sceneDidBecomeActive(_ scene: Scene) { app.startSound() }
 
     func scene(_ scene: Scene, perform action: String, payload: [UInt8]) { app.perform(action) }
+}
+
+/// The game's soundtrack: a sine of 440 Hz at amplitude 0.5 (peak −6.02 dBFS, RMS −9.03 dBFS), the same sample
+/// on every channel, which the session's renderer writes on the host runtime's audio thread.
+final class Tone: Sendable {
+    static let frequency = 440.0
+    static let amplitude = 0.5
+    /// Whether the tone sounds: set on the main queue, read by the audio thread, without a lock.
+    let sounding = Atomic<Bool>(false)
+
+    /// [audio-thread] Writes the tone while it sounds; the output holds silence otherwise. No
+    /// lock, no allocation, no I/O. The phase comes from each frame's position on the host's
+    /// clock (`firstFrame + frame`), taken modulo the rate, a whole number of cycles, so the tone
+    /// has no clicks across periods, pauses or late periods.
+    func render(_ buffer: AudioRenderBuffer) {
+        guard sounding.load(ordering: .relaxed), buffer.sampleRate > 0 else { return }
+        let rate = UInt64(buffer.sampleRate)
+        let step = 2 * Double.pi * Self.frequency / Double(rate)
+        for frame in 0..<buffer.frameCount {
+            let position = (buffer.firstFrame + UInt64(frame)) % rate
+            let value = Float(Self.amplitude * sin(step * Double(position)))
+            for channel in 0..<buffer.channelCount { buffer.output[frame * buffer.channelCount + channel] = value }
+        }
+    }
 }

@@ -1,5 +1,8 @@
 // Swift Navigation: short spoken prompts over whatever else plays, on ApphostSDK's
-// `AudioSession` ("apphost.audio/1", ABI 1.4).
+// `AudioSession` ("apphost.audio/1", ABI 1.4; its sound, ABI 1.5).
+//
+// A prompt's sound is a sine of 660 Hz at amplitude 0.5 (peak −6.02 dBFS, RMS −9.03 dBFS), the
+// same sample on every channel, rendered while the prompt is on (`Tone`, at the end of this file).
 //
 // Its session is playback with duckOthers and interruptSpokenAudioAndMixWithOthers (CONTRACT C3,
 // C4, C8): it mixes, so it interrupts no music; while a prompt plays the host lowers every other
@@ -32,6 +35,13 @@
 // session that mixes may be activated there (C5), and the guest keeps running while it renders.
 
 import ApphostSDK
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 @main
 final class NavigationApp: GuestApp {
@@ -42,8 +52,10 @@ final class NavigationApp: GuestApp {
 
     private var host: Apphost?
     private var session: AudioSession?
-    /// The timer that ends the prompt playing, if one is.
-    private var prompt: BackgroundTimer?
+    /// The timer that ends the prompt playing, if one is: the prompt sounds while it is set.
+    private var prompt: BackgroundTimer? { didSet { tone.sounding.store(prompt != nil, ordering: .relaxed) } }
+    /// The prompt's sound, rendered on the audio thread.
+    private let tone = Tone()
     /// A prompt was asked for and its activation is awaited.
     private var starting = false
 
@@ -54,6 +66,8 @@ final class NavigationApp: GuestApp {
         let session = host.audioSession
         guard session.isAvailable else { return log("navigation: no audio", level: .warning) }
         self.session = session
+        // Harmless on a host older than ABI 1.5, which never calls it.
+        session.setRenderer { [tone] buffer in tone.render(buffer) }
         setUp()
         // The closure, rather than the `events` stream the other samples use: it runs inside the
         // host's callback, so a prompt cut by a call is stopped before the callback returns.
@@ -151,5 +165,29 @@ final class NavigationWindow: SceneDelegate {
 
     func scene(_ scene: Scene, perform action: String, payload: [UInt8]) {
         app.perform(action, payload: String(decoding: payload, as: UTF8.self))
+    }
+}
+
+/// A prompt's sound: a sine of 660 Hz at amplitude 0.5 (peak −6.02 dBFS, RMS −9.03 dBFS), the same sample
+/// on every channel, which the session's renderer writes on the host runtime's audio thread.
+final class Tone: Sendable {
+    static let frequency = 660.0
+    static let amplitude = 0.5
+    /// Whether the tone sounds: set on the main queue, read by the audio thread, without a lock.
+    let sounding = Atomic<Bool>(false)
+
+    /// [audio-thread] Writes the tone while it sounds; the output holds silence otherwise. No
+    /// lock, no allocation, no I/O. The phase comes from each frame's position on the host's
+    /// clock (`firstFrame + frame`), taken modulo the rate, a whole number of cycles, so the tone
+    /// has no clicks across periods, pauses or late periods.
+    func render(_ buffer: AudioRenderBuffer) {
+        guard sounding.load(ordering: .relaxed), buffer.sampleRate > 0 else { return }
+        let rate = UInt64(buffer.sampleRate)
+        let step = 2 * Double.pi * Self.frequency / Double(rate)
+        for frame in 0..<buffer.frameCount {
+            let position = (buffer.firstFrame + UInt64(frame)) % rate
+            let value = Float(Self.amplitude * sin(step * Double(position)))
+            for channel in 0..<buffer.channelCount { buffer.output[frame * buffer.channelCount + channel] = value }
+        }
     }
 }

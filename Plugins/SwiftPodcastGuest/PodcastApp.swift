@@ -1,5 +1,8 @@
-// Swift Podcast: a podcast player on ApphostSDK's `AudioSession` ("apphost.audio/1", ABI 1.4),
-// the Swift twin of the C music player (Plugins/CMusicGuest), for speech.
+// Swift Podcast: a podcast player on ApphostSDK's `AudioSession` ("apphost.audio/1", ABI 1.4;
+// its sound, ABI 1.5), the Swift twin of the C music player (Plugins/CMusicGuest), for speech.
+//
+// Its "speech" is a sine of 220 Hz at amplitude 0.5 (peak −6.02 dBFS, RMS −9.03 dBFS), the same
+// sample on every channel, rendered while it plays (`Tone`, at the end of this file).
 //
 // Its session is playback with the spokenAudio mode (CONTRACT C2, C4): not silenced by the
 // silence switch, it interrupts the other sessions that do not mix and may go on in background
@@ -38,6 +41,13 @@
 // the session's events arrive there too, through the `for await` loop of `didFinishLaunching`.
 
 import ApphostSDK
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 @main
 final class PodcastApp: GuestApp {
@@ -53,7 +63,9 @@ final class PodcastApp: GuestApp {
     /// An interruption does not change it: the user did not pause.
     private var wantsToPlay = false
     /// Rendering: the host was told `setRendering(true)` since the last activation.
-    private var playing = false
+    private var playing = false { didSet { tone.sounding.store(playing, ordering: .relaxed) } }
+    /// The podcast's sound, rendered on the audio thread while `playing`.
+    private let tone = Tone()
     /// An activation is awaited.
     private var activating = false
 
@@ -64,6 +76,8 @@ final class PodcastApp: GuestApp {
         let session = host.audioSession
         guard session.isAvailable else { return log("podcast: no audio", level: .warning) }
         self.session = session
+        // Harmless on a host older than ABI 1.5, which never calls it.
+        session.setRenderer { [tone] buffer in tone.render(buffer) }
         setUp()
         // Runs on GuestActor, as this method does, for as long as the guest runs.
         Task { for await event in session.events { handle(event) } }
@@ -188,4 +202,28 @@ final class PodcastWindow: SceneDelegate {
     init(app: PodcastApp) { self.app = app }
 
     func scene(_ scene: Scene, perform action: String, payload: [UInt8]) { app.perform(action) }
+}
+
+/// The podcast's sound: a sine of 220 Hz at amplitude 0.5 (peak −6.02 dBFS, RMS −9.03 dBFS), the same sample
+/// on every channel, which the session's renderer writes on the host runtime's audio thread.
+final class Tone: Sendable {
+    static let frequency = 220.0
+    static let amplitude = 0.5
+    /// Whether the tone sounds: set on the main queue, read by the audio thread, without a lock.
+    let sounding = Atomic<Bool>(false)
+
+    /// [audio-thread] Writes the tone while it sounds; the output holds silence otherwise. No
+    /// lock, no allocation, no I/O. The phase comes from each frame's position on the host's
+    /// clock (`firstFrame + frame`), taken modulo the rate, a whole number of cycles, so the tone
+    /// has no clicks across periods, pauses or late periods.
+    func render(_ buffer: AudioRenderBuffer) {
+        guard sounding.load(ordering: .relaxed), buffer.sampleRate > 0 else { return }
+        let rate = UInt64(buffer.sampleRate)
+        let step = 2 * Double.pi * Self.frequency / Double(rate)
+        for frame in 0..<buffer.frameCount {
+            let position = (buffer.firstFrame + UInt64(frame)) % rate
+            let value = Float(Self.amplitude * sin(step * Double(position)))
+            for channel in 0..<buffer.channelCount { buffer.output[frame * buffer.channelCount + channel] = value }
+        }
+    }
 }

@@ -11,4 +11,5 @@ enum StatusCode {
     static let wrongThread = Int32(APPHOST_ERROR_WRONG_THREAD.rawValue)
     static let notDeclared = Int32(APPHOST_ERROR_NOT_DECLARED.rawValue)
     static let invalidCombination = Int32(APPHOST_ERROR_INVALID_COMBINATION.rawValue)
+    static let unsupported = Int32(APPHOST_ERROR_UNSUPPORTED.rawValue)
 }

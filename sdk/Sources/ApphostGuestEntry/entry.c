@@ -100,7 +100,9 @@ static const apphost_guest_scenes_t guest_scenes = {
 
 /* Every Swift guest answers for its audio session (audio.h): the SDK turns
  * these calls into AudioSession's events and activate()'s answers, and
- * ignores them when the guest never touches its session. */
+ * ignores them when the guest never touches its session. render (ABI 1.5)
+ * calls the guest's renderer, and leaves silence without one; a host of ABI
+ * 1.4 reads the table only up to media_services_reset and never calls it. */
 static const apphost_guest_audio_t guest_audio = {
     sizeof(apphost_guest_audio_t),
     apphost_sdk_audio_activation_finished,
@@ -109,6 +111,7 @@ static const apphost_guest_audio_t guest_audio = {
     apphost_sdk_audio_route_changed,
     apphost_sdk_audio_secondary_audio_hint,
     apphost_sdk_audio_media_services_reset,
+    apphost_sdk_audio_render,
 };
 
 /* [thread-safe]: compares strings and returns constant data. */

@@ -2,16 +2,17 @@ import CApphost
 import Synchronization
 
 extension Apphost {
-    /// The guest's one audio session, "apphost.audio/1" (`audio.h`, ABI 1.4): what
+    /// The guest's one audio session, "apphost.audio/1" (`audio.h`, ABI 1.4; its sound, ABI 1.5): what
     /// `AVAudioSession.sharedInstance()` is to an iOS app. The same object for the whole launch.
     /// On a host that does not offer the extension, ``AudioSession/isAvailable`` is false and
     /// every method throws ``ApphostError/unsupported``. Thread-safe.
     public var audioSession: AudioSession { audio }
 }
 
-/// The guest's audio session (CONTRACT C1 to C12, C14, C15, B9): a category, mode and options
-/// that say how its sound goes along with other guests', activation, interruptions, routes,
-/// ducking and the silence switch. Get it from ``Apphost/audioSession``.
+/// The guest's audio session (CONTRACT C1 to C15, B9): a category, mode and options that say
+/// how its sound goes along with other guests', activation, interruptions, routes, ducking and
+/// the silence switch, and the sound itself, which a renderer writes (``setRenderer(_:)``, ABI
+/// 1.5). Get it from ``Apphost/audioSession``.
 ///
 /// Every guest has one, from launch on, as ``AudioCategory/soloAmbient`` with the default mode
 /// and no options, inactive (C1). Activation asks the host for sound; the host arbitrates between
@@ -74,7 +75,7 @@ extension Apphost {
 /// `@unchecked Sendable`: it holds the host's constant table, whose functions are thread-safe,
 /// and keeps the rest behind a lock.
 public final class AudioSession: @unchecked Sendable {
-    private let host: UnsafePointer<apphost_host_t>
+    let host: UnsafePointer<apphost_host_t>
     /// The host's table, or nil when it does not offer the extension.
     private let table: UnsafePointer<apphost_audio_t>?
     private let state = Mutex(State())

@@ -58,6 +58,8 @@ public func _apphostSDKDeinit() {
         RunningApp.current?.host.audioSession.close()
         RunningApp.current = nil
     }
+    // The runtime stopped the audio thread before deinit: the renderers may go.
+    AudioRenderSlot.reset()
     // The host runs nothing after deinit: drop the actor's waiting jobs, and take back every
     // closure context it still holds (timers never cancelled, tasks never ended, queued work).
     MainQueueExecutor.shared.stop()
@@ -245,4 +247,12 @@ public func _apphostSDKAudioSecondaryAudioHint(_ silence: Int32) {
 @_cdecl("apphost_sdk_audio_media_services_reset")
 public func _apphostSDKAudioMediaServicesReset() {
     deliverAudio(.mediaServicesReset)
+}
+
+/// [audio-thread] Renders one period with the renderer the guest set, if any: no lock, no
+/// allocation, no hop to the main queue (AudioRender.swift).
+@_cdecl("apphost_sdk_audio_render")
+public func _apphostSDKAudioRender(_ buffer: UnsafePointer<apphost_audio_buffer_t>?) {
+    guard let buffer else { return }
+    AudioRenderSlot.render(buffer)
 }

@@ -63,6 +63,8 @@ APPHOST_SDK_INTERNAL void apphost_sdk_audio_route_changed(int32_t reason, const 
                                                           const apphost_audio_route_t *current);
 APPHOST_SDK_INTERNAL void apphost_sdk_audio_secondary_audio_hint(int32_t silence);
 APPHOST_SDK_INTERNAL void apphost_sdk_audio_media_services_reset(void);
+/* ABI 1.5, [audio-thread]. */
+APPHOST_SDK_INTERNAL void apphost_sdk_audio_render(const apphost_audio_buffer_t *buffer);
 
 #ifdef __cplusplus
 }
