@@ -11,34 +11,6 @@ import XCTest
 final class SoundTests: HostTestCase {
     override class var stopsHostsGracefully: Bool { true }
 
-    private static let frames = 480
-
-    /// The period an `audio-mix` event of `guest` named `name` ("mixed", "silent") says, waiting
-    /// for it from `mark` on.
-    private func mixPeriod(
-        _ host: HostProcess, _ guest: String, _ name: String, after mark: Int = 0, file: StaticString = #filePath,
-        line: UInt = #line
-    ) throws -> Int {
-        let event = try host.waitForEvent("audio-mix \(name) of \(guest)", after: mark, file: file, line: line) {
-            $0.kind == .audioMix && $0.guest == guest && $0.name == name
-        }
-        let period = event.message?.split(separator: " ").last.flatMap { Int($0) }
-        return try XCTUnwrap(period, "no period in \(event.humanLine)", file: file, line: line)
-    }
-
-    /// Stops the host as an operator does (SIGINT), which finishes the file.
-    private func stop(_ host: HostProcess, file: StaticString = #filePath, line: UInt = #line) throws {
-        host.signal(SIGINT)
-        XCTAssertEqual(try host.waitForExit(file: file, line: line), 0, file: file, line: line)
-    }
-
-    /// sox's stats of periods [from, to) of `wav` (to the end without `to`).
-    private func stats(_ wav: String, periods from: Int, _ to: Int? = nil) throws -> Sox.Stats {
-        var effects = ["trim", "\(from * Self.frames)s"]
-        if let to { effects.append("=\(to * Self.frames)s") }
-        return try Sox.stats(of: wav, effects: effects)
-    }
-
     // MARK: - C13: the tone, at its level, to the frame
 
     func testC13AToneRendersIntoTheFileAtItsLevelInProcess() throws { try toneAtItsLevel("none") }
@@ -67,11 +39,11 @@ final class SoundTests: HostTestCase {
         XCTAssertEqual(audio?.mixer?.clock, "free")
         let meter = try XCTUnwrap(try status().guest(TestGuests.toneID)?.audio?.meter)
         XCTAssertEqual(meter.xruns, 0, "the free clock waits for a guest that keeps up")
-        XCTAssertGreaterThan(meter.framesRendered, UInt64(150 * Self.frames))
+        XCTAssertGreaterThan(meter.framesRendered, UInt64(150 * Self.periodFrames))
         XCTAssertEqual(meter.level.rmsDBFS, -9.03, accuracy: 0.1, "the last second, as mixed")
         try stop(host)
 
-        XCTAssertEqual(try Sox.frames(of: wav), 200 * Self.frames)
+        XCTAssertEqual(try Sox.frames(of: wav), 200 * Self.periodFrames)
         XCTAssertLessThan(mixed, 20)
         let tone = try stats(wav, periods: mixed + 5)
         XCTAssertEqual(tone.peakDB, -6.02, accuracy: 0.05)
