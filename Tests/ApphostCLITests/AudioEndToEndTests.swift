@@ -286,11 +286,15 @@ final class AudioEndToEndTests: HostTestCase {
     func testAPromptInterruptsThePodcastWhichResumesAfterIsolated() throws { try podcastPrompt("process") }
 
     // CONTRACT C4, C7, C8: the prompt interrupts the spoken-audio podcast rather than duck it;
-    // when it ends with notify-others, the podcast is told it should resume, and does.
+    // when it ends with notify-others, the podcast is told it should resume, and does. In the
+    // file (C13, C6): the podcast's 220 Hz until the prompt, nothing of it during the prompt.
     private func podcastPrompt(_ isolation: String) throws {
-        let host = try start([Self.podcast, Self.navigation], isolation)
+        let wav = scratch.path + "/mix.wav"
+        let host = try start([Self.podcast, Self.navigation], isolation, options: ["--audio-output", "wav:" + wav])
         try ctlSucceeds("action", try scene(of: Self.podcastID).session, "play")
         try host.waitForLog(Self.podcastID, "podcast: playing")
+        let playing = try mixPeriod(host, Self.podcastID, "mixed")
+        Thread.sleep(forTimeInterval: 0.5)
 
         let mark = host.events.count
         try ctlSucceeds("action", try scene(of: Self.navigationID).session, "prompt", "3000")
@@ -312,6 +316,16 @@ final class AudioEndToEndTests: HostTestCase {
             host.events.dropFirst(mark).filter { $0.kind == .audioInterruptionEnded && $0.guest == Self.podcastID }
                 .map(\.message), ["should resume"])
         XCTAssertEqual(audioEvents(host, .audioLevel, of: Self.podcastID), [], "never ducked (C4)")
+
+        let interrupted = try mixPeriod(host, Self.podcastID, "silent", after: mark)
+        let resumed = try mixPeriod(host, Self.podcastID, "mixed", after: mark)
+        try stop(host)
+        let voice = try stats(wav, periods: playing + 5, interrupted, effects: Self.band(around: 220))
+        XCTAssertEqual(voice.rmsDB, -9.03, accuracy: 0.3, "the podcast's voice")
+        let silent = try stats(wav, periods: interrupted + 5, resumed, effects: Self.band(around: 220))
+        // What the band lets through of the prompt's 660 Hz (its edges, cut by the trim) reads
+        // some 50 dB below the voice; the voice itself would read -9.
+        XCTAssertLessThan(silent.rmsDB, -45, "nothing of the podcast while interrupted (C6)")
     }
 
     func testAPromptDucksTheMusicInProcess() throws { try musicDucked("none") }
@@ -425,5 +439,25 @@ final class AudioEndToEndTests: HostTestCase {
         XCTAssertEqual(podcast.xruns, 0)
         XCTAssertEqual(try status().audio?.mixer?.sink, "alsa:null")
         XCTAssertNil(try status().audio?.mixer?.failure)
+    }
+
+    // The music (1 kHz) and the prompt (660 Hz) on the same device: the music at its level, then
+    // 20 dB lower (as mixed) while the prompt plays at its own.
+    func testTheMusicAndThePromptSoundOnAnALSADeviceIsolated() throws {
+        let host = try start([Self.music, Self.navigation], "process", options: ["--audio-output", "alsa:null"])
+        try ctlSucceeds("action", try scene(of: Self.musicID).session, "play")
+        try host.waitForLog(Self.musicID, "music: playing")
+        _ = try mixPeriod(host, Self.musicID, "mixed", saying: "gain 1.000")
+        Thread.sleep(forTimeInterval: 1.3)
+        XCTAssertEqual(
+            try XCTUnwrap(try status().guest(Self.musicID)?.audio?.meter).level.rmsDBFS, -9.03, accuracy: 0.1)
+        let mark = host.events.count
+        try ctlSucceeds("action", try scene(of: Self.navigationID).session, "prompt", "2500")
+        _ = try mixPeriod(host, Self.musicID, "mixed", after: mark, saying: "gain 0.100")
+        Thread.sleep(forTimeInterval: 1.5)
+        let status = try status()
+        XCTAssertEqual(try XCTUnwrap(status.guest(Self.musicID)?.audio?.meter).level.rmsDBFS, -29.03, accuracy: 0.3)
+        XCTAssertEqual(
+            try XCTUnwrap(status.guest(Self.navigationID)?.audio?.meter).level.rmsDBFS, -9.03, accuracy: 0.3)
     }
 }
