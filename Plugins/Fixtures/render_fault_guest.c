@@ -6,6 +6,9 @@
  *   -DFIXTURE_FAULT=2  hangs (sleeps for ever, holding the audio thread)
  *   none               goes on playing
  * FIXTURE_ID and FIXTURE_HZ (default 440) tell it apart from a tone beside it.
+ * -DFIXTURE_RECORD=1 makes it a recorder instead: a playAndRecord session
+ * that plays back what it hears (the host's --audio-input), period for
+ * period, rather than a sine.
  * Built by the tests with cc, -lm.
  */
 #include <math.h>
@@ -28,6 +31,9 @@
 #ifndef FIXTURE_FAULT
 #define FIXTURE_FAULT 0
 #endif
+#ifndef FIXTURE_RECORD
+#define FIXTURE_RECORD 0
+#endif
 
 static const apphost_host_t *host;
 static const apphost_audio_t *audio;
@@ -39,8 +45,9 @@ static apphost_status_t did_finish_launching(void)
 {
     apphost_audio_request_t request;
 
-    audio->set_configuration(host, APPHOST_AUDIO_CATEGORY_PLAYBACK, APPHOST_AUDIO_MODE_DEFAULT,
-                             APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS);
+    audio->set_configuration(host,
+                             FIXTURE_RECORD ? APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD : APPHOST_AUDIO_CATEGORY_PLAYBACK,
+                             APPHOST_AUDIO_MODE_DEFAULT, APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS);
     audio->activate(host, &request);
     return APPHOST_OK;
 }
@@ -68,6 +75,13 @@ static void render(const apphost_audio_buffer_t *buffer)
         for (;;) {
             sleep(1);
         }
+    }
+    if (FIXTURE_RECORD) {
+        if (buffer->input != NULL) {
+            memcpy(buffer->output, buffer->input,
+                   (size_t)buffer->frame_count * buffer->channel_count * sizeof buffer->output[0]);
+        }
+        return;
     }
     for (uint32_t frame = 0; frame < buffer->frame_count; frame++) {
         double phase = fmod((double)(first + frame) * FIXTURE_HZ, buffer->sample_rate) / buffer->sample_rate;

@@ -245,4 +245,57 @@ final class SoundTests: HostTestCase {
             XCTAssertTrue(result.stderr.first?.contains(expected) ?? false, "\(options): \(result.stderr)")
         }
     }
+
+    // MARK: - C13: recording, C12: the host's volume, and the meters in the event stream
+
+    func testC13ARecorderHearsTheHostsInputInProcess() throws { try recorder("none") }
+    func testC13ARecorderHearsTheHostsInputIsolated() throws { try recorder("process") }
+
+    // A playAndRecord guest that plays back what it hears, with --audio-input tone:500: the file
+    // holds the host's 500 Hz input (-9.03 dBFS RMS) through the guest, a period later.
+    private func recorder(_ isolation: String) throws {
+        let wav = scratch.path + "/echo.wav"
+        let host = try startHost(
+            [try TestGuests.renderFault(0, records: true, into: scratch.path)],
+            options: [
+                "--isolation", isolation, "--audio-output", "wav:" + wav, "--audio-input", "tone:500",
+                "--audio-clock", "free", "--audio-length", "1.5",
+            ])
+        let mixed = try mixPeriod(host, TestGuests.renderFaultID, "mixed")
+        let deadline = Date() + 20
+        while try mixerPeriods() < 150, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        try stop(host)
+        let echo = try stats(wav, periods: mixed + 5)
+        XCTAssertEqual(echo.rmsDB, -9.03, accuracy: 0.1)
+        XCTAssertEqual(try Sox.roughFrequency(of: wav), 500, accuracy: 5)
+    }
+
+    func testC12TheHostsVolumeIsHeardAndMeteredInProcess() throws { try volume("none") }
+    func testC12TheHostsVolumeIsHeardAndMeteredIsolated() throws { try volume("process") }
+
+    // The host's volume at 0.5 takes 6.02 dB off the tone in the file, from the period the host
+    // names; the event stream's meter of the session says its level, once a second.
+    private func volume(_ isolation: String) throws {
+        let wav = scratch.path + "/tone.wav"
+        let host = try startHost(
+            [try TestGuests.tone(into: scratch.path)],
+            options: ["--isolation", isolation, "--audio-output", "wav:" + wav])
+        let mixed = try mixPeriod(host, TestGuests.toneID, "mixed")
+        // The second: the first second's may hold the periods before the guest played.
+        let first = try host.waitForEvent("the tone's meter") {
+            $0.kind == .audioMeter && $0.guest == TestGuests.toneID
+        }
+        let meter = try host.waitForEvent("the tone's second meter") {
+            $0.kind == .audioMeter && $0.guest == TestGuests.toneID && $0.time > first.time
+        }
+        XCTAssertTrue(meter.message?.hasPrefix("peak -6.0 dBFS, rms -9.0 dBFS, ") ?? false, meter.humanLine)
+        let mark = host.events.count
+        try ctlSucceeds("audio", "volume", "0.5")
+        let halved = try mixPeriod(host, TestGuests.toneID, "mixed", after: mark, saying: "gain 0.500")
+        Thread.sleep(forTimeInterval: 0.5)
+        let end = try mixerPeriods()
+        try stop(host)
+        XCTAssertEqual(try stats(wav, periods: mixed + 5, halved).rmsDB, -9.03, accuracy: 0.1)
+        XCTAssertEqual(try stats(wav, periods: halved, end).rmsDB, -15.05, accuracy: 0.1, "C12: 6.02 dB lower")
+    }
 }
