@@ -14,14 +14,15 @@ public final class CoreHarness: @unchecked Sendable {
     public init(
         restartPolicy: RestartPolicy = .never, watchdog: WatchdogPolicy = WatchdogPolicy(),
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil, store: (any SessionStore)? = nil,
-        backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy()
+        backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(), audioMixer: (any AudioMixer)? = nil
     ) {
         let events = events
         core = HostCore(
             opener: opener, clock: clock, hostQueue: executor, sessionIDs: SeededSessionIDs(),
             guestsDirectory: "/nonexistent",
             restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
-            store: store, backgroundSceneLimit: backgroundSceneLimit, scenes: scenes, emit: { events.append($0) })
+            store: store, backgroundSceneLimit: backgroundSceneLimit, scenes: scenes, audioMixer: audioMixer,
+            emit: { events.append($0) })
     }
 
     /// Moves the manual clock on, on the host queue, and lets what fell due run. Time stops at

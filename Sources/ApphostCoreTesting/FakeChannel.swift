@@ -34,6 +34,8 @@ public final class FakeChannel: GuestChannel, @unchecked Sendable {
             result = .success(guest.launchStatus)
         } else if case .shouldDismissModal = message.call {
             result = .success(guest.keepsModals ? 0 : 1)
+        } else if case .audioStream = message.call {
+            result = .success(guest.streamStatus)
         } else {
             result = .success(0)
         }

@@ -34,6 +34,9 @@ public final class FakeGuest: @unchecked Sendable {
     // Touched only on the host queue (through the channel) or by the test while the queue is idle.
     public let descriptor: GuestDescriptor
     public var launchStatus: Int32 = 0
+    /// What it answers an audio stream: 0, or APPHOST_ERROR_UNSUPPORTED (4) as a guest without
+    /// render does.
+    public var streamStatus: Int32 = 0
     /// A callback name whose delivery "crashes" the guest, as a dead worker would.
     public var crashOn: String?
     public var opens = 0

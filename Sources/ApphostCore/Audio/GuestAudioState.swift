@@ -19,10 +19,11 @@ struct GuestAudioState {
     var mix: AudioMix?
     var xrunsMetered: UInt64 = 0
 
-    /// Forgets everything of a run.
+    /// Forgets everything of a run but its stream, which the core closes as the guest's app state
+    /// becomes notRunning, just after (`audioFollowsAppState`).
     mutating func reset() {
         conformanceCheck?.cancel()
-        self = GuestAudioState(nonconformances: nonconformances)
+        self = GuestAudioState(nonconformances: nonconformances, stream: stream, mix: mix)
     }
 }
 

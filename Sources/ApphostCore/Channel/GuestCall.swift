@@ -139,7 +139,7 @@ public enum GuestCall: Sendable, Equatable {
     /// `saveStatus` and `audioSetup` only inform its runtime.
     public var runsGuestCode: Bool {
         switch self {
-        case .backgroundTime, .notificationLimit, .saveStatus, .audioSetup: false
+        case .backgroundTime, .notificationLimit, .saveStatus, .audioSetup, .audioStream: false
         default: true
         }
     }
