@@ -49,10 +49,12 @@ struct LatencyBenchmark {
         guard let symbol = dlsym(handle, "apphost_bench_stamp_sink_open") else {
             throw BenchmarkFailure("\(library) has no apphost_bench_stamp_sink_open")
         }
-        typealias Open = @convention(c) (
-            UInt32, UInt32, UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt64>,
-            UInt64, UnsafeMutablePointer<UInt64>
-        ) -> UnsafeMutablePointer<mix_sink>?
+        typealias Open =
+            @convention(c) (
+                UInt32, UInt32, UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<UInt64>,
+                UnsafeMutablePointer<UInt64>,
+                UInt64, UnsafeMutablePointer<UInt64>
+            ) -> UnsafeMutablePointer<mix_sink>?
         let openSink = unsafeBitCast(symbol, to: Open.self)
 
         // Room for the run and a second or two more than asked.
@@ -147,7 +149,9 @@ private func text(_ error: [CChar]) -> String {
 func runLatencyBenchmark(seconds: Int, guests: GuestBuilds) throws {
     let (library, renderer) = try guests.latencyProbe()
     let result = try LatencyBenchmark(renderer: renderer, library: library).run(seconds: seconds)
-    print(String(format: "output latency, configured:                  %.2f ms (one period)", result.configuredMilliseconds))
+    print(
+        String(
+            format: "output latency, configured:                  %.2f ms (one period)", result.configuredMilliseconds))
     Report.print("render finished -> sink write, 10 ms period", result.renderedToWritten, target: "reported")
     Report.print("deadline it was asked at -> sink write", result.askedToWritten, target: "reported, beside 10 ms")
     print(

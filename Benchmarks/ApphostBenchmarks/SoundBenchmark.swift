@@ -46,7 +46,7 @@ struct SoundSessionsBenchmark {
             ] + tones
         host.standardOutput = FileHandle.nullDevice
         let log = dataDirectory.appendingPathComponent("host.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         host.standardError = try FileHandle(forWritingTo: log)
         try host.run()
         defer { stop(host) }
@@ -59,7 +59,9 @@ struct SoundSessionsBenchmark {
 
         let ids = try reading(dataDirectory).sessions.map(\.guest)
         for id in ids { try ctl(["terminate", id], dataDirectory) }
-        _ = try waitFor(seconds: 60, "every guest to end", dataDirectory) { $0.sessions.allSatisfy { $0.session.meter == nil } }
+        _ = try waitFor(seconds: 60, "every guest to end", dataDirectory) {
+            $0.sessions.allSatisfy { $0.session.meter == nil }
+        }
         Thread.sleep(forTimeInterval: 1)  // the workers' exits, the host's reaping
         let baseline = try window(seconds: seconds, dataDirectory)
         return Result(withSessions: withSessions, baseline: baseline)
@@ -103,7 +105,9 @@ struct SoundSessionsBenchmark {
         let deadline = monotonicNanoseconds() + seconds * 1e9
         while true {
             if let reading = try? reading(dataDirectory), done(reading) { return reading }
-            guard monotonicNanoseconds() < deadline else { throw BenchmarkFailure("waited \(Int(seconds)) s for \(what)") }
+            guard monotonicNanoseconds() < deadline else {
+                throw BenchmarkFailure("waited \(Int(seconds)) s for \(what)")
+            }
             Thread.sleep(forTimeInterval: 0.25)
         }
     }
@@ -192,7 +196,8 @@ func runSoundBenchmarks(seconds: Int, guests: GuestBuilds, scratch: URL) throws 
     func describe(_ name: String, _ window: SoundSessionsBenchmark.Window, target: String) {
         print(
             String(
-                format: "%-44@ mixer CPU %.2f%% of a core, %llu overruns, %llu xruns in %llu periods (%.1f s)  target: %@",
+                format:
+                    "%-44@ mixer CPU %.2f%% of a core, %llu overruns, %llu xruns in %llu periods (%.1f s)  target: %@",
                 name as NSString, window.cpuPercent, window.overruns, window.xruns, window.periods, window.seconds,
                 target as NSString))
     }
@@ -204,7 +209,8 @@ func runSoundBenchmarks(seconds: Int, guests: GuestBuilds, scratch: URL) throws 
     describe("  the same mixer, 0 sessions", many.baseline, target: "baseline")
     print(
         String(
-            format: "  per session: %.3f%% of a core; mixer %@, its latest wake %.2f ms after a deadline (launch included)",
+            format:
+                "  per session: %.3f%% of a core; mixer %@, its latest wake %.2f ms after a deadline (launch included)",
             (many.withSessions.cpuPercent - many.baseline.cpuPercent) / Double(max(many.withSessions.sessions, 1)),
             many.withSessions.realtime ? "real-time" : "not real-time", many.withSessions.lateMaxMilliseconds))
 
@@ -216,7 +222,8 @@ func runSoundBenchmarks(seconds: Int, guests: GuestBuilds, scratch: URL) throws 
     describe("  the same mixer, 0 sessions", short.baseline, target: "baseline")
     print(
         String(
-            format: "  xruns per 10,000 periods: %.2f per session's periods, %.2f per mixer's; its latest wake %.2f ms late (launch included)",
+            format: "  xruns per 10,000 periods: %.2f of the sessions', %.2f of the mixer's; "
+                + "its latest wake %.2f ms late (launch included)",
             sessionPeriods > 0 ? Double(short.withSessions.xruns) / sessionPeriods * 10_000 : .nan,
             short.withSessions.periods > 0
                 ? Double(short.withSessions.xruns) / Double(short.withSessions.periods) * 10_000 : .nan,
