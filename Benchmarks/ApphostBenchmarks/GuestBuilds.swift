@@ -63,20 +63,44 @@ struct GuestBuilds {
         return (library, partner)
     }
 
-    /// With `guest`, as sdk/README.md builds a guest: only `apphost_entry` exported. With
-    /// `program`, an executable of `source` and those other sources instead of a library
-    /// (Sources/ApphostMixing/include on the include path, libm).
+    /// Benchmarks/Support/latency_probe.c twice: the stamping sink as a library, the stamping
+    /// renderer (with mix_region.c) as a program.
+    func latencyProbe() throws -> (library: String, renderer: String) {
+        let library = try Self.build(
+            "Benchmarks/Support/latency_probe.c", into: directory, named: "latency_probe.so", guest: false,
+            standard: "gnu11")
+        let renderer = try Self.build(
+            "Benchmarks/Support/latency_probe.c", into: directory, named: "latency_probe",
+            defines: ["LATENCY_RENDERER_MAIN"], guest: false, standard: "gnu11",
+            program: ["Sources/ApphostMixing/mix_region.c"])
+        return (library, renderer)
+    }
+
+    /// `count` copies of sdk/examples/tone.c, each with an id (`bench.tone.N`) and a frequency
+    /// of its own (200 Hz, then 20 Hz more each), for many sound sessions at once.
+    func tones(_ count: Int) throws -> [String] {
+        try (0..<count).map { index in
+            try Self.build(
+                "sdk/examples/tone.c", into: directory, named: "tone-\(index).so",
+                defines: ["TONE_ID=\"bench.tone.\(index)\"", "TONE_HZ=\(200 + 20 * index).0"], libm: true)
+        }
+    }
+
+    /// With `guest`, as sdk/README.md builds a guest: only `apphost_entry` exported; without,
+    /// Sources/ApphostMixing/include is on the include path. With `program`, an executable of
+    /// `source` and those other sources instead of a library (libm linked, as with `libm`).
     private static func build(
         _ source: String, into directory: URL, named name: String, defines: [String] = [], guest: Bool = true,
-        standard: String = "c99", program: [String]? = nil
+        standard: String = "c99", program: [String]? = nil, libm: Bool = false
     ) throws -> String {
         let output = directory.appendingPathComponent(name).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["cc", "-std=\(standard)", "-O2"]
-        if program != nil {
+        if program != nil || !guest {
             arguments += ["-I", packageRoot.appendingPathComponent("Sources/ApphostMixing/include").path]
-        } else {
+        }
+        if program == nil {
             arguments += ["-shared", "-fPIC", "-fvisibility=hidden"]
         }
         arguments += defines.map { "-D\($0)" }
@@ -86,7 +110,7 @@ struct GuestBuilds {
         }
         arguments += ([source] + (program ?? [])).map { packageRoot.appendingPathComponent($0).path }
         arguments += ["-o", output]
-        if program != nil { arguments.append("-lm") }
+        if program != nil || libm { arguments.append("-lm") }
         process.arguments = arguments
         try process.run()
         process.waitUntilExit()

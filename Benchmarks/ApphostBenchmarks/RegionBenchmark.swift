@@ -158,7 +158,7 @@ struct RegionBenchmark {
 
     /// posix_spawn of `path`, the `fds` inherited as they are (their FD_CLOEXEC cleared in the
     /// child only, by dup2 onto themselves), as the region tests spawn the renderer.
-    private static func spawn(_ path: String, fds: [Int32], arguments: [String]) throws -> pid_t {
+    static func spawn(_ path: String, fds: [Int32], arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

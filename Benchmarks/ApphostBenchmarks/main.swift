@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -24,6 +24,19 @@ let guests = try GuestBuilds(into: scratch)
 if CommandLine.arguments.dropFirst(2).first == "region" {
     print("apphost benchmarks: region, \(iterations) periods each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     try runRegionBenchmark(iterations: iterations, guests: guests)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+// `apphost-benchmarks [seconds] sound` runs the sound benchmarks alone: 64 and 16 sessions through
+// the built apphost, each window `seconds` long (60 unless told), the measured output latency over
+// as long, and the region's wake-to-render (2000 periods) that they rest on.
+if CommandLine.arguments.dropFirst(2).first == "sound" {
+    let seconds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 60
+    print("apphost benchmarks: sound, \(seconds) s windows, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    try runSoundBenchmarks(seconds: seconds, guests: guests, scratch: scratch)
+    print("")
+    try runRegionBenchmark(iterations: 2_000, guests: guests)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
@@ -125,6 +138,11 @@ print("")
 
 // Audio (C13): a session region's wake-to-render latency beside bare wakes of another process.
 try runRegionBenchmark(iterations: iterations, guests: guests)
+print("")
+
+// Sound (C13): many sessions through the built apphost and the measured output latency, in 10 s
+// windows here (some 70 s in all); `apphost-benchmarks 60 sound` runs them for a minute each.
+try runSoundBenchmarks(seconds: 10, guests: guests, scratch: scratch)
 print("")
 
 // Scene state in SQLite (S12): durable saves beside bare inserts of the same durability.
