@@ -56,13 +56,15 @@ struct RegionBenchmark {
 
         var error = [CChar](repeating: 0, count: Int(MIX_REGION_ERROR_BYTES))
         guard let region = mix_region_create(Self.frames, Self.channels, 2, &error, error.count) else {
-            throw BenchmarkFailure("mix_region_create: \(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+            throw BenchmarkFailure(
+                "mix_region_create: \(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
         }
         defer { mix_region_close(region) }
         let memfd = mix_region_memfd(region)
         let wakeFD = mix_region_wake_fd(region)
         children.append(
-            try Self.spawn(renderer, fds: [memfd, wakeFD], arguments: ["\(memfd)", "\(wakeFD)", "1000", "0.5", "48000"]))
+            try Self.spawn(
+                renderer, fds: [memfd, wakeFD], arguments: ["\(memfd)", "\(wakeFD)", "1000", "0.5", "48000"]))
 
         var futexFD: Int32 = -1
         var eventfdPageFD: Int32 = -1

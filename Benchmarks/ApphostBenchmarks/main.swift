@@ -22,7 +22,8 @@ let guests = try GuestBuilds(into: scratch)
 
 // `apphost-benchmarks [iterations] region` runs the session region's wake-to-render benchmark alone.
 if CommandLine.arguments.dropFirst(2).first == "region" {
-    print("apphost benchmarks: region, \(iterations) periods each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    print(
+        "apphost benchmarks: region, \(iterations) periods each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     try runRegionBenchmark(iterations: iterations, guests: guests)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)

@@ -1,9 +1,8 @@
+import ApphostCore
 import Dispatch
 import Foundation
 import Synchronization
 import XCTest
-
-import ApphostCore
 
 @testable import ApphostDispatch
 
