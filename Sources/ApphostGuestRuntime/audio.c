@@ -261,8 +261,10 @@ int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callback
  * any period, so that only a hung render is left behind. */
 static const int64_t RENDER_STOP_TIMEOUT_NS = 1000000000;
 
-int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_guest_audio_t *callbacks, const ahr_call *call)
+int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_host_t *host, const apphost_guest_audio_t *callbacks,
+                              const ahr_call *call)
 {
+    ahr_host_context *context;
     char error[256];
     ahr_audio_renderer *previous;
     ahr_audio_renderer *renderer;
@@ -313,11 +315,18 @@ int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_guest_audio_t *cal
     if (renderer == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
+    context = ahr_registry_acquire(host);
     pthread_mutex_lock(&audio->lock);
     audio->renderer = renderer;
     /* What changed since the snapshot above. */
     tell_renderer(audio);
+    if (context != NULL) {
+        ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_AUDIO_THREAD,
+                                               .id = (uint64_t)ahr_audio_renderer_thread_id(renderer),
+                                               .flag = ahr_audio_renderer_realtime(renderer)});
+    }
     pthread_mutex_unlock(&audio->lock);
+    ahr_registry_release(context);
     return APPHOST_OK;
 }
 

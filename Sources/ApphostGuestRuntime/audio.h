@@ -87,8 +87,10 @@ int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callback
 
 /* [main-queue] AUDIO_STREAM, as ahr_handle documents: takes `call`'s two
  * descriptors whatever it returns, and starts rendering the session's region
- * with the guest's render (replacing a previous stream's thread). */
-int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_guest_audio_t *callbacks, const ahr_call *call);
+ * with the guest's render (replacing a previous stream's thread); reports the
+ * new thread (AHR_REPORT_AUDIO_THREAD) through `host`'s reporter. */
+int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_host_t *host, const apphost_guest_audio_t *callbacks,
+                              const ahr_call *call);
 
 /* Stops the audio thread, before deinit: render is not called once this
  * returns. False when render hung past a second (renderer_stuck): the

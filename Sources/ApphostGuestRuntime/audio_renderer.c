@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mix_region.h"
@@ -26,6 +27,9 @@ struct ahr_audio_renderer {
     uint32_t sample_rate;
     _Atomic bool active;
     _Atomic bool records;
+    /* Published by the thread as it starts; start waits for it. */
+    _Atomic int32_t thread_id;
+    bool realtime;
 };
 
 static void *render_loop(void *argument)
@@ -35,7 +39,11 @@ static void *render_loop(void *argument)
     uint32_t frames = mix_region_frames(region);
     uint32_t channels = mix_region_channels(region);
     size_t bytes = (size_t)frames * channels * sizeof(float);
+    struct sched_param parameters;
+    int policy;
 
+    renderer->realtime = pthread_getschedparam(pthread_self(), &policy, &parameters) == 0 && policy == SCHED_FIFO;
+    atomic_store_explicit(&renderer->thread_id, (int32_t)syscall(SYS_gettid), memory_order_release);
     for (;;) {
         uint64_t period = mix_region_wait(region, -1);
         float *output;
@@ -121,7 +129,23 @@ ahr_audio_renderer *ahr_audio_renderer_start(int memfd, int wake_fd,
         free(renderer);
         return NULL;
     }
+    /* Its id, for the host to find it by: published before the thread's
+     * first wait, within microseconds. */
+    while (atomic_load_explicit(&renderer->thread_id, memory_order_acquire) == 0) {
+        sched_yield();
+    }
     return renderer;
+}
+
+int32_t ahr_audio_renderer_thread_id(const ahr_audio_renderer *renderer)
+{
+    return atomic_load_explicit(&renderer->thread_id, memory_order_acquire);
+}
+
+bool ahr_audio_renderer_realtime(const ahr_audio_renderer *renderer)
+{
+    /* Written before the thread id was published, read after it. */
+    return atomic_load_explicit(&renderer->thread_id, memory_order_acquire) != 0 && renderer->realtime;
 }
 
 void ahr_audio_renderer_set(ahr_audio_renderer *renderer, bool active, bool records)

@@ -42,6 +42,11 @@ ahr_audio_renderer *ahr_audio_renderer_start(int memfd, int wake_fd,
                                              uint32_t sample_rate, uint32_t period_frames, uint32_t channel_count,
                                              bool active, bool records, char *error, size_t error_size);
 
+/* The audio thread's id (gettid), and whether it runs under SCHED_FIFO:
+ * known once ahr_audio_renderer_start returned. */
+int32_t ahr_audio_renderer_thread_id(const ahr_audio_renderer *renderer);
+bool ahr_audio_renderer_realtime(const ahr_audio_renderer *renderer);
+
 /* Whether render is called (the session is active and not interrupted) and
  * gets the recorded input (its category records), from the next period on.
  * Any thread; NULL is ignored. */

@@ -208,7 +208,7 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     if (call->kind == AHR_CALL_AUDIO_STREAM) {
         /* Takes its descriptors on every path, and runs no guest code on
          * the main queue. */
-        return ahr_audio_take_stream(&runtime->audio,
+        return ahr_audio_take_stream(&runtime->audio, runtime->host,
                                      runtime->phase == PHASE_RUNNING && runtime->callbacks.has_audio
                                          ? &runtime->callbacks.audio
                                          : NULL,

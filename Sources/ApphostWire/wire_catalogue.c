@@ -64,7 +64,8 @@ _Static_assert((int)AHR_REPORT_LOG == (int)APPHOST_WIRE_LOG &&
                    (int)AHR_REPORT_AUDIO_DEACTIVATED == (int)APPHOST_WIRE_AUDIO_DEACTIVATED &&
                    (int)AHR_REPORT_AUDIO_RENDERING == (int)APPHOST_WIRE_AUDIO_RENDERING &&
                    (int)AHR_REPORT_AUDIO_GAIN == (int)APPHOST_WIRE_AUDIO_GAIN &&
-                   (int)AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN == (int)APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN,
+                   (int)AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN == (int)APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN &&
+                   (int)AHR_REPORT_AUDIO_THREAD == (int)APPHOST_WIRE_AUDIO_THREAD,
                "ahr_report_kind matches enum apphost_wire_type");
 
 /* Every option bit audio.h names. */
@@ -431,6 +432,11 @@ static void walk_report(wire_io *io, ahr_report *report)
         wire_io_enum(io, &report->output_override, APPHOST_AUDIO_OVERRIDE_NONE, APPHOST_AUDIO_OVERRIDE_SPEAKER,
                      "output override");
         break;
+    case AHR_REPORT_AUDIO_THREAD:
+        wire_io_id(io, &report->id, "audio thread");
+        wire_io_require(io, report->id <= INT32_MAX, "an audio thread id of %llu", (unsigned long long)report->id);
+        wire_io_bool(io, &report->flag);
+        break;
     }
 }
 
@@ -439,7 +445,7 @@ static void walk_report(wire_io *io, ahr_report *report)
 /* LOG to the last report, but for STOPPED, the conversation's own. */
 static bool is_report(uint8_t type)
 {
-    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN && type != APPHOST_WIRE_STOPPED;
+    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_AUDIO_THREAD && type != APPHOST_WIRE_STOPPED;
 }
 
 /* Walks the body of a message of a known type; false for an unknown one. */
@@ -580,6 +586,8 @@ const char *wire_type_name(uint8_t type)
         return "AUDIO_GAIN";
     case APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN:
         return "AUDIO_OUTPUT_OVERRIDDEN";
+    case APPHOST_WIRE_AUDIO_THREAD:
+        return "AUDIO_THREAD";
     }
     return "unknown";
 }

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -127,6 +128,33 @@ static void die_with_host(void)
     }
 }
 
+/* What the guest's audio thread needs to be real-time (CONTRACT C13), as
+ * PipeWire's clients get it from rtkit: a bound on how long a real-time
+ * thread may run without sleeping (an audio thread sleeps every period), past
+ * which the kernel sends SIGXCPU, then SIGKILL, so that a guest spinning at
+ * real-time priority ends as a crash rather than starve the host; then, where
+ * the worker may still raise it (CAP_SYS_RESOURCE, before it takes a user of
+ * its own), SCHED_FIFO up to priority 60, below the host's mixer (70), so
+ * that the audio thread can ask for it under any user. Where it may not, the
+ * host makes the thread real-time itself once the runtime reports it
+ * (AUDIO_THREAD, WorkerChannel). */
+enum {
+    GUEST_REALTIME_PRIORITY = 60,
+    GUEST_REALTIME_SOFT_MICROSECONDS = 200000,
+    GUEST_REALTIME_HARD_MICROSECONDS = 400000
+};
+
+static void grant_audio_realtime(void)
+{
+    struct rlimit priority = {GUEST_REALTIME_PRIORITY, GUEST_REALTIME_PRIORITY};
+    struct rlimit runtime = {GUEST_REALTIME_SOFT_MICROSECONDS, GUEST_REALTIME_HARD_MICROSECONDS};
+
+    /* The bound first: real-time priority never comes without it. */
+    if (setrlimit(RLIMIT_RTTIME, &runtime) == 0) {
+        (void)setrlimit(RLIMIT_RTPRIO, &priority);
+    }
+}
+
 void process_take_guest_user(void)
 {
     uid_t user;
@@ -175,5 +203,6 @@ void process_setup(void)
     }
     /* A worker outlives no host. */
     die_with_host();
+    grant_audio_realtime();
     setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -229,6 +229,14 @@ final class AudioRenderRuntimeTests: XCTestCase {
         XCTAssertNotEqual(renderThread, 0)
         XCTAssertNotEqual(renderThread, UInt64(pthread_self()), "the test's thread is the main queue")
         XCTAssertEqual(fixture.int("fixture_render_on_main_thread"), 0)
+        // The runtime names its thread to the host, which may raise it to real-time (C13).
+        let named = recorders.last!.timeline.compactMap { entry -> UInt64? in
+            if case .audioThread(let thread, _) = entry { thread } else { nil }
+        }
+        XCTAssertEqual(named.count, 1, "one stream, one thread")
+        let ourThread = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+        XCTAssertFalse(ourThread.hasSuffix("/task/\(named.first ?? 0)"), "not the test's thread: \(ourThread)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "/proc/self/task/\(named.first ?? 0)"), "a thread of ours")
     }
 
     // MARK: Harness

@@ -2371,6 +2371,7 @@ extension GuestRuntimeCTests {
             case modalDismissed(UInt64, modal: UInt64)
             case notification(title: String, body: String)
             case audio(AudioReport)
+            case audioThread(UInt64, realtime: Bool)
             case mark(String)
 
             static func taskBegan(_ task: UInt64, _ name: String) -> Entry { .taskBegan(task, name: Array(name.utf8)) }
@@ -2416,6 +2417,7 @@ extension GuestRuntimeCTests {
                 case .sessionClose(let session): "sessionClose \(session)"
                 case .loadingProgress(let scene, let value): "loadingProgress \(scene) \(value)"
                 case .sceneTitle(let scene, let title): "sceneTitle \(scene) \(title)"
+                case .audioThread(let thread, let realtime): "audioThread \(thread) realtime \(realtime)"
                 case .modalPresented(let scene, let modal, let style, let title):
                     "modalPresented \(scene) \(modal) \(style) \(title)"
                 case .modalDismissed(let scene, let modal): "modalDismissed \(scene) \(modal)"
@@ -2539,6 +2541,7 @@ extension GuestRuntimeCTests {
                     $0.timeline.append(.audio(AudioReport(report)))
                     if stray { $0.strayAudioMembers += 1 }
                 }
+            case AHR_REPORT_AUDIO_THREAD: record(.audioThread(report.id, realtime: report.flag))
             default: XCTFail("an unknown report kind \(report.kind)")
             }
         }

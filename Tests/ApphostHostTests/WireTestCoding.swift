@@ -188,6 +188,10 @@ extension WorkerToHostMessage {
         case .audioOutputOverridden(let outputOverride):
             report.kind = AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN
             report.output_override = outputOverride == .speaker ? 1 : 0
+        case .audioThread(let id, let realtime):
+            report.kind = AHR_REPORT_AUDIO_THREAD
+            report.id = UInt64(id)
+            report.flag = realtime
         case .identified, .died:
             preconditionFailure("\(event) is the channel's own, never a worker's frame")
         }

@@ -469,7 +469,7 @@ final class WorkerWireCodecTests: XCTestCase {
             .audioActivationRequested(1), .audioActivationRequested(.max), .audioDeactivated(notifyOthers: true),
             .audioDeactivated(notifyOthers: false), .audioRendering(true), .audioRendering(false), .audioGainChanged(0),
             .audioGainChanged(0.25), .audioGainChanged(1), .audioOutputOverridden(.speaker),
-            .audioOutputOverridden(.none),
+            .audioOutputOverridden(.none), .audioThread(id: 4242, realtime: true), .audioThread(id: 1, realtime: false),
         ]
         for event in reports {
             let message = WorkerToHostMessage.report(event)
@@ -520,6 +520,9 @@ final class WorkerWireCodecTests: XCTestCase {
             ("gain 1.5", APPHOST_WIRE_AUDIO_GAIN, le64((1.5).bitPattern)),
             ("gain NaN", APPHOST_WIRE_AUDIO_GAIN, le64(Double.nan.bitPattern)),
             ("override 2", APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN, [2]),
+            ("thread 0", APPHOST_WIRE_AUDIO_THREAD, le64(0) + [1]),
+            ("thread past INT32_MAX", APPHOST_WIRE_AUDIO_THREAD, le64(UInt64(Int32.max) + 1) + [1]),
+            ("realtime 2", APPHOST_WIRE_AUDIO_THREAD, le64(7) + [2]),
         ]
         for (what, type, payload) in cases {
             XCTAssertThrowsError(
@@ -575,9 +578,11 @@ final class WorkerWireCodecTests: XCTestCase {
             [
                 APPHOST_WIRE_AUDIO_CONFIGURED, APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED, APPHOST_WIRE_AUDIO_DEACTIVATED,
                 APPHOST_WIRE_AUDIO_RENDERING, APPHOST_WIRE_AUDIO_GAIN, APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN,
-            ].map(\.rawValue), Array(85...90))
+                APPHOST_WIRE_AUDIO_THREAD,
+            ].map(\.rawValue), Array(85...91))
         XCTAssertEqual(
-            APPHOST_WIRE_VERSION, 7, "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams")
+            APPHOST_WIRE_VERSION, 8,
+            "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams, 8 audio threads")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

@@ -71,6 +71,8 @@ enum RuntimeReport {
         case AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN:
             guard let outputOverride = AudioABI.outputOverride(report.output_override) else { return nil }
             return .audioOutputOverridden(outputOverride)
+        case AHR_REPORT_AUDIO_THREAD:
+            return .audioThread(id: Int32(clamping: report.id), realtime: report.flag)
         default:
             return nil
         }

@@ -501,6 +501,10 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             pending.removeFirst()
             post { first.reply(.success(status)) }
             freezeOnceIdle()
+        case .report(.audioThread(let thread, realtime: false)):
+            // The worker's audio thread could not make itself real-time: the host does.
+            let realtime = AudioThreadPriority.promote(thread: thread, of: pid)
+            post { [onEvent] in onEvent(.audioThread(id: thread, realtime: realtime)) }
         case .report(let event):
             // In the order the worker wrote them: a task begun, or a scene requested, before a
             // call's reply comes first.

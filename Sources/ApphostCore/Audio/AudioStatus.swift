@@ -39,6 +39,8 @@ public struct AudioSessionStatus: Sendable, Codable, Equatable {
     /// Its sound as the mixer takes it: level, frames rendered, xruns (C13); nil until its stream
     /// opens (its first activation, with a guest that implements render).
     public var meter: AudioSessionMeter? = nil
+    /// Whether its audio thread runs real-time (SCHED_FIFO); nil until it started.
+    public var realtime: Bool? = nil
 }
 
 extension HostCore {
@@ -59,6 +61,7 @@ extension HostCore {
             options: session.configuration.options, active: session.active, rendering: session.rendering,
             interruption: session.interruption?.reason, ducked: level.ducked, muted: level.muted, gain: session.gain,
             level: level.gain, route: audioRoutes.route(of: guest.id), nonconformances: guest.audio.nonconformances,
-            meter: guest.audio.stream == .open ? meters?.sessions[guest.id] : nil)
+            meter: guest.audio.stream == .open ? meters?.sessions[guest.id] : nil,
+            realtime: guest.audio.realtimeRenderer)
     }
 }

@@ -18,6 +18,8 @@ struct GuestAudioState {
     /// What the mixer was last told of it, and the xruns the last meter reading counted.
     var mix: AudioMix?
     var xrunsMetered: UInt64 = 0
+    /// Whether its audio thread runs real-time (SCHED_FIFO); nil before it started.
+    var realtimeRenderer: Bool?
 
     /// Forgets everything of a run but its stream, which the core closes as the guest's app state
     /// becomes notRunning, just after (`audioFollowsAppState`).

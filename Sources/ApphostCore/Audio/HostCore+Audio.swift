@@ -26,6 +26,10 @@ extension HostCore {
             audio.setRendering(id, rendering)
         case .audioGainChanged(let gain):
             audio.setGain(id, gain)
+        case .audioThread(let thread, let realtime):
+            guest.audio.realtimeRenderer = realtime
+            record(.audioThread, guest: id, name: realtime ? "real-time" : "ordinary", message: "thread \(thread)")
+            return
         case .audioOutputOverridden(let outputOverride):
             do throws(AudioRouteError) {
                 tell(try audioRoutes.override(id, outputOverride))

@@ -80,4 +80,7 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     case audioGainChanged(Double)
     /// A playAndRecord session's output override (C10).
     case audioOutputOverridden(AudioOutputOverride)
+    /// The guest's audio thread started (C13): its thread id in the guest's process, and whether
+    /// it runs real-time (SCHED_FIFO), by itself or because the channel made it so.
+    case audioThread(id: Int32, realtime: Bool)
 }

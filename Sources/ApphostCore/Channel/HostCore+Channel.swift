@@ -84,7 +84,7 @@ extension HostCore {
             }
             handleScenes(event, from: guest)
         case .audioConfigured, .audioActivationRequested, .audioDeactivated, .audioRendering, .audioGainChanged,
-            .audioOutputOverridden:
+            .audioOutputOverridden, .audioThread:
             // A guest thread may configure before the channel's opening is handled: kept till then.
             guard route.id != nil else { return route.early.append(event) }
             guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel

@@ -65,6 +65,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case audioMix = "audio-mix"
         case audioMeter = "audio-meter"
         case audioXrun = "audio-xrun"
+        case audioThread = "audio-thread"
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
         case eventsDropped = "events-dropped"
@@ -122,7 +123,8 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case .callback, .alert, .taskBegun, .taskEnded, .taskExpired, .modalPresented, .modalDismissed, .modalKept,
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
-            .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun:
+            .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun,
+            .audioThread:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).

@@ -211,7 +211,11 @@ typedef enum ahr_report_kind {
     AHR_REPORT_AUDIO_GAIN = 89,
     /* override_output of a PLAY_AND_RECORD session: `output_override`
      * (enum apphost_audio_output_override). */
-    AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN = 90
+    AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN = 90,
+    /* The audio thread of a stream started (AHR_CALL_AUDIO_STREAM): `id` is
+     * its thread id (gettid), `flag` whether it got SCHED_FIFO itself; a
+     * host with the privilege may make it real-time when it could not. */
+    AHR_REPORT_AUDIO_THREAD = 91
 } ahr_report_kind;
 
 /* One report. Texts are the guest's bytes: not NUL-terminated and not

@@ -175,6 +175,8 @@
  *   AUDIO_RENDERING  bool rendering
  *   AUDIO_GAIN  f64 gain (0 to 1)
  *   AUDIO_OUTPUT_OVERRIDDEN  u8 override (enum apphost_audio_output_override)
+ *   AUDIO_THREAD  u64 thread id (the worker's gettid, never 0), bool realtime
+ *               (it got SCHED_FIFO itself)
  */
 #ifndef APPHOST_WIRE_H
 #define APPHOST_WIRE_H
@@ -182,7 +184,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 7,
+    APPHOST_WIRE_VERSION = 8,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -228,7 +230,8 @@ enum apphost_wire_type {
     APPHOST_WIRE_AUDIO_DEACTIVATED = 87,
     APPHOST_WIRE_AUDIO_RENDERING = 88,
     APPHOST_WIRE_AUDIO_GAIN = 89,
-    APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN = 90
+    APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN = 90,
+    APPHOST_WIRE_AUDIO_THREAD = 91
 };
 
 enum apphost_wire_call {
