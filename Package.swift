@@ -53,7 +53,10 @@ let package = Package(
         // calls on the thread that owns it. The worker process runs it, and so does the host for
         // the guests it runs in its own process (ApphostChannels' InProcessChannel).
         // Its audio thread renders into the session regions of ApphostMixing (mix_region.h).
-        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing"]),
+        // Its actions (CONTRACT F2) are called through libffi, whose call interfaces it prepares at load.
+        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing", "CFFI"]),
+        // libffi: calls a function whose signature is known only at run time, a guest's action.
+        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
         // meters, the sinks (a WAV file, nothing), the input sources record sessions receive

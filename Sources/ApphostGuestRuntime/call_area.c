@@ -33,6 +33,8 @@ ahr_call_area ahr_call_area_of(ahr_call_kind kind)
     case AHR_CALL_MEDIA_SERVICES_RESET:
     case AHR_CALL_AUDIO_STREAM:
         return AHR_AREA_AUDIO;
+    case AHR_CALL_ACTION:
+        return AHR_AREA_ACTIONS;
     }
     /* A value the host sent that no kind has. */
     return AHR_AREA_UNKNOWN;

@@ -17,6 +17,8 @@ typedef enum ahr_call_area {
     AHR_AREA_SCENES,
     /* The audio extension's calls (audio.c). */
     AHR_AREA_AUDIO,
+    /* The actions extension's calls (actions.c). */
+    AHR_AREA_ACTIONS,
     /* SAVE_STATUS: ahr_handle answers it itself, from the mirror. */
     AHR_AREA_RUNTIME
 } ahr_call_area;

@@ -21,4 +21,5 @@ void ahr_read_entry(const void *symbol, apphost_entry_t *entry);
  */
 bool ahr_read_raw_descriptor(const apphost_entry_t *entry, ahr_raw_descriptor *raw, char **storage);
 
+
 #endif

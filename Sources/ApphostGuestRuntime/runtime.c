@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "audio.h"
 #include "background.h"
 #include "call_area.h"
@@ -46,6 +47,10 @@ struct ahr_runtime {
     ahr_scenes scenes;
     /* The audio extension's session. */
     ahr_audio audio;
+    /* The actions the descriptor declared, prepared for calls. */
+    ahr_actions actions;
+    /* Where the runtime's own reports go (action results): ahr_start's. */
+    ahr_reporter reporter;
     /* Which thread delivers a call now, for the [main-queue] functions. */
     ahr_main_queue main_queue;
     /* The guest's sessions, for list_sessions and the like. */
@@ -113,6 +118,7 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
         return AHR_LOAD_OUT_OF_MEMORY;
     }
     runtime->phase = PHASE_LOADED;
+    ahr_actions_prepare(&runtime->actions, &runtime->descriptor);
     ahr_mirror_init(&runtime->mirror);
     ahr_background_init(&runtime->background);
     ahr_scenes_init(&runtime->scenes, (runtime->descriptor.capabilities & APPHOST_CAPABILITY_MULTIPLE_SCENES) != 0);
@@ -171,6 +177,7 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
         return refuse(APPHOST_ERROR_OUT_OF_MEMORY, init_status);
     }
 
+    runtime->reporter = reporter;
     ahr_main_queue_enter(&runtime->main_queue);
     status = runtime->entry.init(runtime->host);
     if (init_status != NULL) {
@@ -259,6 +266,8 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     } else if (ahr_scenes_is_call(call)) {
         status = ahr_scenes_handle(&runtime->scenes, &runtime->mirror,
                                    runtime->callbacks.has_scenes ? &runtime->callbacks.scenes : NULL, call, discarded);
+    } else if (call->kind == AHR_CALL_ACTION) {
+        status = ahr_actions_call(&runtime->actions, call, runtime->reporter);
     } else if (ahr_audio_is_call(call)) {
         status = ahr_audio_handle(&runtime->audio, runtime->callbacks.has_audio ? &runtime->callbacks.audio : NULL,
                                   call);

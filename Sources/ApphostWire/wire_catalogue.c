@@ -36,7 +36,8 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_AUDIO_ROUTE_CHANGED == (int)APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED &&
                    (int)AHR_CALL_SECONDARY_AUDIO_HINT == (int)APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT &&
                    (int)AHR_CALL_MEDIA_SERVICES_RESET == (int)APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET &&
-                   (int)AHR_CALL_AUDIO_STREAM == (int)APPHOST_WIRE_CALL_AUDIO_STREAM,
+                   (int)AHR_CALL_AUDIO_STREAM == (int)APPHOST_WIRE_CALL_AUDIO_STREAM &&
+                   (int)AHR_CALL_ACTION == (int)APPHOST_WIRE_CALL_ACTION,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -65,7 +66,8 @@ _Static_assert((int)AHR_REPORT_LOG == (int)APPHOST_WIRE_LOG &&
                    (int)AHR_REPORT_AUDIO_RENDERING == (int)APPHOST_WIRE_AUDIO_RENDERING &&
                    (int)AHR_REPORT_AUDIO_GAIN == (int)APPHOST_WIRE_AUDIO_GAIN &&
                    (int)AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN == (int)APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN &&
-                   (int)AHR_REPORT_AUDIO_THREAD == (int)APPHOST_WIRE_AUDIO_THREAD,
+                   (int)AHR_REPORT_AUDIO_THREAD == (int)APPHOST_WIRE_AUDIO_THREAD &&
+                   (int)AHR_REPORT_ACTION_RESULT == (int)APPHOST_WIRE_ACTION_RESULT,
                "ahr_report_kind matches enum apphost_wire_type");
 
 /* Every option bit audio.h names. */
@@ -139,6 +141,75 @@ static void walk_action(wire_io *io, ahr_call *call)
     }
 }
 
+/* An action's value (actions.h): its type code, then integers as u64 (two's
+ * complement for the signed ones), a double as f64, a bool, or the bytes of
+ * a string or byte array; read, it must be valid for its type
+ * (ahr_value_is_valid). */
+static void walk_value(wire_io *io, ahr_value *value)
+{
+    uint8_t code = (uint8_t)value->type;
+    uint64_t integer;
+
+    wire_io_u8(io, &code);
+    if (wire_io_reading(io)) {
+        value->type = (ahr_value_type)code;
+    }
+    switch (code) {
+    case AHR_VALUE_NONE:
+        break;
+    case AHR_VALUE_BOOL:
+        wire_io_bool(io, &value->boolean);
+        break;
+    case AHR_VALUE_INT16:
+    case AHR_VALUE_INT32:
+    case AHR_VALUE_INT64:
+        integer = (uint64_t)value->integer;
+        wire_io_u64(io, &integer);
+        if (wire_io_reading(io)) {
+            value->integer = (int64_t)integer;
+        }
+        break;
+    case AHR_VALUE_UINT8:
+    case AHR_VALUE_UINT16:
+    case AHR_VALUE_UINT32:
+    case AHR_VALUE_UINT64:
+        wire_io_u64(io, &value->unsigned_integer);
+        break;
+    case AHR_VALUE_DOUBLE:
+        wire_io_f64(io, &value->real);
+        break;
+    case AHR_VALUE_STRING:
+    case AHR_VALUE_BYTES:
+        wire_io_bytes(io, &value->bytes, &value->length, APPHOST_ACTION_VALUE_MAX_BYTES + 1);
+        break;
+    default:
+        wire_io_require(io, false, "an action value of type %u", (unsigned)code);
+        return;
+    }
+    wire_io_require(io, ahr_value_is_valid(value), "an action value of type '%c' that its type does not allow",
+                    (char)code);
+}
+
+/* ACTION's fields: the index, then the arguments, into `storage` when read. */
+static void walk_action_call(wire_io *io, ahr_call *call, ahr_value *storage)
+{
+    uint8_t count = (uint8_t)call->action_argument_count;
+
+    wire_io_u32(io, &call->action_index);
+    wire_io_u8(io, &count);
+    wire_io_require(io, count <= APPHOST_ACTION_ARGUMENTS_MAX, "an action call with %u arguments", (unsigned)count);
+    if (io->cursor.failed) {
+        return;
+    }
+    if (wire_io_reading(io)) {
+        call->action_argument_count = count;
+        call->action_arguments = count > 0 ? storage : NULL;
+    }
+    for (uint8_t i = 0; i < count; i++) {
+        walk_value(io, (ahr_value *)&call->action_arguments[i]);
+    }
+}
+
 /* The fields after the call's kind. */
 /* AUDIO_SETUP's format: each value at least 1. */
 static void walk_format(wire_io *io, ahr_call *call)
@@ -163,7 +234,7 @@ static void walk_interruption_reason(wire_io *io, int32_t *reason)
                  "interruption reason");
 }
 
-static void walk_call_body(wire_io *io, ahr_call *call)
+static void walk_call_body(wire_io *io, ahr_call *call, ahr_value *arguments)
 {
     int32_t callback = call->scene_callback;
 
@@ -247,6 +318,9 @@ static void walk_call_body(wire_io *io, ahr_call *call)
         wire_io_fd(io, &call->audio_memfd);
         wire_io_fd(io, &call->audio_wake_fd);
         break;
+    case AHR_CALL_ACTION:
+        walk_action_call(io, call, arguments);
+        break;
     }
 }
 
@@ -261,10 +335,10 @@ static void walk_call(wire_io *io, wire_call *message)
     /* Checked even when has_scene_state is false: the host sends 0 then. */
     wire_io_enum(io, &call->scene_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
                  "scene state");
-    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_AUDIO_STREAM, "call");
+    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_ACTION, "call");
     call->kind = (ahr_call_kind)kind;
     if (!io->cursor.failed) {
-        walk_call_body(io, call);
+        walk_call_body(io, call, message->arguments);
     }
 }
 
@@ -277,6 +351,31 @@ static void walk_hello(wire_io *io, wire_hello *hello)
 }
 
 static void walk_text(wire_io *io, ahr_text *text) { wire_io_optional_bytes(io, &text->bytes, &text->length); }
+
+/* LOADED's actions table, as read (ABI 1.6). */
+static void walk_actions(wire_io *io, ahr_raw_descriptor *descriptor)
+{
+    wire_io_u32(io, &descriptor->actions_struct_size);
+    wire_io_u32(io, &descriptor->action_size);
+    walk_text(io, &descriptor->actions_id);
+    wire_io_u32(io, &descriptor->action_count);
+    wire_io_u32(io, &descriptor->actions_read);
+    wire_io_require(io, descriptor->actions_read <= APPHOST_ACTIONS_MAX && descriptor->actions_read <= descriptor->action_count,
+                    "%u actions read of %u", (unsigned)descriptor->actions_read, (unsigned)descriptor->action_count);
+    if (io->cursor.failed) {
+        return;
+    }
+    for (uint32_t i = 0; i < descriptor->actions_read; i++) {
+        ahr_raw_action *action = &descriptor->actions[i];
+
+        walk_text(io, &action->name);
+        walk_text(io, &action->arguments);
+        walk_text(io, &action->result);
+        walk_text(io, &action->description);
+        wire_io_u64(io, &action->flags);
+        wire_io_bool(io, &action->has_function);
+    }
+}
 
 /* LOADED: raw values, which the host validates (CONTRACT X1). */
 static void walk_loaded(wire_io *io, ahr_raw_descriptor *descriptor)
@@ -295,6 +394,10 @@ static void walk_loaded(wire_io *io, ahr_raw_descriptor *descriptor)
     wire_io_bool(io, &descriptor->has_init);
     wire_io_bool(io, &descriptor->has_deinit);
     wire_io_bool(io, &descriptor->has_query);
+    wire_io_bool(io, &descriptor->has_actions);
+    if (descriptor->has_actions) {
+        walk_actions(io, descriptor);
+    }
 }
 
 static void walk_load_failed(wire_io *io, wire_load_failed *failure)
@@ -432,6 +535,14 @@ static void walk_report(wire_io *io, ahr_report *report)
         wire_io_enum(io, &report->output_override, APPHOST_AUDIO_OVERRIDE_NONE, APPHOST_AUDIO_OVERRIDE_SPEAKER,
                      "output override");
         break;
+    case AHR_REPORT_ACTION_RESULT:
+        wire_io_bool(io, &report->flag);
+        if (report->flag) {
+            walk_value(io, &report->value);
+        } else {
+            wire_io_text(io, &report->text, &report->text_length);
+        }
+        break;
     case AHR_REPORT_AUDIO_THREAD:
         wire_io_id(io, &report->id, "audio thread");
         wire_io_require(io, report->id <= INT32_MAX, "an audio thread id of %llu", (unsigned long long)report->id);
@@ -445,7 +556,7 @@ static void walk_report(wire_io *io, ahr_report *report)
 /* LOG to the last report, but for STOPPED, the conversation's own. */
 static bool is_report(uint8_t type)
 {
-    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_AUDIO_THREAD && type != APPHOST_WIRE_STOPPED;
+    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_ACTION_RESULT && type != APPHOST_WIRE_STOPPED;
 }
 
 /* Walks the body of a message of a known type; false for an unknown one. */
@@ -588,6 +699,8 @@ const char *wire_type_name(uint8_t type)
         return "AUDIO_OUTPUT_OVERRIDDEN";
     case APPHOST_WIRE_AUDIO_THREAD:
         return "AUDIO_THREAD";
+    case APPHOST_WIRE_ACTION_RESULT:
+        return "ACTION_RESULT";
     }
     return "unknown";
 }

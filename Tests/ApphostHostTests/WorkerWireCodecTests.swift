@@ -542,6 +542,7 @@ final class WorkerWireCodecTests: XCTestCase {
             ("reason 6", [UInt8(APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED.rawValue), 6, 0]),
             ("route reason 5", [UInt8(APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED.rawValue), 5, 0, 0, 0, 0]),
             ("a call of 24", [24]),
+            ("a call of 26", [26]),
         ]
         for (what, body) in calls {
             XCTAssertThrowsError(
@@ -581,8 +582,8 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_AUDIO_THREAD,
             ].map(\.rawValue), Array(85...91))
         XCTAssertEqual(
-            APPHOST_WIRE_VERSION, 8,
-            "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams, 8 audio threads")
+            APPHOST_WIRE_VERSION, 9,
+            "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams, 8 audio threads, 9 actions")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

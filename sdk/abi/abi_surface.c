@@ -158,3 +158,17 @@ void apphost_abi_audio_h_1_5(apphost_audio_buffer_t *buffer)
 {
     (void)buffer;
 }
+
+/* actions.h (ABI 1.6) */
+APPHOST_ABI_SURFACE void apphost_abi_actions_h(enum apphost_action_flag *flag, apphost_action_function_t *function,
+                                               apphost_action_bytes_t *bytes, apphost_action_t *action,
+                                               apphost_guest_actions_t *actions);
+void apphost_abi_actions_h(enum apphost_action_flag *flag, apphost_action_function_t *function,
+                           apphost_action_bytes_t *bytes, apphost_action_t *action, apphost_guest_actions_t *actions)
+{
+    (void)flag;
+    (void)function;
+    (void)bytes;
+    (void)action;
+    (void)actions;
+}

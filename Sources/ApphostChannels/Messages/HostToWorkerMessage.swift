@@ -33,7 +33,8 @@ enum HostToWorkerMessage: Sendable, Equatable {
         case .call(let sequence, let guestMessage):
             message.type = UInt8(APPHOST_WIRE_CALL.rawValue)
             return RuntimeCall.with(guestMessage) { call in
-                message.body.call = wire_call(sequence: sequence, call: call.pointee)
+                message.body.call.sequence = sequence
+                message.body.call.call = call.pointee
                 let (bytes, descriptors) = WireCodec.encode(message)
                 guard case .audioStream(let handle) = guestMessage.call else { return OutboundFrame(bytes: bytes) }
                 return OutboundFrame(bytes: bytes, descriptors: descriptors, owner: handle.stream)

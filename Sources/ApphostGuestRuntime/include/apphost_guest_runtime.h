@@ -75,6 +75,20 @@ typedef struct ahr_text {
     size_t length;
 } ahr_text;
 
+/* One action of the guest's table (actions.h) as declared: texts as
+ * ahr_text says, `has_function` false for a NULL function. `function` is
+ * the runtime's, for its calls: the wire carries has_function only, since
+ * an address in the worker means nothing to the host. */
+typedef struct ahr_raw_action {
+    ahr_text name;
+    ahr_text arguments;
+    ahr_text result;
+    ahr_text description;
+    uint64_t flags;
+    bool has_function;
+    apphost_action_function_t function;
+} ahr_raw_action;
+
 /* apphost_entry and its descriptor as the guest declared them. */
 typedef struct ahr_raw_descriptor {
     apphost_version_t abi_version;
@@ -94,6 +108,22 @@ typedef struct ahr_raw_descriptor {
     bool has_init;
     bool has_deinit;
     bool has_query;
+    /* ABI 1.6: the actions table the descriptor points to (actions.h), as
+     * declared; has_actions is false for a NULL pointer or a descriptor
+     * whose struct_size ends before it. The runtime reads the table's
+     * members within its struct_size, each action's within action_size,
+     * and at most APPHOST_ACTIONS_MAX actions (`actions_read`), whatever
+     * `action_count` says, and none when action_size cannot hold a name.
+     * An action's strings are cut one byte past actions.h's limits (a
+     * signature at 17 bytes, a result at 3), so that the host still sees
+     * them too long. */
+    bool has_actions;
+    uint32_t actions_struct_size;
+    uint32_t action_size;
+    ahr_text actions_id;
+    uint32_t action_count;
+    uint32_t actions_read;
+    ahr_raw_action actions[APPHOST_ACTIONS_MAX];
 } ahr_raw_descriptor;
 
 /* The guest's raw descriptor, owned by the runtime until ahr_stop. */
@@ -215,8 +245,64 @@ typedef enum ahr_report_kind {
     /* The audio thread of a stream started (AHR_CALL_AUDIO_STREAM): `id` is
      * its thread id (gettid), `flag` whether it got SCHED_FIFO itself; a
      * host with the privilege may make it real-time when it could not. */
-    AHR_REPORT_AUDIO_THREAD = 91
+    AHR_REPORT_AUDIO_THREAD = 91,
+
+    /* The actions extension ("apphost.actions/1", actions.h, ABI 1.6). */
+
+    /* An ACTION call's outcome, made on the main queue before ahr_handle
+     * returns from it, once per call that ran the guest's function: with
+     * `flag` set, the function's result in `value` (of the action's result
+     * type; type AHR_VALUE_NONE for a void one), whose bytes are the
+     * guest's; without, a broken result, and `text` says how (ahr_handle
+     * then returns APPHOST_ERROR_GUEST_FAILED). */
+    AHR_REPORT_ACTION_RESULT = 92
 } ahr_report_kind;
+
+/* The type codes of actions.h's signatures, one per value; ay is
+ * AHR_VALUE_BYTES, 'a'. */
+typedef enum ahr_value_type {
+    /* No value: the result of a void action. */
+    AHR_VALUE_NONE = 0,
+    AHR_VALUE_BOOL = 'b',
+    AHR_VALUE_UINT8 = 'y',
+    AHR_VALUE_INT16 = 'n',
+    AHR_VALUE_UINT16 = 'q',
+    AHR_VALUE_INT32 = 'i',
+    AHR_VALUE_UINT32 = 'u',
+    AHR_VALUE_INT64 = 'x',
+    AHR_VALUE_UINT64 = 't',
+    AHR_VALUE_DOUBLE = 'd',
+    AHR_VALUE_STRING = 's',
+    AHR_VALUE_BYTES = 'a'
+} ahr_value_type;
+
+/* One argument or result. The member its type uses: `boolean` for b,
+ * `integer` for n, i and x, `unsigned_integer` for y, q, u and t, `real`
+ * for d, `bytes` and `length` for s (UTF-8, no NUL, not NUL-terminated) and
+ * ay; the others are zero. Integers hold values within their type's range. */
+typedef struct ahr_value {
+    ahr_value_type type;
+    bool boolean;
+    int64_t integer;
+    uint64_t unsigned_integer;
+    double real;
+    const void *bytes;
+    size_t length;
+} ahr_value;
+
+/* A signature's text parsed (actions.h): up to `max` complete types ("ay"
+ * is one) into `types`, their number in *count. False for anything else
+ * (an unknown code, an 'a' not followed by 'y', more than `max` types),
+ * with `problem` (when not NULL) saying what, NUL-terminated, cut to
+ * `problem_size`. [thread-safe] */
+bool ahr_parse_value_types(const char *text, size_t length, size_t max, ahr_value_type *types, size_t *count,
+                           char *problem, size_t problem_size);
+
+/* True when `value` is a valid value of its type for an action: an integer
+ * within its type's range, a finite double, a string or bytes of at most
+ * APPHOST_ACTION_VALUE_MAX_BYTES (bytes NULL only with length 0), a string
+ * of valid UTF-8 without NUL. [thread-safe] */
+bool ahr_value_is_valid(const ahr_value *value);
 
 /* One report. Texts are the guest's bytes: not NUL-terminated and not
  * checked, invalid UTF-8 passed on as it is, for the receiver to repair. */
@@ -245,6 +331,8 @@ typedef struct ahr_report {
     bool flag;
     double gain;
     int32_t output_override;
+    /* ACTION_RESULT. */
+    ahr_value value;
 } ahr_report;
 
 /*
@@ -361,7 +449,9 @@ typedef enum ahr_call_kind {
     AHR_CALL_SECONDARY_AUDIO_HINT = 22,
     AHR_CALL_MEDIA_SERVICES_RESET = 23,
     /* The session's sound (CONTRACT C13): see ahr_handle. */
-    AHR_CALL_AUDIO_STREAM = 24
+    AHR_CALL_AUDIO_STREAM = 24,
+    /* An action of the guest's table (CONTRACT F2): see ahr_handle. */
+    AHR_CALL_ACTION = 25
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
@@ -465,6 +555,11 @@ typedef struct ahr_call {
      * (ApphostMixing's mix_region.h), which ahr_handle takes. */
     int audio_memfd;
     int audio_wake_fd;
+    /* ACTION: the action's index in the guest's table, and its arguments
+     * (`action_argument_count` of them, NULL only with 0). */
+    uint32_t action_index;
+    const ahr_value *action_arguments;
+    size_t action_argument_count;
 } ahr_call;
 
 /*
@@ -574,6 +669,22 @@ typedef struct ahr_call {
  * running, APPHOST_ERROR_INVALID_ARGUMENT for a negative descriptor or a
  * region the runtime refuses (not a region, or not of the announced
  * format). ahr_stop stops the thread before deinit.
+ *
+ * ACTION calls action `action_index` of the guest's table (actions.h,
+ * CONTRACT F2) with `action_arguments`, through the libffi call interface
+ * the runtime prepared at ahr_load: `s` arguments as NUL-terminated copies
+ * and `ay` ones as a copy (never NULL) and its length, all freed when the
+ * function has returned. The function runs as a callback does (the
+ * [main-queue] host functions answer it); its result is copied and
+ * reported (AHR_REPORT_ACTION_RESULT) before ahr_handle returns. Returns
+ * APPHOST_OK when it ran and returned a valid result,
+ * APPHOST_ERROR_GUEST_FAILED when it ran and returned a broken one (a NULL
+ * or invalid string, a result too long), and, without running anything,
+ * APPHOST_ERROR_INVALID_HANDLE for an index past the table or an action
+ * whose declaration the runtime could not prepare (the host refuses such
+ * a guest at load), APPHOST_ERROR_INVALID_ARGUMENT for arguments that are
+ * not the declared ones (their number, a type, ahr_value_is_valid),
+ * APPHOST_ERROR_OUT_OF_MEMORY when the copies could not be made.
  *
  * SAVE_STATUS tells whether the host could store the last save of a
  * connected scene (CONTRACT X5): while `save_failed` holds, save_scene_state

@@ -1,6 +1,7 @@
 /*
- * The host <-> worker wire protocol, version 6 (1 had no background calls,
- * 2 no scenes calls, 3 no activation tokens, 4 no scene titles, 5 no audio).
+ * The host <-> worker wire protocol, version 9 (1 had no background calls,
+ * 2 no scenes calls, 3 no activation tokens, 4 no scene titles, 5 no audio,
+ * 6 no audio streams, 7 no audio threads, 8 no actions).
  *
  * With process isolation each guest runs in its own worker process
  * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
@@ -103,6 +104,14 @@
  *                 MEDIA_SERVICES_RESET: nothing
  *                 AUDIO_STREAM: fd memfd, fd wake (the session's region,
  *                               ApphostMixing's mix_region.h, CONTRACT C13)
+ *                 ACTION: u32 index (in the guest's actions table), u8 count
+ *                               (at most 8), then count values (CONTRACT F2)
+ *               A "value" (actions.h) is u8 type code (b y n q i u x t d s,
+ *               'a' for ay; 0, none, only as a result), then: bool for b;
+ *               u64 for the integers (two's complement for n i x); f64 for
+ *               d; bytes for s and ay (at most 65536). It must be valid for
+ *               its type: within its range, a finite d, an s of UTF-8
+ *               without NUL; anything else is a protocol error.
  *               An "fd" field is a u8, the descriptor's index among those the
  *               frame carries (0, 1, ... in field order): the descriptors
  *               themselves travel beside the bytes, as SCM_RIGHTS ancillary
@@ -122,7 +131,12 @@
  *               bool has_descriptor, u32 struct_size,
  *               opt str id, opt str name, opt str version, opt str vendor,
  *               opt str description, u64 capabilities,
- *               bool has_init, bool has_deinit, bool has_query
+ *               bool has_init, bool has_deinit, bool has_query,
+ *               bool has_actions, then when it is 1 (ABI 1.6, actions.h):
+ *                 u32 struct_size, u32 action_size, opt str id,
+ *                 u32 count, u32 read (at most 64 and count), then per
+ *                 action read: opt str name, opt str arguments, opt str
+ *                 result, opt str description, u64 flags, bool has_function
  *               (raw values: the host validates them, CONTRACT X1; strings are
  *               the guest's bytes, UTF-8 unchecked, each cut at 4096 bytes
  *               on a character boundary; for a guest of another ABI major
@@ -177,6 +191,9 @@
  *   AUDIO_OUTPUT_OVERRIDDEN  u8 override (enum apphost_audio_output_override)
  *   AUDIO_THREAD  u64 thread id (the worker's gettid, never 0), bool realtime
  *               (it got SCHED_FIFO itself)
+ *   ACTION_RESULT  bool ok, then a value (the action's result; none for a
+ *               void one) when ok, or str problem (a broken result) when
+ *               not: written during an ACTION CALL, before its REPLY
  */
 #ifndef APPHOST_WIRE_H
 #define APPHOST_WIRE_H
@@ -184,7 +201,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 8,
+    APPHOST_WIRE_VERSION = 9,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -231,7 +248,8 @@ enum apphost_wire_type {
     APPHOST_WIRE_AUDIO_RENDERING = 88,
     APPHOST_WIRE_AUDIO_GAIN = 89,
     APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN = 90,
-    APPHOST_WIRE_AUDIO_THREAD = 91
+    APPHOST_WIRE_AUDIO_THREAD = 91,
+    APPHOST_WIRE_ACTION_RESULT = 92
 };
 
 enum apphost_wire_call {
@@ -258,7 +276,8 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED = 21,
     APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT = 22,
     APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET = 23,
-    APPHOST_WIRE_CALL_AUDIO_STREAM = 24
+    APPHOST_WIRE_CALL_AUDIO_STREAM = 24,
+    APPHOST_WIRE_CALL_ACTION = 25
 };
 
 enum apphost_wire_scene_callback {

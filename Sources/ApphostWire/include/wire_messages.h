@@ -48,6 +48,8 @@ typedef struct wire_start {
 typedef struct wire_call {
     uint64_t sequence;
     ahr_call call;
+    /* Decoded, an ACTION's arguments, which call.action_arguments points to. */
+    ahr_value arguments[APPHOST_ACTION_ARGUMENTS_MAX];
 } wire_call;
 
 typedef struct wire_load_failed {

@@ -32,7 +32,8 @@ public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_
         version: copy(descriptor.version),
         vendor: copy(descriptor.vendor),
         description: copy(descriptor.summary),
-        capabilities: descriptor.capabilities.rawValue)
+        capabilities: descriptor.capabilities.rawValue,
+        actions: nil)
     return true
 }
 

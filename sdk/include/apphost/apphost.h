@@ -17,6 +17,8 @@
  *   audio.h       "apphost.audio/1" (ABI 1.4): the audio session: category,
  *                 activation, interruptions, routes, ducking, silence switch;
  *                 since ABI 1.5 the sound itself: render, on an audio thread
+ *   actions.h     "apphost.actions/1" (ABI 1.6): named, typed actions an
+ *                 operator calls, declared in the descriptor (no host table)
  *
  * See sdk/README.md for the plugin author's guide.
  *
@@ -36,5 +38,6 @@
 #include "background.h"
 #include "scenes.h"
 #include "audio.h"
+#include "actions.h"
 
 #endif /* APPHOST_H */

@@ -42,6 +42,9 @@ typedef struct apphost_guest_descriptor {
     const char *description;
     /* Bitwise OR of enum apphost_capability values. */
     uint64_t capabilities;
+    /* ABI 1.6: the actions an operator may call (actions.h), static data
+     * like the rest; NULL for none. */
+    const struct apphost_guest_actions *actions;
 } apphost_guest_descriptor_t;
 
 #ifdef __cplusplus
