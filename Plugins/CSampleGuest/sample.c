@@ -18,6 +18,10 @@
  *     progress (N2), "sheet <title>" presents a modal (N3) and
  *     "close-sheet" takes the scene's sheets down again; each scene logs its
  *     size (S11), and closed sessions are forgotten (S7);
+ *   - typed actions an operator calls, "apphost.actions/1" (ABI 1.6, F1, F2):
+ *     scenes()u, activations()t, reset(t)b and greet(s)s, declared in a
+ *     static table the descriptor points to (`apphost ctl call
+ *     org.apphost.samples.c greet Ada` prints "Hello, Ada!");
  *   - defensive handling of NULL pointers and unknown handles (CONTRACT X3).
  *
  * Every callback logs one INFO line, "callback <name>" for app callbacks and
@@ -38,6 +42,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -551,6 +556,72 @@ static const void *query(const char *interface_id)
     return NULL; /* an interface this guest does not offer */
 }
 
+/* ---- Actions (actions.h): ordinary functions of the declared C types ------- */
+
+/* scenes()u: how many scenes have a counter now. */
+static uint32_t action_scenes(void)
+{
+    uint32_t count = 0;
+    size_t i;
+
+    for (i = 0; i < MAX_SCENES; i++) {
+        count += g_scenes[i].scene != APPHOST_SCENE_INVALID;
+    }
+    return count;
+}
+
+/* activations()t: how often the connected scenes became active, in all. */
+static uint64_t action_activations(void)
+{
+    uint64_t total = 0;
+    size_t i;
+
+    for (i = 0; i < MAX_SCENES; i++) {
+        if (g_scenes[i].scene != APPHOST_SCENE_INVALID) {
+            total += g_scenes[i].counter;
+        }
+    }
+    return total;
+}
+
+/* reset(t)b: sets a connected scene's counter back to 0; false for a handle
+ * that is not one (`apphost ctl ps` shows the handles). */
+static bool action_reset(uint64_t scene)
+{
+    struct scene_slot *slot = find_scene((apphost_scene_t)scene);
+
+    if (slot == NULL) {
+        return false;
+    }
+    slot->counter = 0;
+    log_message(APPHOST_LOG_INFO, "reset scene=%" PRIu64, scene);
+    return true;
+}
+
+/* greet(s)s: the host owns `name` during the call; the result stays ours, in
+ * a buffer the next call reuses (the host copies it as soon as we return). */
+static const char *action_greet(const char *name)
+{
+    static char greeting[128];
+
+    snprintf(greeting, sizeof greeting, "Hello, %s!", name);
+    return greeting;
+}
+
+static const apphost_action_t action_list[] = {
+    {"scenes", "", "u", "How many scenes are connected.", 0, (apphost_action_function_t)action_scenes},
+    {"activations", "", "t", "How often the connected scenes became active, in all.", 0,
+     (apphost_action_function_t)action_activations},
+    {"reset", "t", "b", "Sets a scene's counter back to 0, by its handle; false for no such scene.", 0,
+     (apphost_action_function_t)action_reset},
+    {"greet", "s", "s", "Greets someone by name.", 0, (apphost_action_function_t)action_greet},
+};
+
+static const apphost_guest_actions_t actions = {
+    sizeof(apphost_guest_actions_t), sizeof(apphost_action_t), APPHOST_ACTIONS_ID, action_list,
+    sizeof action_list / sizeof action_list[0],
+};
+
 /* Static data: the host reads it right after loading, before init. */
 static const apphost_guest_descriptor_t descriptor = {
     sizeof(apphost_guest_descriptor_t),
@@ -560,6 +631,7 @@ static const apphost_guest_descriptor_t descriptor = {
     "apphost",
     "Counts how often each scene becomes active and restores the count.",
     APPHOST_CAPABILITY_MULTIPLE_SCENES,
+    &actions,
 };
 
 /* The only exported symbol (sdk/apphost.map hides the rest). */

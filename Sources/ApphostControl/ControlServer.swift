@@ -6,8 +6,10 @@ import Synchronization
 /// The control socket: a Unix-domain stream socket, mode 0600, speaking line-delimited JSON
 /// (a `ControlCommand`, a `ControlReply`, then event lines for `events`).
 public final class ControlServer: Sendable {
-    /// Requests are short; this bounds what a peer can make the host buffer.
-    static let maximumRequestLength = 64 * 1024
+    /// Requests are short but for `call`'s arguments: a string of APPHOST_ACTION_VALUE_MAX_BYTES
+    /// (64 KiB) that JSON escapes as \u0000 takes six times that. This bounds what a peer can make
+    /// the host buffer.
+    static let maximumRequestLength = 512 * 1024
 
     public let socketPath: String
     private let group: MultiThreadedEventLoopGroup

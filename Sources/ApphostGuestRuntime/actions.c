@@ -257,6 +257,13 @@ static const char *read_result(ahr_value_type type, const result_storage *storag
     return NULL;
 }
 
+static void free_copies(void **copies, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        free(copies[i]);
+    }
+}
+
 int32_t ahr_actions_call(const ahr_actions *actions, const ahr_call *call, ahr_reporter reporter)
 {
     const ahr_prepared_action *action;
@@ -266,7 +273,6 @@ int32_t ahr_actions_call(const ahr_actions *actions, const ahr_call *call, ahr_r
     result_storage storage;
     ahr_report report;
     const char *broken;
-    bool filled;
 
     if (call->action_index >= actions->count || !actions->actions[call->action_index].prepared) {
         return APPHOST_ERROR_INVALID_HANDLE;
@@ -277,16 +283,11 @@ int32_t ahr_actions_call(const ahr_actions *actions, const ahr_call *call, ahr_r
     }
     memset(parameters, 0, sizeof parameters);
     memset(&storage, 0, sizeof storage);
-    filled = fill(action, call->action_arguments, parameters, values, copies);
-    if (filled) {
-        ffi_call((ffi_cif *)&action->cif, action->function, &storage, values);
-    }
-    for (size_t i = 0; i < action->argument_count; i++) {
-        free(copies[i]);
-    }
-    if (!filled) {
+    if (!fill(action, call->action_arguments, parameters, values, copies)) {
+        free_copies(copies, action->argument_count);
         return APPHOST_ERROR_OUT_OF_MEMORY;
     }
+    ffi_call((ffi_cif *)&action->cif, action->function, &storage, values);
     memset(&report, 0, sizeof report);
     report.kind = AHR_REPORT_ACTION_RESULT;
     broken = read_result(action->result, &storage, &report.value);
@@ -299,5 +300,7 @@ int32_t ahr_actions_call(const ahr_actions *actions, const ahr_call *call, ahr_r
     if (reporter.report != NULL) {
         reporter.report(reporter.context, &report);
     }
+    /* Only now: a result may point into an argument (an echo). */
+    free_copies(copies, action->argument_count);
     return broken == NULL ? APPHOST_OK : APPHOST_ERROR_GUEST_FAILED;
 }

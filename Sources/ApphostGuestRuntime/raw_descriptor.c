@@ -121,7 +121,9 @@ static size_t read_actions(const apphost_guest_actions_t *guest_table, ahr_raw_d
     if (table.actions == NULL || table.action_size < sizeof(const char *)) {
         return named;
     }
-    raw->actions_read = table.count < APPHOST_ACTIONS_MAX ? table.count : APPHOST_ACTIONS_MAX;
+    /* A count past the limit is refused whole: reading on would read past
+     * any array a guest of this ABI could have declared. */
+    raw->actions_read = table.count <= APPHOST_ACTIONS_MAX ? table.count : 0;
     for (uint32_t i = 0; i < raw->actions_read; i++) {
         const unsigned char *entry = (const unsigned char *)table.actions + (size_t)i * table.action_size;
         ahr_raw_action *action = &raw->actions[i];

@@ -35,10 +35,12 @@ struct RawGuestDescriptor: Sendable, Equatable {
     var vendor: [UInt8]?
     var description: [UInt8]?
     var capabilities: UInt64
+    /// ABI 1.6: the actions table, nil when the descriptor has none.
+    var actions: RawActionTable?
 
     init(
         structSize: UInt32, id: [UInt8]?, name: [UInt8]?, version: [UInt8]?, vendor: [UInt8]?,
-        description: [UInt8]?, capabilities: UInt64
+        description: [UInt8]?, capabilities: UInt64, actions: RawActionTable? = nil
     ) {
         self.structSize = structSize
         self.id = id
@@ -47,7 +49,29 @@ struct RawGuestDescriptor: Sendable, Equatable {
         self.vendor = vendor
         self.description = description
         self.capabilities = capabilities
+        self.actions = actions
     }
+}
+
+/// `apphost_guest_actions_t` as plain values (`ahr_raw_descriptor`'s actions members): the
+/// actions the runtime read, at most APPHOST_ACTIONS_MAX whatever `count` declares.
+struct RawActionTable: Sendable, Equatable {
+    var structSize: UInt32
+    var actionSize: UInt32
+    var id: [UInt8]?
+    var count: UInt32
+    var actions: [RawAction]
+}
+
+/// `apphost_action_t` as plain values; its strings as the runtime kept them (cut one byte past
+/// actions.h's limits).
+struct RawAction: Sendable, Equatable {
+    var name: [UInt8]?
+    var arguments: [UInt8]?
+    var result: [UInt8]?
+    var description: [UInt8]?
+    var flags: UInt64
+    var hasFunction: Bool
 }
 
 extension RawGuestEntry {
@@ -56,9 +80,22 @@ extension RawGuestEntry {
         func bytes(_ text: ahr_text) -> [UInt8]? {
             text.bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: text.length)) }
         }
+        var actions: [RawAction] = []
+        withUnsafeBytes(of: raw.actions) { buffer in
+            for action in buffer.bindMemory(to: ahr_raw_action.self).prefix(Int(raw.actions_read)) {
+                actions.append(
+                    RawAction(
+                        name: bytes(action.name), arguments: bytes(action.arguments), result: bytes(action.result),
+                        description: bytes(action.description), flags: action.flags, hasFunction: action.has_function))
+            }
+        }
+        let table = RawActionTable(
+            structSize: raw.actions_struct_size, actionSize: raw.action_size, id: bytes(raw.actions_id),
+            count: raw.action_count, actions: actions)
         let descriptor = RawGuestDescriptor(
             structSize: raw.struct_size, id: bytes(raw.id), name: bytes(raw.name), version: bytes(raw.version),
-            vendor: bytes(raw.vendor), description: bytes(raw.description), capabilities: raw.capabilities)
+            vendor: bytes(raw.vendor), description: bytes(raw.description), capabilities: raw.capabilities,
+            actions: raw.has_actions ? table : nil)
         self.init(
             abiVersion: ABIVersion(
                 major: raw.abi_version.major, minor: raw.abi_version.minor, revision: raw.abi_version.revision),

@@ -10,10 +10,12 @@ public struct GuestDescriptor: Sendable, Codable, Equatable {
     public var capabilities: Capabilities
     /// The ABI version the guest was built for.
     public var abiVersion: ABIVersion
+    /// The actions an operator may call (CONTRACT F1, ABI 1.6), in the guest's order.
+    public var actions: [GuestAction]
 
     public init(
         id: String, name: String, version: String, vendor: String? = nil, summary: String? = nil,
-        capabilities: Capabilities = [], abiVersion: ABIVersion = .current
+        capabilities: Capabilities = [], abiVersion: ABIVersion = .current, actions: [GuestAction] = []
     ) {
         self.id = id
         self.name = name
@@ -22,6 +24,29 @@ public struct GuestDescriptor: Sendable, Codable, Equatable {
         self.summary = summary
         self.capabilities = capabilities
         self.abiVersion = abiVersion
+        self.actions = actions
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, version, vendor, summary, capabilities, abiVersion, actions
+    }
+
+    /// A descriptor written before ABI 1.6 has no actions.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        version = try container.decode(String.self, forKey: .version)
+        vendor = try container.decodeIfPresent(String.self, forKey: .vendor)
+        summary = try container.decodeIfPresent(String.self, forKey: .summary)
+        capabilities = try container.decode(Capabilities.self, forKey: .capabilities)
+        abiVersion = try container.decode(ABIVersion.self, forKey: .abiVersion)
+        actions = try container.decodeIfPresent([GuestAction].self, forKey: .actions) ?? []
+    }
+
+    /// The action named `name`, with its index in the guest's table.
+    public func action(named name: String) -> (index: Int, action: GuestAction)? {
+        actions.firstIndex { $0.name == name }.map { ($0, actions[$0]) }
     }
 
     /// Declared capabilities; raw values are the C ABI's `enum apphost_capability` bits.

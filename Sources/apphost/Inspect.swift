@@ -116,6 +116,8 @@ struct InspectReport: Encodable {
     var launch: String
     /// `null` in JSON when the file does not tell (no section headers or dynamic symbol table).
     var exports: Exports
+    /// What `apphost ctl call` may call (CONTRACT F1).
+    var actions: [GuestAction]
 
     init(_ descriptor: GuestDescriptor, launched: Bool, exports: GuestExports?) {
         id = descriptor.id
@@ -127,6 +129,7 @@ struct InspectReport: Encodable {
         abiVersion = descriptor.abiVersion.description
         launch = launched ? "ok" : "not checked"
         self.exports = Exports(known: exports)
+        actions = descriptor.actions
     }
 
     var lines: [String] {
@@ -141,9 +144,21 @@ struct InspectReport: Encodable {
                     ? "init, query, did_finish_launching and deinit: ok"
                     : "not checked (init, query and did_finish_launching did not run; see --launch)"
             ),
-            ("exports", exports.summary),
         ]
-        return fields.map { label, value in label.padding(toLength: 14, withPad: " ", startingAt: 0) + value }
+        // One line per action, its signature then its description, under one label.
+        let width = actions.map(\.signature.count).max() ?? 0
+        let actionLines = actions.enumerated().map { index, action in
+            (
+                index == 0 ? "actions" : "",
+                action.signature.padding(toLength: width + 2, withPad: " ", startingAt: 0) + action.summary
+                    + (action.foreground ? " (foreground only)" : "")
+            )
+        }
+        let lines =
+            fields + (actionLines.isEmpty ? [("actions", "none")] : actionLines) + [("exports", exports.summary)]
+        return lines.map { label, value in
+            label.padding(toLength: 14, withPad: " ", startingAt: 0) + value
+        }
     }
 }
 

@@ -2306,6 +2306,8 @@ extension GuestRuntimeCTests {
         var id, name, version, vendor, description: String?
         var capabilities: UInt64
         var hasInit, hasDeinit, hasQuery: Bool
+        /// The actions table as "name(arguments)result" each, nil for none (ABI 1.6).
+        var actions: [String]? = nil
 
         init(
             abi: [UInt32], hasDescriptor: Bool, structSize: UInt32, id: String?, name: String?, version: String?,

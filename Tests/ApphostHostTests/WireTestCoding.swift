@@ -188,6 +188,21 @@ extension WorkerToHostMessage {
         case .audioOutputOverridden(let outputOverride):
             report.kind = AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN
             report.output_override = outputOverride == .speaker ? 1 : 0
+        case .actionFinished(.returned(let value)):
+            report.kind = AHR_REPORT_ACTION_RESULT
+            report.flag = true
+            if let value {
+                report.value = ActionABI.withValues([value]) { values in
+                    var copied = values[0]
+                    if let bytes = copied.bytes {
+                        copied.bytes = UnsafeRawPointer(arena.copy(Data(bytes: bytes, count: copied.length)))
+                    }
+                    return copied
+                }
+            }
+        case .actionFinished(.broke(let why)):
+            report.kind = AHR_REPORT_ACTION_RESULT
+            text(why)
         case .audioThread(let id, let realtime):
             report.kind = AHR_REPORT_AUDIO_THREAD
             report.id = UInt64(id)

@@ -946,8 +946,30 @@ enum HostFrame {
         case .audioStream:
             // The indexes of its two descriptors, which a test frame cannot carry.
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_STREAM.rawValue)).u8(0).u8(1)
+        case .action(_, let index, let arguments):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_ACTION.rawValue)).u32(UInt32(index))
+                .u8(UInt8(arguments.count))
+            for argument in arguments { payload = value(argument, to: payload) }
         }
         return TestFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: payload.bytes)
+    }
+
+    /// A "value" as apphost_wire.h lays it out: its type code, then the value.
+    static func value(_ value: ActionValue, to payload: TestPayload) -> TestPayload {
+        let code = payload.u8(value.type == .bytes ? UInt8(ascii: "a") : value.type.rawValue.utf8.first!)
+        switch value {
+        case .bool(let flag): return code.bool(flag)
+        case .uint8(let number): return code.u64(UInt64(number))
+        case .int16(let number): return code.u64(UInt64(bitPattern: Int64(number)))
+        case .uint16(let number): return code.u64(UInt64(number))
+        case .int32(let number): return code.u64(UInt64(bitPattern: Int64(number)))
+        case .uint32(let number): return code.u64(UInt64(number))
+        case .int64(let number): return code.u64(UInt64(bitPattern: number))
+        case .uint64(let number): return code.u64(number)
+        case .double(let number): return code.u64(number.bitPattern)
+        case .string(let text): return code.data(Array(text.utf8))
+        case .bytes(let data): return code.data(Array(data))
+        }
     }
 
     private static func code(_ value: Int32) -> UInt8 { UInt8(value) }
@@ -1052,9 +1074,19 @@ enum WorkerFrame: Equatable {
         let hasDescriptor = try reader.bool()
         let structSize = try reader.u32()
         let strings = try (0..<5).map { _ in try reader.optionalString() }
-        return GuestRuntimeCTests.RawDescriptor(
+        var raw = GuestRuntimeCTests.RawDescriptor(
             abi: abi, hasDescriptor: hasDescriptor, structSize: structSize, id: strings[0], name: strings[1],
             version: strings[2], vendor: strings[3], description: strings[4], capabilities: try reader.u64(),
             hasInit: try reader.bool(), hasDeinit: try reader.bool(), hasQuery: try reader.bool())
+        if try reader.bool() {
+            // struct_size, action_size, id, count, then the actions read.
+            _ = (try reader.u32(), try reader.u32(), try reader.optionalString(), try reader.u32())
+            raw.actions = try (0..<reader.u32()).map { _ in
+                let texts = try (0..<4).map { _ in try reader.optionalString() ?? "NULL" }
+                _ = (try reader.u64(), try reader.bool())
+                return "\(texts[0])(\(texts[1]))\(texts[2])"
+            }
+        }
+        return raw
     }
 }

@@ -134,6 +134,14 @@ enum RuntimeCall {
             call.kind = AHR_CALL_AUDIO_STREAM
             call.audio_memfd = handle.stream.memoryDescriptor
             call.audio_wake_fd = handle.stream.wakeDescriptor
+        case .action(_, let index, let arguments):
+            call.kind = AHR_CALL_ACTION
+            call.action_index = UInt32(index)
+            return ActionABI.withValues(arguments) { values in
+                call.action_arguments = values.baseAddress
+                call.action_argument_count = values.count
+                return body(&call)
+            }
         }
         return body(&call)
     }

@@ -71,6 +71,12 @@ enum RuntimeReport {
         case AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN:
             guard let outputOverride = AudioABI.outputOverride(report.output_override) else { return nil }
             return .audioOutputOverridden(outputOverride)
+        case AHR_REPORT_ACTION_RESULT:
+            guard report.flag else {
+                return .actionFinished(.broke(text(report.text, report.text_length)))
+            }
+            let (value, valid) = ActionABI.value(of: report.value)
+            return .actionFinished(valid ? .returned(value) : .broke("returned a value the host cannot read"))
         case AHR_REPORT_AUDIO_THREAD:
             return .audioThread(id: Int32(clamping: report.id), realtime: report.flag)
         default:

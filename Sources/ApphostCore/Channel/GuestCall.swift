@@ -104,6 +104,9 @@ public enum GuestCall: Sendable, Equatable {
     /// (C13). The reply is APPHOST_ERROR_UNSUPPORTED for a guest without render. No guest code
     /// runs on the main queue.
     case audioStream(AudioStreamHandle)
+    /// An action of the guest's table (F2): its declaration, its index there, and arguments of
+    /// its declared types, in order.
+    case action(GuestAction, index: Int, arguments: [ActionValue])
 
     /// The C callback's name, as events and logs show it.
     public var callbackName: String {
@@ -132,6 +135,7 @@ public enum GuestCall: Sendable, Equatable {
         case .secondaryAudioHint: "secondary_audio_hint"
         case .mediaServicesReset: "media_services_reset"
         case .audioStream: "audio_stream"
+        case .action(let action, _, _): "action \(action.name)"
         }
     }
 

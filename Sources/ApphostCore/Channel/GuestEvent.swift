@@ -83,4 +83,7 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// The guest's audio thread started (C13): its thread id in the guest's process, and whether
     /// it runs real-time (SCHED_FIFO), by itself or because the channel made it so.
     case audioThread(id: Int32, realtime: Bool)
+    /// The actions extension (actions.h, ABI 1.6): how the action the guest is in ended, just
+    /// before the call's reply (F2).
+    case actionFinished(ActionOutcome)
 }

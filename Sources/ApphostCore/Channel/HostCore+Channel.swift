@@ -92,6 +92,12 @@ extension HostCore {
                 return
             }
             handleAudio(event, from: guest)
+        case .actionFinished(let outcome):
+            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
+            else {
+                return
+            }
+            guest.actionOutcomes.append(outcome)
         }
     }
 }

@@ -328,7 +328,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                     tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
                     suspension: guest.background.suspendedSince.map {
                         SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
-                    }, pid: guest.channel?.processID, audio: audioStatus(of: guest, meters: meters))
+                    }, pid: guest.channel?.processID, audio: audioStatus(of: guest, meters: meters),
+                    actions: guest.descriptor.actions)
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout,
             audio: audioHostStatus(meters: meters))
     }

@@ -44,6 +44,8 @@ public struct GuestStatus: Sendable, Codable, Equatable {
     public var pid: Int32? = nil
     /// Its audio session while it runs (C1 to C12).
     public var audio: AudioSessionStatus? = nil
+    /// The actions its descriptor declares, which `ctl call` calls (F1).
+    public var actions: [GuestAction] = []
 }
 
 public struct TaskStatus: Sendable, Codable, Equatable {

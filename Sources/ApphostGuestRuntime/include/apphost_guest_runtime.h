@@ -112,8 +112,8 @@ typedef struct ahr_raw_descriptor {
      * declared; has_actions is false for a NULL pointer or a descriptor
      * whose struct_size ends before it. The runtime reads the table's
      * members within its struct_size, each action's within action_size,
-     * and at most APPHOST_ACTIONS_MAX actions (`actions_read`), whatever
-     * `action_count` says, and none when action_size cannot hold a name.
+     * `action_count` actions (`actions_read`), and none when that is past
+     * APPHOST_ACTIONS_MAX or action_size cannot hold a name.
      * An action's strings are cut one byte past actions.h's limits (a
      * signature at 17 bytes, a result at 3), so that the host still sees
      * them too long. */

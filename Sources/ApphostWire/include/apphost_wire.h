@@ -134,7 +134,7 @@
  *               bool has_init, bool has_deinit, bool has_query,
  *               bool has_actions, then when it is 1 (ABI 1.6, actions.h):
  *                 u32 struct_size, u32 action_size, opt str id,
- *                 u32 count, u32 read (at most 64 and count), then per
+ *                 u32 count, u32 read (count, or 0 past 64), then per
  *                 action read: opt str name, opt str arguments, opt str
  *                 result, opt str description, u64 flags, bool has_function
  *               (raw values: the host validates them, CONTRACT X1; strings are

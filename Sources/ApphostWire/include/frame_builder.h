@@ -9,10 +9,14 @@
 
 enum {
     /* Room for the length prefix, the type and every fixed-size field of the
-     * largest message (LOADED: 58 bytes). */
-    FRAME_SCRATCH_BYTES = 96,
-    /* Scratch runs and borrowed byte strings: LOADED has 5 strings, 11 parts. */
-    FRAME_MAX_PARTS = 16,
+     * largest message: LOADED, 58 bytes without actions, and with 64 (the
+     * most a guest declares) 25 more for the table and 29 per action, 1,939
+     * in all. */
+    FRAME_SCRATCH_BYTES = 2048,
+    /* Scratch runs and borrowed byte strings, one of each per string and a
+     * last run: LOADED has at most 5 + 1 + 4 x 64 strings, 525 parts (under
+     * IOV_MAX, 1024, for one writev). */
+    FRAME_MAX_PARTS = 528,
     /* Descriptors one frame carries: AUDIO_STREAM has 2. */
     FRAME_MAX_FDS = 4
 };

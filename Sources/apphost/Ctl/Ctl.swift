@@ -5,7 +5,7 @@ struct Ctl: ParsableCommand {
         abstract: "Control a running host through its control socket.",
         subcommands: [
             Ps.self, Switch.self, Open.self, Home.self, Alert.self, Suspend.self, Resume.self, Terminate.self,
-            MemoryWarning.self, Action.self, Close.self, Dismiss.self, CtlLayout.self, CtlAudio.self,
+            MemoryWarning.self, Action.self, Call.self, Close.self, Dismiss.self, CtlLayout.self, CtlAudio.self,
             Events.self,
         ])
 

@@ -184,6 +184,18 @@ extension TestGuests {
             flags: ["-lm"], file: file, line: line)
     }
 
+    /// Plugins/Fixtures/actions_guest.c: an action per type code and ones that break, crash or
+    /// hang; `table` makes its table wrong in one way (see the file).
+    static let actionsID = "org.apphost.fixtures.actions"
+
+    static func actions(
+        table: Int = 0, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/actions_guest.c").path,
+            to: directory + "/actions-\(table).so", flags: ["-DFIXTURE_TABLE=\(table)", "-lm"], file: file, line: line)
+    }
+
     /// Plugins/Fixtures/render_fault_guest.c: plays a 440 Hz sine, then crashes (`fault` 1) or
     /// hangs (2) inside its render after `after` periods; 0 plays on.
     static let renderFaultID = "org.apphost.fixtures.render-fault"
