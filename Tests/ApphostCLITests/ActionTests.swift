@@ -232,6 +232,44 @@ class ActionCases: HostTestCase {
         XCTAssertNotNil(try status().guest(TestGuests.actionsID), "the host still answers")
     }
 
+    // MARK: - Fuzz: 2000 random calls, nothing crashes the host or the worker
+
+    func fuzzedCallsCrashNothing() throws {
+        let host = try startRunning(try TestGuests.actions(into: scratch.path))
+        let worker = try status().guest(TestGuests.actionsID)?.pid
+        let actions = try XCTUnwrap(try status().guest(TestGuests.actionsID)?.actions).map(\.name)
+            .filter { !["crash", "hang"].contains($0) }
+        let values = [
+            "0", "-1", "255", "256", "65536", "2147483648", "-9223372036854775809", "18446744073709551615", "1e400",
+            "0.5", "true", "null", "\"\"", "\"a\\u0000b\"", "\"é🎈\"", "\"AAEC\"", "[1]", "{}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        var replies: [String] = []
+        for _ in 0..<20 {
+            var batch = ""
+            for _ in 0..<100 {
+                let action = actions.randomElement(using: &generator)!
+                let count = Int.random(in: 0...4, using: &generator)
+                let arguments = (0..<count).map { _ in values.randomElement(using: &generator)! }
+                let member = Bool.random(using: &generator) ? "arguments" : "words"
+                let list =
+                    member == "arguments"
+                    ? arguments.joined(separator: ",")
+                    : arguments.map { "\"\($0.replacingOccurrences(of: "\"", with: "'"))\"" }.joined(separator: ",")
+                batch +=
+                    #"{"command":"call","guest":"\#(TestGuests.actionsID)","action":"\#(action)","\#(member)":[\#(list)]}"#
+                batch += "\n"
+            }
+            replies += try exchangeRaw(batch, socketPath: dataDirectory + "/control.sock")
+        }
+        XCTAssertEqual(replies.count, 2000)
+        XCTAssertEqual(replies.filter { $0.hasPrefix(#"{"ok":true"#) || $0.hasPrefix(#"{"error":"#) }.count, 2000)
+        XCTAssertTrue(replies.contains { $0.hasPrefix(#"{"ok":true"#) }, "some random calls are valid")
+        XCTAssertTrue(host.process.isRunning)
+        XCTAssertEqual(try status().guest(TestGuests.actionsID)?.pid, worker, "the same worker, or none in process")
+        XCTAssertEqual(try ctlSucceeds("call", TestGuests.actionsID, "echo-y", "5").stdout, ["5"])
+    }
+
     // MARK: - The C sample
 
     func theCSampleGreetsAndCounts() throws {
@@ -279,6 +317,7 @@ final class ActionTests: ActionCases {
     func testF3ACrashInsideAnActionIsTheCallersError() throws { try f3ACrashInsideAnActionIsTheCallersError() }
     func testF3B5AHangInsideAnActionIsTheCallersError() throws { try f3B5AHangInsideAnActionIsTheCallersError() }
     func testTheCSampleGreetsAndCounts() throws { try theCSampleGreetsAndCounts() }
+    func testF2FuzzedCallsCrashNothing() throws { try fuzzedCallsCrashNothing() }
 }
 
 /// The same, with the guests in the host's process.
@@ -296,4 +335,5 @@ final class ActionInProcessTests: ActionCases {
     // No crash test: a guest in the host's process takes the host with it when it aborts.
     func testF3B5AHangInsideAnActionIsTheCallersError() throws { try f3B5AHangInsideAnActionIsTheCallersError() }
     func testTheCSampleGreetsAndCounts() throws { try theCSampleGreetsAndCounts() }
+    func testF2FuzzedCallsCrashNothing() throws { try fuzzedCallsCrashNothing() }
 }

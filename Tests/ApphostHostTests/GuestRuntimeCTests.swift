@@ -2374,6 +2374,7 @@ extension GuestRuntimeCTests {
             case notification(title: String, body: String)
             case audio(AudioReport)
             case audioThread(UInt64, realtime: Bool)
+            case action(ActionOutcome)
             case mark(String)
 
             static func taskBegan(_ task: UInt64, _ name: String) -> Entry { .taskBegan(task, name: Array(name.utf8)) }
@@ -2420,6 +2421,7 @@ extension GuestRuntimeCTests {
                 case .loadingProgress(let scene, let value): "loadingProgress \(scene) \(value)"
                 case .sceneTitle(let scene, let title): "sceneTitle \(scene) \(title)"
                 case .audioThread(let thread, let realtime): "audioThread \(thread) realtime \(realtime)"
+                case .action(let outcome): "action \(outcome)"
                 case .modalPresented(let scene, let modal, let style, let title):
                     "modalPresented \(scene) \(modal) \(style) \(title)"
                 case .modalDismissed(let scene, let modal): "modalDismissed \(scene) \(modal)"
@@ -2544,6 +2546,12 @@ extension GuestRuntimeCTests {
                     if stray { $0.strayAudioMembers += 1 }
                 }
             case AHR_REPORT_AUDIO_THREAD: record(.audioThread(report.id, realtime: report.flag))
+            case AHR_REPORT_ACTION_RESULT:
+                // Converted as the host converts it, while its pointers are valid.
+                guard case .actionFinished(let outcome) = RuntimeReport.event(of: report) else {
+                    return XCTFail("an action result the host cannot read")
+                }
+                record(.action(outcome))
             default: XCTFail("an unknown report kind \(report.kind)")
             }
         }
