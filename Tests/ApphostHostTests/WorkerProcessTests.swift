@@ -1052,9 +1052,20 @@ enum WorkerFrame: Equatable {
         let hasDescriptor = try reader.bool()
         let structSize = try reader.u32()
         let strings = try (0..<5).map { _ in try reader.optionalString() }
-        return GuestRuntimeCTests.RawDescriptor(
+        let descriptor = GuestRuntimeCTests.RawDescriptor(
             abi: abi, hasDescriptor: hasDescriptor, structSize: structSize, id: strings[0], name: strings[1],
             version: strings[2], vendor: strings[3], description: strings[4], capabilities: try reader.u64(),
             hasInit: try reader.bool(), hasDeinit: try reader.bool(), hasQuery: try reader.bool())
+        // ABI 1.6: has_actions, then the table as read, which RawDescriptor leaves out.
+        if try reader.bool() {
+            _ = (try reader.u32(), try reader.u32(), try reader.optionalString())
+            _ = try reader.u32()
+            let read = try reader.u32()
+            for _ in 0..<read {
+                _ = try (0..<4).map { _ in try reader.optionalString() }
+                _ = (try reader.u64(), try reader.bool())
+            }
+        }
+        return descriptor
     }
 }
