@@ -108,7 +108,9 @@ final class ActionClosure: @unchecked Sendable {
 
     /// A call from the host, on the main queue: `arguments` points to each C parameter's value,
     /// `result` to where the C result goes.
-    fileprivate func call(_ result: UnsafeMutableRawPointer?, _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    fileprivate func call(
+        _ result: UnsafeMutableRawPointer?, _ arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) {
         let values = readArguments(arguments)
         let action = action
         let value = onMainQueue { () -> ActionValue? in
@@ -126,7 +128,9 @@ final class ActionClosure: @unchecked Sendable {
         var next = 0
         func parameter() -> UnsafeMutableRawPointer {
             defer { next += 1 }
-            guard let pointer = arguments[next] else { preconditionFailure("ApphostSDK: an action's parameter is NULL") }
+            guard let pointer = arguments[next] else {
+                preconditionFailure("ApphostSDK: an action's parameter is NULL")
+            }
             return pointer
         }
         for type in action.argumentTypes {
@@ -181,13 +185,18 @@ final class ActionClosure: @unchecked Sendable {
         case .string(let string):
             // A NUL inside the string ends it, as C reads it.
             let copy = keep(UnsafeMutableRawPointer(strdup(string)))
-            result.storeBytes(of: UnsafePointer(copy?.assumingMemoryBound(to: CChar.self)), as: UnsafePointer<CChar>?.self)
+            result.storeBytes(
+                of: UnsafePointer(copy?.assumingMemoryBound(to: CChar.self)), as: UnsafePointer<CChar>?.self)
         case .bytes(let bytes):
             let copy = keep(malloc(max(bytes.count, 1)))
-            if let copy { bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+            bytes.withUnsafeBytes { source in
+                guard let copy, let base = source.baseAddress else { return }
+                copy.copyMemory(from: base, byteCount: source.count)
+            }
             result.storeBytes(
                 of: apphost_action_bytes_t(
-                    bytes: UnsafePointer(copy?.assumingMemoryBound(to: UInt8.self)), length: copy == nil ? 0 : bytes.count),
+                    bytes: UnsafePointer(copy?.assumingMemoryBound(to: UInt8.self)),
+                    length: copy == nil ? 0 : bytes.count),
                 as: apphost_action_bytes_t.self)
         }
     }
