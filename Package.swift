@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "SwiftPodcastGuest", type: .dynamic, targets: ["SwiftPodcastGuest"]),
         .library(name: "SwiftNavigationGuest", type: .dynamic, targets: ["SwiftNavigationGuest"]),
         .executable(name: "apphost-benchmarks", targets: ["ApphostBenchmarks"]),
+        // Test fixtures built as products, for the tests to load (Plugins/Fixtures/README.md).
+        .library(name: "SwiftActionsFixture", type: .dynamic, targets: ["SwiftActionsFixture"]),
     ],
     dependencies: [
         // The guest's package (sdk/Package.swift): the C headers and the Swift SDK.
@@ -222,6 +224,13 @@ let package = Package(
             name: "SwiftNavigationGuest",
             dependencies: [apphostSDK],
             path: "Plugins/SwiftNavigationGuest"
+        ),
+        // A Swift guest with actions of every type code, for the SDK's actions tests
+        // (Tests/ApphostHostTests/SDKActionsTests.swift).
+        .target(
+            name: "SwiftActionsFixture",
+            dependencies: [apphostSDK],
+            path: "Plugins/Fixtures/SwiftActionsGuest"
         ),
         .executableTarget(
             name: "ApphostBenchmarks",

@@ -2372,6 +2372,11 @@ extension GuestRuntimeCTests {
             case notification(title: String, body: String)
             case audio(AudioReport)
             case audioThread(UInt64, realtime: Bool)
+            /// ACTION_RESULT with `flag` set: the result's type code ("" for none) and its value as
+            /// text (ActionResult.text).
+            case actionResult(type: String, value: String)
+            /// ACTION_RESULT without `flag`: why the result is broken.
+            case actionBroken(String)
             case mark(String)
 
             static func taskBegan(_ task: UInt64, _ name: String) -> Entry { .taskBegan(task, name: Array(name.utf8)) }
@@ -2423,6 +2428,8 @@ extension GuestRuntimeCTests {
                 case .modalDismissed(let scene, let modal): "modalDismissed \(scene) \(modal)"
                 case .notification(let title, let body): "notification \(title) \(body)"
                 case .audio(let report): "audio \(report)"
+                case .actionResult(let type, let value): "actionResult \(type) \(value)"
+                case .actionBroken(let problem): "actionBroken \(problem)"
                 case .mark(let text): "mark \(text)"
                 }
             }
@@ -2542,6 +2549,12 @@ extension GuestRuntimeCTests {
                     if stray { $0.strayAudioMembers += 1 }
                 }
             case AHR_REPORT_AUDIO_THREAD: record(.audioThread(report.id, realtime: report.flag))
+            case AHR_REPORT_ACTION_RESULT:
+                record(
+                    report.flag
+                        ? .actionResult(
+                            type: ActionResult.code(report.value.type), value: ActionResult.text(report.value))
+                        : .actionBroken(text))
             default: XCTFail("an unknown report kind \(report.kind)")
             }
         }
@@ -2551,6 +2564,34 @@ extension GuestRuntimeCTests {
 
         private static func from(_ context: UnsafeMutableRawPointer?) -> ReporterRecorder {
             Unmanaged<ReporterRecorder>.fromOpaque(context!).takeUnretainedValue()
+        }
+    }
+
+    /// How the tests read an ACTION_RESULT report's value.
+    enum ActionResult {
+        /// The type code of `type`: "ay" for bytes, "" for none.
+        static func code(_ type: ahr_value_type) -> String {
+            switch type {
+            case AHR_VALUE_NONE: ""
+            case AHR_VALUE_BYTES: "ay"
+            default: String(UnicodeScalar(UInt8(truncatingIfNeeded: type.rawValue)))
+            }
+        }
+
+        /// The value as text: a number as Swift prints it, a bool as true or false, a string as
+        /// it is, bytes as an array of numbers, none as "".
+        static func text(_ value: ahr_value) -> String {
+            switch value.type {
+            case AHR_VALUE_NONE: ""
+            case AHR_VALUE_BOOL: "\(value.boolean)"
+            case AHR_VALUE_INT16, AHR_VALUE_INT32, AHR_VALUE_INT64: "\(value.integer)"
+            case AHR_VALUE_UINT8, AHR_VALUE_UINT16, AHR_VALUE_UINT32, AHR_VALUE_UINT64: "\(value.unsigned_integer)"
+            case AHR_VALUE_DOUBLE: "\(value.real)"
+            case AHR_VALUE_STRING:
+                String(decoding: UnsafeRawBufferPointer(start: value.bytes, count: value.length), as: UTF8.self)
+            case AHR_VALUE_BYTES: "\(Array(UnsafeRawBufferPointer(start: value.bytes, count: value.length)))"
+            default: "type \(value.type.rawValue)"
+            }
         }
     }
 
