@@ -306,7 +306,7 @@ final class SDKActionsTests: XCTestCase {
     /// Calls action `index` with `arguments` through ahr_handle, in the foreground.
     private func call(_ runtime: OpaquePointer, _ index: UInt32, _ arguments: Value...) -> Int32 {
         var buffers: [UnsafeMutableRawPointer] = []
-        defer { buffers.forEach { free($0) } }
+        defer { for buffer in buffers { free(buffer) } }
         func storage(_ bytes: [UInt8]) -> UnsafeRawPointer {
             let buffer = malloc(max(bytes.count, 1))!
             bytes.withUnsafeBytes { source in

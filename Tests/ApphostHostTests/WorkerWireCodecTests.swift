@@ -304,7 +304,7 @@ final class WorkerWireCodecTests: XCTestCase {
         }
         let names: [String] = ["org.example.a", "A", "1", "vendor", "description", APPHOST_ACTIONS_ID]
         let texts = names.map { (string: String) in strdup(string)! }
-        defer { (strings.joined() + texts).forEach { free($0) } }
+        defer { for text in strings.joined() + texts { free(text) } }
         func text(_ pointer: UnsafeMutablePointer<CChar>) -> ahr_text {
             ahr_text(bytes: pointer, length: strlen(pointer))
         }
