@@ -12,6 +12,8 @@ let guestLinkerSettings: [LinkerSetting] = [
 
 let cApphost = Target.Dependency.product(name: "CApphost", package: "apphost-sdk")
 let apphostSDK = Target.Dependency.product(name: "ApphostSDK", package: "apphost-sdk")
+/// libffi (sdk/Sources/CFFI): the SDK's, since SwiftPM allows one module of a name in a graph.
+let cFFI = Target.Dependency.product(name: "CFFI", package: "apphost-sdk")
 
 let package = Package(
     name: "apphost",
@@ -35,6 +37,8 @@ let package = Package(
         .library(name: "SwiftPodcastGuest", type: .dynamic, targets: ["SwiftPodcastGuest"]),
         .library(name: "SwiftNavigationGuest", type: .dynamic, targets: ["SwiftNavigationGuest"]),
         .executable(name: "apphost-benchmarks", targets: ["ApphostBenchmarks"]),
+        // Test fixtures built as products, for the tests to load (Plugins/Fixtures/README.md).
+        .library(name: "SwiftActionsFixture", type: .dynamic, targets: ["SwiftActionsFixture"]),
     ],
     dependencies: [
         // The guest's package (sdk/Package.swift): the C headers and the Swift SDK.
@@ -54,9 +58,8 @@ let package = Package(
         // the guests it runs in its own process (ApphostChannels' InProcessChannel).
         // Its audio thread renders into the session regions of ApphostMixing (mix_region.h).
         // Its actions (CONTRACT F2) are called through libffi, whose call interfaces it prepares at load.
-        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing", "CFFI"]),
-        // libffi: calls a function whose signature is known only at run time, a guest's action.
-        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+        // libffi calls a function whose signature is known only at run time, a guest's action.
+        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing", cFFI]),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
         // meters, the sinks (a WAV file, nothing), the input sources record sessions receive
@@ -221,6 +224,13 @@ let package = Package(
             name: "SwiftNavigationGuest",
             dependencies: [apphostSDK],
             path: "Plugins/SwiftNavigationGuest"
+        ),
+        // A Swift guest with actions of every type code, for the SDK's actions tests
+        // (Tests/ApphostHostTests/SDKActionsTests.swift).
+        .target(
+            name: "SwiftActionsFixture",
+            dependencies: [apphostSDK],
+            path: "Plugins/Fixtures/SwiftActionsGuest"
         ),
         .executableTarget(
             name: "ApphostBenchmarks",

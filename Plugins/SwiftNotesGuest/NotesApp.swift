@@ -19,6 +19,13 @@
 //   on an editor:   type <text>      appends text to the note
 //                   close            closes this editor window for good (ABI 1.2, S7)
 //
+// Actions (apphost.actions/1, `apphost ctl call org.apphost.samples.notes <action> <arguments>`):
+//   add <title>       adds a note, as `new` does; returns nothing                  add(s)
+//   count             how many notes there are                                     count()i
+//   search <text>     the title of the first note whose title or text holds <text>,
+//                     "" when none does                                            search(s)s
+// The SDK derives each signature from its closure's types.
+//
 // Log lines (INFO), which the end-to-end tests match:
 //   list: <title>, <title>            the list after a change
 //   connected list: <title>, ...      a list window connected, with the titles it restored
@@ -57,6 +64,21 @@ final class NotesApp: GuestApp {
     /// The note each editor window's session shows, connected or not (S6), until it is closed.
     var editors: [SceneSession.ID: String] = [:]
 
+    static let actions = [
+        action("add", description: "Adds a note with the given title.") { (app, title: String) in
+            // The list's state holds a title a line.
+            guard !title.isEmpty, !title.contains("\n") else { return app.log("add needs a title", level: .warning) }
+            app.add(title)
+        },
+        action("count", description: "How many notes there are.") { app in
+            Int32(clamping: app.titles.count)
+        },
+        action("search", description: "The title of the first note holding the text, or \"\" when none does.") {
+            (app, text: String) in
+            app.titles.first { $0.contains(text) || (app.texts[$0] ?? "").contains(text) } ?? ""
+        },
+    ]
+
     required init() {}
 
     func didFinishLaunching(host: Apphost) throws {
@@ -75,6 +97,12 @@ final class NotesApp: GuestApp {
     }
 
     func log(_ line: String, level: LogLevel = .info) { host?.log(level: level, line) }
+
+    /// Adds a note titled `title`, unless there is one; logs the list.
+    func add(_ title: String) {
+        if !titles.contains(title) { titles.append(title) }
+        log("list: " + titles.joined(separator: ", "))
+    }
 }
 
 /// The primary window: the list of notes. Its state is the titles, one a line.
@@ -94,9 +122,8 @@ final class ListWindow: SceneDelegate {
         guard !title.isEmpty, !title.contains("\n") else { return app.log("\(action) needs a title", level: .warning) }
         switch action {
         case "new":
-            if !app.titles.contains(title) { app.titles.append(title) }
+            app.add(title)
             save(scene)
-            app.log("list: " + app.titles.joined(separator: ", "))
         case "open":
             if let editor = app.editors.first(where: { $0.value == title })?.key {
                 // Already open: show that window, which needs no activation (S9).

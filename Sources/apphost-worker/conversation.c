@@ -57,10 +57,7 @@ static const char *stage_name(conversation_stage stage)
 /* Writes `message` whole, before any other thread's frame. */
 static void send_message(frame_writer *writer, const wire_message *message)
 {
-    frame_builder frame;
-
-    wire_encode(message, &frame);
-    frame_send(writer, &frame);
+    frame_send_message(writer, message);
 }
 
 /* Decodes the host's `frame`, with the descriptors received so far for its

@@ -51,13 +51,14 @@ static void send_all(int fd, struct iovec *parts, int part_count)
     }
 }
 
-void frame_send(frame_writer *writer, frame_builder *frame)
+void frame_send_message(frame_writer *writer, const wire_message *message)
 {
-    if (frame->length > APPHOST_WIRE_MAX_FRAME) {
+    pthread_mutex_lock(&writer->lock);
+    /* wire_encode finishes the frame. */
+    wire_encode(message, &writer->frame);
+    if (writer->frame.length > APPHOST_WIRE_MAX_FRAME) {
         worker_fail(WORKER_EXIT_FAILURE, "internal error: a frame larger than APPHOST_WIRE_MAX_FRAME");
     }
-    frame_finish(frame);
-    pthread_mutex_lock(&writer->lock);
-    send_all(writer->fd, frame->parts, frame->part_count);
+    send_all(writer->fd, writer->frame.parts, writer->frame.part_count);
     pthread_mutex_unlock(&writer->lock);
 }

@@ -284,6 +284,24 @@ class ActionCases: HostTestCase {
         XCTAssertEqual(try ctlSucceeds("call", Self.cID, "reset", "\(handle + 1000)").stdout, ["false"])
     }
 
+    // The Swift sample: actions declared as typed closures, called through the SDK's libffi closures.
+    func theSwiftNotesSampleAddsCountsAndSearches() throws {
+        let id = "org.apphost.samples.notes"
+        let host = try startHost(["libSwiftNotesGuest.so"], options: ["--suspend-delay", "3600"])
+        try host.waitForEvent("the notes' launch") { $0.kind == .appState && $0.guest == id }
+        let deadline = Date() + 15
+        while try status().guest(id)?.phase != .running, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let actions = try XCTUnwrap(try status().guest(id)?.actions).map(\.signature)
+        XCTAssertEqual(actions, ["add(s)", "count()i", "search(s)s"])
+        let before = Int(try ctlSucceeds("call", id, "count").stdout.first ?? "") ?? -1
+        XCTAssertEqual(try ctlSucceeds("call", id, "add", "Buy milk").stdout, [])
+        XCTAssertEqual(try ctlSucceeds("call", id, "add", "Call Ada").stdout, [])
+        XCTAssertEqual(try ctlSucceeds("call", "swift notes", "count").stdout, ["\(before + 2)"])
+        XCTAssertEqual(try ctlSucceeds("call", id, "search", "Ada").stdout, ["Call Ada"])
+        XCTAssertEqual(try ctlSucceeds("call", id, "search", "nothing like it").stdout, [""])
+        assertOneLineError(try ctl("call", id, "count", "1"), containing: "count()i takes 0 arguments, not 1")
+    }
+
     // MARK: - Helpers
 
     /// Starts a host on `guest` and waits until it runs (did_finish_launching answered).
@@ -318,6 +336,7 @@ final class ActionTests: ActionCases {
     func testF3B5AHangInsideAnActionIsTheCallersError() throws { try f3B5AHangInsideAnActionIsTheCallersError() }
     func testTheCSampleGreetsAndCounts() throws { try theCSampleGreetsAndCounts() }
     func testF2FuzzedCallsCrashNothing() throws { try fuzzedCallsCrashNothing() }
+    func testTheSwiftNotesSampleAddsCountsAndSearches() throws { try theSwiftNotesSampleAddsCountsAndSearches() }
 }
 
 /// The same, with the guests in the host's process.
@@ -336,4 +355,5 @@ final class ActionInProcessTests: ActionCases {
     func testF3B5AHangInsideAnActionIsTheCallersError() throws { try f3B5AHangInsideAnActionIsTheCallersError() }
     func testTheCSampleGreetsAndCounts() throws { try theCSampleGreetsAndCounts() }
     func testF2FuzzedCallsCrashNothing() throws { try fuzzedCallsCrashNothing() }
+    func testTheSwiftNotesSampleAddsCountsAndSearches() throws { try theSwiftNotesSampleAddsCountsAndSearches() }
 }

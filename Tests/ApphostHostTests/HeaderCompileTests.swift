@@ -108,7 +108,7 @@ final class HeaderCompileTests: XCTestCase {
         static const void *test_query(const char *id) { (void)id; return NULL; }
         static const apphost_guest_descriptor_t test_descriptor = {
             sizeof(apphost_guest_descriptor_t), "org.example.test", "Test", "1.0.0", 0, 0,
-            APPHOST_CAPABILITY_MULTIPLE_SCENES };
+            APPHOST_CAPABILITY_MULTIPLE_SCENES, 0 };
         const apphost_entry_t apphost_test_entry = {
             APPHOST_ABI_VERSION_INIT, &test_descriptor, test_init, test_deinit, test_query };
 

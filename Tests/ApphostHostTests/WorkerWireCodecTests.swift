@@ -292,6 +292,73 @@ final class WorkerWireCodecTests: XCTestCase {
         }
     }
 
+    // The largest LOADED, a table of APPHOST_ACTIONS_MAX actions each with its longest strings,
+    // fits one frame builder (its parts and fixed fields) and decodes as it was.
+    func testLoadedCarriesAFullActionsTable() throws {
+        let count = Int(APPHOST_ACTIONS_MAX)
+        let strings: [[UnsafeMutablePointer<CChar>]] = (0..<count).map { index in
+            let name = "action-\(index)" + String(repeating: "n", count: Int(APPHOST_ACTION_NAME_MAX_BYTES) - 10)
+            let arguments = String(repeating: "ay", count: Int(APPHOST_ACTION_ARGUMENTS_MAX))
+            let description = String(repeating: "d", count: Int(APPHOST_ACTION_DESCRIPTION_MAX_BYTES))
+            return [name, arguments, "s", description].map { (string: String) in strdup(string)! }
+        }
+        let names: [String] = ["org.example.a", "A", "1", "vendor", "description", APPHOST_ACTIONS_ID]
+        let texts = names.map { (string: String) in strdup(string)! }
+        defer { for text in strings.joined() + texts { free(text) } }
+        func text(_ pointer: UnsafeMutablePointer<CChar>) -> ahr_text {
+            ahr_text(bytes: pointer, length: strlen(pointer))
+        }
+        var message = wire_message()
+        message.type = UInt8(APPHOST_WIRE_LOADED.rawValue)
+        message.body.loaded.has_descriptor = true
+        message.body.loaded.id = text(texts[0])
+        message.body.loaded.name = text(texts[1])
+        message.body.loaded.version = text(texts[2])
+        message.body.loaded.vendor = text(texts[3])
+        message.body.loaded.description = text(texts[4])
+        message.body.loaded.has_actions = true
+        message.body.loaded.actions_id = text(texts[5])
+        message.body.loaded.action_count = UInt32(count)
+        message.body.loaded.actions_read = UInt32(count)
+        withUnsafeMutableBytes(of: &message.body.loaded.actions) { buffer in
+            let actions = buffer.bindMemory(to: ahr_raw_action.self)
+            for index in 0..<count {
+                let texts = strings[index]
+                actions[index] = ahr_raw_action(
+                    name: text(texts[0]), arguments: text(texts[1]), result: text(texts[2]),
+                    description: text(texts[3]), flags: UInt64(index), has_function: true, function: nil)
+            }
+        }
+        let frame = withUnsafeTemporaryAllocation(of: frame_builder.self, capacity: 1) { builder in
+            let frame = builder.baseAddress!
+            wire_encode(&message, frame)
+            return [UInt8](unsafeUninitializedCapacity: frame_size(frame)) { buffer, count in
+                frame_copy(frame, buffer.baseAddress)
+                count = frame_size(frame)
+            }
+        }
+        var decoded = wire_message()
+        var problem = wire_problem()
+        let payload = Array(frame[5...])
+        // The decoded texts point into the payload.
+        payload.withUnsafeBufferPointer { payload in
+            XCTAssertTrue(
+                wire_decode(WIRE_TO_HOST, frame[4], payload.baseAddress, payload.count, nil, &decoded, &problem))
+            let loaded = decoded.body.loaded
+            XCTAssertEqual(loaded.actions_read, UInt32(APPHOST_ACTIONS_MAX))
+            var actions = loaded.actions
+            withUnsafeBytes(of: &actions) { buffer in
+                for (index, action) in buffer.bindMemory(to: ahr_raw_action.self).enumerated() {
+                    let read = [action.name, action.arguments, action.result, action.description].map {
+                        String(decoding: UnsafeRawBufferPointer(start: $0.bytes, count: $0.length), as: UTF8.self)
+                    }
+                    XCTAssertEqual(read, strings[index].map { String(cString: $0) }, "action \(index)")
+                    XCTAssertEqual(action.flags, UInt64(index))
+                }
+            }
+        }
+    }
+
     // The background frames as apphost_wire.h lays them out, and as the channel reports them.
     func testBackgroundFrameLayoutsMatchTheHeader() throws {
         func frame(_ type: apphost_wire_type, _ payload: [UInt8]) throws -> WorkerToHostMessage {

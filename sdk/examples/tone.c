@@ -137,6 +137,7 @@ static const apphost_guest_descriptor_t descriptor = {
     NULL,               /* vendor */
     NULL,               /* description */
     0,                  /* capabilities */
+    NULL,               /* actions (ABI 1.6, actions.h) */
 };
 
 const apphost_entry_t apphost_entry = {

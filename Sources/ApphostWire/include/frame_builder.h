@@ -7,16 +7,20 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include <apphost/actions.h>
+
 enum {
     /* Room for the length prefix, the type and every fixed-size field of the
-     * largest message: LOADED, 58 bytes without actions, and with 64 (the
-     * most a guest declares) 25 more for the table and 29 per action, 1,939
-     * in all. */
-    FRAME_SCRATCH_BYTES = 2048,
-    /* Scratch runs and borrowed byte strings, one of each per string and a
-     * last run: LOADED has at most 5 + 1 + 4 x 64 strings, 525 parts (under
-     * IOV_MAX, 1024, for one writev). */
-    FRAME_MAX_PARTS = 528,
+     * largest message, LOADED with a table of APPHOST_ACTIONS_MAX actions:
+     * 81 bytes, and 29 per action (4 optional texts' presence and length,
+     * flags, has_function), 1937 in all. */
+    FRAME_SCRATCH_BYTES = 81 + 29 * APPHOST_ACTIONS_MAX,
+    /* Scratch runs and borrowed byte strings, a run after each string:
+     * LOADED has 6 strings, and 4 per action, 525 parts at most (below
+     * IOV_MAX, 1024). So a builder takes about 10 KiB: keep it off small
+     * stacks (the worker's guest threads send through one their writer
+     * owns). */
+    FRAME_MAX_PARTS = 2 * (6 + 4 * APPHOST_ACTIONS_MAX) + 1,
     /* Descriptors one frame carries: AUDIO_STREAM has 2. */
     FRAME_MAX_FDS = 4
 };

@@ -14,9 +14,10 @@ import CApphost
 // declarations (ApphostGuestEntry.h) keep them out of the guest library's
 // exports, and guests must not call them.
 
-/// Fills the C descriptor from the registered type. The strings are
-/// malloc'd and never freed: entry.c pins the library for the life of the
-/// process, and the descriptor must stay readable as long as the library is.
+/// Fills the C descriptor from the registered type, with the table of its
+/// actions (ActionTable.swift). The strings and the table are malloc'd and
+/// never freed: entry.c pins the library for the life of the process, and the
+/// descriptor must stay readable as long as the library is.
 @_cdecl("apphost_sdk_fill_descriptor")
 public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_descriptor_t>?) -> Bool {
     guard let out, let type = RunningApp.appType else { return false }
@@ -33,7 +34,7 @@ public func _apphostSDKFillDescriptor(_ out: UnsafeMutablePointer<apphost_guest_
         vendor: copy(descriptor.vendor),
         description: copy(descriptor.summary),
         capabilities: descriptor.capabilities.rawValue,
-        actions: nil)
+        actions: ActionTable.make(for: type))
     return true
 }
 

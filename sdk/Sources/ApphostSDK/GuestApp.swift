@@ -35,6 +35,12 @@ public protocol GuestApp: AnyObject {
     /// (a `static let`), and never change `id`.
     nonisolated static var descriptor: GuestDescriptor { get }
 
+    /// The actions an operator may call in the running guest (``GuestAction``), each made with
+    /// ``action(_:description:foreground:_:)``; none by default. Like ``descriptor``, the host
+    /// reads them right after loading the library, before anything else runs, and off the main
+    /// queue: keep them constant (a `static let`).
+    nonisolated static var actions: [GuestAction] { get }
+
     /// Creates the app. Called once per launch, when the host calls `init`,
     /// before any other method.
     init()

@@ -180,6 +180,7 @@ static const apphost_guest_descriptor_t descriptor = {
     NULL,                /* vendor */
     "Counts, saves, and syncs in background.",
     APPHOST_CAPABILITY_BACKGROUND_TASKS,
+    NULL, /* actions (ABI 1.6, actions.h): none */
 };
 
 const apphost_entry_t apphost_entry = {

@@ -1,2 +1,0 @@
-/* libffi (Debian's libffi-dev), for the guest runtime's action calls. */
-#include <ffi.h>
