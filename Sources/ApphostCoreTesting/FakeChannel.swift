@@ -39,10 +39,20 @@ public final class FakeChannel: GuestChannel, @unchecked Sendable {
         } else {
             result = .success(0)
         }
+        // An action's result comes before its reply, as the runtime reports it (F2).
+        var outcome: ActionOutcome?
+        if case .action(let action, _, _) = message.call, !closed {
+            outcome = guest.actionOutcomes[action.name] ?? .returned(nil)
+        }
+        let guest = guest
+        let answer: @Sendable () -> Void = { [outcome] in
+            if let outcome { guest.emit(.actionFinished(outcome)) }
+            reply(result)
+        }
         if guest.holdReplies {
-            guest.heldReplies.append({ reply(result) })
+            guest.heldReplies.append(answer)
         } else {
-            queue.execute { reply(result) }
+            queue.execute(answer)
         }
     }
 

@@ -32,7 +32,7 @@ public struct ReceivedCall: Equatable, CustomStringConvertible {
 /// as a real channel does, with the status its script gives.
 public final class FakeGuest: @unchecked Sendable {
     // Touched only on the host queue (through the channel) or by the test while the queue is idle.
-    public let descriptor: GuestDescriptor
+    public var descriptor: GuestDescriptor
     public var launchStatus: Int32 = 0
     /// What it answers an audio stream: 0, or APPHOST_ERROR_UNSUPPORTED (4) as a guest without
     /// render does.
@@ -59,6 +59,9 @@ public final class FakeGuest: @unchecked Sendable {
     public var eventsAfterInit: [GuestEvent] = []
     /// The activation of the last user action it got (S9), as its runtime would keep it.
     public var lastActivation: ActivationToken = 0
+    /// How each of its actions ends, by name, reported before the call's reply as its runtime
+    /// does (F2); an action not named here returns nothing.
+    public var actionOutcomes: [String: ActionOutcome] = [:]
 
     /// A fake declares several scenes unless a test says otherwise (S13).
     public init(id: String, capabilities: GuestDescriptor.Capabilities = [.multipleScenes]) {

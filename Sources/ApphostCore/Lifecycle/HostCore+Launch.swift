@@ -123,6 +123,8 @@ extension HostCore {
         guest.background.reset()
         guest.audio.reset()
         guest.activations = [:]
+        // An action's result whose reply never came (the guest died between them) answers nothing.
+        guest.actionOutcomes.removeAll()
         guest.calls.reset()
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)
