@@ -239,6 +239,8 @@ let package = Package(
                 "ApphostLimits",
                 "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // The actions benchmark drives the runtime (ahr_handle) without a host.
+                "ApphostGuestRuntime", cApphost,
             ],
             path: "Benchmarks/ApphostBenchmarks"
         ),

@@ -76,6 +76,19 @@ struct GuestBuilds {
         return (library, renderer)
     }
 
+    /// Plugins/Fixtures/actions_guest.c, as the CLI tests build it: an action per type code
+    /// (echo-i(i)i, echo-s(s)s ...), for the actions benchmarks.
+    func actionsFixture() throws -> String {
+        try Self.build("Plugins/Fixtures/actions_guest.c", into: directory, named: "actions.so", libm: true)
+    }
+
+    /// Benchmarks/Support/ffi_call.c, linked with libffi: ffi_call beside direct calls (not a guest).
+    func ffiProbe() throws -> String {
+        try Self.build(
+            "Benchmarks/Support/ffi_call.c", into: directory, named: "ffi_call.so", guest: false, standard: "gnu11",
+            libraries: ["ffi"])
+    }
+
     /// `count` copies of sdk/examples/tone.c, each with an id (`bench.tone.N`) and a frequency
     /// of its own (200 Hz, then 20 Hz more each), for many sound sessions at once.
     func tones(_ count: Int) throws -> [String] {
@@ -89,9 +102,10 @@ struct GuestBuilds {
     /// With `guest`, as sdk/README.md builds a guest: only `apphost_entry` exported; without,
     /// Sources/ApphostMixing/include is on the include path. With `program`, an executable of
     /// `source` and those other sources instead of a library (libm linked, as with `libm`).
+    /// `libraries` are linked too (`-l` each).
     private static func build(
         _ source: String, into directory: URL, named name: String, defines: [String] = [], guest: Bool = true,
-        standard: String = "c99", program: [String]? = nil, libm: Bool = false
+        standard: String = "c99", program: [String]? = nil, libm: Bool = false, libraries: [String] = []
     ) throws -> String {
         let output = directory.appendingPathComponent(name).path
         let process = Process()
@@ -111,6 +125,7 @@ struct GuestBuilds {
         arguments += ([source] + (program ?? [])).map { packageRoot.appendingPathComponent($0).path }
         arguments += ["-o", output]
         if program != nil || libm { arguments.append("-lm") }
+        arguments += libraries.map { "-l\($0)" }
         process.arguments = arguments
         try process.run()
         process.waitUntilExit()

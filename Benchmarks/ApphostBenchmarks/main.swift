@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -38,6 +38,20 @@ if CommandLine.arguments.dropFirst(2).first == "sound" {
     try runSoundBenchmarks(seconds: seconds, guests: guests, scratch: scratch)
     print("")
     try runRegionBenchmark(iterations: 2_000, guests: guests)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+// `apphost-benchmarks [iterations] actions` runs the actions benchmarks alone: libffi beside direct
+// calls, the runtime's whole path, and `ctl call` through the built apphost in both isolation
+// modes, `iterations` requests of each verb over one connection (5000 unless told).
+if CommandLine.arguments.dropFirst(2).first == "actions" {
+    let roundTrips = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5_000
+    print(
+        "apphost benchmarks: actions, \(roundTrips) requests each, \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    )
+    try runActionsBenchmarks(
+        roundTrips: roundTrips, processes: actionCLIProcesses(roundTrips), guests: guests, scratch: scratch)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
@@ -152,6 +166,12 @@ let (saves, inserts) = try persistence.saves(iterations: min(iterations, 1000))
 Report.print("durable save of a 4 KB scene state", saves, target: "p99 < 2 ms")
 Report.print("bare SQLite insert, WAL, synchronous=FULL", inserts)
 print("restore 10,000 sessions at host start:       \(Report.format(try persistence.restore(count: 10_000)))")
+print("")
+
+// Typed actions (F1 to F3): libffi beside direct calls, the runtime's path, `ctl call` through the
+// built apphost beside verbs that do not reach the guest.
+try runActionsBenchmarks(
+    roundTrips: iterations, processes: actionCLIProcesses(iterations), guests: guests, scratch: scratch)
 print("")
 
 // Leaks (issue 2 of 8, point 7): 10,000 launch/terminate cycles, isolated and in-process, beside
