@@ -98,6 +98,13 @@ public final class HostService: @unchecked Sendable {
         }
     }
 
+    /// Feeds the service manager's watchdog (CONTRACT O3) from the host queue, so that a host
+    /// whose queue is stuck stops feeding it and is restarted; nothing when `notifier` has no
+    /// watchdog to feed.
+    public func feedWatchdog(_ notifier: ServiceNotifier) {
+        notifier.startWatchdog(on: hostQueue)
+    }
+
     /// Reads the host's memory every half second, off the host queue (reading /proc takes a
     /// while with many workers), and hands each reading to the core's pressure policy (A4).
     private func startMemoryReadings() {

@@ -10,7 +10,12 @@ struct EventPrinter: Sendable {
     var write: @Sendable (String) -> Void = { Output.line($0) }
 
     func print(_ event: HostEvent) {
-        write(json ? event.jsonLine() : event.humanLine)
+        write(line(event))
+    }
+
+    /// The event's line, as `print` writes it.
+    func line(_ event: HostEvent) -> String {
+        json ? event.jsonLine() : event.humanLine
     }
 
     /// Prints an event line from the control socket. JSON lines pass through as the host wrote

@@ -9,12 +9,14 @@ final class HostStopper: @unchecked Sendable {
     private let service: HostService
     private let mixer: HostMixer
     private let output: HostOutput
+    private let notifier: ServiceNotifier?
     private var stopping = false
 
-    init(service: HostService, mixer: HostMixer, output: HostOutput) {
+    init(service: HostService, mixer: HostMixer, output: HostOutput, notifier: ServiceNotifier? = nil) {
         self.service = service
         self.mixer = mixer
         self.output = output
+        self.notifier = notifier
     }
 
     func signalled(_ number: Int32) {
@@ -27,6 +29,7 @@ final class HostStopper: @unchecked Sendable {
     func stop(exitCode: Int32) {
         guard !stopping else { return }
         stopping = true
+        notifier?.stopping(status: "terminating guests")
         service.shutdown { [output, mixer] in
             // What is still queued for output goes first, unless nobody reads it; off the main
             // queue, so that a second signal still exits at once meanwhile.

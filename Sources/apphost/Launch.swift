@@ -39,6 +39,12 @@ struct Launch: ParsableCommand {
     @Flag(help: "Print events as JSON, one object a line.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Mark each event and log line with its syslog priority (<3> to <7>) for journald (journal), or not (plain).",
+            discussion: "auto: journal for standard output or standard error when $JOURNAL_STREAM names it."))
+    var logFormat: LogFormatOption = .auto
+
     func validate() throws {
         guard !guests.isEmpty else { throw ValidationError("Name at least one guest library.") }
         guard try isolation == .process || limits.guestLimits().isEmpty else {
@@ -49,10 +55,10 @@ struct Launch: ParsableCommand {
     func run() throws {
         // Nothing the host prints or logs may block it (CONTRACT X2): it all goes through writers
         // of its own, from here on.
-        let output = HostOutput(json: json)
+        let output = HostOutput(json: json, format: logFormat)
         let level = logLevel.level
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler(label: label, stream: LineWriterStream(output.errors))
+            var handler = StreamLogHandler(label: label, stream: output.logStream)
             handler.logLevel = level
             return handler
         }
@@ -79,10 +85,13 @@ struct Launch: ParsableCommand {
             output.flush()
             throw error
         }
-        let printer = EventPrinter(json: json, write: output.event)
-        let subscription = service.subscribe { printer.print($0) }
+        let printer = EventPrinter(json: json)
+        let subscription = service.subscribe { output.event($0, line: printer.line($0)) }
+        // Under a service manager (CONTRACT O3): READY=1 once the guests are up, the watchdog fed
+        // from the host queue, STOPPING=1 when shutdown begins. Nil under none.
+        let notifier = ServiceNotifier.fromEnvironment()
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).
-        let stopper = HostStopper(service: service, mixer: mixer, output: output)
+        let stopper = HostStopper(service: service, mixer: mixer, output: output, notifier: notifier)
         let trap = SignalTrap { stopper.signalled($0) }
         do {
             try service.start()
@@ -90,6 +99,7 @@ struct Launch: ParsableCommand {
             output.flush()
             throw CLIFailure(error)
         }
+        if let notifier { service.feedWatchdog(notifier) }
 
         // dlopen searches the library path for a bare file name; the operator means this directory.
         let paths = guests.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
@@ -98,8 +108,11 @@ struct Launch: ParsableCommand {
             onOutcome: { _, result in
                 if case .failure(let error) = result { output.error(error.message) }
             },
-            completion: { launched in
-                if launched == 0 { DispatchQueue.main.async { stopper.stop(exitCode: 1) } }
+            completion: { [count = paths.count] launched in
+                // A host with a guest up serves, even when others failed to launch; one with none
+                // stops, and is never ready.
+                guard launched > 0 else { return DispatchQueue.main.async { stopper.stop(exitCode: 1) } }
+                notifier?.ready(status: "\(launched) of \(count) guest\(count == 1 ? "" : "s") launched")
             })
         withExtendedLifetime((subscription, trap)) { dispatchMain() }
     }

@@ -118,21 +118,30 @@ final class WorkerProcess: Sendable {
     /// libswiftCore): the host reports a guest's death in one line with its cause, and a page of
     /// backtrace on the shared stderr would bury it. An operator who sets SWIFT_BACKTRACE gets
     /// what they asked for. Which user the worker takes is the host's choice alone: only `users`
-    /// sets it, never an inherited variable.
+    /// sets it, never an inherited variable. Nor does a worker get the service manager's
+    /// variables (`serviceVariables`): the host alone speaks to it (CONTRACT O3), and a guest that
+    /// found `NOTIFY_SOCKET` could say READY=1 or feed the watchdog of a stuck host.
     private static func workerEnvironment(users: WorkerUsers?) -> [UnsafeMutablePointer<CChar>?] {
         var variables: [UnsafeMutablePointer<CChar>?] = []
         var sawBacktrace = false
-        let userVariable = APPHOST_WORKER_UID_BASE_VARIABLE + "="
+        let withheld = ([APPHOST_WORKER_UID_BASE_VARIABLE] + serviceVariables).map {
+            Array(($0 + "=").utf8CString.dropLast())
+        }
         var cursor = environ
         while let variable = cursor.pointee {
             if strncmp(variable, "SWIFT_BACKTRACE=", 16) == 0 { sawBacktrace = true }
-            if strncmp(variable, userVariable, userVariable.utf8.count) != 0 { variables.append(strdup(variable)) }
+            let kept = withheld.allSatisfy { prefix in strncmp(variable, prefix, prefix.count) != 0 }
+            if kept { variables.append(strdup(variable)) }
             cursor += 1
         }
         if !sawBacktrace { variables.append(strdup("SWIFT_BACKTRACE=enable=no")) }
         if let users { variables.append(strdup(users.environment)) }
         return variables
     }
+
+    /// What systemd gives the host for its notify protocol and its watchdog, which the host's
+    /// workers do not inherit.
+    static let serviceVariables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
 
     /// A descriptor that becomes readable when the worker exits (a pidfd, Linux 5.3), or nil
     /// where there is none. Open it before anyone may reap the worker; the caller closes it.

@@ -15,11 +15,16 @@ final class HostProcess {
     private let readsStandardOutput: Bool
     private let readsStandardError: Bool
 
+    /// Which of the host's streams `JOURNAL_STREAM` names, as systemd sets it for a stream that
+    /// goes to the journal.
+    enum Stream { case standardOutput, standardError }
+
     /// `fillsStandardOutput` (when the test does not read it): the host starts with a standard
-    /// output that takes no more, as if its reader had stopped reading long ago.
+    /// output that takes no more, as if its reader had stopped reading long ago. `journalStream`:
+    /// the host's environment names that stream's pipe (`device:inode`) in `JOURNAL_STREAM`.
     init(
         guests: [String], dataDirectory: String, environment: [String: String] = [:], readsStandardOutput: Bool = true,
-        readsStandardError: Bool = true, fillsStandardOutput: Bool = false
+        readsStandardError: Bool = true, fillsStandardOutput: Bool = false, journalStream: Stream? = nil
     ) throws {
         self.dataDirectory = dataDirectory
         self.readsStandardOutput = readsStandardOutput
@@ -31,6 +36,13 @@ final class HostProcess {
         let suspendDelay = guests.contains("--suspend-delay") ? [] : ["--suspend-delay", "3600"]
         process.arguments =
             ["launch", "--json", "--log-level", "warning", "--data-dir", dataDirectory] + suspendDelay + guests
+        var environment = environment
+        if let journalStream {
+            let pipe = journalStream == .standardOutput ? stdout.pipe : stderr.pipe
+            var info = stat()
+            guard fstat(pipe.fileHandleForWriting.fileDescriptor, &info) == 0 else { throw HostTestFailure() }
+            environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = stdout.pipe
         process.standardError = stderr.pipe

@@ -41,7 +41,8 @@ class HostTestCase: XCTestCase {
     /// test's data directory.
     func startHost(
         _ guests: [String], options: [String] = [], environment: [String: String] = [:],
-        readsStandardOutput: Bool = true, readsStandardError: Bool = true, fillsStandardOutput: Bool = false
+        readsStandardOutput: Bool = true, readsStandardError: Bool = true, fillsStandardOutput: Bool = false,
+        journalStream: HostProcess.Stream? = nil
     ) throws -> HostProcess {
         let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
         var options = options
@@ -51,7 +52,7 @@ class HostTestCase: XCTestCase {
         let host = try HostProcess(
             guests: options + paths, dataDirectory: dataDirectory, environment: environment,
             readsStandardOutput: readsStandardOutput, readsStandardError: readsStandardError,
-            fillsStandardOutput: fillsStandardOutput)
+            fillsStandardOutput: fillsStandardOutput, journalStream: journalStream)
         hosts.append(host)
         return host
     }

@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+
+/// A socket that plays systemd's notify socket: an AF_UNIX datagram socket bound to a path (or an
+/// abstract name), whose messages a test reads.
+final class NotifySocket {
+    let descriptor: Int32
+    /// What `NOTIFY_SOCKET` says: the path, or `@name` for an abstract one.
+    let address: String
+    private let path: String?
+
+    init(path: String) throws {
+        descriptor = try Self.bound(path: Array(path.utf8), abstract: false)
+        address = path
+        self.path = path
+    }
+
+    init(abstractName name: String) throws {
+        descriptor = try Self.bound(path: [0] + Array(name.utf8), abstract: true)
+        address = "@" + name
+        path = nil
+    }
+
+    deinit {
+        close(descriptor)
+        if let path { unlink(path) }
+    }
+
+    /// The next message, or nil when none comes within `timeout`.
+    func receive(timeout: TimeInterval) -> String? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    /// Every message that arrives within `duration`.
+    func messages(during duration: TimeInterval) -> [String] {
+        let deadline = Date() + duration
+        var messages: [String] = []
+        while case let left = deadline.timeIntervalSinceNow, left > 0 {
+            if let message = receive(timeout: left) { messages.append(message) }
+        }
+        return messages
+    }
+
+    /// Messages until one satisfies `predicate` (returned last), or nil after `timeout`.
+    func wait(timeout: TimeInterval, for predicate: (String) -> Bool) -> [String]? {
+        let deadline = Date() + timeout
+        var messages: [String] = []
+        while case let left = deadline.timeIntervalSinceNow, left > 0 {
+            guard let message = receive(timeout: left) else { return nil }
+            messages.append(message)
+            if predicate(message) { return messages }
+        }
+        return nil
+    }
+
+    private static func bound(path: [UInt8], abstract: Bool) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (abstract ? 0 : 1))
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard status == 0 else {
+            let error = errno
+            close(descriptor)
+            throw POSIXError(.init(rawValue: error) ?? .EIO)
+        }
+        return descriptor
+    }
+}
