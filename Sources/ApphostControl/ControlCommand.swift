@@ -78,6 +78,8 @@ public protocol ControlTarget: AnyObject, Sendable {
     var core: HostCore { get }
     /// The host's status for `ps`.
     func controlStatus() -> HostStatus
+    /// The host's metrics in Prometheus' text format, for `metrics` (CONTRACT O2).
+    func controlMetrics() -> String
     /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...):
     /// `body` calls `done` once, when the operation has finished.
     func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void)

@@ -33,6 +33,9 @@ public final class HostService: @unchecked Sendable {
     private var memoryTimer: (any DispatchSourceTimer)?
     /// How many event lines the printer of the events dropped, for `ctl ps`.
     private let droppedEventLines: (@Sendable () -> Int)?
+    /// This host's metrics (O2), counted from its events and its control requests.
+    public let metrics: HostMetrics
+    private let metricsSubscription: EventSubscription
 
     public init(
         dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
@@ -49,6 +52,9 @@ public final class HostService: @unchecked Sendable {
         self.logger = logger
         self.hostQueue = hostQueue
         self.events = events
+        let metrics = HostMetrics()
+        self.metrics = metrics
+        metricsSubscription = events.subscribe { metrics.observe($0) }
         core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
             sessionIDs: RandomSessionIDs(),
@@ -219,12 +225,18 @@ extension HostService: ControlResponder, ControlTarget {
         hostQueue.async {
             guard !self.stopped else { return }
             self.logger.debug("control request", metadata: ["request": "\(command.line)"])
-            self.perform(command, reply: reply)
+            let verb = type(of: command).name
+            self.perform(command) { [metrics = self.metrics] line in
+                // Keys are sorted (ControlCoding): a success begins {"ok":true, an error {"error".
+                metrics.controlRequest(verb: verb, succeeded: line.hasPrefix(#"{"ok":true"#))
+                reply(line)
+            }
         }
     }
 
     public func follow(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
-        events.subscribe(handler)
+        metrics.controlRequest(verb: EventsCommand.name, succeeded: true)
+        return events.subscribe(handler)
     }
 
     private func perform(_ command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
@@ -241,6 +253,12 @@ extension HostService: ControlResponder, ControlTarget {
         var status = core.status()
         if let dropped = droppedEventLines?(), dropped > 0 { status.droppedEventLines = dropped }
         return status
+    }
+
+    /// The metrics' text exposition, with the levels (guests by state, each worker's cost) read
+    /// now from the core's status.
+    public func controlMetrics() -> String {
+        metrics.exposition(status: core.status())
     }
 
     /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...): `body`

@@ -9,6 +9,9 @@ enum Output {
 
     static func line(_ text: String) { emit(text + "\n", to: standardOutput.load(ordering: .relaxed)) }
 
+    /// `text` as is, for text that ends its own lines (`ctl metrics`).
+    static func text(_ text: String) { emit(text, to: standardOutput.load(ordering: .relaxed)) }
+
     /// An error line on stderr, as every apphost error looks.
     static func error(_ message: String) { emit("apphost: \(message)\n", to: STDERR_FILENO) }
 

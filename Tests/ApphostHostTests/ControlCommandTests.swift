@@ -24,7 +24,7 @@ final class ControlCommandTests: XCTestCase {
             [
                 "ps", "switch", "open", "home", "alert", "terminate", "suspend", "resume", "events", "memory-warning",
                 "action", "close", "dismiss", "layout", "audio-silence", "audio-volume", "audio-route",
-                "audio-interrupt", "audio-reset", "call",
+                "audio-interrupt", "audio-reset", "call", "metrics",
             ])
     }
 
@@ -37,7 +37,7 @@ final class ControlCommandTests: XCTestCase {
             LayoutCommand(.split("1", "2", ratio: 0.25)), AudioSilenceCommand(on: true),
             AudioVolumeCommand(volume: 0.5),
             AudioRouteCommand(plug: false, device: .lineOut), AudioInterruptCommand(begin: false, shouldResume: true),
-            AudioResetCommand(),
+            AudioResetCommand(), MetricsCommand(),
         ]
         for command in commands {
             let decoded = try ControlCommands.decode(line: Array(command.line.utf8))
@@ -48,6 +48,7 @@ final class ControlCommandTests: XCTestCase {
 
     func testLinesCarryOnlyTheirMembers() {
         XCTAssertEqual(StatusCommand().line, #"{"command":"ps"}"#)
+        XCTAssertEqual(MetricsCommand().line, #"{"command":"metrics"}"#)
         XCTAssertEqual(SwitchCommand(guest: "a.b").line, #"{"command":"switch","guest":"a.b"}"#)
         XCTAssertEqual(AlertCommand().line, #"{"command":"alert"}"#)
         XCTAssertEqual(AlertCommand(dismiss: true).line, #"{"command":"alert","dismiss":true}"#)
