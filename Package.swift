@@ -253,6 +253,8 @@ let package = Package(
         .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
         // sox, the real tool the sound tests measure rendered files with, for every test target.
         .target(name: "ApphostSoundTesting"),
+        // A socket that plays systemd's notify socket (O3), for the host's and the CLI's tests.
+        .target(name: "ApphostServiceTesting"),
         .testTarget(
             name: "ApphostCoreTests",
             dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
@@ -263,7 +265,7 @@ let package = Package(
                 "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The mixing blocks, measured with sox (scripts/setup installs it).
         .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing", "ApphostALSA", "ApphostSoundTesting"]),
@@ -271,7 +273,7 @@ let package = Package(
             name: "ApphostCLITests",
             dependencies: [
                 "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
-                "ApphostSoundTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                "ApphostSoundTesting", "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ]
 )

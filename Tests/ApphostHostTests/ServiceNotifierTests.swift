@@ -1,4 +1,5 @@
 import ApphostHost
+import ApphostServiceTesting
 import Dispatch
 import Foundation
 import XCTest

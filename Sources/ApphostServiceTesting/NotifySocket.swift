@@ -1,21 +1,20 @@
 import Foundation
-import XCTest
 
 /// A socket that plays systemd's notify socket: an AF_UNIX datagram socket bound to a path (or an
 /// abstract name), whose messages a test reads.
-final class NotifySocket {
-    let descriptor: Int32
+public final class NotifySocket {
+    public let descriptor: Int32
     /// What `NOTIFY_SOCKET` says: the path, or `@name` for an abstract one.
-    let address: String
+    public let address: String
     private let path: String?
 
-    init(path: String) throws {
+    public init(path: String) throws {
         descriptor = try Self.bound(path: Array(path.utf8), abstract: false)
         address = path
         self.path = path
     }
 
-    init(abstractName name: String) throws {
+    public init(abstractName name: String) throws {
         descriptor = try Self.bound(path: [0] + Array(name.utf8), abstract: true)
         address = "@" + name
         path = nil
@@ -27,7 +26,7 @@ final class NotifySocket {
     }
 
     /// The next message, or nil when none comes within `timeout`.
-    func receive(timeout: TimeInterval) -> String? {
+    public func receive(timeout: TimeInterval) -> String? {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -37,7 +36,7 @@ final class NotifySocket {
     }
 
     /// Every message that arrives within `duration`.
-    func messages(during duration: TimeInterval) -> [String] {
+    public func messages(during duration: TimeInterval) -> [String] {
         let deadline = Date() + duration
         var messages: [String] = []
         while case let left = deadline.timeIntervalSinceNow, left > 0 {
@@ -47,7 +46,7 @@ final class NotifySocket {
     }
 
     /// Messages until one satisfies `predicate` (returned last), or nil after `timeout`.
-    func wait(timeout: TimeInterval, for predicate: (String) -> Bool) -> [String]? {
+    public func wait(timeout: TimeInterval, for predicate: (String) -> Bool) -> [String]? {
         let deadline = Date() + timeout
         var messages: [String] = []
         while case let left = deadline.timeIntervalSinceNow, left > 0 {
