@@ -5,7 +5,8 @@ import Foundation
 import XCTest
 
 /// The HTTP API end to end (CONTRACT O1): `apphost launch --http` on the samples, driven with
-/// plain HTTP requests beside `apphost ctl`, as an operator's script would.
+/// plain HTTP requests beside `apphost ctl`, as an operator's script would; and the event stream
+/// resumed over both transports.
 final class HTTPAPITests: HostTestCase {
     override class var stopsHostsGracefully: Bool { true }
 
@@ -153,5 +154,36 @@ final class HTTPAPITests: HostTestCase {
         XCTAssertEqual(try status().foreground, Self.cID, "nothing was done")
         XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer s3cret"]).status, 200)
         XCTAssertNil(try status().foreground)
+    }
+
+    // CONTRACT O1: the control socket's followers resume too: each line has its position, and
+    // `"after"` begins with what the host holds after one, as `ctl events --after` asks.
+    func testO1ControlSocketFollowersResumeAfterAPosition() throws {
+        let host = try startBothSamples()
+        try ctlSucceeds("home")
+        try host.waitForEvent("home's layout") { $0.kind == .layout }
+        let printed = host.events
+
+        func follow(after position: UInt64) throws -> [(position: UInt64, event: HostEvent)] {
+            let socket = try connectRaw(socketPath: dataDirectory + "/control.sock")
+            defer { close(socket) }
+            try sendRaw(EventsCommand(after: position).line + "\n", on: socket)
+            let text = HTTPTestClient.read(socket, until: Date() + 10) { $0.contains(#""event":"layout""#) }
+            let lines = text.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, ControlReply.message("following events").line)
+            return try lines.dropFirst().map { line in
+                struct Position: Decodable { var position: UInt64 }
+                return (
+                    try ControlCoding.decode(Position.self, from: line).position,
+                    try ControlCoding.decode(HostEvent.self, from: line)
+                )
+            }
+        }
+        let everything = try follow(after: 0)
+        XCTAssertEqual(everything.map(\.position), Array(1...UInt64(everything.count)))
+        XCTAssertEqual(everything.map(\.event), Array(printed.prefix(everything.count)), "as the host printed them")
+        let rest = try follow(after: 5)
+        XCTAssertEqual(rest.first?.position, 6)
+        XCTAssertEqual(rest.map(\.event), Array(everything.dropFirst(5).map(\.event).prefix(rest.count)))
     }
 }
