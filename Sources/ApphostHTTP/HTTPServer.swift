@@ -42,6 +42,7 @@ public final class HTTPServer: Sendable {
         let web = WebFiles.load()
         let router = Router()
         if let token { router.add(middleware: TokenCheck(token: token, openPaths: web.paths)) }
+        router.add(middleware: AllowedMethods(webPaths: web.paths))
         let epoch = String(UInt64(Date().timeIntervalSince1970 * 1000))
         let events = EventStream(responder: responder, epoch: epoch, limits: limits)
         CommandRoutes(responder: responder).add(to: router)

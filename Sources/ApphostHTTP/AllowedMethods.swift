@@ -1,0 +1,31 @@
+import ApphostControl
+import Hummingbird
+
+/// Answers a request whose path exists for other methods with 405 and the methods it has
+/// (`Allow`), rather than the router's 404, as HTTP asks (RFC 9110, 15.5.6).
+struct AllowedMethods: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    /// The methods of each path the API serves.
+    let methods: [String: [HTTPRequest.Method]]
+
+    init(webPaths: Set<String>) {
+        var methods: [String: [HTTPRequest.Method]] = [
+            "/v1/guests": [.get], "/v1/events": [.get, .post], "/metrics": [.get],
+        ]
+        for verb in ControlCommands.names where verb != EventsCommand.name { methods["/v1/\(verb)"] = [.post] }
+        for path in webPaths { methods[path] = [.get] }
+        self.methods = methods
+    }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let allowed = methods[request.uri.path], !allowed.contains(request.method),
+            !(request.method == .head && allowed.contains(.get))
+        else { return try await next(request, context) }
+        let names = allowed.map(\.rawValue).joined(separator: ", ")
+        return JSONReply.failure(
+            "\(request.uri.path) takes \(names), not \(request.method.rawValue)", status: .methodNotAllowed,
+            headers: [.allow: names])
+    }
+}
