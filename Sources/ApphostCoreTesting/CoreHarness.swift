@@ -9,6 +9,7 @@ public final class CoreHarness: @unchecked Sendable {
     public let opener = FakeOpener()
     public let clock = ManualClock()
     public let events = EventRecorder()
+    public let measurements = MeasurementRecorder()
     public private(set) var core: HostCore!
 
     public init(
@@ -17,12 +18,13 @@ public final class CoreHarness: @unchecked Sendable {
         backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(), audioMixer: (any AudioMixer)? = nil
     ) {
         let events = events
+        let measurements = measurements
         core = HostCore(
             opener: opener, clock: clock, hostQueue: executor, sessionIDs: SeededSessionIDs(),
             guestsDirectory: "/nonexistent",
             restartPolicy: restartPolicy, watchdog: watchdog, background: background, memoryLimit: memoryLimit,
             store: store, backgroundSceneLimit: backgroundSceneLimit, scenes: scenes, audioMixer: audioMixer,
-            emit: { events.append($0) })
+            measure: { measurements.append($0) }, emit: { events.append($0) })
     }
 
     /// Moves the manual clock on, on the host queue, and lets what fell due run. Time stops at

@@ -11,3 +11,19 @@ public final class EventRecorder: @unchecked Sendable {
         all.filter { $0.kind == kind && (guest == nil || $0.guest == guest) }
     }
 }
+
+/// What the core measured (`HostMeasurement`), in order.
+public final class MeasurementRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [HostMeasurement] = []
+    public func append(_ measurement: HostMeasurement) { lock.withLock { stored.append(measurement) } }
+    public var all: [HostMeasurement] { lock.withLock { stored } }
+    /// Each callback round trip as (guest, callback, duration).
+    public var roundTrips: [(guest: String, callback: String, duration: Duration)] {
+        all.map { measurement in
+            switch measurement {
+            case .callbackRoundTrip(let guest, let callback, let duration): (guest, callback, duration)
+            }
+        }
+    }
+}

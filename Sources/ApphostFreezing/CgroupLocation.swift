@@ -60,7 +60,7 @@ package enum CgroupLocation {
 
     /// The first mount that shows `path`: the mount point plus what of `path` lies below the
     /// mount's root.
-    private static func directory(
+    static func directory(
         of path: String, in mounts: [Mount], hierarchy: String
     ) -> Result<String, FreezeError> {
         // A path outside our cgroup namespace shows as "/.." and cannot be reached.

@@ -51,7 +51,10 @@ package final class WorkerCgroups: Sendable {
         removeParent()
     }
 
-    package func directory(of pid: pid_t) -> String { "\(parent)/worker-\(pid)" }
+    package func directory(of pid: pid_t) -> String { "\(parent)/\(Self.childName(of: pid))" }
+
+    /// The name of a worker's own cgroup, the same in every hierarchy.
+    package static func childName(of pid: pid_t) -> String { "worker-\(pid)" }
 
     /// Tries the hierarchy out on an empty child, `probe`, which `check` exercises; removes both
     /// it and the parent (unless a worker of this host is already in it) afterwards.

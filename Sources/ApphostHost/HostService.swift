@@ -61,7 +61,7 @@ public final class HostService: @unchecked Sendable {
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
             background: background, memoryLimit: memoryLimit, backgroundSceneLimit: backgroundSceneLimit,
             scenes: scenes, audio: audio, audioMixer: audioMixer,
-            emit: { events.publish($0) })
+            measure: { metrics.measured($0) }, emit: { events.publish($0) })
     }
 
     /// Takes the data directory for this host (creating it and locking it) and opens the control

@@ -54,12 +54,27 @@ final class MetricsTests: HostTestCase {
 
         // What the Swift sample's worker costs; the terminated C sample's worker is gone.
         let pid = try XCTUnwrap(status.guest(Self.swiftID)?.pid, "the Swift sample runs in a worker")
-        let memory = try XCTUnwrap(metrics[#"apphost_guest_resident_memory_bytes{guest="\#(Self.swiftID)"}"#])
-        XCTAssertGreaterThan(memory, 100_000, "worker \(pid) is resident")
+        let resident = try XCTUnwrap(metrics[#"apphost_guest_resident_memory_bytes{guest="\#(Self.swiftID)"}"#])
+        XCTAssertGreaterThan(resident, 100_000, "worker \(pid) is resident")
+        // Its own cgroup's charge where one counts memory, else the same resident set.
+        let memory = try XCTUnwrap(metrics[#"apphost_guest_memory_bytes{guest="\#(Self.swiftID)"}"#])
+        XCTAssertGreaterThan(memory, 0)
         let cpu = try XCTUnwrap(metrics[#"apphost_guest_cpu_seconds_total{guest="\#(Self.swiftID)"}"#])
         XCTAssertGreaterThanOrEqual(cpu, 0)
         XCTAssertEqual(metrics.types["apphost_guest_cpu_seconds_total"], "counter")
+        XCTAssertNil(metrics[#"apphost_guest_memory_bytes{guest="\#(Self.cID)"}"#])
         XCTAssertNil(metrics[#"apphost_guest_resident_memory_bytes{guest="\#(Self.cID)"}"#])
+
+        // Each guest's did_finish_launching, timed from sending it to the worker's reply.
+        XCTAssertEqual(metrics.types["apphost_callback_round_trip_seconds"], "histogram")
+        for guest in [Self.cID, Self.swiftID] {
+            let series = #"{guest="\#(guest)",callback="did_finish_launching""#
+            XCTAssertEqual(metrics["apphost_callback_round_trip_seconds_count" + series + "}"], 1, guest)
+            XCTAssertEqual(metrics["apphost_callback_round_trip_seconds_bucket" + series + #",le="+Inf"}"#], 1, guest)
+            let seconds = try XCTUnwrap(metrics["apphost_callback_round_trip_seconds_sum" + series + "}"], guest)
+            XCTAssertGreaterThan(seconds, 0, guest)
+            XCTAssertLessThan(seconds, 10, guest)
+        }
 
         // grep-able as is, and counted itself on the next scrape.
         XCTAssertTrue(result.stdout.contains { $0.hasPrefix("apphost_guest_launches_total{") })
@@ -95,15 +110,23 @@ final class MetricsTests: HostTestCase {
         XCTAssertFalse(metrics.samples.isEmpty)
         let json = try ctlSucceeds("metrics", "--json").stdout
         XCTAssertEqual(json.count, 1)
-        XCTAssertTrue(json[0].hasPrefix(##"{"text":"# TYPE "##), json[0])
+        XCTAssertTrue(json[0].hasPrefix(##"{"text":"# HELP "##), json[0])
+        // Every family says what it is.
+        XCTAssertFalse(metrics.types.isEmpty)
+        for family in metrics.types.keys {
+            XCTAssertFalse(metrics.helps[family, default: ""].isEmpty, "\(family) has a HELP line")
+        }
     }
 }
 
 /// Prometheus' text exposition format, checked line by line as promtool would: `# HELP` and
-/// `# TYPE` comments, and samples `name{label="value",...} value`, each of a family typed before.
+/// `# TYPE` comments, and samples `name{label="value",...} value`, each of a family typed before
+/// (a histogram's `_bucket`, `_sum` and `_count` samples are of the histogram's family).
 struct PrometheusText {
     var samples: [String: Double] = [:]
     var types: [String: String] = [:]
+    /// Each family's help text, from its `# HELP` line.
+    var helps: [String: String] = [:]
 
     subscript(series: String) -> Double? { samples[series] }
 
@@ -112,28 +135,46 @@ struct PrometheusText {
         let label = #"[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*""#
         let sample = try Regex("^(\(name))(\\{\(label)(?:,\(label))*\\})? (\\S+)$")
         let type = try Regex("^# TYPE (\(name)) (counter|gauge|histogram|summary|untyped)$")
+        let help = try Regex("^# HELP (\(name)) (.*)$")
         for text in lines where !text.isEmpty {
             if let match = try type.wholeMatch(in: text) {
                 let family = String(match[1].substring ?? "")
                 XCTAssertNil(types[family], "\(family) is typed once", file: file, line: line)
                 types[family] = String(match[2].substring ?? "")
-            } else if text.hasPrefix("# HELP ") || text.hasPrefix("# ") {
+            } else if let match = try help.wholeMatch(in: text) {
+                let family = String(match[1].substring ?? "")
+                XCTAssertNil(helps[family], "\(family) has one HELP line", file: file, line: line)
+                XCTAssertNil(types[family], "\(family)'s HELP comes before its TYPE", file: file, line: line)
+                helps[family] = String(match[2].substring ?? "")
+            } else if text.hasPrefix("# ") {
                 continue
             } else if let match = try sample.wholeMatch(in: text) {
-                let family = String(match[1].substring ?? "")
+                let name = String(match[1].substring ?? "")
                 let value = String(match[3].substring ?? "")
+                let family = Self.family(of: name, types: types)
                 XCTAssertNotNil(types[family], "\(family) has a TYPE line before its samples", file: file, line: line)
                 let number = Double(value) ?? ["+Inf": .infinity, "-Inf": -.infinity, "NaN": .nan][value]
                 guard let number else {
                     XCTFail("\(text): \(value) is not a number", file: file, line: line)
                     continue
                 }
-                let series = family + String(match[2].substring ?? "")
+                let series = name + String(match[2].substring ?? "")
                 XCTAssertNil(samples[series], "\(series) once", file: file, line: line)
                 samples[series] = number
             } else {
                 XCTFail("not Prometheus text: \(text)", file: file, line: line)
             }
         }
+    }
+
+    /// The family a sample named `name` belongs to: itself, or the histogram or summary whose
+    /// `_bucket`, `_sum` or `_count` it is.
+    private static func family(of name: String, types: [String: String]) -> String {
+        guard types[name] == nil else { return name }
+        for suffix in ["_bucket", "_sum", "_count"] where name.hasSuffix(suffix) {
+            let family = String(name.dropLast(suffix.count))
+            if types[family] == "histogram" || types[family] == "summary" { return family }
+        }
+        return name
     }
 }

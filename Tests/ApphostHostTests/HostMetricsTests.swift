@@ -1,9 +1,11 @@
-import ApphostHost
 import ApphostModel
 import Foundation
+import Logging
 import XCTest
 
 @testable import ApphostCore
+@testable import ApphostFreezing
+@testable import ApphostHost
 
 /// HostMetrics on its own: what it counts of the host's events, and what it reads of a worker
 /// when scraped (CONTRACT O2). End to end through `ctl metrics`: Tests/ApphostCLITests/MetricsTests.swift.
@@ -95,9 +97,12 @@ final class HostMetricsTests: XCTestCase {
         XCTAssertEqual(first[#"apphost_guests{state="suspended"}"#], "0.0")
         let memory = try XCTUnwrap(first[#"apphost_guest_resident_memory_bytes{guest="a"}"#].flatMap(Double.init))
         XCTAssertGreaterThan(memory, 1_000_000, "this process is resident in more than a megabyte")
+        // Not in a cgroup of its own: its memory is its resident set.
+        XCTAssertEqual(first[#"apphost_guest_memory_bytes{guest="a"}"#].flatMap(Double.init), memory)
         let cpu = try XCTUnwrap(first[#"apphost_guest_cpu_seconds_total{guest="a"}"#].flatMap(Double.init))
         XCTAssertGreaterThanOrEqual(cpu, 0)
-        XCTAssertNil(first[#"apphost_guest_resident_memory_bytes{guest="b"}"#], "no worker, no cost of its own")
+        XCTAssertNil(first[#"apphost_guest_memory_bytes{guest="b"}"#], "no worker, no cost of its own")
+        XCTAssertNil(first[#"apphost_guest_resident_memory_bytes{guest="b"}"#])
 
         // Spend CPU time: the counter follows the process's.
         let start = clock()
@@ -105,12 +110,161 @@ final class HostMetricsTests: XCTestCase {
         let second = samples(metrics.exposition(status: status([("a", .background, getpid())])))
         let later = try XCTUnwrap(second[#"apphost_guest_cpu_seconds_total{guest="a"}"#].flatMap(Double.init))
         XCTAssertGreaterThanOrEqual(later - cpu, 0.04)
-        XCTAssertNil(second[#"apphost_guest_resident_memory_bytes{guest="b"}"#])
+        XCTAssertNil(second[#"apphost_guest_memory_bytes{guest="b"}"#])
 
         // Gone: its memory is no longer a level; its CPU time stays counted.
         let third = samples(metrics.exposition(status: status([])))
+        XCTAssertNil(third[#"apphost_guest_memory_bytes{guest="a"}"#])
         XCTAssertNil(third[#"apphost_guest_resident_memory_bytes{guest="a"}"#])
         XCTAssertEqual(third[#"apphost_guest_cpu_seconds_total{guest="a"}"#].flatMap(Double.init), later)
         XCTAssertEqual(third[#"apphost_guests{state="background"}"#], "0.0")
+    }
+
+    // A callback's round trip, as the core measured it, in buckets from 25 µs to 5 s by guest and
+    // callback; every action in one series.
+    func testO2CallbackRoundTripsAreAHistogramByGuestAndCallback() {
+        let metrics = HostMetrics()
+        for (callback, duration) in [
+            ("did_enter_background", Duration.microseconds(40)), ("did_enter_background", .milliseconds(3)),
+            ("action go", .seconds(1)), ("action stop", .seconds(7)),
+        ] {
+            metrics.measured(.callbackRoundTrip(guest: "a", callback: callback, duration: duration))
+        }
+        let text = metrics.exposition(status: status([]))
+        XCTAssertTrue(text.contains("# TYPE apphost_callback_round_trip_seconds histogram\n"), text)
+        let found = samples(text).compactMapValues(Double.init)
+        let background = #"guest="a",callback="did_enter_background""#
+        let expected: [String: Double] = [
+            #"apphost_callback_round_trip_seconds_bucket{\#(background),le="0.000025"}"#: 0,
+            #"apphost_callback_round_trip_seconds_bucket{\#(background),le="0.00005"}"#: 1,
+            #"apphost_callback_round_trip_seconds_bucket{\#(background),le="0.0025"}"#: 1,
+            #"apphost_callback_round_trip_seconds_bucket{\#(background),le="0.005"}"#: 2,
+            #"apphost_callback_round_trip_seconds_bucket{\#(background),le="+Inf"}"#: 2,
+            #"apphost_callback_round_trip_seconds_count{\#(background)}"#: 2,
+            #"apphost_callback_round_trip_seconds_sum{\#(background)}"#: 0.00304,
+            #"apphost_callback_round_trip_seconds_bucket{guest="a",callback="action",le="1.0"}"#: 1,
+            #"apphost_callback_round_trip_seconds_bucket{guest="a",callback="action",le="5.0"}"#: 1,
+            #"apphost_callback_round_trip_seconds_bucket{guest="a",callback="action",le="+Inf"}"#: 2,
+            #"apphost_callback_round_trip_seconds_sum{guest="a",callback="action"}"#: 8,
+        ]
+        for (series, value) in expected {
+            XCTAssertEqual(found[series] ?? -1, value, accuracy: 1e-9, series)
+        }
+        let buckets = found.keys.filter { $0.hasPrefix("apphost_callback_round_trip_seconds_bucket{\(background)") }
+        XCTAssertEqual(buckets.count, HostMetrics.roundTripBuckets.count + 1, "\(buckets.sorted())")
+        XCTAssertFalse(found.keys.contains { $0.contains(#"callback="action go""#) }, "actions are one series")
+    }
+
+    // Every family says what it is: a `# HELP` line before its `# TYPE` line.
+    func testO2EveryFamilyHasHelpText() throws {
+        let metrics = HostMetrics()
+        for kind: HostEvent.Kind in [
+            .guestLoaded, .launchFailed, .terminated, .restarting, .suspended, .resumed, .overrun, .taskExpired,
+            .watchdog, .notificationRefused, .audioXrun,
+        ] {
+            metrics.observe(event(kind, "a", reason: .crash))
+        }
+        metrics.observe(event(.callback, "a", name: "action go"))
+        metrics.controlRequest(verb: "ps", succeeded: true)
+        metrics.measured(.callbackRoundTrip(guest: "a", callback: "will_resign_active", duration: .milliseconds(1)))
+        let lines = metrics.exposition(status: status([("a", .background, getpid())])).split(separator: "\n")
+        let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+        XCTAssertEqual(Set(typed), Set(HostMetricFamily.all.map { Substring($0.name) }), "every family, once each")
+        for family in HostMetricFamily.all {
+            let help = try XCTUnwrap(
+                lines.firstIndex { $0.hasPrefix("# HELP \(family.name) ") }, "\(family.name) has a HELP line")
+            let type = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("# TYPE \(family.name) ") })
+            XCTAssertEqual(help + 1, type, "\(family.name): HELP just before TYPE")
+            XCTAssertEqual(lines[help], "# HELP \(family.name) \(family.help)")
+            XCTAssertGreaterThan(family.help.count, 20, family.name)
+        }
+    }
+
+    // A worker in cgroups of its own: CPU time and memory come from what they count, each from the
+    // first that counts it (v2 before v1), and what none counts from /proc.
+    func testO2AWorkerCostsWhatItsOwnCgroupsCount() throws {
+        let pid = getpid()
+        let mountinfo = """
+            31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
+            33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct
+            35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+            41 31 0:38 /ctr /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+            """
+        let worker = "apphost-1/worker-\(pid)"
+        func reader(_ files: [String: String]) -> WorkerCgroupReader {
+            WorkerCgroupReader(mountinfo: mountinfo, readFile: { files[$0] })
+        }
+        // v2 (a mount showing part of the hierarchy) counts CPU time; v1's memory hierarchy memory.
+        let both = reader([
+            "/proc/\(pid)/cgroup": "4:memory:/\(worker)\n2:cpuacct:/\n0::/ctr/\(worker)\n",
+            "/sys/fs/cgroup/unified/\(worker)/cpu.stat": "usage_usec 2500000\nuser_usec 2000000\nsystem_usec 500000\n",
+            "/sys/fs/cgroup/memory/\(worker)/memory.usage_in_bytes": "7340032\n",
+            "/sys/fs/cgroup/cpuacct/cpuacct.usage": "999000000000\n",
+        ])
+        XCTAssertEqual(both.usage(of: pid), WorkerCgroupUsage(cpuSeconds: 2.5, memoryBytes: 7_340_032))
+        // v2 with its memory controller, and v1's cpuacct, each wherever the other does not count.
+        XCTAssertEqual(
+            reader([
+                "/proc/\(pid)/cgroup": "2:cpuacct:/\(worker)\n0::/ctr/\(worker)\n",
+                "/sys/fs/cgroup/unified/\(worker)/memory.current": "4096\n",
+                "/sys/fs/cgroup/cpuacct/\(worker)/cpuacct.usage": "1500000000\n",
+            ]).usage(of: pid), WorkerCgroupUsage(cpuSeconds: 1.5, memoryBytes: 4096))
+        // The host's cgroup, or another worker's, is not this worker's own: nothing.
+        XCTAssertEqual(
+            reader([
+                "/proc/\(pid)/cgroup": "4:memory:/apphost-1/worker-1\n0::/ctr\n",
+                "/sys/fs/cgroup/unified/cpu.stat": "usage_usec 1\n",
+                "/sys/fs/cgroup/memory/apphost-1/worker-1/memory.usage_in_bytes": "1\n",
+            ]).usage(of: pid), WorkerCgroupUsage())
+
+        // The metrics take CPU time from the cgroup and memory from /proc when no cgroup counts it.
+        let metrics = HostMetrics(
+            registry: .init(),
+            cgroups: reader([
+                "/proc/\(pid)/cgroup": "0::/ctr/\(worker)\n",
+                "/sys/fs/cgroup/unified/\(worker)/cpu.stat": "usage_usec 123000000\n",
+            ]))
+        let found = samples(metrics.exposition(status: status([("a", .background, pid)])))
+        XCTAssertEqual(found[#"apphost_guest_cpu_seconds_total{guest="a"}"#].flatMap(Double.init), 123)
+        let memory = try XCTUnwrap(found[#"apphost_guest_memory_bytes{guest="a"}"#].flatMap(Double.init))
+        XCTAssertGreaterThan(memory, 1_000_000, "this process's resident memory")
+        XCTAssertEqual(found[#"apphost_guest_resident_memory_bytes{guest="a"}"#].flatMap(Double.init), memory)
+    }
+
+    // For real, in this machine's cgroup v2 hierarchy: a worker's cgroup counts the CPU time of a
+    // process it started, which the worker's /proc does not show.
+    func testO2AWorkersCgroupCountsWhatItsChildrenSpend() throws {
+        guard
+            case .success(let base) = CgroupLocation.v2Directory(
+                mountinfo: try KernelFile.read("/proc/self/mountinfo"),
+                cgroups: try KernelFile.read("/proc/self/cgroup")),
+            access(base, W_OK) == 0
+        else { throw XCTSkip("no writable cgroup v2 hierarchy here") }
+        let cgroups = WorkerCgroups(base: base, hostPID: getpid(), logger: Logger(label: "test"))
+        // The shell only waits; the subshell it starts, once adopted, spins.
+        let strings = ["sh", "-c", "sleep 0.3; (while :; do :; done) & wait"]
+        let arguments = strings.map { strdup($0) as UnsafeMutablePointer<CChar>? } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        var pid: pid_t = 0
+        XCTAssertEqual(posix_spawn(&pid, "/bin/sh", nil, nil, arguments, environ), 0)
+        defer {
+            cgroups.release(pid: pid)
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
+        }
+        try cgroups.adopt(pid: pid)
+
+        let metrics = HostMetrics()
+        let series = #"apphost_guest_cpu_seconds_total{guest="a"}"#
+        var cpu = 0.0
+        _ = try Polling.until(timeout: .seconds(5)) { () throws(FreezeError) in
+            cpu =
+                samples(metrics.exposition(status: status([("a", .background, pid)])))[series].flatMap(Double.init)
+                ?? 0
+            return cpu >= 0.3
+        }
+        XCTAssertGreaterThanOrEqual(cpu, 0.3, "the spinning subshell's CPU time is the worker's")
+        let own = try XCTUnwrap(ProcessUsage.read(pid: pid))
+        XCTAssertLessThan(own.cpuSeconds, 0.1, "the shell itself only waits")
     }
 }

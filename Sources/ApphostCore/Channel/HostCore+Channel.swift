@@ -25,7 +25,8 @@ extension HostCore {
             all: calls.map { prepare(guest, $0, channel: channel, sceneState: nil, reply: nil) })
     }
 
-    /// Records a call and watches it (B5); returns the message and the reply that settles it.
+    /// Records a call, watches it (B5) and measures its round trip (O2); returns the message and
+    /// the reply that settles it.
     private func prepare(
         _ guest: GuestRecord, _ call: GuestCall, channel: any GuestChannel, sceneState: SceneState?,
         reply: (@Sendable (GuestReply) -> Void)?
@@ -33,9 +34,15 @@ extension HostCore {
         if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
         let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
         watchdog.sent(call.callbackName, to: guest, channel: channel)
+        let sent = clock.uptime()
         return (
             message,
             { [weak self] result in
+                if let self, call.runsGuestCode, case .success = result {
+                    self.measure(
+                        .callbackRoundTrip(
+                            guest: guest.id, callback: call.callbackName, duration: self.clock.uptime() - sent))
+                }
                 if guest.channel === channel, let self, guest.calls.current != nil,
                     !self.watchdog.answered(by: guest, channel: channel)
                 {

@@ -17,6 +17,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     private let guestsDirectory: String
     /// Where what happens is recorded, for the host's event stream.
     let log: HostEventLog
+    /// Where what the core measures goes, for the host's metrics (callbacks' round trips).
+    let measure: @Sendable (HostMeasurement) -> Void
     /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
     let sessions: SessionKeeper
     /// Stops guests stuck in a callback (B5).
@@ -60,8 +62,10 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
         store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
         audio: AudioPolicy = AudioPolicy(), audioMixer: (any AudioMixer)? = nil,
+        measure: @escaping @Sendable (HostMeasurement) -> Void = { _ in },
         emit: @escaping @Sendable (HostEvent) -> Void
     ) {
+        self.measure = measure
         self.scenePolicy = scenes
         self.audioPolicy = audio
         self.audioMixer = audioMixer
