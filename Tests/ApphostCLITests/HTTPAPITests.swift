@@ -168,7 +168,8 @@ final class HTTPAPITests: HostTestCase {
             let socket = try connectRaw(socketPath: dataDirectory + "/control.sock")
             defer { close(socket) }
             try sendRaw(EventsCommand(after: position).line + "\n", on: socket)
-            let text = HTTPTestClient.read(socket, until: Date() + 10) { $0.contains(#""event":"layout""#) }
+            // Up to home's layout at least; a read may bring more.
+            let text = HTTPTestClient.read(socket, until: Date() + 10) { $0.contains(#""message":"home""#) }
             let lines = text.split(separator: "\n").map(String.init)
             XCTAssertEqual(lines.first, ControlReply.message("following events").line)
             return try lines.dropFirst().map { line in
@@ -184,6 +185,8 @@ final class HTTPAPITests: HostTestCase {
         XCTAssertEqual(everything.map(\.event), Array(printed.prefix(everything.count)), "as the host printed them")
         let rest = try follow(after: 5)
         XCTAssertEqual(rest.first?.position, 6)
-        XCTAssertEqual(rest.map(\.event), Array(everything.dropFirst(5).map(\.event).prefix(rest.count)))
+        let common = min(rest.count, everything.count - 5)
+        XCTAssertEqual(
+            Array(rest.map(\.event).prefix(common)), Array(everything.dropFirst(5).map(\.event).prefix(common)))
     }
 }
