@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // The host <-> worker wire protocol: its frames, its catalogue of messages and the one codec
@@ -164,9 +166,23 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // The HTTP API (CONTRACT O1): every control verb as a JSON endpoint, decoded into the same
+        // ControlCommand types as the control socket; the event stream as Server-Sent Events with a
+        // resume position; /metrics; and the web app switcher, whose files are resources.
+        .target(
+            name: "ApphostHTTP",
+            dependencies: [
+                "ApphostCore", "ApphostControl", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Web")]
+        ),
         .executableTarget(
             name: "apphost",
             dependencies: [
+                "ApphostHTTP",
                 "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits", "ApphostSound",
                 "ApphostLoading", "ApphostModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -264,7 +280,7 @@ let package = Package(
             dependencies: [
                 "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits",
-                "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime",
+                "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         // The mixing blocks, measured with sox (scripts/setup installs it).

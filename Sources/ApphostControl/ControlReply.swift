@@ -15,6 +15,9 @@ public struct ControlReply<Result: Codable & Sendable>: Codable, Sendable {
 extension ControlReply where Result == ControlMessage {
     public static func failure(_ error: String) -> ControlReply { ControlReply(ok: false, result: nil, error: error) }
     public static func message(_ text: String) -> ControlReply { .success(ControlMessage(message: text)) }
+    /// What the host answers every command but those ``ControlCommand/answeredDuringShutdown``
+    /// once its shutdown has begun.
+    public static var shuttingDown: ControlReply { .failure("the host is shutting down") }
 }
 
 /// The result of a command that only changes something: what the host did, in words.

@@ -3,10 +3,20 @@ import ApphostCore
 /// What the control server needs from the host: answers to requests, and the event stream.
 public protocol ControlResponder: Sendable {
     /// Answers `command` (anything but ``EventsCommand``) with one reply line, without its
-    /// newline. `reply` runs once, on any thread; or never, when the server stops first and
-    /// closes the connection.
+    /// newline. `reply` runs once, on any thread.
     func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void)
 
+    /// Sends `handler` the events the host still holds after `position` (with how many it no
+    /// longer holds, first), then every event from now on, in order, until the subscription is
+    /// cancelled; with nil, only the events from now on. `handler` must not block.
+    func follow(after position: UInt64?, _ handler: @escaping @Sendable (FollowedEvent) -> Void) -> EventSubscription
+}
+
+extension ControlResponder {
     /// Sends every host event from now on to `handler`, in order, until the subscription is cancelled.
-    func follow(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription
+    func follow(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
+        follow(after: nil) { followed in
+            if case .event(_, let event) = followed { handler(event) }
+        }
+    }
 }

@@ -223,7 +223,8 @@ public final class HostService: @unchecked Sendable {
 extension HostService: ControlResponder, ControlTarget {
     public func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
         hostQueue.async {
-            guard !self.stopped else { return }
+            // Once the control socket is closed only the HTTP API may still ask, until it stops too.
+            guard !self.stopped else { return reply(ControlReply.shuttingDown.line) }
             self.logger.debug("control request", metadata: ["request": "\(command.line)"])
             let verb = type(of: command).name
             self.perform(command) { [metrics = self.metrics] line in
@@ -234,14 +235,16 @@ extension HostService: ControlResponder, ControlTarget {
         }
     }
 
-    public func follow(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
+    public func follow(after position: UInt64?, _ handler: @escaping @Sendable (FollowedEvent) -> Void)
+        -> EventSubscription
+    {
         metrics.controlRequest(verb: EventsCommand.name, succeeded: true)
-        return events.subscribe(handler)
+        return events.follow(after: position, handler)
     }
 
     private func perform(_ command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
         guard !shuttingDown || type(of: command).answeredDuringShutdown else {
-            return reply(ControlReply.failure("the host is shutting down").line)
+            return reply(ControlReply.shuttingDown.line)
         }
         command.respond(on: self, reply: reply)
     }

@@ -1,3 +1,4 @@
+import ApphostHTTP
 import ApphostHost
 import ApphostSound
 import Dispatch
@@ -10,6 +11,8 @@ final class HostStopper: @unchecked Sendable {
     private let mixer: HostMixer
     private let output: HostOutput
     private let notifier: ServiceNotifier?
+    /// The HTTP API, once it listens; it answers until the guests are gone.
+    var http: HTTPServer?
     private var stopping = false
 
     init(service: HostService, mixer: HostMixer, output: HostOutput, notifier: ServiceNotifier? = nil) {
@@ -30,10 +33,11 @@ final class HostStopper: @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         notifier?.stopping(status: "terminating guests")
-        service.shutdown { [output, mixer] in
+        service.shutdown { [output, mixer, http] in
             // What is still queued for output goes first, unless nobody reads it; off the main
             // queue, so that a second signal still exits at once meanwhile.
             DispatchQueue.global().async {
+                http?.stop()
                 // Once the guests are gone: the mix's last periods, and a WAV file's final sizes.
                 let failure = mixer.stop()
                 if let failure { output.error("audio output: \(failure)") }

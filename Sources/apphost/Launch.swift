@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostHTTP
 import ApphostHost
 import ApphostLimits
 import ApphostSound
@@ -36,6 +37,8 @@ struct Launch: ParsableCommand {
 
     @OptionGroup(title: "Sound") var audio: AudioOptions
 
+    @OptionGroup(title: "HTTP API") var http: HTTPOptions
+
     @Flag(help: "Print events as JSON, one object a line.")
     var json = false
 
@@ -66,7 +69,9 @@ struct Launch: ParsableCommand {
         HostDescriptorLimit.raise()
         let service: HostService
         let mixer: HostMixer
+        let httpConfiguration: (binding: HTTPBinding, token: BearerToken?)?
         do {
+            httpConfiguration = try http.configuration()
             let configuration = try audio.configuration()
             do throws(AudioMixerError) {
                 mixer = try HostMixer(configuration)
@@ -100,6 +105,20 @@ struct Launch: ParsableCommand {
             throw CLIFailure(error)
         }
         if let notifier { service.feedWatchdog(notifier) }
+        if let httpConfiguration {
+            do throws(HTTPSetupError) {
+                let server = try HTTPServer.start(
+                    binding: httpConfiguration.binding, token: httpConfiguration.token, responder: service,
+                    logger: logger)
+                stopper.http = server
+                logger.info("serving HTTP", metadata: ["address": "\(server.address)"])
+            } catch {
+                // The host has started: it stops as after a signal, with no guest launched.
+                output.error(error.message)
+                stopper.stop(exitCode: 1)
+                withExtendedLifetime((subscription, trap)) { dispatchMain() }
+            }
+        }
 
         // dlopen searches the library path for a bare file name; the operator means this directory.
         let paths = guests.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }

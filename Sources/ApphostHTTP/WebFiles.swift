@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+
+/// The web app switcher's files (CONTRACT O1): plain HTML, CSS and JavaScript from this target's
+/// resources (Web/), read once at start and served from memory at `/` and `/<name>`.
+///
+/// SwiftPM puts the resources in `apphost_ApphostHTTP.resources` beside the executable; installed,
+/// that directory goes beside `apphost` too (README, "Install as a service"). Found here without
+/// `Bundle.module`, which stops the process when the directory is missing: a host without its
+/// page still serves its API.
+struct WebFiles: Sendable {
+    let files: [String: (contentType: String, body: ByteBuffer)]
+
+    static let bundleName = "apphost_ApphostHTTP.resources"
+
+    /// The files of the Web directory beside the executable; none when it is missing.
+    static func load() -> WebFiles {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let directory = executable.deletingLastPathComponent().appendingPathComponent(bundleName)
+            .appendingPathComponent("Web")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var files: [String: (String, ByteBuffer)] = [:]
+        for name in names where !name.hasPrefix(".") {
+            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+            else { continue }
+            files[name] = (contentType(of: name), ByteBuffer(bytes: data))
+        }
+        return WebFiles(files: files)
+    }
+
+    static func contentType(of name: String) -> String {
+        switch name.split(separator: ".").last {
+        case "html": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "png": "image/png"
+        case "svg": "image/svg+xml"
+        case "json": "application/json"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// The paths served without a token: the page holds no data, it asks the API for it.
+    var paths: Set<String> { Set(files.keys.map { "/" + $0 }).union(["/"]) }
+
+    func add(to router: Router<BasicRequestContext>) {
+        for (name, file) in files {
+            let response = { @Sendable (_: Request, _: BasicRequestContext) -> Response in
+                var headers = HTTPFields()
+                headers[.contentType] = file.contentType
+                headers[.cacheControl] = "no-cache"
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: file.body))
+            }
+            router.get(RouterPath(name), use: response)
+            if name == "index.html" { router.get("/", use: response) }
+        }
+        if files["index.html"] == nil {
+            router.get("/") { _, _ in
+                JSONReply.failure(
+                    "the web page's files are not installed beside the apphost binary (\(Self.bundleName))",
+                    status: .notFound)
+            }
+        }
+    }
+}
+
+/// Asks for the bearer token on everything but the page's own files (CONTRACT O1): a wrong or
+/// missing token is 401, and the request goes no further.
+struct TokenCheck: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let token: BearerToken
+    let openPaths: Set<String>
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        if openPaths.contains(request.uri.path) || token.accepts(authorization: request.headers[.authorization]) {
+            return try await next(request, context)
+        }
+        let presented = request.headers[.authorization] != nil
+        return JSONReply.failure(
+            presented ? "wrong bearer token" : "this host needs a bearer token (Authorization: Bearer ...)",
+            status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"apphost\""])
+    }
+}

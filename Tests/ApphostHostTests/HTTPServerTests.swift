@@ -1,0 +1,202 @@
+import ApphostControl
+import ApphostCore
+import ApphostHTTP
+import ApphostServiceTesting
+import Foundation
+import Logging
+import Synchronization
+import XCTest
+
+/// The HTTP API's transport (CONTRACT O1) against a host that records what it is asked: requests
+/// become the control socket's commands, tokens are checked before anything is asked, and what a
+/// client may cost is bounded. End to end with real guests: Tests/ApphostCLITests/HTTPAPITests.
+final class HTTPServerTests: XCTestCase {
+    /// Answers every command with a success naming it, and replays `replay` events to a follower
+    /// that asks for a position.
+    private final class RecordingHost: ControlResponder {
+        let commands = Mutex<[String]>([])
+        let replay: Int
+
+        init(replay: Int = 0) { self.replay = replay }
+
+        func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
+            commands.withLock { $0.append(command.line) }
+            reply(ControlReply.message("did \(type(of: command).name)").line)
+        }
+
+        func follow(after position: UInt64?, _ handler: @escaping @Sendable (FollowedEvent) -> Void)
+            -> EventSubscription
+        {
+            if position != nil {
+                for number in 0..<replay {
+                    let event = HostEvent(time: Date(timeIntervalSince1970: 0), kind: .log, message: "\(number)")
+                    handler(.event(position: UInt64(number + 1), event))
+                }
+            }
+            return EventSubscription {}
+        }
+    }
+
+    private var servers: [HTTPServer] = []
+    private var scratch: ScratchFiles!
+
+    override func setUpWithError() throws { scratch = try ScratchFiles() }
+
+    override func tearDown() {
+        for server in servers { server.stop() }
+        servers = []
+        scratch = nil
+    }
+
+    private func start(
+        _ host: RecordingHost, binding: String = "127.0.0.1:0", token: BearerToken? = nil,
+        limits: HTTPLimits = HTTPLimits()
+    ) throws -> Int {
+        let server = try HTTPServer.start(
+            binding: try HTTPBinding(parsing: binding), token: token, responder: host, limits: limits,
+            logger: Logger(label: "test"))
+        servers.append(server)
+        return server.address.port
+    }
+
+    // CONTRACT O1: a verb's endpoint decodes into the command the control socket would: the same
+    // line, from the path's verb and the body's members.
+    func testO1RequestsBecomeTheControlSocketsCommands() throws {
+        let host = RecordingHost()
+        let port = try start(host)
+        let switched = try HTTPTestClient.request("POST", "/v1/switch", port: port, body: #"{"guest":"notes"}"#)
+        XCTAssertEqual(switched.status, 200)
+        XCTAssertEqual(switched.headers["content-type"], "application/json")
+        XCTAssertEqual(switched.body, ControlReply.message("did switch").line + "\n")
+        XCTAssertEqual(try HTTPTestClient.request("POST", "/v1/home", port: port).status, 200)
+        XCTAssertEqual(try HTTPTestClient.request("GET", "/v1/guests", port: port).status, 200)
+        XCTAssertEqual(
+            try HTTPTestClient.request("POST", "/v1/home", port: port, body: #"{"command":"home"}"#).status, 200)
+        XCTAssertEqual(
+            host.commands.withLock { $0 },
+            [SwitchCommand(guest: "notes").line, HomeCommand().line, StatusCommand().line, HomeCommand().line])
+
+        // What the socket refuses, refused the same, before the host hears of it.
+        let refusals: [(String, String?, Int, String)] = [
+            ("/v1/switch", "{}", 400, #"switch needs a \"guest\""#),
+            ("/v1/switch", #"{"guest":7}"#, 400, "malformed request"),
+            ("/v1/switch", "[1]", 400, "the body must be one JSON object"),
+            ("/v1/switch", #"{"command":"home"}"#, 400, #"names the command \"home\" but the path \"switch\""#),
+            ("/v1/reboot", nil, 404, #"unknown command \"reboot\""#),
+            ("/v1/events", nil, 400, "GET /v1/events"),
+        ]
+        for (path, body, status, message) in refusals {
+            let response = try HTTPTestClient.request("POST", path, port: port, body: body)
+            XCTAssertEqual(response.status, status, "\(path) \(body ?? "")")
+            XCTAssertTrue(response.body.contains(message), response.body)
+            XCTAssertTrue(response.body.hasPrefix(#"{"error":"#), response.body)
+        }
+        XCTAssertEqual(host.commands.withLock { $0.count }, 4)
+
+        // A body over the socket's longest line is refused whole.
+        let huge = #"{"guest":""# + String(repeating: "x", count: 600 * 1024) + #""}"#
+        XCTAssertEqual(try HTTPTestClient.request("POST", "/v1/switch", port: port, body: huge).status, 413)
+        XCTAssertEqual(host.commands.withLock { $0.count }, 4)
+    }
+
+    // CONTRACT O1: with a token, a request without it or with another is 401 and the host is
+    // asked nothing; the page's own files, which hold no data, need none.
+    func testO1ATokenIsCheckedBeforeTheHostIsAsked() throws {
+        let host = RecordingHost()
+        let port = try start(host, token: try scratch.token("s3cret"))
+        for headers in [[:], ["Authorization": "Bearer wrong"], ["Authorization": "Basic s3cret"]] {
+            let response = try HTTPTestClient.request(
+                "POST", "/v1/home", port: port, headers: headers, body: "{}")
+            XCTAssertEqual(response.status, 401, "\(headers)")
+            XCTAssertEqual(response.headers["www-authenticate"], #"Bearer realm="apphost""#)
+            XCTAssertEqual(try HTTPTestClient.request("GET", "/metrics", port: port, headers: headers).status, 401)
+            XCTAssertEqual(try HTTPTestClient.request("GET", "/v1/events", port: port, headers: headers).status, 401)
+        }
+        XCTAssertEqual(host.commands.withLock { $0 }, [])
+        let allowed = try HTTPTestClient.request(
+            "POST", "/v1/home", port: port, headers: ["Authorization": "Bearer s3cret"])
+        XCTAssertEqual(allowed.status, 200)
+        XCTAssertEqual(host.commands.withLock { $0 }, [HomeCommand().line])
+        XCTAssertNotEqual(try HTTPTestClient.request("GET", "/", port: port).status, 401)
+    }
+
+    // CONTRACT O1: only loopback without a token; the token's file must be its owner's alone.
+    func testO1AnAddressOthersReachNeedsATokenFromAPrivateFile() throws {
+        XCTAssertThrowsError(try start(RecordingHost(), binding: "0.0.0.0:0")) { error in
+            XCTAssertTrue("\(error)".contains("is not a loopback address"), "\(error)")
+        }
+        let open = scratch.path + "/open-token"
+        try "s3cret\n".write(toFile: open, atomically: false, encoding: .utf8)
+        chmod(open, 0o644)
+        XCTAssertThrowsError(try BearerToken(file: open)) { error in
+            XCTAssertEqual(
+                "\(error)", "the token file \(open) has mode 644: others may read it; make it 600 (chmod 600 \(open))")
+        }
+        XCTAssertThrowsError(try BearerToken(file: scratch.path + "/none"))
+        XCTAssertThrowsError(try scratch.token(""))
+        XCTAssertNoThrow(try start(RecordingHost(), binding: "0.0.0.0:0", token: try scratch.token("s3cret")))
+        XCTAssertTrue(try HTTPBinding(parsing: "8080").isLoopback)
+        XCTAssertEqual(try HTTPBinding(parsing: "8080"), HTTPBinding(host: "127.0.0.1", port: 8080))
+        XCTAssertEqual(try HTTPBinding(parsing: "[::1]:9"), HTTPBinding(host: "::1", port: 9))
+        XCTAssertTrue(try HTTPBinding(parsing: "[::1]:9").isLoopback)
+        XCTAssertFalse(try HTTPBinding(parsing: "10.0.0.1:80").isLoopback)
+        for bad in ["", "host:", ":80", "1.2.3.4:70000", "[::1]80", "x"] {
+            XCTAssertThrowsError(try HTTPBinding(parsing: bad), bad)
+        }
+    }
+
+    // CONTRACT O1: a follower that does not keep up is told so and dropped, and followers beyond
+    // the limit are refused, so that no client makes the host buffer without end.
+    func testO1FollowersAreBounded() throws {
+        var limits = HTTPLimits()
+        limits.maximumFollowers = 1
+        limits.followerBacklog = 5
+        // A client that went away is noticed when a write to it fails.
+        limits.keepAliveInterval = .milliseconds(100)
+        let port = try start(RecordingHost(replay: 100), limits: limits)
+
+        // Live only: it holds the one place.
+        let first = try HTTPTestClient.openStream("/v1/events", port: port)
+        let opened = HTTPTestClient.read(first, until: Date() + 5) { $0.contains(": following events") }
+        XCTAssertTrue(opened.hasPrefix("HTTP/1.1 200"), opened)
+        XCTAssertTrue(opened.lowercased().contains("content-type: text/event-stream"), opened)
+        let second = try HTTPTestClient.request("GET", "/v1/events", port: port)
+        XCTAssertEqual(second.status, 503)
+        XCTAssertEqual(second.headers["retry-after"], "5")
+        close(first)
+        // Its place is free again once the server has noticed.
+
+        // 100 events at once to a follower that may hold 5: five, then the notice, then the end.
+        var text = ""
+        let deadline = Date() + 5
+        while Date() < deadline, !text.contains("event: dropped") {
+            let stream = try HTTPTestClient.openStream("/v1/events?after=0", port: port)
+            text = HTTPTestClient.read(stream, until: Date() + 2) { _ in false }
+            close(stream)
+        }
+        let events = HTTPTestClient.events(in: text)
+        XCTAssertEqual(events.filter { $0.event == nil }.count, 5, text)
+        XCTAssertEqual(events.last?.event, "dropped", text)
+        XCTAssertTrue(events.last?.data.contains("fell 5 events behind") == true, text)
+    }
+}
+
+/// A directory of files for one test, removed after it.
+private final class ScratchFiles {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "apphost-http-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A token file of mode 600 holding `token`.
+    func token(_ token: String) throws -> BearerToken {
+        let file = path + "/token-\(UUID().uuidString)"
+        try (token + "\n").write(toFile: file, atomically: false, encoding: .utf8)
+        chmod(file, 0o600)
+        return try BearerToken(file: file)
+    }
+}
