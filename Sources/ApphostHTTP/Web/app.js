@@ -416,16 +416,23 @@
 
   function onEvent(type, data, id) {
     if (type === "gap") {
-      let missed = "some";
+      // {"missed":K}, or {"missed":null} when the host cannot tell how many.
+      let missed = null;
       try {
         missed = JSON.parse(data).missed;
       } catch {}
-      addEvent("gap", `missed ${missed} events the host no longer holds`, null, id);
+      const count = typeof missed === "number" ? `${missed} events` : "events";
+      addEvent("gap", `missed ${count} the host no longer holds`, null, id);
       scheduleRefresh(0);
       return;
     }
     if (type === "dropped") {
-      addEvent("dropped", "the host dropped this stream (too slow); reconnecting", null, id);
+      // A control reply: {"ok":false,"error":"events dropped: ..."}; the stream ends and resumes.
+      let why = "the host dropped this stream";
+      try {
+        why = JSON.parse(data).error || why;
+      } catch {}
+      addEvent("dropped", `${why} (resuming)`, null, id);
       scheduleRefresh(0);
       return;
     }
@@ -450,7 +457,7 @@
   // Server-Sent Events over fetch(), so that the token can go in a header (EventSource sends
   // none); the resume position goes back as Last-Event-ID, as EventSource would send it.
   async function stream() {
-    let backoff = 1000;
+    let backoff = 0;
     for (;;) {
       const controller = new AbortController();
       state.streamAbort = controller;
@@ -474,7 +481,6 @@
           throw new Error(detail);
         }
         opened = true;
-        backoff = 1000;
         setConnection("live");
         scheduleRefresh(0);  // whatever changed while not connected
         await readEvents(response.body, controller.signal);
@@ -484,9 +490,11 @@
         setConnection("reconnecting", "reconnecting");
         if (!opened) showError(`events: ${error.message || error}`);
       }
+      // The server's `retry:` after a stream that was open; doubling up to 15 s while the
+      // host does not answer.
+      const retry = state.retry || 1000;
+      backoff = opened ? retry : Math.min(Math.max(backoff * 2, retry), 15000);
       await sleep(backoff, controller.signal);
-      if (!opened) backoff = Math.min(backoff * 2, state.retry || 15000);
-      else if (state.retry) backoff = state.retry;
     }
   }
 
