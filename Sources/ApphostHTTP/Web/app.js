@@ -416,6 +416,9 @@
 
   function onEvent(type, data, id) {
     if (type === "gap") {
+      // Before the first event seen, the history merely starts later than the host's start:
+      // this page missed nothing.
+      if (state.lastEventId === null) return;
       // {"missed":K}, or {"missed":null} when the host cannot tell how many.
       let missed = null;
       try {
@@ -464,8 +467,14 @@
       let opened = false;
       try {
         const headers = { Accept: "text/event-stream", ...authHeaders() };
-        if (state.lastEventId !== null) headers["Last-Event-ID"] = state.lastEventId;
-        const response = await fetch("v1/events", { headers, cache: "no-store", signal: controller.signal });
+        // The first time, from the oldest event the host still holds (?after=0), so that the
+        // list shows what just happened; after that, from the last event seen.
+        let path = "v1/events?after=0";
+        if (state.lastEventId !== null) {
+          headers["Last-Event-ID"] = state.lastEventId;
+          path = "v1/events";
+        }
+        const response = await fetch(path, { headers, cache: "no-store", signal: controller.signal });
         if (response.status === 401) {
           setConnection("unauthorized", "token needed");
           showError("events: a token is needed (enter it above)");
