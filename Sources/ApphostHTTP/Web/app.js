@@ -35,6 +35,8 @@
     refreshAgain: false,
     streamAbort: null,
     busy: 0,
+    // Buttons whose request is under way, so that a re-render does not enable them again.
+    pending: new Set(),
   };
 
   // ---- the token ------------------------------------------------------------------------
@@ -137,7 +139,10 @@
 
   async function send(verb, body, button) {
     state.busy += 1;
-    if (button) button.disabled = true;
+    if (button) {
+      button.disabled = true;
+      state.pending.add(button);
+    }
     document.body.dataset.busy = "true";
     try {
       const result = await api("POST", `v1/${verb}`, body);
@@ -149,7 +154,11 @@
       if (error.status === 401) setConnection("unauthorized", "token needed");
     } finally {
       state.busy -= 1;
-      if (button) button.disabled = false;
+      if (button) {
+        state.pending.delete(button);
+        button.disabled = false;
+        if (state.status) render(state.status);  // what the state allows, until the refresh
+      }
       if (state.busy === 0) document.body.dataset.busy = "false";
     }
   }
@@ -301,6 +310,9 @@
     button("suspend").disabled = !running || guest.appState === "suspended";
     button("resume").disabled = guest.appState !== "suspended";
     button("terminate").disabled = !running;
+    for (const action of ["switch", "suspend", "resume", "terminate"]) {
+      if (state.pending.has(button(action))) button(action).disabled = true;
+    }
 
     const list = field(card, "scenes");
     const scenes = Array.isArray(guest.scenes) ? guest.scenes : [];
