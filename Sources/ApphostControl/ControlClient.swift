@@ -32,7 +32,9 @@ public struct ControlClient: Sendable {
     /// Sends an `events` request and calls `onEvent` with every event line, in order, until the
     /// host closes the connection. Throws if the host refuses, or ends the stream with an error
     /// (a follower that fell too far behind is dropped).
-    public func follow(onEvent: @escaping @Sendable (String) -> Void) throws(ControlClientError) {
+    public func follow(after position: UInt64? = nil, onEvent: @escaping @Sendable (String) -> Void)
+        throws(ControlClientError)
+    {
         let streamError = StreamError()
         let onLine: @Sendable (String) -> Void = { line in
             // Event lines never carry "ok"; a reply line in the stream is the host's last word.
@@ -45,7 +47,7 @@ public struct ControlClient: Sendable {
             }
         }
         try withConnection(onLaterLine: onLine) { channel, firstLine throws(ControlClientError) in
-            write(EventsCommand().line, to: channel)
+            write(EventsCommand(after: position).line, to: channel)
             let reply = try waitForReply(firstLine, on: channel)
             if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: reply), !refusal.ok {
                 throw ControlClientError.refused(refusal.error ?? "the host refused to stream events")

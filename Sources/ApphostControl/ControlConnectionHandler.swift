@@ -73,7 +73,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             write(ControlReply.failure(error.message).line, context: context)
             return answerNext(context: context)
         }
-        if command is EventsCommand { return startStreaming(context: context) }
+        if let events = command as? EventsCommand { return startStreaming(after: events.after, context: context) }
 
         answering = true
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -105,15 +105,15 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         lastWrite.whenComplete { _ in channel.close(promise: nil) }
     }
 
-    private func startStreaming(context: ChannelHandlerContext) {
+    private func startStreaming(after position: UInt64?, context: ChannelHandlerContext) {
         queued.removeAll()
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        subscription = responder.follow { event in
+        subscription = responder.follow(after: position) { followed in
             // The host emits on one queue and the loop runs tasks in order, so events keep theirs;
             // the check on the loop stops events already in flight once the follower is dropped.
-            let line = event.jsonLine()
+            let line = EventsCommand.streamLine(followed)
             eventLoop.execute {
                 guard handler.value.subscription != nil else { return }
                 handler.value.write(line, context: boundContext.value)

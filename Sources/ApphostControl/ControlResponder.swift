@@ -11,12 +11,3 @@ public protocol ControlResponder: Sendable {
     /// cancelled; with nil, only the events from now on. `handler` must not block.
     func follow(after position: UInt64?, _ handler: @escaping @Sendable (FollowedEvent) -> Void) -> EventSubscription
 }
-
-extension ControlResponder {
-    /// Sends every host event from now on to `handler`, in order, until the subscription is cancelled.
-    func follow(_ handler: @escaping @Sendable (HostEvent) -> Void) -> EventSubscription {
-        follow(after: nil) { followed in
-            if case .event(_, let event) = followed { handler(event) }
-        }
-    }
-}

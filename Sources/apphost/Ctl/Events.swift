@@ -6,7 +6,13 @@ struct Events: ParsableCommand {
 
     @OptionGroup var options: CtlOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Begin with the events the host still holds after this position (each --json line has its position).",
+            valueName: "position"))
+    var after: UInt64?
+
     func run() throws {
-        try options.connect().follow(with: EventPrinter(json: options.json))
+        try options.connect().follow(after: after, with: EventPrinter(json: options.json))
     }
 }

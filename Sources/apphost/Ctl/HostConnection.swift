@@ -37,10 +37,11 @@ struct HostConnection {
         return result
     }
 
-    /// Prints every event the host emits until it closes the connection.
-    func follow(with printer: EventPrinter) throws(CLIFailure) {
+    /// Prints every event the host emits until it closes the connection; after `position`, first
+    /// those the host still holds after it.
+    func follow(after position: UInt64?, with printer: EventPrinter) throws(CLIFailure) {
         do {
-            try client.follow { printer.print(line: $0) }
+            try client.follow(after: position) { printer.print(line: $0) }
         } catch {
             throw failure(error)
         }

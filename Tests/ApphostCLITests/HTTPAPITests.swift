@@ -1,0 +1,189 @@
+import ApphostControl
+import ApphostCore
+import ApphostServiceTesting
+import Foundation
+import XCTest
+
+/// The HTTP API end to end (CONTRACT O1): `apphost launch --http` on the samples, driven with
+/// plain HTTP requests beside `apphost ctl`, as an operator's script would; and the event stream
+/// resumed over both transports.
+final class HTTPAPITests: HostTestCase {
+    override class var stopsHostsGracefully: Bool { true }
+
+    /// Starts the two samples with the API on a port the kernel picks; answers that port.
+    private func startServingSamples(options: [String] = ["--http", "0"]) throws -> (HostProcess, Int) {
+        // info: the line that says where it serves.
+        let host = try startHost(
+            [BuildProducts.cSample, BuildProducts.swiftSample], options: options + ["--log-level", "info"])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        try host.waitForLog(Self.swiftID, "callback will_connect", prefix: true)
+        return (host, try httpPort(of: host))
+    }
+
+    /// The port in the host's "serving HTTP" log line.
+    private func httpPort(of host: HostProcess) throws -> Int {
+        let (lines, _) = host.stderr.wait(until: Date() + 10) { $0.contains { $0.contains("serving HTTP") } }
+        let line = try XCTUnwrap(lines.first { $0.contains("serving HTTP") }, "no serving line in \(lines)")
+        let address = try XCTUnwrap(line.split(separator: " ").first { $0.hasPrefix("address=") })
+        return try XCTUnwrap(Int(address.split(separator: ":").last ?? ""), line)
+    }
+
+    private func post(_ verb: String, _ body: String? = nil, port: Int, headers: [String: String] = [:]) throws
+        -> HTTPTestResponse
+    {
+        try HTTPTestClient.request("POST", "/v1/\(verb)", port: port, headers: headers, body: body)
+    }
+
+    // CONTRACT O1: the API answers what ctl answers: ps as the same status, a verb with the same
+    // effect, a refusal with the same line; and /metrics counts its requests.
+    func testO1TheAPIDrivesTheHostAsCtlDoes() throws {
+        let (host, port) = try startServingSamples()
+        let guests = try HTTPTestClient.request("GET", "/v1/guests", port: port)
+        XCTAssertEqual(guests.status, 200)
+        let viaHTTP = try XCTUnwrap(try ControlCoding.decode(ControlReply<HostStatus>.self, from: guests.body).result)
+        let viaSocket = try status()
+        XCTAssertEqual(viaHTTP.guests.map(\.id), viaSocket.guests.map(\.id))
+        XCTAssertEqual(viaHTTP.guests.map(\.appState), viaSocket.guests.map(\.appState))
+        XCTAssertEqual(viaHTTP.foreground, Self.cID)
+
+        let mark = host.events.count
+        let switched = try post("switch", #"{"guest":"\#(Self.swiftID)"}"#, port: port)
+        XCTAssertEqual(switched.status, 200, switched.body)
+        XCTAssertEqual(
+            switched.body, #"{"ok":true,"result":{"message":"\#(Self.swiftID) is in the foreground"}}"# + "\n")
+        try host.waitForEvent("the Swift sample active", after: mark) {
+            $0.kind == .appState && $0.guest == Self.swiftID && $0.to == "active"
+        }
+        XCTAssertEqual(try status().foreground, Self.swiftID)
+
+        let refused = try post("suspend", #"{"guest":"org.example.nobody"}"#, port: port)
+        XCTAssertEqual(refused.status, 409)
+        let ctlRefusal = try ctl("suspend", "org.example.nobody")
+        XCTAssertNotEqual(ctlRefusal.status, 0)
+        let error = try XCTUnwrap(try ControlCoding.decode(ControlReply<ControlMessage>.self, from: refused.body).error)
+        XCTAssertEqual(ctlRefusal.stderr, ["apphost: \(error)"])
+
+        let metrics = try HTTPTestClient.request("GET", "/metrics", port: port)
+        XCTAssertEqual(metrics.status, 200)
+        XCTAssertTrue(metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = try PrometheusText(lines: metrics.body.split(separator: "\n").map(String.init))
+        XCTAssertEqual(text[#"apphost_control_requests_total{verb="switch",outcome="ok"}"#], 1)
+        XCTAssertEqual(text[#"apphost_control_requests_total{verb="suspend",outcome="error"}"#], 2)
+        XCTAssertEqual(text[#"apphost_guest_launches_total{guest="\#(Self.cID)"}"#], 1)
+    }
+
+    // CONTRACT O1: a follower that loses its connection and comes back with the last id it saw
+    // gets every event it missed, in order, as the host printed them.
+    func testO1AFollowerThatReconnectsLosesNothing() throws {
+        let (host, port) = try startServingSamples()
+        let stream = try HTTPTestClient.openStream("/v1/events", port: port)
+        let opened = HTTPTestClient.read(stream, until: Date() + 5) { $0.contains(": following events") }
+        XCTAssertEqual(try post("home", port: port).status, 200)
+        let seen =
+            opened
+            + HTTPTestClient.read(stream, until: Date() + 10) { text in
+                HTTPTestClient.events(in: opened + text).contains { $0.data.contains(#""event":"layout""#) }
+            }
+        close(stream)
+        let lastSeen = try XCTUnwrap(
+            HTTPTestClient.events(in: seen).last { $0.data.contains(#""event":"layout""#) })
+        let lastID = try XCTUnwrap(lastSeen.id)
+
+        // While nobody follows: the Swift sample comes forward.
+        let mark = host.events.count
+        XCTAssertEqual(try post("switch", #"{"guest":"\#(Self.swiftID)"}"#, port: port).status, 200)
+        try host.waitForEvent("the Swift sample active", after: mark) {
+            $0.kind == .appState && $0.guest == Self.swiftID && $0.to == "active"
+        }
+
+        let resumed = try HTTPTestClient.openStream("/v1/events", port: port, headers: ["Last-Event-ID": lastID])
+        defer { close(resumed) }
+        let replay = HTTPTestClient.read(resumed, until: Date() + 10) { text in
+            HTTPTestClient.events(in: text).contains { $0.data.contains(#""to":"active""#) }
+        }
+        let replayed = try HTTPTestClient.events(in: replay).map {
+            try ControlCoding.decode(HostEvent.self, from: $0.data)
+        }
+        let printed = host.events
+        let seenEvent = try ControlCoding.decode(HostEvent.self, from: lastSeen.data)
+        let after = try XCTUnwrap(printed.lastIndex(of: seenEvent), "the last event seen was printed")
+        XCTAssertFalse(replayed.isEmpty)
+        XCTAssertEqual(replayed, Array(printed[(after + 1)...].prefix(replayed.count)), "nothing missed, nothing twice")
+        XCTAssertTrue(replayed.contains { $0.kind == .appState && $0.guest == Self.swiftID && $0.to == "active" })
+        // Ids go on from the last seen, one by one.
+        let ids = HTTPTestClient.events(in: replay).compactMap {
+            $0.id?.split(separator: ".").last.flatMap { UInt64($0) }
+        }
+        let first = try XCTUnwrap(UInt64(lastID.split(separator: ".").last ?? "")) + 1
+        XCTAssertEqual(ids, Array(first..<(first + UInt64(ids.count))))
+    }
+
+    // CONTRACT O1: an address others can reach is refused without a token, or with a token file
+    // others may read, in one line before anything starts; with one, a request without the token
+    // is 401 and changes nothing.
+    func testO1OnlyLoopbackGoesWithoutAToken() throws {
+        let guest = try BuildProducts.path(BuildProducts.cSample)
+        let open = try runApphost(["launch", "--data-dir", dataDirectory, "--http", "0.0.0.0:0", guest])
+        XCTAssertEqual(open.status, 1)
+        XCTAssertEqual(
+            open.stderr,
+            [
+                "apphost: --http 0.0.0.0:0 is not a loopback address: anyone who reaches it could drive the host; give --http-token-file"
+            ])
+        let tokenFile = scratch.path + "/token"
+        try "s3cret\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
+        chmod(tokenFile, 0o644)
+        let readable = try runApphost([
+            "launch", "--data-dir", dataDirectory, "--http", "0.0.0.0:0", "--http-token-file", tokenFile, guest,
+        ])
+        XCTAssertEqual(readable.status, 1)
+        XCTAssertEqual(
+            readable.stderr,
+            [
+                "apphost: the token file \(tokenFile) has mode 644: others may read it; make it 600 (chmod 600 \(tokenFile))"
+            ])
+        let malformed = try runApphost(["launch", "--data-dir", dataDirectory, "--http", "localhost:http", guest])
+        XCTAssertEqual(malformed.status, 1)
+        XCTAssertEqual(malformed.stderr.count, 1)
+
+        chmod(tokenFile, 0o600)
+        let (_, port) = try startServingSamples(options: ["--http", "0.0.0.0:0", "--http-token-file", tokenFile])
+        let refused = try post("home", port: port)
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer nope"]).status, 401)
+        XCTAssertEqual(try status().foreground, Self.cID, "nothing was done")
+        XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer s3cret"]).status, 200)
+        XCTAssertNil(try status().foreground)
+    }
+
+    // CONTRACT O1: the control socket's followers resume too: each line has its position, and
+    // `"after"` begins with what the host holds after one, as `ctl events --after` asks.
+    func testO1ControlSocketFollowersResumeAfterAPosition() throws {
+        let host = try startBothSamples()
+        try ctlSucceeds("home")
+        try host.waitForEvent("home's layout") { $0.kind == .layout }
+        let printed = host.events
+
+        func follow(after position: UInt64) throws -> [(position: UInt64, event: HostEvent)] {
+            let socket = try connectRaw(socketPath: dataDirectory + "/control.sock")
+            defer { close(socket) }
+            try sendRaw(EventsCommand(after: position).line + "\n", on: socket)
+            let text = HTTPTestClient.read(socket, until: Date() + 10) { $0.contains(#""event":"layout""#) }
+            let lines = text.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, ControlReply.message("following events").line)
+            return try lines.dropFirst().map { line in
+                struct Position: Decodable { var position: UInt64 }
+                return (
+                    try ControlCoding.decode(Position.self, from: line).position,
+                    try ControlCoding.decode(HostEvent.self, from: line)
+                )
+            }
+        }
+        let everything = try follow(after: 0)
+        XCTAssertEqual(everything.map(\.position), Array(1...UInt64(everything.count)))
+        XCTAssertEqual(everything.map(\.event), Array(printed.prefix(everything.count)), "as the host printed them")
+        let rest = try follow(after: 5)
+        XCTAssertEqual(rest.first?.position, 6)
+        XCTAssertEqual(rest.map(\.event), Array(everything.dropFirst(5).map(\.event).prefix(rest.count)))
+    }
+}
