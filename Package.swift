@@ -290,6 +290,8 @@ let package = Package(
             dependencies: [
                 "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
                 "ApphostSoundTesting", "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            // The browser test's driver (Python, run by SwitcherBrowserTests from the source tree).
+            exclude: ["Browser"]),
     ]
 )
