@@ -133,7 +133,7 @@ nonisolated(unsafe) private var directTextSink: UnsafePointer<CChar>?
 
 /// One connection to a host's control socket, blocking: a request line written, its reply line
 /// read, as a client that stays connected talks to the host.
-private final class ControlSocket {
+final class ControlSocket {
     private let descriptor: Int32
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
@@ -176,7 +176,8 @@ private final class ControlSocket {
             guard count > 0 else { return nil }
             received += count
             if buffer[received - 1] == UInt8(ascii: "\n") { return received }
-            guard received < buffer.count else { return nil }
+            // A long reply (ps of many guests): room for more.
+            if received == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
         }
     }
 
@@ -317,7 +318,7 @@ private func runProcess(_ path: String, _ arguments: [String]) throws -> Double 
 }
 
 /// SIGTERM, as an operator stops the host; SIGKILL after 10 s.
-private func stopHost(_ host: Process) {
+func stopHost(_ host: Process) {
     guard host.isRunning else { return }
     host.terminate()
     let deadline = monotonicNanoseconds() + 10e9

@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -52,6 +52,16 @@ if CommandLine.arguments.dropFirst(2).first == "actions" {
     )
     try runActionsBenchmarks(
         roundTrips: roundTrips, processes: actionCLIProcesses(roundTrips), guests: guests, scratch: scratch)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+// `apphost-benchmarks [seconds] http` runs the HTTP API's benchmark alone: ps and switch through
+// wrk beside the control socket, with 200 guests loaded, `seconds` of load each (10 unless told).
+if CommandLine.arguments.dropFirst(2).first == "http" {
+    let seconds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10
+    print("apphost benchmarks: http, \(seconds) s of load each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    try runHTTPBenchmarks(seconds: seconds, guests: guests, scratch: scratch)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
