@@ -33,8 +33,9 @@ public final class WorkerPriority: Sendable {
         self.init(niceOffset: niceOffset, hostPID: hostPID, useCgroups: true, logger: logger)
     }
 
-    /// `useCgroups: false` leaves the nice alone, for tests on machines that have cgroups.
-    init(niceOffset: Int32, hostPID: pid_t, useCgroups: Bool, logger: Logger) {
+    /// `useCgroups: false`: the nice alone, as on a machine with no usable cpu controller (the
+    /// fair-share benchmark measures it beside the cgroup).
+    package init(niceOffset: Int32, hostPID: pid_t, useCgroups: Bool, logger: Logger) {
         self.niceOffset = niceOffset
         self.hostPID = hostPID
         self.useCgroups = useCgroups
