@@ -16,6 +16,15 @@ final class FairShareTests: HostTestCase {
             XCTAssertEqual(value, file == "cpu.shares" ? "110" : "10", file)
         }
         XCTAssertEqual(host.process.isRunning, true)
+        // Under real-time group scheduling (v1 cpu.rt_runtime_us) a cgroup without real-time time
+        // refuses SCHED_FIFO: the workers' audio threads must still get it (CONTRACT C13).
+        var parameters = sched_param()
+        parameters.sched_priority = 1
+        XCTAssertEqual(
+            sched_setscheduler(worker, SCHED_FIFO, &parameters), 0,
+            "SCHED_FIFO in the worker: \(String(cString: strerror(errno)))")
+        parameters.sched_priority = 0
+        sched_setscheduler(worker, SCHED_OTHER, &parameters)
     }
 
     func testWorkerNiceIsTheOperatorsChoice() throws {
@@ -72,10 +81,13 @@ final class FairShareTests: HostTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).count
     }
 
-    /// The CPU weight files of the parents of the apphost cgroups `pid` is in, and their values.
+    /// The CPU weight files of the workers' parent cgroups `pid` is in (`apphost-<host>`, which
+    /// holds the workers themselves in a v1 cpu hierarchy), and their values.
     private func cpuWeights(of pid: pid_t) -> [(String, String)] {
         WorkerProcesses.apphostCgroups(of: pid).flatMap { cgroup in
-            let parent = (cgroup as NSString).deletingLastPathComponent
+            let parent =
+                (cgroup as NSString).lastPathComponent.hasPrefix("apphost-")
+                ? cgroup : (cgroup as NSString).deletingLastPathComponent
             return ["cpu.shares", "cpu.weight.nice"].compactMap { file in
                 (try? String(contentsOfFile: parent + "/" + file, encoding: .utf8)).map {
                     (file, $0.trimmingCharacters(in: .whitespacesAndNewlines))
