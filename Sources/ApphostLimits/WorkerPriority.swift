@@ -26,6 +26,8 @@ public final class WorkerPriority: Sendable {
     private let useCgroups: Bool
     /// nil until the first worker; then the cgroup, or none (`.some(nil)`).
     private let chosen = Mutex<CPUWeightCgroup??>(nil)
+    /// Whether a worker the cgroup could not take was logged as a warning yet: once is enough.
+    private let warned = Mutex(false)
 
     public convenience init(
         niceOffset: Int32, hostPID: pid_t = getpid(), logger: Logger = Logger(label: "apphost.priority")
@@ -69,10 +71,25 @@ public final class WorkerPriority: Sendable {
     }
 
     /// Lowers a worker's priority: call right after spawning it and before it loads its guest.
-    /// On an error nothing of the cgroup stays in place.
+    /// Throws only when the nice cannot be set. A worker the cgroup cannot take (no real-time
+    /// time left for its audio threads, say, while the kernel still holds what removed cgroups
+    /// had) runs with the nice alone: fair shares are no reason to refuse a guest.
     public func apply(to pid: pid_t) throws(LimitError) {
         try renice(pid: pid)
-        try cgroup?.apply(to: pid)
+        do throws(LimitError) {
+            try cgroup?.apply(to: pid)
+        } catch {
+            let first = warned.withLock { warned in
+                defer { warned = true }
+                return !warned
+            }
+            let metadata: Logger.Metadata = ["pid": "\(pid)", "why": "\(error)"]
+            if first {
+                logger.warning("a worker runs with the nice alone, outside the weighed cgroup", metadata: metadata)
+            } else {
+                logger.debug("a worker runs with the nice alone, outside the weighed cgroup", metadata: metadata)
+            }
+        }
     }
 
     /// Removes the worker's child cgroup. Never fails; what cannot be removed is logged.
