@@ -34,12 +34,14 @@ struct GuestBuilds {
     }
 
     /// `count` copies of Benchmarks/Guests/overrunning_guest.c, each with an id of its own and
-    /// `tasks` tasks it never ends.
-    func overrunningGuests(_ count: Int, tasks: Int) throws -> [String] {
+    /// `tasks` tasks it never ends; `spinning`, each also burns CPU on a thread of its own.
+    func overrunningGuests(_ count: Int, tasks: Int, spinning: Bool = false) throws -> [String] {
         try (0..<count).map { index in
-            try Self.build(
-                "Benchmarks/Guests/overrunning_guest.c", into: directory, named: "overrunning-\(index).so",
-                defines: ["BENCH_ID=\"org.apphost.bench.overrun\(index)\"", "BENCH_TASKS=\(tasks)"])
+            let name = spinning ? "spinning" : "overrunning"
+            return try Self.build(
+                "Benchmarks/Guests/overrunning_guest.c", into: directory, named: "\(name)-\(index).so",
+                defines: ["BENCH_ID=\"org.apphost.bench.\(name)\(index)\"", "BENCH_TASKS=\(tasks)"]
+                    + (spinning ? ["BENCH_SPIN"] : []), libraries: spinning ? ["pthread"] : [])
         }
     }
 

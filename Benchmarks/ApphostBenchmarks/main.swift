@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -62,6 +62,17 @@ if CommandLine.arguments.dropFirst(2).first == "http" {
     let seconds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10
     print("apphost benchmarks: http, \(seconds) s of load each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     try runHTTPBenchmarks(seconds: seconds, guests: guests, scratch: scratch)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
+// `apphost-benchmarks [spinners] fairshare` runs the fair-share benchmark alone: the host's timers
+// with `spinners` (50 unless told) isolated guests idle, spinning under the workers' lower
+// priority, and spinning without it.
+if CommandLine.arguments.dropFirst(2).first == "fairshare" {
+    let spinners = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 50
+    print("apphost benchmarks: fairshare, \(spinners) guests, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    try runFairShareBenchmark(spinners: spinners, guests: guests, scratch: scratch)
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }

@@ -8,11 +8,17 @@
  * memory too). At the end of its budget the guest runs over and the host
  * freezes it.
  *
- * Build with -DBENCH_ID="..." for a distinct id per copy.
+ * Build with -DBENCH_ID="..." for a distinct id per copy. With -DBENCH_SPIN
+ * (and -pthread) it also starts a thread in did_finish_launching that burns
+ * CPU until the worker is frozen or ends: a guest busy in background, for the
+ * fair-share benchmark.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <inttypes.h>
+#ifdef BENCH_SPIN
+#include <pthread.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -57,6 +63,18 @@ static void expiring(void *context, apphost_task_t task)
     host_interface->log(host_interface, APPHOST_LOG_INFO, line);
 }
 
+#ifdef BENCH_SPIN
+static void *spin(void *unused)
+{
+    volatile unsigned long turns = 0;
+
+    for (;;) {
+        turns++;
+    }
+    return unused;
+}
+#endif
+
 static apphost_status_t did_finish_launching(void)
 {
     int index;
@@ -64,6 +82,16 @@ static apphost_status_t did_finish_launching(void)
     if (background == NULL) {
         return APPHOST_ERROR_UNSUPPORTED;
     }
+#ifdef BENCH_SPIN
+    {
+        pthread_t spinner;
+
+        if (pthread_create(&spinner, NULL, spin, NULL) != 0) {
+            return APPHOST_ERROR_GUEST_FAILED;
+        }
+        pthread_detach(spinner);
+    }
+#endif
     for (index = 0; index < BENCH_TASKS; index++) {
         if (background->begin_task(host_interface, "held", expiring, NULL) == APPHOST_TASK_INVALID) {
             return APPHOST_ERROR_INVALID_STATE;

@@ -145,15 +145,15 @@ struct LimitCgroup: Sendable {
             .contains { $0 == controller }
     }
 
-    private static func mountinfo() throws(LimitError) -> String {
+    static func mountinfo() throws(LimitError) -> String {
         do { return try KernelFile.read("/proc/self/mountinfo") } catch { throw LimitError(error.description) }
     }
 
-    private static func ownCgroups() throws(LimitError) -> String {
+    static func ownCgroups() throws(LimitError) -> String {
         do { return try KernelFile.read("/proc/self/cgroup") } catch { throw LimitError(error.description) }
     }
 
-    private static func located(_ result: Result<String, FreezeError>) throws(LimitError) -> String {
+    static func located(_ result: Result<String, FreezeError>) throws(LimitError) -> String {
         switch result {
         case .success(let directory): directory
         case .failure(let error): throw LimitError(error.description)

@@ -13,7 +13,9 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
     case none
 
     /// The opener for `launch`; throws the one-line error when no worker program is found.
-    func opener(logger: Logger, limits: GuestLimits = GuestLimits()) throws -> any GuestOpener {
+    func opener(
+        logger: Logger, limits: GuestLimits = GuestLimits(), priority: WorkerPriority? = nil
+    ) throws -> any GuestOpener {
         switch self {
         case .none:
             return InProcessOpener()
@@ -30,7 +32,7 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
                     },
                     limiter: limits.isEmpty
                         ? nil : WorkerLimiter(limits: limits, workersHaveOwnUsers: users != nil, logger: logger),
-                    users: users)
+                    users: users, priority: priority)
             } catch {
                 throw CLIFailure(error)
             }

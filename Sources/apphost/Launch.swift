@@ -80,7 +80,8 @@ struct Launch: ParsableCommand {
             }
             service = HostService(
                 dataDirectory: try dataDirectory.resolve(),
-                opener: try isolation.opener(logger: logger, limits: limits.guestLimits()),
+                opener: try isolation.opener(
+                    logger: logger, limits: limits.guestLimits(), priority: limits.workerPriority(logger: logger)),
                 restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
                 memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
                 scenes: scenes.policy, audio: AudioPolicy(format: configuration.format), audioMixer: mixer,

@@ -1,5 +1,6 @@
 import ApphostLimits
 import ArgumentParser
+import Logging
 
 /// What each guest's worker may use (CONTRACT X2): none of the limits is set unless asked for.
 struct LimitsOptions: ParsableArguments {
@@ -20,8 +21,26 @@ struct LimitsOptions: ParsableArguments {
             valueName: "count"))
     var processesLimit: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "How much nicer than the host each worker runs, 0 (not at all) to 19; the workers' cgroup, where a cpu controller is usable, weighs as one task at that nice (cpu.weight or cpu.shares), so that busy guests leave the host its share of the CPU.",
+            valueName: "offset"))
+    var workerNice = "10"
+
     func validate() throws {
         _ = try guestLimits()
+        _ = try workerPriority(logger: Logger(label: "apphost"))
+    }
+
+    /// The workers' priority, nil with an offset of 0, or a one-line error naming the option.
+    func workerPriority(logger: Logger) throws -> WorkerPriority? {
+        do throws(LimitError) {
+            let offset = try WorkerPriority.parseOffset(workerNice)
+            return offset == 0 ? nil : WorkerPriority(niceOffset: offset, logger: logger)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// The limits, or a one-line error naming the option.

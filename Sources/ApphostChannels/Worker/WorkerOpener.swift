@@ -26,14 +26,18 @@ public struct WorkerOpener: GuestOpener {
     public var limiter: WorkerLimiter?
     /// The users workers take before their guest loads (CONTRACT X2); nil: the host's user.
     public var users: WorkerUsers?
+    /// The lower CPU priority of every worker, so that busy guests leave the host its share; nil:
+    /// the host's.
+    public var priority: WorkerPriority?
     private let running = LoadedGuestRegistry()
 
     public init(
         workerPath: String, freezer: any ProcessFreezer, hostName: String = "apphost", hostVersion: String = "0.1.0",
         loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5), limiter: WorkerLimiter? = nil,
-        users: WorkerUsers? = nil
+        users: WorkerUsers? = nil, priority: WorkerPriority? = nil
     ) {
         self.limiter = limiter
+        self.priority = priority
         self.users = users
         self.workerPath = workerPath
         self.freezer = freezer
@@ -93,6 +97,14 @@ public struct WorkerOpener: GuestOpener {
             throw LoadError(path: path, cause: .workerFailed("cannot limit worker \(pid): \(error)"))
         }
         defer { if !handedOver { limiter?.release(pid: pid) } }
+        // Before the guest's code runs, so that every thread it starts inherits the nice.
+        do throws(LimitError) {
+            try priority?.apply(to: pid)
+        } catch {
+            worker.abandon()
+            throw LoadError(path: path, cause: .workerFailed("cannot lower the priority of worker \(pid): \(error)"))
+        }
+        defer { if !handedOver { priority?.release(pid: pid) } }
 
         let descriptor = try explainingLimits(pid: pid) { () throws(LoadError) in
             try worker.load(
@@ -131,6 +143,7 @@ public struct WorkerOpener: GuestOpener {
 
         let running = running
         let users = users
+        let priority = priority
         let channel = WorkerChannel(
             process: worker.process, output: worker.output, socket: worker.handOver(), freezer: freezer,
             limiter: limiter,
@@ -139,6 +152,7 @@ public struct WorkerOpener: GuestOpener {
             onExit: {
                 running.release(id: descriptor.id)
                 users?.takeBack(dataDirectory)
+                priority?.release(pid: pid)
             })
         handedOver = true
         reserved = false
