@@ -198,24 +198,20 @@ func runFairShareBenchmark(spinners: Int, guests: GuestBuilds, scratch: URL) thr
         Report.print("  host queue timer lateness, every 5 ms", result.hostTimerLateness)
     }
     print("lower priority: \(priority.mechanism)")
-    let baseline = results[0].expirationLateness.percentile(99)
-    Report.ratio(
-        "spinning with nice / idle (expiration p99)", results[1].expirationLateness.percentile(99) / baseline,
-        target: "<= 2")
-    Report.ratio(
-        "spinning, nice only / idle (expiration p99)", results[2].expirationLateness.percentile(99) / baseline,
-        target: "(none: a machine with no cpu controller)")
-    Report.ratio(
-        "spinning without / idle (expiration p99)", results[3].expirationLateness.percentile(99) / baseline,
-        target: "(none: the effect of the change)")
-    let timerBaseline = results[0].hostTimerLateness.percentile(99)
-    Report.ratio(
-        "spinning with nice / idle (timer p99)", results[1].hostTimerLateness.percentile(99) / timerBaseline,
-        target: "<= 2")
-    Report.ratio(
-        "spinning, nice only / idle (timer p99)", results[2].hostTimerLateness.percentile(99) / timerBaseline,
-        target: "(none)")
-    Report.ratio(
-        "spinning without / idle (timer p99)", results[3].hostTimerLateness.percentile(99) / timerBaseline,
-        target: "(none)")
+    // Each spinning case beside idle, for the expirations and for the host queue's own timer.
+    let ratios = [
+        (1, "spinning with nice", "<= 2"), (2, "spinning, nice only", "(none: a machine with no cpu controller)"),
+        (3, "spinning without", "(none: the effect of the change)"),
+    ]
+    for (figure, lateness) in [
+        ("expiration p99", \FairShareBenchmark.Result.expirationLateness),
+        ("timer p99", \FairShareBenchmark.Result.hostTimerLateness),
+    ] {
+        let baseline = results[0][keyPath: lateness].percentile(99)
+        for (index, name, target) in ratios {
+            Report.ratio(
+                "\(name) / idle (\(figure))", results[index][keyPath: lateness].percentile(99) / baseline,
+                target: target)
+        }
+    }
 }

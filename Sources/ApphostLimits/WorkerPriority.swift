@@ -26,7 +26,7 @@ public final class WorkerPriority: Sendable {
     private let useCgroups: Bool
     /// nil until the first worker; then the cgroup, or none (`.some(nil)`).
     private let chosen = Mutex<CPUWeightCgroup??>(nil)
-    /// Whether a worker the cgroup could not take was logged as a warning yet: once is enough.
+    /// Whether a worker the cgroup could not take was logged yet: once is enough.
     private let warned = Mutex(false)
 
     public convenience init(
@@ -84,8 +84,11 @@ public final class WorkerPriority: Sendable {
                 return !warned
             }
             let metadata: Logger.Metadata = ["pid": "\(pid)", "why": "\(error)"]
+            // A notice, not a warning: the guest runs, a little less protected from its neighbours;
+            // on a busy machine (hosts started one after another, whose cgroups the kernel frees
+            // later) it is expected, and the operator's warnings stay for what went wrong.
             if first {
-                logger.warning("a worker runs with the nice alone, outside the weighed cgroup", metadata: metadata)
+                logger.notice("a worker runs with the nice alone, outside the weighed cgroup", metadata: metadata)
             } else {
                 logger.debug("a worker runs with the nice alone, outside the weighed cgroup", metadata: metadata)
             }
