@@ -17,15 +17,7 @@ final class HTTPAPITests: HostTestCase {
             [BuildProducts.cSample, BuildProducts.swiftSample], options: options + ["--log-level", "info"])
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
         try host.waitForLog(Self.swiftID, "callback will_connect", prefix: true)
-        return (host, try httpPort(of: host))
-    }
-
-    /// The port in the host's "serving HTTP" log line.
-    private func httpPort(of host: HostProcess) throws -> Int {
-        let (lines, _) = host.stderr.wait(until: Date() + 10) { $0.contains { $0.contains("serving HTTP") } }
-        let line = try XCTUnwrap(lines.first { $0.contains("serving HTTP") }, "no serving line in \(lines)")
-        let address = try XCTUnwrap(line.split(separator: " ").first { $0.hasPrefix("address=") })
-        return try XCTUnwrap(Int(address.split(separator: ":").last ?? ""), line)
+        return (host, try host.httpAddress().port)
     }
 
     private func post(_ verb: String, _ body: String? = nil, port: Int, headers: [String: String] = [:]) throws

@@ -97,20 +97,9 @@ final class SwitcherBrowserTests: HostTestCase {
         }
     }
 
-    /// The switcher's address: the host logs where its HTTP API listens, with the port the
-    /// kernel chose for port 0 ("info apphost: address=127.0.0.1:40123 [apphost] serving HTTP").
+    /// The switcher's address, where the host says its HTTP API listens.
     private func httpURL(of host: HostProcess) throws -> String {
-        let address = { (lines: [String]) -> String? in
-            guard let line = lines.first(where: { $0.contains("serving HTTP") }),
-                let field = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })
-            else { return nil }
-            return String(field.dropFirst("address=".count))
-        }
-        let (lines, found) = host.stderr.wait(until: Date() + 10) { address($0) != nil }
-        guard found, let bound = address(lines) else {
-            XCTFail("the host did not say where it serves HTTP; stderr:\n\(lines.joined(separator: "\n"))")
-            throw HostTestFailure()
-        }
-        return "http://\(bound)/"
+        let address = try host.httpAddress()
+        return "http://\(address.host):\(address.port)/"
     }
 }

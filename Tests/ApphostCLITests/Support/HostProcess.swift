@@ -89,6 +89,27 @@ final class HostProcess {
         }
     }
 
+    /// Where the HTTP API listens (`--http`, with `--log-level info`), with the port the kernel
+    /// chose for port 0: the host logs "address=127.0.0.1:40123 [apphost] serving HTTP".
+    func httpAddress(file: StaticString = #filePath, line: UInt = #line) throws -> (host: String, port: Int) {
+        let address = { (lines: [String]) -> Substring? in
+            guard let line = lines.first(where: { $0.contains("serving HTTP") }),
+                let field = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })
+            else { return nil }
+            return field.dropFirst("address=".count)
+        }
+        let (lines, _) = stderr.wait(until: Date() + 10) { address($0) != nil }
+        guard let bound = address(lines), let colon = bound.lastIndex(of: ":"),
+            let port = Int(bound[bound.index(after: colon)...])
+        else {
+            XCTFail(
+                "the host did not say where it serves HTTP; stderr:\n\(lines.joined(separator: "\n"))", file: file,
+                line: line)
+            throw HostTestFailure()
+        }
+        return (String(bound[..<colon]), port)
+    }
+
     func signal(_ number: Int32) { Foundation.kill(pid, number) }
 
     /// Waits for the host to exit and returns its status; fails after `timeout`.
