@@ -18,6 +18,10 @@ extension ControlReply where Result == ControlMessage {
     /// What the host answers every command but those ``ControlCommand/answeredDuringShutdown``
     /// once its shutdown has begun.
     public static var shuttingDown: ControlReply { .failure("the host is shutting down") }
+
+    /// Whether a reply line, of any result type, says success; without decoding it: keys are
+    /// sorted (ControlCoding), so a success begins {"ok":true and an error {"error".
+    public static func succeeded(_ line: String) -> Bool { line.hasPrefix(#"{"ok":true"#) }
 }
 
 /// The result of a command that only changes something: what the host did, in words.

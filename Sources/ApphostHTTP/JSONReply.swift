@@ -8,9 +8,8 @@ enum JSONReply {
     /// while the host shuts down, else 409, the command having been refused in the host's
     /// present state (no such guest, already suspended ...).
     static func response(line: String) -> Response {
-        // Keys are sorted (ControlCoding): a success begins {"ok":true, an error {"error".
         let status: HTTPResponse.Status =
-            if line.hasPrefix(#"{"ok":true"#) {
+            if ControlReply.succeeded(line) {
                 .ok
             } else if line == ControlReply.shuttingDown.line {
                 .serviceUnavailable

@@ -228,8 +228,7 @@ extension HostService: ControlResponder, ControlTarget {
             self.logger.debug("control request", metadata: ["request": "\(command.line)"])
             let verb = type(of: command).name
             self.perform(command) { [metrics = self.metrics] line in
-                // Keys are sorted (ControlCoding): a success begins {"ok":true, an error {"error".
-                metrics.controlRequest(verb: verb, succeeded: line.hasPrefix(#"{"ok":true"#))
+                metrics.controlRequest(verb: verb, succeeded: ControlReply.succeeded(line))
                 reply(line)
             }
         }
