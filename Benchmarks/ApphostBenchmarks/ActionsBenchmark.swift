@@ -1,3 +1,4 @@
+import ApphostControl
 import ApphostGuestRuntime
 import CApphost
 import Foundation
@@ -214,16 +215,10 @@ private struct ControlCallBenchmark {
 
     func run(isolation: String, roundTrips: Int, processes: Int) throws -> Result {
         let dataDirectory = directory.appendingPathComponent("actions-\(isolation)")
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        let host = Process()
-        host.executableURL = URL(fileURLWithPath: apphost)
-        host.arguments = ["launch", "--data-dir", dataDirectory.path, "--isolation", isolation, guestPath]
-        host.standardOutput = FileHandle.nullDevice
-        let log = dataDirectory.appendingPathComponent("host.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        host.standardError = try FileHandle(forWritingTo: log)
-        try host.run()
-        defer { stopHost(host) }
+        let host = try BuiltHost(
+            apphost: apphost, dataDirectory: dataDirectory, arguments: ["--isolation", isolation, guestPath])
+        defer { host.stop() }
+        let log = host.log
 
         let socketPath = dataDirectory.appendingPathComponent("control.sock").path
         let call = Array((Self.callLine + "\n").utf8)
@@ -232,7 +227,7 @@ private struct ControlCallBenchmark {
         // Until the guest has launched and answers: the fixture's echo-i returns its argument.
         let connection = try waitForGuest(socketPath: socketPath, call: call, log: log)
         guard let refusal = connection.reply(to: refused), refusal.contains(#""ok":false"#),
-            let status = connection.reply(to: ps), status.hasPrefix(#"{"ok":true"#)
+            let status = connection.reply(to: ps), ControlReply.succeeded(status)
         else { throw BenchmarkFailure("unexpected replies from the host (see \(log.path))") }
 
         let kinds = [call, refused, ps]
@@ -315,16 +310,6 @@ private func runProcess(_ path: String, _ arguments: [String]) throws -> Double 
         throw BenchmarkFailure("apphost \(arguments.joined(separator: " ")) failed (wait status \(status))")
     }
     return took
-}
-
-/// SIGTERM, as an operator stops the host; SIGKILL after 10 s.
-func stopHost(_ host: Process) {
-    guard host.isRunning else { return }
-    host.terminate()
-    let deadline = monotonicNanoseconds() + 10e9
-    while host.isRunning && monotonicNanoseconds() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    if host.isRunning { kill(host.processIdentifier, SIGKILL) }
-    host.waitUntilExit()
 }
 
 // MARK: - The report

@@ -1,3 +1,4 @@
+import ApphostControl
 import Foundation
 import Synchronization
 
@@ -38,23 +39,13 @@ struct HTTPBenchmark {
 
     func run() throws -> Result {
         let dataDirectory = directory.appendingPathComponent("http")
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        let log = dataDirectory.appendingPathComponent("host.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let host = Process()
-        host.executableURL = URL(fileURLWithPath: apphost)
-        // Background guests stay running (no automatic suspension), so that every switch costs the same.
-        host.arguments =
-            [
-                "launch", "--data-dir", dataDirectory.path, "--http", "0", "--log-level", "info", "--suspend-delay",
-                "3600",
-            ]
-            + guestPaths
-        host.standardOutput = FileHandle.nullDevice
-        host.standardError = try FileHandle(forWritingTo: log)
         let start = monotonicNanoseconds()
-        try host.run()
-        defer { stopHost(host) }
+        // Background guests stay running (no automatic suspension), so that every switch costs the same.
+        let host = try BuiltHost(
+            apphost: apphost, dataDirectory: dataDirectory,
+            arguments: ["--http", "0", "--log-level", "info", "--suspend-delay", "3600"] + guestPaths)
+        defer { host.stop() }
+        let log = host.log
 
         let socketPath = dataDirectory.appendingPathComponent("control.sock").path
         let port = try waitForPort(log: log)
@@ -144,7 +135,7 @@ struct HTTPBenchmark {
                 var index = 0
                 while monotonicNanoseconds() < end {
                     let start = monotonicNanoseconds()
-                    guard let reply = socket.reply(to: requests(index)), reply.hasPrefix(#"{"ok":true"#) else {
+                    guard let reply = socket.reply(to: requests(index)), ControlReply.succeeded(reply) else {
                         failed += 1
                         break
                     }

@@ -36,20 +36,14 @@ struct SoundSessionsBenchmark {
 
     func run(tones: [String], periodFrames: Int, seconds: Double) throws -> Result {
         let dataDirectory = directory.appendingPathComponent("sound-\(tones.count)-\(periodFrames)")
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        let host = Process()
-        host.executableURL = URL(fileURLWithPath: apphost)
-        host.arguments =
-            [
-                "launch", "--data-dir", dataDirectory.path, "--isolation", "process", "--audio-output", "null",
-                "--audio-rate", "48000", "--audio-channels", "2", "--audio-period", "\(periodFrames)",
-            ] + tones
-        host.standardOutput = FileHandle.nullDevice
-        let log = dataDirectory.appendingPathComponent("host.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        host.standardError = try FileHandle(forWritingTo: log)
-        try host.run()
-        defer { stop(host) }
+        let host = try BuiltHost(
+            apphost: apphost, dataDirectory: dataDirectory,
+            arguments: [
+                "--isolation", "process", "--audio-output", "null", "--audio-rate", "48000", "--audio-channels", "2",
+                "--audio-period", "\(periodFrames)",
+            ] + tones)
+        defer { host.stop() }
+        let log = host.log
 
         // Every stream open and mixed: each session's meter shows frames.
         _ = try waitFor(seconds: 120, "all \(tones.count) sessions to render (see \(log.path))", dataDirectory) {
@@ -131,16 +125,6 @@ struct SoundSessionsBenchmark {
             throw BenchmarkFailure("apphost ctl \(arguments.joined(separator: " ")) failed")
         }
         return data
-    }
-
-    /// SIGTERM, as an operator stops the host; SIGKILL after 10 s.
-    private func stop(_ host: Process) {
-        guard host.isRunning else { return }
-        host.terminate()
-        let deadline = monotonicNanoseconds() + 10e9
-        while host.isRunning && monotonicNanoseconds() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if host.isRunning { kill(host.processIdentifier, SIGKILL) }
-        host.waitUntilExit()
     }
 }
 
