@@ -16,15 +16,18 @@ public enum ControlCommands {
 
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
+    /// The one-line error for a verb no command has.
+    public static func unknown(_ name: String) -> ControlProtocolError {
+        ControlProtocolError("unknown command \"\(name)\" (known: \(names.joined(separator: ", ")))")
+    }
+
     /// Parses and validates one request line; the error says in one line what is wrong with it.
     public static func decode(line: some Collection<UInt8>) throws(ControlProtocolError) -> any ControlCommand {
         let data = Data(line)
         let malformed = ControlProtocolError(
             "malformed request: expected one JSON object with a \"command\" string, such as {\"command\":\"ps\"}")
         guard let head = try? JSONDecoder().decode(Head.self, from: data) else { throw malformed }
-        guard let type = byName[head.command] else {
-            throw ControlProtocolError("unknown command \"\(head.command)\" (known: \(names.joined(separator: ", ")))")
-        }
+        guard let type = byName[head.command] else { throw unknown(head.command) }
         let command = try decode(type, from: data, malformed: malformed)
         try command.validate()
         return command

@@ -31,9 +31,7 @@ struct CommandRoutes: Sendable {
     /// The command a request names: its verb from the path, its members from the body.
     func command(verb: String, body: Data) async -> Response {
         guard ControlCommands.names.contains(verb) else {
-            return JSONReply.failure(
-                "unknown command \"\(verb)\" (known: \(ControlCommands.names.joined(separator: ", ")))",
-                status: .notFound)
+            return JSONReply.failure(ControlCommands.unknown(verb).message, status: .notFound)
         }
         let line: Data
         do throws(ControlProtocolError) {
@@ -59,12 +57,14 @@ struct CommandRoutes: Sendable {
     static func line(verb: String, body: Data) throws(ControlProtocolError) -> Data {
         // `verb` is one of the known names, which need no escapes in JSON.
         let verbMember = Data(#"{"command":""#.utf8) + Data(verb.utf8) + Data(#"""#.utf8)
-        let text = body.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        let whitespace = " \n\r\t".utf8
+        let text = body.drop { whitespace.contains($0) }
         if text.isEmpty { return verbMember + Data("}".utf8) }
-        guard (try? JSONSerialization.jsonObject(with: body)) is [String: Any] else {
+        // One parse tells an object from anything else, and finds a command it names.
+        guard let named = try? JSONDecoder().decode(NamedVerb.self, from: body) else {
             throw ControlProtocolError("malformed request: the body must be one JSON object of the verb's members")
         }
-        if let named = try? JSONDecoder().decode(NamedVerb.self, from: body), let command = named.command {
+        if let command = named.command {
             guard command == verb else {
                 throw ControlProtocolError("the body names the command \"\(command)\" but the path \"\(verb)\"")
             }
@@ -72,7 +72,7 @@ struct CommandRoutes: Sendable {
         }
         // `{` then the members: the command goes in front of them, the body's bytes kept as sent.
         let members = text.dropFirst()
-        let isEmptyObject = members.allSatisfy { " \n\r\t}".utf8.contains($0) }
+        let isEmptyObject = members.allSatisfy { whitespace.contains($0) || $0 == UInt8(ascii: "}") }
         return verbMember + (isEmptyObject ? Data("}".utf8) : Data(",".utf8) + members)
     }
 
