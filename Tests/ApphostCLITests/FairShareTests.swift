@@ -3,7 +3,8 @@ import XCTest
 
 /// Fair shares (issue 18, point 6): workers run `--worker-nice` nicer than the host (10 by
 /// default, every thread, the guest's own too), under a cgroup that weighs as one task at that
-/// nice where a cpu controller is usable; 0 leaves them as the host is.
+/// nice where a cpu controller is usable; 0 leaves them as the host is. The contract has no rule
+/// for it: the issue asks that the host keep its share of the CPU, which Benchmarks measure.
 final class FairShareTests: HostTestCase {
     func testWorkersRunTenNicerThanTheHostByDefault() throws {
         let (host, worker) = try startSpinner(options: [])

@@ -110,7 +110,7 @@ final class HTTPAPITests: HostTestCase {
         XCTAssertEqual(ids, Array(first..<(first + UInt64(ids.count))))
     }
 
-    // CONTRACT O1: an address others can reach is refused without a token, or with a token file
+    // CONTRACT O1, X4: an address others can reach is refused without a token, or with a token file
     // others may read, in one line before anything starts; with one, a request without the token
     // is 401 and changes nothing.
     func testO1OnlyLoopbackGoesWithoutAToken() throws {

@@ -16,6 +16,7 @@ final class SwitcherBrowserTests: HostTestCase {
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Browser/switcher_driver.py").path
 
+    // CONTRACT O1: the operator's commands through the HTTP API, from the page a person uses.
     func testHomeButtonSendsTheForegroundGuestToBackground() throws {
         try requireChromium()
         // A free port; the host says which at info level (this --log-level comes after, and wins

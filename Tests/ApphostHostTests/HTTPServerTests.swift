@@ -99,7 +99,7 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(host.commands.withLock { $0.count }, 4)
     }
 
-    // CONTRACT O1: with a token, a request without it or with another is 401 and the host is
+    // CONTRACT O1, X4: with a token, a request without it or with another is 401 and the host is
     // asked nothing; the page's own files, which hold no data, need none.
     func testO1ATokenIsCheckedBeforeTheHostIsAsked() throws {
         let host = RecordingHost()
@@ -120,7 +120,7 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertNotEqual(try HTTPTestClient.request("GET", "/", port: port).status, 401)
     }
 
-    // CONTRACT O1: only loopback without a token; the token's file must be its owner's alone.
+    // CONTRACT O1, X4: only loopback without a token; the token's file must be its owner's alone.
     func testO1AnAddressOthersReachNeedsATokenFromAPrivateFile() throws {
         XCTAssertThrowsError(try start(RecordingHost(), binding: "0.0.0.0:0")) { error in
             XCTAssertTrue("\(error)".contains("is not a loopback address"), "\(error)")
@@ -145,7 +145,7 @@ final class HTTPServerTests: XCTestCase {
         }
     }
 
-    // CONTRACT O1: a follower that does not keep up is told so and dropped, and followers beyond
+    // CONTRACT O1, X4: a follower that does not keep up is told so and dropped, and followers beyond
     // the limit are refused, so that no client makes the host buffer without end.
     func testO1FollowersAreBounded() throws {
         var limits = HTTPLimits()
