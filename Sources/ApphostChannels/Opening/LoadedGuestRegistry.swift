@@ -6,25 +6,28 @@ import Synchronization
 final class LoadedGuestRegistry: Sendable {
     static let shared = LoadedGuestRegistry()
 
-    /// Guest id to canonical library path.
-    private let loaded = Mutex<[String: String]>([:])
+    /// Guest id to canonical library path, and back: both are looked up at every load.
+    private let loaded = Mutex<(paths: [String: String], ids: [String: String])>(([:], [:]))
 
     /// The id of the guest loaded from `canonicalPath`, if any.
     func id(loadedFrom canonicalPath: String) -> String? {
-        loaded.withLock { loaded in loaded.first { $0.value == canonicalPath }?.key }
+        loaded.withLock { $0.ids[canonicalPath] }
     }
 
     /// Records the guest unless its id or library is already loaded; returns the id in the way.
     func reserve(id: String, canonicalPath: String) -> String? {
         loaded.withLock { loaded in
-            if loaded[id] != nil { return id }
-            if let other = loaded.first(where: { $0.value == canonicalPath })?.key { return other }
-            loaded[id] = canonicalPath
+            if loaded.paths[id] != nil { return id }
+            if let other = loaded.ids[canonicalPath] { return other }
+            loaded.paths[id] = canonicalPath
+            loaded.ids[canonicalPath] = id
             return nil
         }
     }
 
     func release(id: String) {
-        _ = loaded.withLock { $0.removeValue(forKey: id) }
+        loaded.withLock { loaded in
+            if let path = loaded.paths.removeValue(forKey: id) { loaded.ids[path] = nil }
+        }
     }
 }

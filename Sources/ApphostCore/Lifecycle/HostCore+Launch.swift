@@ -40,7 +40,7 @@ extension HostCore {
             guest.descriptor = descriptor
         } else {
             guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
-            guests.append(guest)
+            add(guest)
             sessions.restoreSessions(of: guest, from: stored)
         }
         route.id = descriptor.id

@@ -5,13 +5,13 @@ extension HostCore {
     /// The id of the guest an operator named: its full id, or its descriptor name in any case.
     public func guestID(named name: String) throws(HostCommandError) -> String {
         assertOnHostQueue()
-        if guests.contains(where: { $0.id == name }) { return name }
+        if guest(name) != nil { return name }
         let matches = guests.filter { $0.descriptor.name.lowercased() == name.lowercased() }
         if matches.count == 1 { return matches[0].id }
         if matches.count > 1 {
             throw HostCommandError("\(name) is ambiguous: it names \(matches.map(\.id).joined(separator: ", "))")
         }
-        let loaded = guests.isEmpty ? "no guests are loaded" : "loaded: " + guests.map(\.id).joined(separator: ", ")
+        let loaded = guests.isEmpty ? "no guests are loaded" : "loaded: " + loadedIDs()
         throw HostCommandError("no guest \(name) (\(loaded))")
     }
 

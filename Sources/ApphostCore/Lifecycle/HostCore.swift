@@ -31,8 +31,11 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// The host's memory readings against its limit (A4).
     var memory: MemoryWatch
 
-    /// Guests in the order they were first loaded.
-    var guests: [GuestRecord] = []
+    /// Guests in the order they were first loaded; a record stays once made (`add`).
+    private(set) var guests: [GuestRecord] = []
+    /// The same records by id: with thousands of guests, finding one for each event by a scan of
+    /// `guests` was the host queue's largest cost.
+    private var guestsByID: [String: GuestRecord] = [:]
     /// The scenes shown and where (S11); every scene it names is in the foreground.
     var layout = Layout()
     let scenePolicy: ScenePolicy
@@ -355,7 +358,20 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
 
     // MARK: Helpers
 
-    func guest(_ id: String) -> GuestRecord? { guests.first { $0.id == id } }
+    func guest(_ id: String) -> GuestRecord? { guestsByID[id] }
+
+    /// Keeps a guest's record from its first load on.
+    func add(_ guest: GuestRecord) {
+        guests.append(guest)
+        guestsByID[guest.id] = guest
+    }
+
+    /// Guest ids for an error message: the first few, and how many more, so that a host of
+    /// thousands of guests still answers in one short line.
+    func loadedIDs() -> String {
+        let shown = guests.prefix(5).map(\.id).joined(separator: ", ")
+        return guests.count > 5 ? "\(shown) and \(guests.count - 5) more" : shown
+    }
 
     /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
     func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> {
@@ -371,7 +387,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     }
 
     private func unknownGuest(_ id: String) -> HostCommandError {
-        let known = guests.map(\.id).joined(separator: ", ")
+        let known = loadedIDs()
         return HostCommandError("no guest \(id)" + (known.isEmpty ? "" : " (loaded: \(known))"))
     }
 
