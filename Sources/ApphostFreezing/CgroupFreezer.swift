@@ -1,6 +1,5 @@
 import Glibc
 import Logging
-import Synchronization
 
 /// Freezes a worker with a cgroup freezer, in a cgroup of the worker's own: the kernel stops
 /// every thread of every process in it. `control` says how the hierarchy at hand (v2 or v1)
@@ -10,9 +9,6 @@ public final class CgroupFreezer: ProcessFreezer {
     let cgroups: WorkerCgroups
     private let control: any CgroupFreezeControl
     private let timeout: Duration
-    /// The files each adopted worker's cgroup is frozen and thawed with: opened once, as every
-    /// open in cgroupfs costs more than the write or read itself (Benchmarks/README.md).
-    private let opened = Mutex<[pid_t: CgroupFreezeFiles]>([:])
 
     /// The cgroup v2 freezer, in our own cgroup v2 directory; throws why this machine lacks it.
     public static func v2(
@@ -57,10 +53,7 @@ public final class CgroupFreezer: ProcessFreezer {
     }
 
     public func adopt(pid: pid_t) throws(FreezeError) {
-        try cgroups.adopt(pid: pid) { child throws(FreezeError) in
-            let files = try control.open(child)
-            opened.withLock { $0[pid] = files }
-        }
+        try cgroups.adopt(pid: pid)
     }
 
     public func freeze(pid: pid_t) throws(FreezeError) {
@@ -90,8 +83,6 @@ public final class CgroupFreezer: ProcessFreezer {
     }
 
     public func release(pid: pid_t) {
-        // Closed before the cgroup goes (or once a thaw still under way is done with them).
-        opened.withLock { _ = $0.removeValue(forKey: pid) }
         cgroups.release(pid: pid)
     }
 
@@ -103,9 +94,12 @@ public final class CgroupFreezer: ProcessFreezer {
         return try cgroups.holds(pid, in: files.cgroup)
     }
 
-    /// The open files of an adopted worker's cgroup; an error for any other process.
+    /// The files of an adopted worker's cgroup, opened for one freeze or thaw; an error for any
+    /// other process. Not held between them: a host of thousands of workers would hold two
+    /// descriptors more for each, which took a third of what the descriptor limit allows, for
+    /// some 60 us less a thaw (Benchmarks/README.md).
     private func files(of pid: pid_t) throws(FreezeError) -> CgroupFreezeFiles {
-        guard let files = opened.withLock({ $0[pid] }) else { throw .notAdopted(pid) }
-        return files
+        guard let cgroup = cgroups.adoptedDirectory(of: pid) else { throw .notAdopted(pid) }
+        return try control.open(cgroup)
     }
 }

@@ -53,6 +53,11 @@ package final class WorkerCgroups: Sendable {
 
     package func directory(of pid: pid_t) -> String { "\(parent)/\(Self.childName(of: pid))" }
 
+    /// The child of `pid` if it was adopted and not yet released, else nil.
+    package func adoptedDirectory(of pid: pid_t) -> String? {
+        adopted.withLock { $0.contains(pid) } ? directory(of: pid) : nil
+    }
+
     /// The name of a worker's own cgroup, the same in every hierarchy.
     package static func childName(of pid: pid_t) -> String { "worker-\(pid)" }
 

@@ -1,9 +1,9 @@
 import Glibc
 import Synchronization
 
-/// The host holds about four descriptors for each isolated guest (its socket, its pidfd, its
-/// cgroup's freeze and events files), so that the usual soft limit of 1024 would stop a host at
-/// some 250 guests. A host raises its soft RLIMIT_NOFILE to the hard limit when it starts, as
+/// The host holds four descriptors for each isolated guest (its socket, its pidfd, the pipes of
+/// its stdout and stderr), so that the usual soft limit of 1024 would stop a host at some 250
+/// guests. A host raises its soft RLIMIT_NOFILE to the hard limit when it starts, as
 /// systemd advises programs that need many descriptors, and gives each worker back the soft
 /// limit it started with before the guest's code loads: guests see the limit any process of
 /// this user gets (a guest that uses select() needs descriptors below 1024).
@@ -23,6 +23,36 @@ public enum HostDescriptorLimit {
             limit.rlim_cur = limit.rlim_max == rlim_t.max ? max(before, 1 << 20) : limit.rlim_max
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 { started = before }
         }
+    }
+
+    /// Descriptors the host holds for each isolated guest.
+    public static let perGuest = 4
+
+    /// Descriptors a launch leaves to the host and the guests already there: freezes and thaws
+    /// open a worker's cgroup files for a moment, the control socket and HTTP clients take
+    /// theirs (up to 256), the store its files. A launch that would go deeper is refused, so
+    /// that reaching the limit costs the next guest and nothing of the others. An eighth of a
+    /// small limit.
+    public static func reserve(of limit: Int) -> Int { min(512, limit / 8) }
+
+    /// Whether a new worker whose socket is descriptor `descriptor` leaves the reserve. The
+    /// kernel hands out the lowest free number, so a number this high means a table this full.
+    public static func leavesReserve(_ descriptor: Int32) -> Bool {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return true }
+        return Int(descriptor) + perGuest < Int(limit.rlim_cur) - reserve(of: Int(limit.rlim_cur))
+    }
+
+    /// What to say when `operation` failed with EMFILE, or would have left less than the reserve:
+    /// which limit stopped it, and how many isolated guests it allows.
+    public static func exhausted(_ operation: String) -> String {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        guard limit.rlim_cur != rlim_t.max else { return "\(operation): the host's open-files limit is reached" }
+        let kept = reserve(of: Int(limit.rlim_cur))
+        return "\(operation): the host's open-files limit (\(limit.rlim_cur)) is reached: at \(perGuest) descriptors "
+            + "for each isolated guest, with \(kept) kept for the host, it holds about "
+            + "\((Int(limit.rlim_cur) - kept) / perGuest) guests; raise it (ulimit -n, or LimitNOFILE= in the host's service)"
     }
 
     /// Sets the soft limit of `pid`, a worker spawned by this process, back to what this process

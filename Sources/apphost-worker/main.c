@@ -7,13 +7,23 @@
  * only this process down, and the host can freeze the whole process while
  * the guest is suspended. Written in C to stay small: an idle worker costs
  * little memory.
+ *
+ * With the one argument --spawner it is instead the host's spawner, which
+ * starts workers for it (apphost_spawner.h).
  */
-#include "apphost_wire.h"
-#include "process_setup.h"
-#include "conversation.h"
+#include <string.h>
 
-int main(void)
+#include "apphost_spawner.h"
+#include "apphost_wire.h"
+#include "conversation.h"
+#include "process_setup.h"
+#include "spawner.h"
+
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], APPHOST_SPAWNER_ARGUMENT) == 0) {
+        spawner_serve();
+    }
     process_setup();
     conversation_serve(APPHOST_WIRE_WORKER_FD);
 }

@@ -1,3 +1,4 @@
+import ApphostLimits
 import ApphostWire
 import Dispatch
 import Glibc
@@ -10,6 +11,26 @@ import Synchronization
 final class WorkerProcess: Sendable {
     struct SpawnFailure: Error, CustomStringConvertible {
         let description: String
+
+        init(description: String) { self.description = description }
+
+        /// What failed to make a descriptor; at the host's descriptor limit, which limit and what
+        /// it allows.
+        init(operation: String, errno: Int32) {
+            description =
+                errno == EMFILE
+                ? HostDescriptorLimit.exhausted(operation) : "\(operation): \(String(cString: strerror(errno)))"
+        }
+
+        /// posix_spawn's, clone's or exec's `errno` for `executable`; out of processes, which
+        /// limits count them.
+        init(executable: String, errno: Int32) {
+            description =
+                errno == EAGAIN
+                ? "cannot start \(executable): the limit of processes is reached (ulimit -u, kernel.pid_max, "
+                    + "kernel.threads-max, or the pids cgroup of the host's service)"
+                : "cannot run \(executable): \(String(cString: strerror(errno)))"
+        }
     }
 
     let pid: pid_t
@@ -32,10 +53,14 @@ final class WorkerProcess: Sendable {
     {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw SpawnFailure(description: "socketpair: \(String(cString: strerror(errno)))")
+            throw SpawnFailure(operation: "socketpair", errno: errno)
         }
         let (hostEnd, workerEnd) = (ends[0], ends[1])
         defer { close(workerEnd) }
+        guard HostDescriptorLimit.leavesReserve(max(hostEnd, workerEnd)) else {
+            close(hostEnd)
+            throw SpawnFailure(description: HostDescriptorLimit.exhausted("cannot start another worker"))
+        }
         var output: (standardOutput: OutputPipe, standardError: OutputPipe)?
         if capturingOutput {
             do throws(SpawnFailure) {
@@ -56,21 +81,54 @@ final class WorkerProcess: Sendable {
             output?.standardOutput.closeWriteEnd()
             output?.standardError.closeWriteEnd()
         }
+        let environment = workerEnvironment(users: users)
+        let outputEnds = output.map {
+            (standardOutput: $0.standardOutput.writeEnd, standardError: $0.standardError.writeEnd)
+        }
+        let spawned =
+            WorkerSpawner.shared.spawn(
+                executable: executable, environment: environment, socket: workerEnd, output: outputEnds)
+            ?? start(
+                executable: executable, arguments: [executable], environment: environment, socket: workerEnd,
+                onto: Int32(APPHOST_WIRE_WORKER_FD), output: outputEnds)
+        let pid: pid_t
+        switch spawned {
+        case .success(let spawnedPID):
+            pid = spawnedPID
+        case .failure(let failure):
+            close(hostEnd)
+            output?.standardOutput.closeReadEnd()
+            output?.standardError.closeReadEnd()
+            throw failure
+        }
+        return (
+            WorkerProcess(pid: pid), hostEnd,
+            output.map { (standardOutput: $0.standardOutput.readEnd, standardError: $0.standardError.readEnd) }
+        )
+    }
 
+    /// Starts `executable` from this process with posix_spawn: `socket` as descriptor `onto`, stdin
+    /// from /dev/null, stdout and stderr the host's or `output`'s, no other descriptor of the host
+    /// (they are all close-on-exec, and the rest are closed in the child too), default signal
+    /// actions, in a process group of its own. Each spawn copies and closes the host's whole
+    /// descriptor table: workers come from `WorkerSpawner` where it runs, and this starts it.
+    static func start(
+        executable: String, arguments: [String], environment: [String], socket: Int32, onto target: Int32,
+        output: (standardOutput: Int32, standardError: Int32)?
+    ) -> Result<pid_t, SpawnFailure> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        let workerFD = Int32(APPHOST_WIRE_WORKER_FD)
-        // dup2 first: the worker end may itself be descriptor 0. dup2 clears close-on-exec on the
-        // copy, even when the end already is descriptor 3.
-        posix_spawn_file_actions_adddup2(&actions, workerEnd, workerFD)
+        // dup2 first: the socket may itself be descriptor 0. dup2 clears close-on-exec on the
+        // copy, even when the socket already is the target.
+        posix_spawn_file_actions_adddup2(&actions, socket, target)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if let output {
-            posix_spawn_file_actions_adddup2(&actions, output.standardOutput.writeEnd, STDOUT_FILENO)
-            posix_spawn_file_actions_adddup2(&actions, output.standardError.writeEnd, STDERR_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, output.standardOutput, STDOUT_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, output.standardError, STDERR_FILENO)
         }
         // Also what was opened without close-on-exec, by a library the host does not control.
-        _ = addCloseFrom?(&actions, workerFD + 1)
+        _ = addCloseFrom?(&actions, target + 1)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -89,29 +147,21 @@ final class WorkerProcess: Sendable {
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
-        defer { free(argv[0]) }
-        let environment = workerEnvironment(users: users)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        let environment = environment.map { strdup($0) } + [nil]
         defer { for variable in environment { free(variable) } }
         // From a thread that outlives the worker: the worker dies with the thread that spawned it.
         let (status, pid) = withUnsafeMutablePointer(to: &actions) { actions in
             withUnsafeMutablePointer(to: &attributes) { attributes in
                 SpawnRequest(
                     executable: executable, actions: actions, attributes: attributes, argv: argv,
-                    environment: environment + [nil]
+                    environment: environment
                 ).run()
             }
         }
-        guard status == 0 else {
-            close(hostEnd)
-            output?.standardOutput.closeReadEnd()
-            output?.standardError.closeReadEnd()
-            throw SpawnFailure(description: "cannot run \(executable): \(String(cString: strerror(status)))")
-        }
-        return (
-            WorkerProcess(pid: pid), hostEnd,
-            output.map { (standardOutput: $0.standardOutput.readEnd, standardError: $0.standardError.readEnd) }
-        )
+        guard status == 0 else { return .failure(SpawnFailure(executable: executable, errno: status)) }
+        return .success(pid)
     }
 
     /// The host's environment, without the Swift runtime's crash backtraces (the worker links
@@ -121,8 +171,8 @@ final class WorkerProcess: Sendable {
     /// sets it, never an inherited variable. Nor does a worker get the service manager's
     /// variables (`serviceVariables`): the host alone speaks to it (CONTRACT O3), and a guest that
     /// found `NOTIFY_SOCKET` could say READY=1 or feed the watchdog of a stuck host.
-    private static func workerEnvironment(users: WorkerUsers?) -> [UnsafeMutablePointer<CChar>?] {
-        var variables: [UnsafeMutablePointer<CChar>?] = []
+    private static func workerEnvironment(users: WorkerUsers?) -> [String] {
+        var variables: [String] = []
         var sawBacktrace = false
         let withheld = ([APPHOST_WORKER_UID_BASE_VARIABLE] + serviceVariables).map {
             Array(($0 + "=").utf8CString.dropLast())
@@ -131,11 +181,11 @@ final class WorkerProcess: Sendable {
         while let variable = cursor.pointee {
             if strncmp(variable, "SWIFT_BACKTRACE=", 16) == 0 { sawBacktrace = true }
             let kept = withheld.allSatisfy { prefix in strncmp(variable, prefix, prefix.count) != 0 }
-            if kept { variables.append(strdup(variable)) }
+            if kept { variables.append(String(cString: variable)) }
             cursor += 1
         }
-        if !sawBacktrace { variables.append(strdup("SWIFT_BACKTRACE=enable=no")) }
-        if let users { variables.append(strdup(users.environment)) }
+        if !sawBacktrace { variables.append("SWIFT_BACKTRACE=enable=no") }
+        if let users { variables.append(users.environment) }
         return variables
     }
 
@@ -217,13 +267,13 @@ private struct OutputPipe {
     init() throws(WorkerProcess.SpawnFailure) {
         var ends: [Int32] = [-1, -1]
         guard let pipe2, pipe2(&ends, O_CLOEXEC) == 0 else {
-            throw WorkerProcess.SpawnFailure(description: "pipe2: \(String(cString: strerror(errno)))")
+            throw WorkerProcess.SpawnFailure(operation: "pipe2", errno: errno)
         }
         let writeEnd = fcntl(ends[1], F_DUPFD_CLOEXEC, 4)
         Glibc.close(ends[1])
         guard writeEnd >= 0 else {
             Glibc.close(ends[0])
-            throw WorkerProcess.SpawnFailure(description: "fcntl: \(String(cString: strerror(errno)))")
+            throw WorkerProcess.SpawnFailure(operation: "fcntl", errno: errno)
         }
         (readEnd, self.writeEnd) = (ends[0], writeEnd)
     }
