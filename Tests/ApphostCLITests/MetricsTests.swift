@@ -30,12 +30,11 @@ final class MetricsTests: HostTestCase {
         let result = try ctlSucceeds("metrics")
         XCTAssertTrue(result.stdoutEndsInNewline)
         let metrics = try PrometheusText(lines: result.stdout)
-        for guest in [Self.cID, Self.swiftID] {
-            XCTAssertEqual(metrics[#"apphost_guest_launches_total{guest="\#(guest)"}"#], 1, guest)
-        }
-        XCTAssertEqual(metrics[#"apphost_guest_suspensions_total{guest="\#(Self.swiftID)",reason="requested"}"#], 1)
-        XCTAssertEqual(metrics[#"apphost_guest_resumes_total{guest="\#(Self.swiftID)",reason="requested"}"#], 1)
-        XCTAssertEqual(metrics[#"apphost_guest_terminations_total{guest="\#(Self.cID)",reason="requested"}"#], 1)
+        // What every guest goes through is counted by reason, not by guest (issue 19).
+        XCTAssertEqual(metrics["apphost_guest_launches_total"], 2)
+        XCTAssertEqual(metrics[#"apphost_guest_suspensions_total{reason="requested"}"#], 1)
+        XCTAssertEqual(metrics[#"apphost_guest_resumes_total{reason="requested"}"#], 1)
+        XCTAssertEqual(metrics[#"apphost_guest_terminations_total{reason="requested"}"#], 1)
         XCTAssertNil(metrics[#"apphost_guest_crashes_total{guest="\#(Self.cID)",reason="requested"}"#])
         XCTAssertEqual(metrics.types["apphost_guest_launches_total"], "counter")
         XCTAssertEqual(metrics.types["apphost_guests"], "gauge")
@@ -65,19 +64,17 @@ final class MetricsTests: HostTestCase {
         XCTAssertNil(metrics[#"apphost_guest_memory_bytes{guest="\#(Self.cID)"}"#])
         XCTAssertNil(metrics[#"apphost_guest_resident_memory_bytes{guest="\#(Self.cID)"}"#])
 
-        // Each guest's did_finish_launching, timed from sending it to the worker's reply.
+        // Both guests' did_finish_launching, timed from sending it to the worker's reply.
         XCTAssertEqual(metrics.types["apphost_callback_round_trip_seconds"], "histogram")
-        for guest in [Self.cID, Self.swiftID] {
-            let series = #"{guest="\#(guest)",callback="did_finish_launching""#
-            XCTAssertEqual(metrics["apphost_callback_round_trip_seconds_count" + series + "}"], 1, guest)
-            XCTAssertEqual(metrics["apphost_callback_round_trip_seconds_bucket" + series + #",le="+Inf"}"#], 1, guest)
-            let seconds = try XCTUnwrap(metrics["apphost_callback_round_trip_seconds_sum" + series + "}"], guest)
-            XCTAssertGreaterThan(seconds, 0, guest)
-            XCTAssertLessThan(seconds, 10, guest)
-        }
+        let series = #"{callback="did_finish_launching""#
+        XCTAssertEqual(metrics["apphost_callback_round_trip_seconds_count" + series + "}"], 2)
+        XCTAssertEqual(metrics["apphost_callback_round_trip_seconds_bucket" + series + #",le="+Inf"}"#], 2)
+        let seconds = try XCTUnwrap(metrics["apphost_callback_round_trip_seconds_sum" + series + "}"])
+        XCTAssertGreaterThan(seconds, 0)
+        XCTAssertLessThan(seconds, 20)
 
         // grep-able as is, and counted itself on the next scrape.
-        XCTAssertTrue(result.stdout.contains { $0.hasPrefix("apphost_guest_launches_total{") })
+        XCTAssertTrue(result.stdout.contains { $0.hasPrefix("apphost_guest_launches_total ") })
         let next = try PrometheusText(lines: try ctlSucceeds("metrics").stdout)
         XCTAssertEqual(next[#"apphost_control_requests_total{verb="metrics",outcome="ok"}"#], 1)
     }
@@ -95,7 +92,7 @@ final class MetricsTests: HostTestCase {
         let metrics = try PrometheusText(lines: try ctlSucceeds("metrics").stdout)
         let guest = TestGuests.dyingID
         XCTAssertEqual(metrics[#"apphost_guest_restarts_total{guest="\#(guest)",reason="crash"}"#], 1)
-        XCTAssertEqual(metrics[#"apphost_guest_launches_total{guest="\#(guest)"}"#], 2, "the launch and its restart")
+        XCTAssertEqual(metrics["apphost_guest_launches_total"], 2, "the launch and its restart")
         let crashes = events.filter { $0.kind == .terminated && $0.guest == guest && $0.reason == .crash }.count
         XCTAssertGreaterThan(crashes, 0, "\(events.map(\.humanLine))")
         XCTAssertEqual(metrics[#"apphost_guest_crashes_total{guest="\#(guest)",reason="crash"}"#], Double(crashes))

@@ -61,13 +61,13 @@ final class HostMetricsTests: XCTestCase {
         metrics.controlRequest(verb: "switch", succeeded: false)
         let found = samples(metrics.exposition(status: status([])))
         let expected = [
-            #"apphost_guest_launches_total{guest="a"}"#: "2",
-            #"apphost_guest_launches_total{guest="b"}"#: "1",
-            #"apphost_guest_suspensions_total{guest="a",reason="requested"}"#: "1",
-            #"apphost_guest_suspensions_total{guest="a",reason="watchdog"}"#: "1",
-            #"apphost_guest_resumes_total{guest="a",reason="requested"}"#: "1",
-            #"apphost_guest_terminations_total{guest="b",reason="crash"}"#: "1",
-            #"apphost_guest_terminations_total{guest="a",reason="requested"}"#: "1",
+            // Every guest's routine: by reason only, to bound the series (issue 19).
+            #"apphost_guest_launches_total"#: "3",
+            #"apphost_guest_suspensions_total{reason="requested"}"#: "1",
+            #"apphost_guest_suspensions_total{reason="watchdog"}"#: "1",
+            #"apphost_guest_resumes_total{reason="requested"}"#: "1",
+            #"apphost_guest_terminations_total{reason="crash"}"#: "1",
+            #"apphost_guest_terminations_total{reason="requested"}"#: "1",
             #"apphost_guest_crashes_total{guest="b",reason="crash"}"#: "1",
             #"apphost_guest_restarts_total{guest="b",reason="crash"}"#: "1",
             #"apphost_guest_overruns_total{guest="a"}"#: "1",
@@ -122,7 +122,7 @@ final class HostMetricsTests: XCTestCase {
 
     // A callback's round trip, as the core measured it, in buckets from 25 µs to 5 s by guest and
     // callback; every action in one series.
-    func testO2CallbackRoundTripsAreAHistogramByGuestAndCallback() {
+    func testO2CallbackRoundTripsAreAHistogramByCallback() {
         let metrics = HostMetrics()
         for (callback, duration) in [
             ("did_enter_background", Duration.microseconds(40)), ("did_enter_background", .milliseconds(3)),
@@ -133,7 +133,7 @@ final class HostMetricsTests: XCTestCase {
         let text = metrics.exposition(status: status([]))
         XCTAssertTrue(text.contains("# TYPE apphost_callback_round_trip_seconds histogram\n"), text)
         let found = samples(text).compactMapValues(Double.init)
-        let background = #"guest="a",callback="did_enter_background""#
+        let background = #"callback="did_enter_background""#
         let expected: [String: Double] = [
             #"apphost_callback_round_trip_seconds_bucket{\#(background),le="0.000025"}"#: 0,
             #"apphost_callback_round_trip_seconds_bucket{\#(background),le="0.00005"}"#: 1,
@@ -142,10 +142,10 @@ final class HostMetricsTests: XCTestCase {
             #"apphost_callback_round_trip_seconds_bucket{\#(background),le="+Inf"}"#: 2,
             #"apphost_callback_round_trip_seconds_count{\#(background)}"#: 2,
             #"apphost_callback_round_trip_seconds_sum{\#(background)}"#: 0.00304,
-            #"apphost_callback_round_trip_seconds_bucket{guest="a",callback="action",le="1.0"}"#: 1,
-            #"apphost_callback_round_trip_seconds_bucket{guest="a",callback="action",le="5.0"}"#: 1,
-            #"apphost_callback_round_trip_seconds_bucket{guest="a",callback="action",le="+Inf"}"#: 2,
-            #"apphost_callback_round_trip_seconds_sum{guest="a",callback="action"}"#: 8,
+            #"apphost_callback_round_trip_seconds_bucket{callback="action",le="1.0"}"#: 1,
+            #"apphost_callback_round_trip_seconds_bucket{callback="action",le="5.0"}"#: 1,
+            #"apphost_callback_round_trip_seconds_bucket{callback="action",le="+Inf"}"#: 2,
+            #"apphost_callback_round_trip_seconds_sum{callback="action"}"#: 8,
         ]
         for (series, value) in expected {
             XCTAssertEqual(found[series] ?? -1, value, accuracy: 1e-9, series)
