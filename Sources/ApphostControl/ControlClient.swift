@@ -5,8 +5,9 @@ import NIOPosix
 
 /// The client side of the control socket, for `apphost ctl`: blocking calls, one connection each.
 public struct ControlClient: Sendable {
-    /// Event lines carry guest log messages; this bounds what the host can make a client buffer.
-    static let maximumLineLength = 1024 * 1024
+    /// Bounds what the host can make a client buffer: far above any event line, and above the
+    /// status of a host of 10,000 guests, some 7 MB of JSON (`ps`), which 1 MiB refused at 1,500.
+    static let maximumLineLength = 64 * 1024 * 1024
 
     public let socketPath: String
     /// How long to wait for a reply; a relaunch runs the guest's launch callbacks first.

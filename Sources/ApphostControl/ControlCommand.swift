@@ -78,8 +78,13 @@ public protocol ControlTarget: AnyObject, Sendable {
     var core: HostCore { get }
     /// The host's status for `ps`.
     func controlStatus() -> HostStatus
-    /// The host's metrics in Prometheus' text format, for `metrics` (CONTRACT O2).
-    func controlMetrics() -> String
+    /// The host's metrics in Prometheus' text format, for `metrics` (CONTRACT O2), handed to
+    /// `reply` away from the host queue: reading each worker's cost is some 200 us a guest.
+    func controlMetrics(_ reply: @escaping @Sendable (String) -> Void)
+    /// Runs `body` away from the host queue, after what was handed there before: for replies
+    /// whose encoding takes long (`ps` of 5,000 guests is 3.5 MB of JSON, some 600 ms), so that
+    /// the host's policy and the other requests do not wait for it.
+    func awayFromHostQueue(_ body: @escaping @Sendable () -> Void)
     /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...):
     /// `body` calls `done` once, when the operation has finished.
     func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void)

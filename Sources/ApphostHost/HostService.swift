@@ -14,6 +14,8 @@ import Logging
 public final class HostService: @unchecked Sendable {
     public let dataDirectory: DataDirectory
     private let hostQueue: DispatchQueue
+    /// Where replies that take long to make are made (`awayFromHostQueue`), one at a time.
+    private let replies = DispatchQueue(label: "apphost.replies")
     private let events: EventFanOut
     private let logger: Logger
     /// The policy core; control commands drive it, on the host queue.
@@ -258,9 +260,14 @@ extension HostService: ControlResponder, ControlTarget {
     }
 
     /// The metrics' text exposition, with the levels (guests by state, each worker's cost) read
-    /// now from the core's status.
-    public func controlMetrics() -> String {
-        metrics.exposition(status: core.status())
+    /// from the core's status as it is now.
+    public func controlMetrics(_ reply: @escaping @Sendable (String) -> Void) {
+        let status = core.status()
+        awayFromHostQueue { [metrics] in reply(metrics.exposition(status: status)) }
+    }
+
+    public func awayFromHostQueue(_ body: @escaping @Sendable () -> Void) {
+        replies.async(execute: body)
     }
 
     /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...): `body`

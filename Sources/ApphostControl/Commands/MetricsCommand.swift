@@ -12,7 +12,7 @@ public struct MetricsCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<MetricsExposition, HostCommandError>) -> Void
     ) {
-        reply(.success(MetricsExposition(text: host.controlMetrics())))
+        host.controlMetrics { text in reply(.success(MetricsExposition(text: text))) }
     }
 }
 

@@ -10,6 +10,8 @@ public struct StatusCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<HostStatus, HostCommandError>) -> Void
     ) {
-        reply(.success(host.controlStatus()))
+        // Taken on the host queue, encoded away from it.
+        let status = host.controlStatus()
+        host.awayFromHostQueue { reply(.success(status)) }
     }
 }
