@@ -391,7 +391,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             locked {
-                guard case .closing = phase else { return }
+                // Gone already (its end of file came) and only not yet reaped: no hang. With
+                // thousands closing at once, reaping them took longer than the timeout.
+                guard case .closing = phase, !disconnected else { return }
                 closeTimedOut = true
                 killWhileClosing()
             }
