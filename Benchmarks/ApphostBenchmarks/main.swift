@@ -77,6 +77,16 @@ if CommandLine.arguments.dropFirst(2).first == "fairshare" {
     exit(0)
 }
 
+// `apphost-benchmarks [guests] density` runs the density benchmark alone: `guests` minimal guests,
+// or with 0 as many as the host's descriptor limit holds up to 10,000, beside a host of 10.
+if CommandLine.arguments.dropFirst(2).first == "density" {
+    let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+    print("apphost benchmarks: density, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    try runDensityBenchmark(count: count, guests: guests, scratch: scratch)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
 
 // `apphost-benchmarks [cycles] soak` runs the launch/terminate soaks alone, `cycles` times each.
@@ -193,6 +203,10 @@ print("")
 // built apphost beside verbs that do not reach the guest.
 try runActionsBenchmarks(
     roundTrips: iterations, processes: actionCLIProcesses(iterations), guests: guests, scratch: scratch)
+print("")
+
+// Density (issue 19): as many minimal guests as the descriptor limit holds, up to 10,000, beside 10.
+try runDensityBenchmark(count: nil, guests: guests, scratch: scratch)
 print("")
 
 // Leaks (issue 2 of 8, point 7): 10,000 launch/terminate cycles, isolated and in-process, beside

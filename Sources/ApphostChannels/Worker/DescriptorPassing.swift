@@ -3,6 +3,9 @@ import Glibc
 /// One sendmsg(2) of `payload` with `descriptors` as SCM_RIGHTS, never raising SIGPIPE: what
 /// send(2) returns.
 func sendWithDescriptors(_ payload: UnsafeRawBufferPointer, _ descriptors: [Int32], to socket: Int32) -> Int {
+    guard !descriptors.isEmpty else {
+        return Glibc.send(socket, payload.baseAddress, payload.count, Int32(MSG_NOSIGNAL))
+    }
     let rightsLength = descriptors.count * MemoryLayout<Int32>.size
     // CMSG_SPACE, which Swift does not import: the header rounded to the word, then the data.
     let headerLength = (MemoryLayout<cmsghdr>.size + 7) & ~7

@@ -22,20 +22,28 @@ final class HostProcess {
     /// `fillsStandardOutput` (when the test does not read it): the host starts with a standard
     /// output that takes no more, as if its reader had stopped reading long ago. `journalStream`:
     /// the host's environment names that stream's pipe (`device:inode`) in `JOURNAL_STREAM`.
+    /// `openFiles`: the host starts with that soft and hard descriptor limit (through the shell's
+    /// `ulimit`, which the host's process then is).
     init(
         guests: [String], dataDirectory: String, environment: [String: String] = [:], readsStandardOutput: Bool = true,
-        readsStandardError: Bool = true, fillsStandardOutput: Bool = false, journalStream: Stream? = nil
+        readsStandardError: Bool = true, fillsStandardOutput: Bool = false, journalStream: Stream? = nil,
+        openFiles: Int? = nil
     ) throws {
         self.dataDirectory = dataDirectory
         self.readsStandardOutput = readsStandardOutput
         self.readsStandardError = readsStandardError
-        process.executableURL = URL(fileURLWithPath: try BuildProducts.apphost())
+        let apphost = try BuildProducts.apphost()
+        process.executableURL = URL(fileURLWithPath: apphost)
         // warning: the host's own info logs would mix with the error lines the tests count.
         // Background guests are suspended 1 s after they go idle (B6): tests of other rules,
         // which drive background guests, ask for a delay they never reach, unless they set one.
         let suspendDelay = guests.contains("--suspend-delay") ? [] : ["--suspend-delay", "3600"]
         process.arguments =
             ["launch", "--json", "--log-level", "warning", "--data-dir", dataDirectory] + suspendDelay + guests
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", apphost] + process.arguments!
+        }
         var environment = environment
         if let journalStream {
             let pipe = journalStream == .standardOutput ? stdout.pipe : stderr.pipe

@@ -42,7 +42,7 @@ class HostTestCase: XCTestCase {
     func startHost(
         _ guests: [String], options: [String] = [], environment: [String: String] = [:],
         readsStandardOutput: Bool = true, readsStandardError: Bool = true, fillsStandardOutput: Bool = false,
-        journalStream: HostProcess.Stream? = nil
+        journalStream: HostProcess.Stream? = nil, openFiles: Int? = nil
     ) throws -> HostProcess {
         let paths = try guests.map { $0.hasPrefix("/") ? $0 : try BuildProducts.path($0) }
         var options = options
@@ -52,7 +52,7 @@ class HostTestCase: XCTestCase {
         let host = try HostProcess(
             guests: options + paths, dataDirectory: dataDirectory, environment: environment,
             readsStandardOutput: readsStandardOutput, readsStandardError: readsStandardError,
-            fillsStandardOutput: fillsStandardOutput, journalStream: journalStream)
+            fillsStandardOutput: fillsStandardOutput, journalStream: journalStream, openFiles: openFiles)
         hosts.append(host)
         return host
     }

@@ -24,6 +24,28 @@ enum TestGuests {
             to: directory + "/libMinimalFixture.so", flags: flags, file: file, line: line)
     }
 
+    /// `count` copies of Plugins/Fixtures/minimal_guest.c, ids `copyID(0)` on: built once, each
+    /// copy the same library with its id's digits changed.
+    static func minimalCopies(
+        _ count: Int, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [String] {
+        let built = try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/minimal_guest.c").path,
+            to: directory + "/libCopy.so", flags: [#"-DFIXTURE_ID="\#(copyID(0))""#], file: file, line: line)
+        let library = try Data(contentsOf: URL(fileURLWithPath: built))
+        let range = try XCTUnwrap(library.range(of: Data(copyID(0).utf8)), file: file, line: line)
+        return try (0..<count).map { index in
+            var copy = library
+            copy.replaceSubrange(range, with: Data(copyID(index).utf8))
+            let path = directory + "/libCopy\(index).so"
+            try copy.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+    }
+
+    /// The id of copy `index` of `minimalCopies`, all of one length.
+    static func copyID(_ index: Int) -> String { String(format: "org.apphost.copies.%05d", index) }
+
     /// `flags`: `-DFIXTURE_FLOOD=1` (its thread logs "flood <n>" in a tight loop) or `=2` (it
     /// prints them on its standard output).
     static func busyThread(
