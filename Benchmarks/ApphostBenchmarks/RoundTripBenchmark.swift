@@ -58,6 +58,28 @@ struct RoundTripBenchmark {
     }
 }
 
+/// The worker channel's chained round trips beside the raw ping-pong, over four pairs of fresh
+/// processes: the scheduler keeps a ping-ponging pair on one processor or on two for as long as it
+/// lasts (on the 2-core VM 9 or 12 us for the raw pair, 11 or 15 for the worker's), and one pair of
+/// each would make the ratio a draw of those.
+func runWorkerRoundTrips(iterations: Int, opener: any GuestOpener, guestPath: String, dataDirectory: String) throws {
+    var workerSamples: [Double] = []
+    var pingSamples: [Double] = []
+    for _ in 0..<4 {
+        let pingPong = try SocketpairPingPong()
+        let (trips, pings) = try RoundTripBenchmark(
+            opener: opener, guestPath: guestPath, dataDirectory: dataDirectory
+        ).run(iterations: max(100, iterations / 4), baseline: pingPong.measure)
+        workerSamples += trips.sorted
+        pingSamples += pings.sorted
+    }
+    let workerTrips = Samples(workerSamples)
+    let pings = Samples(pingSamples)
+    Report.print("callback round trip, worker channel", workerTrips)
+    Report.print("raw socketpair ping-pong, two processes", pings)
+    Report.ratio("worker / raw (median)", workerTrips.median / pings.median, target: "<= 1.5")
+}
+
 /// Runs `hop` `count` times back to back on `queue`, each starting when the previous one called
 /// `done`, and returns each hop's duration.
 func chain(

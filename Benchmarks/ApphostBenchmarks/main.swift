@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare|sporadic]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -89,6 +89,21 @@ if CommandLine.arguments.dropFirst(2).first == "density" {
 
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
 
+// `apphost-benchmarks [rounds] sporadic` runs the worker channel's round trips alone: chained (2000,
+// as the full run's default), then each call after 10 ms of idleness beside the raw pair after as
+// long, `rounds` of each (400 unless told); some 20 s.
+if CommandLine.arguments.dropFirst(2).first == "sporadic" {
+    let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 400
+    print("apphost benchmarks: sporadic, \(rounds) rounds each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    // The chained round trips too, as in the full run: a change for the one must keep the other.
+    try runWorkerRoundTrips(
+        iterations: 2_000, opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
+    try runSporadicBenchmark(
+        rounds: rounds, opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
+    try? FileManager.default.removeItem(at: scratch)
+    exit(0)
+}
+
 // `apphost-benchmarks [cycles] soak` runs the launch/terminate soaks alone, `cycles` times each.
 if CommandLine.arguments.dropFirst(2).first == "soak" {
     let cycles = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
@@ -115,25 +130,12 @@ Report.print("bare DispatchQueue async round trip", hops)
 Report.ratio("in-process / bare (median)", inProcessTrips.median / hops.median, target: "<= 1.5")
 print("")
 
-// Process isolation: each guest in a worker process of its own. Over four pairs of fresh
-// processes: the scheduler keeps a ping-ponging pair on one processor or on two for as long as
-// it lasts (on the 2-core VM 9 or 12 us for the raw pair, 11 or 15 for the worker's), and one
-// pair of each would make the ratio a draw of those.
-var workerSamples: [Double] = []
-var pingSamples: [Double] = []
-for _ in 0..<4 {
-    let pingPong = try SocketpairPingPong()
-    let (trips, pings) = try RoundTripBenchmark(
-        opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory
-    ).run(iterations: max(100, iterations / 4), baseline: pingPong.measure)
-    workerSamples += trips.sorted
-    pingSamples += pings.sorted
-}
-let workerTrips = Samples(workerSamples)
-let pings = Samples(pingSamples)
-Report.print("callback round trip, worker channel", workerTrips)
-Report.print("raw socketpair ping-pong, two processes", pings)
-Report.ratio("worker / raw (median)", workerTrips.median / pings.median, target: "<= 1.5")
+// Process isolation: each guest in a worker process of its own; chained round trips, then
+// sporadic ones, one after 10 ms of idleness on both sides, each beside the raw pair's.
+try runWorkerRoundTrips(
+    iterations: iterations, opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
+try runSporadicBenchmark(
+    rounds: min(iterations, 400), opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
 
 let isolatedLaunch = LaunchBenchmark(opener: workerOpener, guestPath: guests.sample, dataDirectory: dataDirectory)
 Report.print(

@@ -1,0 +1,82 @@
+import ApphostCore
+import Dispatch
+import Foundation
+import Glibc
+
+/// Sporadic callbacks (issue 19, point 2): one call round trip after both sides were idle, as a
+/// host calls a guest that has nothing else to do, beside the raw pair after the same idleness.
+/// Each round sleeps `idle` on the benchmark's thread (the host queue, the worker and `cat` are
+/// all asleep by then), then times one `send` on the host queue until its reply runs there;
+/// then, after another `idle`, one raw socketpair round trip. Chained round trips (the
+/// `RoundTripBenchmark`) keep every thread and processor awake; here each one starts cold.
+struct SporadicBenchmark {
+    let opener: any GuestOpener
+    let guestPath: String
+    let dataDirectory: String
+    var idle: Duration = .milliseconds(10)
+
+    /// The first rounds are not measured: the first calls of a fresh worker fault in its pages.
+    static let unmeasuredRounds = 20
+
+    func run(rounds: Int) throws -> (channel: Samples, baseline: Samples) {
+        let pingPong = try SocketpairPingPong()
+        let hostQueue = DispatchQueue(label: "bench.sporadic.host")
+        let opened = DispatchSemaphore(value: 0)
+        let box = ChannelBox()
+        hostQueue.async {
+            opener.open(
+                path: guestPath, guestsDirectory: dataDirectory, hostQueue: hostQueue, onEvent: { _ in },
+                completion: { result in
+                    box.result = result
+                    opened.signal()
+                })
+        }
+        opened.wait()
+        let channel = try box.result!.get().channel
+
+        let message = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
+        let answered = DispatchSemaphore(value: 0)
+        let recorder = DurationRecorder()
+        var baseline: [Double] = []
+        for round in 0..<(rounds + Self.unmeasuredRounds) {
+            sleep(for: idle)
+            hostQueue.async {
+                let start = monotonicNanoseconds()
+                channel.send(message) { _ in
+                    recorder.values.append(monotonicNanoseconds() - start)
+                    answered.signal()
+                }
+            }
+            answered.wait()
+            sleep(for: idle)
+            let raw = pingPong.measure(1)
+            if round >= Self.unmeasuredRounds { baseline += raw }
+        }
+        let closed = DispatchSemaphore(value: 0)
+        hostQueue.async { channel.close { closed.signal() } }
+        closed.wait()
+        // Read after the last reply signalled: nothing appends any more.
+        return (Samples(Array(recorder.values.dropFirst(Self.unmeasuredRounds))), Samples(baseline))
+    }
+
+    private func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&time, &left) != 0, errno == EINTR { time = left }
+    }
+
+    private final class ChannelBox: @unchecked Sendable {
+        // Written on the host queue, read after the semaphore.
+        var result: Result<OpenedGuest, LoadError>?
+    }
+}
+
+/// Prints the sporadic round trips beside the raw pair's after the same idleness.
+func runSporadicBenchmark(rounds: Int, opener: any GuestOpener, guestPath: String, dataDirectory: String) throws {
+    let (trips, raw) = try SporadicBenchmark(opener: opener, guestPath: guestPath, dataDirectory: dataDirectory)
+        .run(rounds: rounds)
+    Report.print("sporadic round trip, worker channel", trips)
+    Report.print("sporadic raw socketpair round trip", raw)
+    Report.ratio("sporadic worker / raw (median)", trips.median / raw.median, target: "<= 1.5")
+}
