@@ -183,7 +183,10 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 case .open: frames.append(call(message, reply: reply))
                 }
             }
-            if !frames.isEmpty { write(frames) }
+            if !frames.isEmpty {
+                write(frames)
+                readAfterWriting()
+            }
         }
     }
 
@@ -455,11 +458,24 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         reactor.watch(descriptor: descriptor, token: socketToken, writing: watching)
     }
 
+    /// One read, without waiting, on the thread that has just written a call: the reply may be
+    /// there already. A worker woken on the writer's processor often runs at once and answers
+    /// before the write returns; read here, the reply goes to the host queue from the thread that
+    /// wrote (the host queue itself, or the reactor delivering the previous reply) rather than
+    /// waiting for the reactor's wake, which after an idle moment is a halted processor's
+    /// (Benchmarks/README.md, sporadic round trips). When nothing is there it costs one recv.
+    private func readAfterWriting() {
+        guard !disconnected, !pending.isEmpty else { return }
+        withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 16) { buffer in
+            _ = readAvailable(into: buffer, reads: 1)
+        }
+    }
+
     /// Reads and handles what the worker sent; returns whether more may be waiting.
     @discardableResult
-    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer, reads: Int = 16) -> Bool {
         // A bounded number of reads, so that a chatty guest cannot starve the other workers.
-        for _ in 0..<16 {
+        for _ in 0..<reads {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 {
                 decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
