@@ -24,11 +24,25 @@ final class WorkerReactor: Sendable {
     private init() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(epoll >= 0, "epoll_create1: \(String(cString: strerror(errno)))")
-        // A plain pthread, never joined: the reactor lives as long as the process.
+        // A plain pthread, never joined: the reactor lives as long as the process. Its priority is
+        // chosen, not inherited from whichever thread first touched `shared` (a Dispatch thread
+        // at user-initiated QoS runs at nice -2 where it may, a thawing thread is SCHED_FIFO):
+        // the normal policy, at the nice of the host's main thread (`run`). It delivers replies
+        // and runs the host queue's work on them, so it weighs as the host does: above the
+        // workers (`--worker-nice`), and not above the host queue's own threads, which it would
+        // otherwise preempt when a reply wakes it beside them.
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
+        pthread_attr_setschedpolicy(&attributes, SCHED_OTHER)
+        pthread_attr_setschedparam(&attributes, &parameters)
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(
-            &thread, nil,
+            &thread, &attributes,
             { context in
                 let reactor = Unmanaged<WorkerReactor>.fromOpaque(context!).takeRetainedValue()
                 reactor.run()
@@ -84,6 +98,7 @@ final class WorkerReactor: Sendable {
     }
 
     private func run() {
+        DedicatedThreads.takeNiceOfMainThread()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
