@@ -72,11 +72,14 @@ struct SporadicBenchmark {
     }
 }
 
-/// Prints the sporadic round trips beside the raw pair's after the same idleness.
-func runSporadicBenchmark(rounds: Int, opener: any GuestOpener, guestPath: String, dataDirectory: String) throws {
+/// Prints the sporadic round trips beside the raw pair's after the same idleness; `workers` names
+/// the opener's workers when they are not the plain ones.
+func runSporadicBenchmark(
+    rounds: Int, opener: any GuestOpener, guestPath: String, dataDirectory: String, workers: String = ""
+) throws {
     let (trips, raw) = try SporadicBenchmark(opener: opener, guestPath: guestPath, dataDirectory: dataDirectory)
         .run(rounds: rounds)
-    Report.print("sporadic round trip, worker channel", trips)
+    Report.print("sporadic round trip, worker channel\(workers)", trips)
     Report.print("sporadic raw socketpair round trip", raw)
     Report.ratio("sporadic worker / raw (median)", trips.median / raw.median, target: "<= 1.5")
 }

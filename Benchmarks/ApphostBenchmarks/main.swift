@@ -100,6 +100,13 @@ if CommandLine.arguments.dropFirst(2).first == "sporadic" {
         iterations: 2_000, opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
     try runSporadicBenchmark(
         rounds: rounds, opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
+    // And with workers at `apphost launch`'s default `--worker-nice` (10): a nicer worker woken
+    // beside the host queue's thread need not preempt it.
+    let niceOpener = try WorkerOpener(
+        workerPath: WorkerExecutable.locate(), freezer: Freezers.best(), priority: WorkerPriority(niceOffset: 10))
+    try runSporadicBenchmark(
+        rounds: rounds, opener: niceOpener, guestPath: guests.minimal, dataDirectory: dataDirectory,
+        workers: " (nice +10)")
     try? FileManager.default.removeItem(at: scratch)
     exit(0)
 }
