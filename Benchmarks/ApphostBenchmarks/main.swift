@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare|sporadic]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare|sporadic|density]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
