@@ -38,13 +38,24 @@ final class InProcessGuest: @unchecked Sendable {
     ) {
         runtime = library.runtime
         descriptor = library.descriptor
-        mainQueue = DispatchQueue(label: "apphost.guest.\(library.descriptor.id)")
+        mainQueue = DispatchQueue(label: "apphost.guest.\(library.descriptor.id)", target: Self.threads)
         self.path = path
         self.dataDirectory = dataDirectory
         self.hostName = hostName
         self.hostVersion = hostVersion
         events = EventReporter(emit: onEvent)
     }
+
+    /// Where every in-process guest's main queue runs, and where guests load: Dispatch's
+    /// non-overcommit pool for the default QoS, as many threads as cores, and one more each
+    /// second while none of them can run (blocked). A serial queue with no target runs on the
+    /// overcommit pool instead, which starts a thread whenever none is idle at the moment work
+    /// arrives, up to 255: hops between the host queue and guests' queues grew it to 50 to 180
+    /// threads, and any steady trickle of work afterwards kept them all (Dispatch wakes its idle
+    /// threads in turn and lets one go only after 5 s unwoken; issue 19, point 3). The price: as
+    /// many in-process guests as cores spinning in callbacks hold the others' callbacks until
+    /// they return, where each had a thread of its own. The host queue keeps its own thread.
+    static let threads = DispatchQueue.global()
 
     /// True between a successful `start` and `stop`.
     var isRunning: Bool {

@@ -39,7 +39,7 @@ public struct InProcessOpener: GuestOpener {
             }
         }
         // dlopen runs the guest's library constructors: never on the caller's thread.
-        DispatchQueue.global(qos: .userInitiated).async { [hostName, hostVersion] in
+        InProcessGuest.threads.async { [hostName, hostVersion] in
             let guest: InProcessGuest
             do throws(LoadError) {
                 guest = try Self.load(
