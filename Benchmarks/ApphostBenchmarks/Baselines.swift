@@ -2,10 +2,13 @@ import Dispatch
 import Foundation
 import Glibc
 
-/// The in-process channel's baseline: the host queue hops to another serial queue and back.
+/// The in-process channel's baseline: the host queue hops to another serial queue and back. As
+/// with the channel, the host queue is a serial queue of its own (Dispatch's overcommit pool) and
+/// the other one runs on the default global queue's pool, where in-process guests' main queues
+/// run (`InProcessGuest.threads`).
 struct DispatchHopBaseline {
     private let hostQueue = DispatchQueue(label: "bench.baseline.host")
-    private let guestQueue = DispatchQueue(label: "bench.baseline.guest")
+    private let guestQueue = DispatchQueue(label: "bench.baseline.guest", target: .global())
 
     func measure(_ count: Int) -> [Double] {
         chain(count: count, on: hostQueue) { [guestQueue, hostQueue] done in
