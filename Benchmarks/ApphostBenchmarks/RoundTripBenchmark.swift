@@ -13,18 +13,7 @@ struct RoundTripBenchmark {
     /// batches of `baseline`, so that both see the same machine conditions.
     func run(iterations: Int, baseline: (Int) -> [Double]) throws -> (channel: Samples, baseline: Samples) {
         let hostQueue = DispatchQueue(label: "bench.host")
-        let opened = DispatchSemaphore(value: 0)
-        let box = ChannelBox()
-        hostQueue.async {
-            opener.open(
-                path: guestPath, guestsDirectory: dataDirectory, hostQueue: hostQueue, onEvent: { _ in },
-                completion: { result in
-                    box.result = result
-                    opened.signal()
-                })
-        }
-        opened.wait()
-        let channel = try box.result!.get().channel
+        let channel = try openChannel(opener, path: guestPath, dataDirectory: dataDirectory, on: hostQueue)
 
         let message = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
         // Warm-up, not measured: see `warmUp`.
@@ -52,10 +41,28 @@ struct RoundTripBenchmark {
     /// settled (9 to 17), and a run of 300 iterations measured little else.
     static let warmUp = 500_000_000.0
 
-    private final class ChannelBox: @unchecked Sendable {
+}
+
+/// Opens `path` through `opener` on `hostQueue` and waits for its channel.
+func openChannel(_ opener: any GuestOpener, path: String, dataDirectory: String, on hostQueue: DispatchQueue) throws
+    -> any GuestChannel
+{
+    final class ChannelBox: @unchecked Sendable {
         // Written on the host queue, read after the semaphore.
         var result: Result<OpenedGuest, LoadError>?
     }
+    let opened = DispatchSemaphore(value: 0)
+    let box = ChannelBox()
+    hostQueue.async {
+        opener.open(
+            path: path, guestsDirectory: dataDirectory, hostQueue: hostQueue, onEvent: { _ in },
+            completion: { result in
+                box.result = result
+                opened.signal()
+            })
+    }
+    opened.wait()
+    return try box.result!.get().channel
 }
 
 /// The worker channel's chained round trips beside the raw ping-pong, over four pairs of fresh

@@ -21,18 +21,7 @@ struct SporadicBenchmark {
     func run(rounds: Int) throws -> (channel: Samples, baseline: Samples) {
         let pingPong = try SocketpairPingPong()
         let hostQueue = DispatchQueue(label: "bench.sporadic.host")
-        let opened = DispatchSemaphore(value: 0)
-        let box = ChannelBox()
-        hostQueue.async {
-            opener.open(
-                path: guestPath, guestsDirectory: dataDirectory, hostQueue: hostQueue, onEvent: { _ in },
-                completion: { result in
-                    box.result = result
-                    opened.signal()
-                })
-        }
-        opened.wait()
-        let channel = try box.result!.get().channel
+        let channel = try openChannel(opener, path: guestPath, dataDirectory: dataDirectory, on: hostQueue)
 
         let message = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
         let answered = DispatchSemaphore(value: 0)
@@ -66,10 +55,6 @@ struct SporadicBenchmark {
         while nanosleep(&time, &left) != 0, errno == EINTR { time = left }
     }
 
-    private final class ChannelBox: @unchecked Sendable {
-        // Written on the host queue, read after the semaphore.
-        var result: Result<OpenedGuest, LoadError>?
-    }
 }
 
 /// Prints the sporadic round trips beside the raw pair's after the same idleness; `workers` names
