@@ -30,19 +30,7 @@ final class InProcessThreadsTests: XCTestCase {
             opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
             sessionIDs: RandomSessionIDs(), guestsDirectory: GuestFixtures.path("threads-\(UUID().uuidString)"),
             emit: { _ in })
-        func cycle() {
-            let done = DispatchSemaphore(value: 0)
-            hostQueue.async {
-                core.launch(path: path, foreground: true) { result in
-                    guard case .success(let descriptor) = result else {
-                        done.signal()
-                        return
-                    }
-                    core.terminate(descriptor.id) { _ in done.signal() }
-                }
-            }
-            XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
-        }
+        func cycle() { core.launchAndTerminate(path, on: hostQueue) }
 
         // One cycle first: Dispatch starts its pools and their once-a-second check at first use,
         // which a fresh host does as soon as it launches anything. Then the threads it woke go:

@@ -150,19 +150,7 @@ final class WorkerChannelTests: XCTestCase {
             sessionIDs: RandomSessionIDs(),
             guestsDirectory: host.guestsDirectory, emit: { _ in })
         let path = try GuestFixtures.library("minimal_guest.c")
-        for _ in 0..<10 {
-            let done = DispatchSemaphore(value: 0)
-            host.hostQueue.async {
-                core.launch(path: path, foreground: true) { result in
-                    guard case .success(let descriptor) = result else {
-                        done.signal()
-                        return
-                    }
-                    core.terminate(descriptor.id) { _ in done.signal() }
-                }
-            }
-            XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
-        }
+        for _ in 0..<10 { core.launchAndTerminate(path, on: host.hostQueue) }
         XCTAssertEqual(opener.count, 10)
         XCTAssertTrue(WorkerEventLog().wait { _ in opener.alive == 0 }, "\(opener.alive) of 10 channels never freed")
         XCTAssertEqual(WorkerReactor.shared.registrationCount, registrations)
@@ -730,6 +718,26 @@ final class Weak<Object: AnyObject>: @unchecked Sendable {
     // Read and written on the test's thread.
     weak var object: Object?
     init(_ object: Object) { self.object = object }
+}
+
+extension HostCore {
+    /// Launches `path` in the foreground on `hostQueue`, then terminates it, and waits for both
+    /// (20 s at most).
+    func launchAndTerminate(
+        _ path: String, on hostQueue: DispatchQueue, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let done = DispatchSemaphore(value: 0)
+        hostQueue.async {
+            self.launch(path: path, foreground: true) { result in
+                guard case .success(let descriptor) = result else {
+                    done.signal()
+                    return
+                }
+                self.terminate(descriptor.id) { _ in done.signal() }
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 20), .success, file: file, line: line)
+    }
 }
 
 /// Wraps an opener and keeps every channel it opened, weakly.
