@@ -21,70 +21,45 @@ HostDescriptorLimit.raise()  // as `apphost launch` does: 200 guests take some 8
 let guests = try GuestBuilds(into: scratch)
 
 // `apphost-benchmarks [iterations] region` runs the session region's wake-to-render benchmark alone.
-if CommandLine.arguments.dropFirst(2).first == "region" {
-    print(
-        "apphost benchmarks: region, \(iterations) periods each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-    try runRegionBenchmark(iterations: iterations, guests: guests)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
+try runAlone("region", standard: 2_000, counting: "periods each", scratch: scratch) { periods in
+    try runRegionBenchmark(iterations: periods, guests: guests)
 }
 
 // `apphost-benchmarks [seconds] sound` runs the sound benchmarks alone: 64 and 16 sessions through
 // the built apphost, each window `seconds` long (60 unless told), the measured output latency over
 // as long, and the region's wake-to-render (2000 periods) that they rest on.
-if CommandLine.arguments.dropFirst(2).first == "sound" {
-    let seconds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 60
-    print("apphost benchmarks: sound, \(seconds) s windows, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+try runAlone("sound", standard: 60, counting: "s windows", scratch: scratch) { seconds in
     try runSoundBenchmarks(seconds: seconds, guests: guests, scratch: scratch)
     print("")
     try runRegionBenchmark(iterations: 2_000, guests: guests)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
 }
 
 // `apphost-benchmarks [iterations] actions` runs the actions benchmarks alone: libffi beside direct
 // calls, the runtime's whole path, and `ctl call` through the built apphost in both isolation
 // modes, `iterations` requests of each verb over one connection (5000 unless told).
-if CommandLine.arguments.dropFirst(2).first == "actions" {
-    let roundTrips = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5_000
-    print(
-        "apphost benchmarks: actions, \(roundTrips) requests each, \(ProcessInfo.processInfo.activeProcessorCount) cores"
-    )
+try runAlone("actions", standard: 5_000, counting: "requests each", scratch: scratch) { roundTrips in
     try runActionsBenchmarks(
         roundTrips: roundTrips, processes: actionCLIProcesses(roundTrips), guests: guests, scratch: scratch)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
 }
 
 // `apphost-benchmarks [seconds] http` runs the HTTP API's benchmark alone: ps and switch through
 // wrk beside the control socket, with 200 guests loaded, `seconds` of load each (10 unless told).
-if CommandLine.arguments.dropFirst(2).first == "http" {
-    let seconds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10
-    print("apphost benchmarks: http, \(seconds) s of load each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+try runAlone("http", standard: 10, counting: "s of load each", scratch: scratch) { seconds in
     try runHTTPBenchmarks(seconds: seconds, guests: guests, scratch: scratch)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
 }
 
 // `apphost-benchmarks [spinners] fairshare` runs the fair-share benchmark alone: the host's timers
 // with `spinners` (50 unless told) isolated guests idle, spinning under the workers' lower
 // priority, and spinning without it.
-if CommandLine.arguments.dropFirst(2).first == "fairshare" {
-    let spinners = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 50
-    print("apphost benchmarks: fairshare, \(spinners) guests, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+try runAlone("fairshare", standard: 50, counting: "guests", scratch: scratch) { spinners in
     try runFairShareBenchmark(spinners: spinners, guests: guests, scratch: scratch)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
 }
 
 // `apphost-benchmarks [guests] density` runs the density benchmark alone: `guests` minimal guests,
 // or with 0 as many as the host's descriptor limit holds up to 10,000, beside a host of 10.
-if CommandLine.arguments.dropFirst(2).first == "density" {
-    let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
-    print("apphost benchmarks: density, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-    try runDensityBenchmark(count: count, guests: guests, scratch: scratch)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
+try runAlone("density", standard: 0, counting: "guests asked (0: as many as the limit holds)", scratch: scratch) {
+    count in
+    try runDensityBenchmark(count: count > 0 ? count : nil, guests: guests, scratch: scratch)
 }
 
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
@@ -92,9 +67,7 @@ let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freez
 // `apphost-benchmarks [rounds] sporadic` runs the worker channel's round trips alone: chained (2000,
 // as the full run's default), then each call after 10 ms of idleness beside the raw pair after as
 // long, `rounds` of each (400 unless told); some 20 s.
-if CommandLine.arguments.dropFirst(2).first == "sporadic" {
-    let rounds = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 400
-    print("apphost benchmarks: sporadic, \(rounds) rounds each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+try runAlone("sporadic", standard: 400, counting: "rounds each", scratch: scratch) { rounds in
     // The chained round trips too, as in the full run: a change for the one must keep the other.
     try runWorkerRoundTrips(
         iterations: 2_000, opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
@@ -107,16 +80,11 @@ if CommandLine.arguments.dropFirst(2).first == "sporadic" {
     try runSporadicBenchmark(
         rounds: rounds, opener: niceOpener, guestPath: guests.minimal, dataDirectory: dataDirectory,
         workers: " (nice +10)")
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
 }
 
 // `apphost-benchmarks [cycles] soak` runs the launch/terminate soaks alone, `cycles` times each.
-if CommandLine.arguments.dropFirst(2).first == "soak" {
-    let cycles = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 10_000
+try runAlone("soak", standard: 10_000, counting: "cycles each", scratch: scratch) { cycles in
     try runSoaks(cycles: cycles, guests: guests, workerOpener: workerOpener, scratch: scratch)
-    try? FileManager.default.removeItem(at: scratch)
-    exit(0)
 }
 
 print("apphost benchmarks: \(iterations) iterations each, \(ProcessInfo.processInfo.activeProcessorCount) cores")
