@@ -51,14 +51,19 @@ static void guard_standard_descriptors(void)
     }
 }
 
-static void check_socket(void)
+int process_is_socket(int fd, int type)
 {
     struct stat status;
-    int type = 0;
-    socklen_t length = sizeof type;
+    int actual = 0;
+    socklen_t length = sizeof actual;
 
-    if (fstat(APPHOST_WIRE_WORKER_FD, &status) != 0 || !S_ISSOCK(status.st_mode) ||
-        getsockopt(APPHOST_WIRE_WORKER_FD, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_STREAM) {
+    return fstat(fd, &status) == 0 && S_ISSOCK(status.st_mode) &&
+           getsockopt(fd, SOL_SOCKET, SO_TYPE, &actual, &length) == 0 && actual == type;
+}
+
+static void check_socket(void)
+{
+    if (!process_is_socket(APPHOST_WIRE_WORKER_FD, SOCK_STREAM)) {
         worker_fail(WORKER_EXIT_USAGE,
                     "file descriptor 3 is not a stream socket: apphost starts this program with its end of a "
                     "socketpair there");

@@ -22,4 +22,8 @@ void process_setup(void);
  * process when the change fails. Without one it does nothing. */
 void process_take_guest_user(void);
 
+/* Whether `fd` is a socket of `type` (SOCK_STREAM, SOCK_SEQPACKET): what the
+ * host hands the worker, and the spawner, on descriptor 3. */
+int process_is_socket(int fd, int type);
+
 #endif

@@ -21,12 +21,12 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "apphost_spawner.h"
 #include "apphost_wire.h"
+#include "process_setup.h"
 #include "worker_exit.h"
 
 enum { MAX_DESCRIPTORS = 3 };
@@ -42,12 +42,7 @@ struct request {
 
 static void check_socket(void)
 {
-    struct stat status;
-    int type = 0;
-    socklen_t length = sizeof type;
-
-    if (fstat(APPHOST_SPAWNER_FD, &status) != 0 || !S_ISSOCK(status.st_mode) ||
-        getsockopt(APPHOST_SPAWNER_FD, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_SEQPACKET) {
+    if (!process_is_socket(APPHOST_SPAWNER_FD, SOCK_SEQPACKET)) {
         worker_fail(WORKER_EXIT_USAGE, "file descriptor 3 is not a seqpacket socket: apphost starts the spawner "
                                        "with its end of a socketpair there");
     }
