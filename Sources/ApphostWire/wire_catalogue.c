@@ -610,6 +610,26 @@ void wire_encode(const wire_message *message, frame_builder *frame)
     frame_finish(frame);
 }
 
+size_t wire_encode_call(const wire_call *call, uint8_t *bytes, size_t capacity, int *fds, int *fd_count)
+{
+    /* As in wire_encode: the walk reads the copy's fields by address. */
+    wire_call copy = *call;
+    frame_builder frame;
+    wire_io io = {.frame = &frame};
+    size_t size;
+
+    frame_begin(&frame, APPHOST_WIRE_CALL);
+    walk_call(&io, &copy);
+    frame_finish(&frame);
+    size = frame_size(&frame);
+    if (size <= capacity) {
+        frame_copy(&frame, bytes);
+        memcpy(fds, frame.fds, sizeof frame.fds[0] * (size_t)frame.fd_count);
+        *fd_count = frame.fd_count;
+    }
+    return size;
+}
+
 bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload, size_t length,
                  wire_descriptors *descriptors, wire_message *message, wire_problem *problem)
 {

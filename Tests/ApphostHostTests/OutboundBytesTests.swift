@@ -29,9 +29,18 @@ final class OutboundBytesTests: XCTestCase {
         }
     }
 
+    /// Appends `bytes` behind what waits, then writes what the socket takes.
+    private func write(_ bytes: [UInt8], with outbound: inout OutboundBytes) -> OutboundBytes.Progress {
+        outbound.append { room in
+            if bytes.count <= room.count { room.copyBytes(from: bytes) }
+            return EncodedFrame(size: bytes.count)
+        }
+        return outbound.flush(to: ends[0])
+    }
+
     func testWritesStraightKeepsWhatTheSocketRefusesAndFlushesInOrder() {
         var outbound = OutboundBytes()
-        XCTAssertEqual(outbound.write([OutboundFrame(bytes: [1, 2, 3])], to: ends[0]), .written)
+        XCTAssertEqual(write([1, 2, 3], with: &outbound), .written)
         XCTAssertEqual(readAll(), [1, 2, 3])
 
         // A peer that does not read: the socket fills, the rest waits, and later writes wait behind it.
@@ -39,12 +48,12 @@ final class OutboundBytesTests: XCTestCase {
         var written = 0
         var progress = OutboundBytes.Progress.written
         while progress == .written {
-            progress = outbound.write([OutboundFrame(bytes: chunk)], to: ends[0])
+            progress = write(chunk, with: &outbound)
             written += chunk.count
         }
         XCTAssertEqual(progress, .waiting)
         XCTAssertEqual(
-            outbound.write([OutboundFrame(bytes: [9])], to: ends[0]), .waiting, "behind what waits, never before it")
+            write([9], with: &outbound), .waiting, "behind what waits, never before it")
 
         var received: [UInt8] = []
         while progress == .waiting {
@@ -62,9 +71,9 @@ final class OutboundBytesTests: XCTestCase {
         var outbound = OutboundBytes()
         close(ends[1])
         ends[1] = -1
-        XCTAssertEqual(outbound.write([OutboundFrame(bytes: [1])], to: ends[0]), .broken)
+        XCTAssertEqual(write([1], with: &outbound), .broken)
         XCTAssertTrue(outbound.isBroken)
-        XCTAssertEqual(outbound.write([OutboundFrame(bytes: [2])], to: ends[0]), .broken)
+        XCTAssertEqual(write([2], with: &outbound), .broken)
         XCTAssertEqual(outbound.flush(to: ends[0]), .broken)
     }
 }

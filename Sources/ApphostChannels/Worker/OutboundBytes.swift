@@ -1,13 +1,5 @@
 import Glibc
 
-/// One frame for a worker's socket: its bytes, and the descriptors that go with its first byte
-/// (SCM_RIGHTS, apphost_wire.h), which `owner` keeps open until they are sent.
-struct OutboundFrame {
-    var bytes: [UInt8]
-    var descriptors: [Int32] = []
-    var owner: AnyObject? = nil
-}
-
 /// What a channel writes to its worker's socket, in order, without ever blocking: written
 /// straight while nothing waits, and kept when the worker does not read (busy, or frozen) until
 /// the socket takes it again. Never raises SIGPIPE.
@@ -37,20 +29,33 @@ struct OutboundBytes {
     private var attachments: [Attachment] = []
     private(set) var isBroken = false
 
-    /// Writes `frames` after what waits, or keeps them behind.
-    mutating func write(_ frames: [OutboundFrame], to descriptor: Int32) -> Progress {
-        guard !isBroken else { return .broken }
-        if start == bytes.count {
-            bytes = []
-            start = 0
-        }
-        for frame in frames {
-            if !frame.descriptors.isEmpty {
-                attachments.append(Attachment(offset: bytes.count, descriptors: frame.descriptors, owner: frame.owner))
+    /// What `bytes` keeps allocated once all is written: a call's frame is a few dozen bytes, and
+    /// reusing the buffer spares an allocation per call; a larger one (LOADED, a burst held for a
+    /// frozen guest) is released.
+    private static let keptCapacity = 4096
+
+    /// Puts a frame behind what waits: `encode` writes it into the room it is given, or says how
+    /// much it needs (as `HostToWorkerMessage.encode(into:)` does). `flush` writes it.
+    mutating func append(_ encode: (UnsafeMutableRawBufferPointer) -> EncodedFrame) {
+        guard !isBroken else { return }
+        let offset = bytes.count
+        // A call's frame is a few dozen bytes: encoded on the stack, then copied once. Room of
+        // 1 KB or less is the stack's without asking the thread for its bounds.
+        var frame = withUnsafeTemporaryAllocation(byteCount: 256, alignment: 8) { room in
+            let frame = encode(room)
+            if frame.size <= room.count {
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: room[..<frame.size]))
             }
-            bytes += frame.bytes
+            return frame
         }
-        return flush(to: descriptor)
+        if bytes.count == offset {
+            var large = [UInt8](repeating: 0, count: frame.size)
+            frame = large.withUnsafeMutableBytes { encode($0) }
+            bytes += large
+        }
+        if !frame.descriptors.isEmpty {
+            attachments.append(Attachment(offset: offset, descriptors: frame.descriptors, owner: frame.owner))
+        }
     }
 
     /// Writes what waits, as much as the socket takes.
@@ -72,8 +77,13 @@ struct OutboundBytes {
                 isBroken = true
             }
         }
-        discard()
-        return isBroken ? .broken : .written
+        guard !isBroken else {
+            discard()
+            return .broken
+        }
+        bytes.removeAll(keepingCapacity: bytes.capacity <= Self.keptCapacity)
+        start = 0
+        return .written
     }
 
     /// Drops what waits, and the descriptors it would have sent.

@@ -168,25 +168,15 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // MARK: GuestChannel
 
     public func send(_ message: GuestMessage, reply: @escaping Reply) {
-        send(all: [(message, reply)])
+        locked { if take(message, reply: reply) { writeCalls() } }
     }
 
     /// One write for all of them, so that the worker wakes once (the expirations of a budget).
     public func send(all messages: [(GuestMessage, Reply)]) {
         locked {
-            var frames: [OutboundFrame] = []
-            for (message, reply) in messages {
-                switch phase {
-                case .ended(let failure): post { reply(.failure(failure)) }
-                case .closing: post { reply(.failure(.closed)) }
-                case .open where freezing != .running: held.append((message, reply))
-                case .open: frames.append(call(message, reply: reply))
-                }
-            }
-            if !frames.isEmpty {
-                write(frames)
-                readAfterWriting()
-            }
+            var taken = false
+            for (message, reply) in messages where take(message, reply: reply) { taken = true }
+            if taken { writeCalls() }
         }
     }
 
@@ -270,19 +260,45 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     // MARK: Calls
 
-    /// The frame of a call, now pending: write it next.
-    private func call(_ message: GuestMessage, reply: @escaping Reply) -> OutboundFrame {
+    /// Fails `message` now, holds it while the guest is frozen, or makes it a pending call whose
+    /// frame waits in `outbound`: true for that, and then `writeCalls` sends it.
+    private func take(_ message: GuestMessage, reply: @escaping Reply) -> Bool {
+        switch phase {
+        case .ended(let failure): post { reply(.failure(failure)) }
+        case .closing: post { reply(.failure(.closed)) }
+        case .open where freezing != .running: held.append((message, reply))
+        case .open:
+            call(message, reply: reply)
+            return true
+        }
+        return false
+    }
+
+    /// Makes `message` a pending call and puts its frame behind what waits to be written.
+    private func call(_ message: GuestMessage, reply: @escaping Reply) {
         let sequence = nextSequence
         nextSequence += 1
         pending.append((sequence, reply))
-        return HostToWorkerMessage.call(sequence: sequence, message).frame
+        append(.call(sequence: sequence, message))
+    }
+
+    private func append(_ message: HostToWorkerMessage) {
+        guard !disconnected else { return }
+        outbound.append { message.encode(into: $0) }
+    }
+
+    /// Writes the calls taken, then reads once: the reply may be there already.
+    private func writeCalls() {
+        flush()
+        readAfterWriting()
     }
 
     private func sendStop() {
         guard !stopSent else { return }
         stopSent = true
         // After every call already written: the worker answers them, then calls deinit (A3).
-        write([HostToWorkerMessage.stop.frame])
+        append(.stop)
+        flush()
     }
 
     /// How a call must fail now, or nil while the channel is open.
@@ -346,8 +362,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func deliverHeld() {
         let messages = held
         held = []
-        let frames = messages.map { message, reply in call(message, reply: reply) }
-        if !frames.isEmpty { write(frames) }
+        for (message, reply) in messages { call(message, reply: reply) }
+        if !messages.isEmpty { flush() }
     }
 
     private func failFreezeCompletions(_ failure: ChannelFailure) {
@@ -436,13 +452,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         flush()
     }
 
-    /// Straight into the socket, on the caller's thread, never blocking; what the worker does not
-    /// take now waits behind, and the reactor writes it once the worker reads again.
-    private func write(_ frames: [OutboundFrame]) {
-        guard !disconnected else { return }
-        watchWrites(after: outbound.write(frames, to: descriptor))
-    }
-
+    /// Writes what waits straight into the socket, on the caller's thread, never blocking; what
+    /// the worker does not take now stays behind, and the reactor writes it once the worker reads
+    /// again.
     private func flush() {
         guard !disconnected else { return }
         watchWrites(after: outbound.flush(to: descriptor))

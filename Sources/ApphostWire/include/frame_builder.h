@@ -31,16 +31,20 @@ enum {
  * itself: never copy or move one after frame_begin.
  */
 typedef struct frame_builder {
-    uint8_t scratch[FRAME_SCRATCH_BYTES];
+    /* The counts and descriptors first, then scratch, then parts, each
+     * filled from its start: a frame of a few fields touches the first
+     * kilobytes of the builder only, a page or two, which matters on a cold
+     * cache (the host encodes each call in one on its stack). */
     size_t scratch_used;
-    struct iovec parts[FRAME_MAX_PARTS];
     int part_count;
     /* The bytes after the length prefix. */
     size_t length;
+    int fd_count;
     /* The descriptors the frame carries beside its bytes (SCM_RIGHTS),
      * borrowed: the sender owns them. */
     int fds[FRAME_MAX_FDS];
-    int fd_count;
+    uint8_t scratch[FRAME_SCRATCH_BYTES];
+    struct iovec parts[FRAME_MAX_PARTS];
 } frame_builder;
 
 /* Starts a frame of `type` (enum apphost_wire_type). */

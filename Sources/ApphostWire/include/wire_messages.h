@@ -117,6 +117,18 @@ typedef struct wire_problem {
 void wire_encode(const wire_message *message, frame_builder *frame);
 
 /*
+ * The CALL frame wire_encode makes of a message holding `call`, written into
+ * `bytes` when it fits in `capacity`, with the descriptors of its "fd" fields
+ * in `fds` (room for FRAME_MAX_FDS) and their count in `*fd_count`. Returns
+ * the frame's size; when that is over `capacity` nothing was written: call
+ * again with that much room. For the host, which encodes each call straight
+ * into what it writes to the worker: a wire_message is 5.8 KB to zero and
+ * copy for a frame of a few dozen bytes, and a builder 10 KB, which Swift
+ * cannot put on its stack without asking the thread for its bounds.
+ */
+size_t wire_encode_call(const wire_call *call, uint8_t *bytes, size_t capacity, int *fds, int *fd_count);
+
+/*
  * Decodes a frame of `type` whose payload is `length` bytes, for the end
  * `direction` names. False for a type that end does not take, a payload
  * cut short or with bytes left over, a bool other than 0 or 1, an enum value
