@@ -630,6 +630,17 @@ size_t wire_encode_call(const wire_call *call, uint8_t *bytes, size_t capacity, 
     return size;
 }
 
+/* Whether the walk read the whole payload and nothing more. */
+static bool finish_reading(wire_io *io)
+{
+    if (!io->cursor.failed && io->cursor.left > 0) {
+        snprintf(io->problem->text, sizeof io->problem->text, "%zu unexpected bytes after the last field",
+                 io->cursor.left);
+        return false;
+    }
+    return !io->cursor.failed;
+}
+
 bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload, size_t length,
                  wire_descriptors *descriptors, wire_message *message, wire_problem *problem)
 {
@@ -645,11 +656,16 @@ bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload,
                  direction == WIRE_TO_HOST ? "worker-to-host" : "host-to-worker", (unsigned)type);
         return false;
     }
-    if (!io.cursor.failed && io.cursor.left > 0) {
-        snprintf(problem->text, sizeof problem->text, "%zu unexpected bytes after the last field", io.cursor.left);
-        return false;
-    }
-    return !io.cursor.failed;
+    return finish_reading(&io);
+}
+
+bool wire_decode_reply(const uint8_t *payload, size_t length, wire_reply *reply, wire_problem *problem)
+{
+    wire_io io = {.frame = NULL, .cursor = wire_cursor_make(payload, length), .problem = problem};
+
+    problem->text[0] = '\0';
+    walk_reply(&io, reply);
+    return finish_reading(&io);
 }
 
 const char *wire_type_name(uint8_t type)

@@ -127,6 +127,17 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertThrowsError(try WorkerToHostMessage(WireFrame(type: 4, payload: [])))
         // A log level outside the ABI's.
         XCTAssertThrowsError(try WorkerToHostMessage(WireFrame(type: 69, payload: [9] + le32(0))))
+        // A REPLY, decoded apart from the other frames (wire_decode_reply), cut short or too long.
+        let reply = UInt8(APPHOST_WIRE_REPLY.rawValue)
+        let sequenceAndStatus: [UInt8] = [7, 0, 0, 0, 0, 0, 0, 0] + le32(UInt32(bitPattern: -2))
+        XCTAssertEqual(
+            try WorkerToHostMessage(WireFrame(type: reply, payload: sequenceAndStatus)), .reply(sequence: 7, status: -2)
+        )
+        XCTAssertThrowsError(
+            try WorkerToHostMessage(WireFrame(type: reply, payload: Array(sequenceAndStatus.dropLast()))))
+        XCTAssertThrowsError(try WorkerToHostMessage(WireFrame(type: reply, payload: sequenceAndStatus + [0]))) {
+            XCTAssertEqual(($0 as? WireProtocolError)?.description, "1 unexpected bytes after the last field")
+        }
     }
 
     // MARK: Messages

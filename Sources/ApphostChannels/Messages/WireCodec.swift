@@ -29,21 +29,24 @@ enum WireCodec {
     static func decode<Result>(
         _ frame: WireFrame, sentTo direction: wire_direction, _ body: (wire_message) -> Result
     ) throws(WireProtocolError) -> Result {
+        try frame.payload.withUnsafeBufferPointer { payload throws(WireProtocolError) in
+            try decode(type: frame.type, payload: payload, sentTo: direction, body)
+        }
+    }
+
+    /// Decodes a frame of `type`, sent to `direction`'s end, and hands the message to `body`: its
+    /// pointers point into `payload` and live only during the call.
+    static func decode<Result>(
+        type: UInt8, payload: UnsafeBufferPointer<UInt8>, sentTo direction: wire_direction,
+        _ body: (wire_message) -> Result
+    ) throws(WireProtocolError) -> Result {
         var message = wire_message()
         var problem = wire_problem()
-        let result: Result? = frame.payload.withUnsafeBufferPointer { payload in
-            // The host's end is sent no descriptors.
-            guard wire_decode(direction, frame.type, payload.baseAddress, payload.count, nil, &message, &problem)
-            else {
-                return nil
-            }
-            return body(message)
+        // The host's end is sent no descriptors.
+        guard wire_decode(direction, type, payload.baseAddress, payload.count, nil, &message, &problem) else {
+            throw WireProtocolError(problem)
         }
-        guard let result else {
-            throw WireProtocolError(
-                withUnsafeBytes(of: problem.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        return result
+        return body(message)
     }
 
     /// The bytes of `strings`, in one buffer that lives during `body`, as the wire's byte strings.

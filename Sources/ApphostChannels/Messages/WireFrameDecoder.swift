@@ -18,6 +18,14 @@ struct WireFrameDecoder: Sendable {
 
     /// The next whole frame, or nil until more bytes arrive.
     mutating func next() throws(WireProtocolError) -> WireFrame? {
+        try next { type, payload in WireFrame(type: type, payload: Array(payload)) }
+    }
+
+    /// Hands the next whole frame's type and payload to `body`, without copying them (the payload
+    /// lives during the call), or returns nil until more bytes arrive.
+    mutating func next<Result>(
+        _ body: (_ type: UInt8, _ payload: UnsafeBufferPointer<UInt8>) throws(WireProtocolError) -> Result
+    ) throws(WireProtocolError) -> Result? {
         guard bufferedCount >= WireFrame.headerSize else { return nil }
         // Little-endian, as every integer of the wire.
         let length = buffer[start..<start + WireFrame.headerSize].reversed().reduce(0) { $0 << 8 | Int($1) }
@@ -27,10 +35,12 @@ struct WireFrameDecoder: Sendable {
         }
         guard bufferedCount >= WireFrame.headerSize + length else { return nil }
         let typeIndex = start + WireFrame.headerSize
-        let frame = WireFrame(type: buffer[typeIndex], payload: Array(buffer[typeIndex + 1..<typeIndex + length]))
+        let result = try buffer.withUnsafeBufferPointer { bytes throws(WireProtocolError) in
+            try body(bytes[typeIndex], UnsafeBufferPointer(rebasing: bytes[typeIndex + 1..<typeIndex + length]))
+        }
         start = typeIndex + length
         compact()
-        return frame
+        return result
     }
 
     private mutating func compact() {

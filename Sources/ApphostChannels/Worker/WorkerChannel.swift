@@ -510,8 +510,12 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     private func decodeFrames() {
         do throws(WireProtocolError) {
-            while !disconnected, let frame = try decoder.next() {
-                try handle(try WorkerToHostMessage(frame), of: frame.type)
+            while !disconnected,
+                let (message, type) = try decoder.next({ type, payload throws(WireProtocolError) in
+                    (try WorkerToHostMessage(type: type, payload: payload), type)
+                })
+            {
+                try handle(message, of: type)
             }
         } catch {
             disconnect(protocolError: error)

@@ -141,6 +141,11 @@ size_t wire_encode_call(const wire_call *call, uint8_t *bytes, size_t capacity, 
 bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload, size_t length,
                  wire_descriptors *descriptors, wire_message *message, wire_problem *problem);
 
+/* A REPLY's payload, as wire_decode decodes it into a message's
+ * body.reply, without the whole message: the host decodes one for each
+ * call. */
+bool wire_decode_reply(const uint8_t *payload, size_t length, wire_reply *reply, wire_problem *problem);
+
 /* The type's name as apphost_wire.h writes it ("CALL"), or "unknown". */
 const char *wire_type_name(uint8_t type);
 
