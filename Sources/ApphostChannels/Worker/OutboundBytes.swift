@@ -39,8 +39,9 @@ struct OutboundBytes {
     mutating func append(_ encode: (UnsafeMutableRawBufferPointer) -> EncodedFrame) {
         guard !isBroken else { return }
         let offset = bytes.count
-        // A call's frame is a few dozen bytes: encoded on the stack, then copied once. Room of
-        // 1 KB or less is the stack's without asking the thread for its bounds.
+        // A call's frame is a few dozen bytes: encoded on the stack, then copied once. (Swift
+        // puts a temporary allocation of 1 KB or less on the stack; on Linux, a larger one is a
+        // malloc.)
         var frame = withUnsafeTemporaryAllocation(byteCount: 256, alignment: 8) { room in
             let frame = encode(room)
             if frame.size <= room.count {

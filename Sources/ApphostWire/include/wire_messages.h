@@ -123,8 +123,9 @@ void wire_encode(const wire_message *message, frame_builder *frame);
  * the frame's size; when that is over `capacity` nothing was written: call
  * again with that much room. For the host, which encodes each call straight
  * into what it writes to the worker: a wire_message is 5.8 KB to zero and
- * copy for a frame of a few dozen bytes, and a builder 10 KB, which Swift
- * cannot put on its stack without asking the thread for its bounds.
+ * copy for a frame of a few dozen bytes, and a builder 10 KB, which Swift's
+ * temporary allocations put on the heap (beyond 1 KB they never use the
+ * stack on Linux).
  */
 size_t wire_encode_call(const wire_call *call, uint8_t *bytes, size_t capacity, int *fds, int *fd_count);
 
