@@ -4,13 +4,13 @@ import Glibc
 /// straight while nothing waits, and kept when the worker does not read (busy, or frozen) until
 /// the socket takes it again. Never raises SIGPIPE.
 struct OutboundBytes {
-    /// Where the bytes stand after a write or a flush.
+    /// Where the bytes stand after a flush.
     enum Progress: Equatable {
         /// All written.
         case written
         /// Some are kept: flush when the socket is writable again.
         case waiting
-        /// The worker is gone: what is kept is dropped, and later writes too; its end of file,
+        /// The worker is gone: what is kept is dropped, and later frames too; its end of file,
         /// after what it sent last, reports it.
         case broken
     }
@@ -30,8 +30,8 @@ struct OutboundBytes {
     private(set) var isBroken = false
 
     /// What `bytes` keeps allocated once all is written: a call's frame is a few dozen bytes, and
-    /// reusing the buffer spares an allocation per call; a larger one (LOADED, a burst held for a
-    /// frozen guest) is released.
+    /// reusing the buffer spares an allocation per call; a larger one (a scene's restoration
+    /// state, a burst held for a frozen guest) is released.
     private static let keptCapacity = 4096
 
     /// Puts a frame behind what waits: `encode` writes it into the room it is given, or says how
