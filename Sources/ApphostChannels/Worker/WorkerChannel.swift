@@ -137,13 +137,24 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     /// Delivers the outbox in order, unless a delivery is already under way (it takes what was
     /// posted since). Call it without the lock.
+    ///
+    /// When the reactor finds the host queue delivering (a call's read after its write took along
+    /// what the worker had sent, a flood of logs, say), it waits for that delivery to end before
+    /// it reads again: the reactor then reads no faster than the host takes what it read, as when
+    /// it delivers itself, and the host queue's delivery has an end, so that other work on the
+    /// host queue (a `ctl ps`) runs between (CONTRACT X2).
     private func drainOutbox(onReactor: Bool) {
-        let start = lock.withLock {
-            guard !draining, !outbox.isEmpty else { return false }
-            draining = true
-            return true
+        while true {
+            let (start, othersDeliver) = lock.withLock { () -> (Bool, Bool) in
+                guard !outbox.isEmpty else { return (false, false) }
+                guard !draining else { return (false, true) }
+                draining = true
+                return (true, false)
+            }
+            if start { break }
+            guard onReactor, othersDeliver else { return }
+            hostQueue.executeAndWait {}
         }
-        guard start else { return }
         if onReactor {
             deliverOutbox { work in hostQueue.executeAndWait(work) }
         } else {
@@ -151,17 +162,20 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         }
     }
 
+    /// Runs the outbox a batch at a time, each whatever was posted until then; a flood of reports
+    /// can post tens of thousands at once, which taking them one by one from the front of an
+    /// array moved about quadratically.
     private func deliverOutbox(_ run: (@escaping @Sendable () -> Void) -> Void) {
+        var batch: [@Sendable () -> Void] = []
         while true {
-            let next = lock.withLock { () -> (@Sendable () -> Void)? in
-                guard !outbox.isEmpty else {
-                    draining = false
-                    return nil
-                }
-                return outbox.removeFirst()
+            // The emptied batch becomes the outbox, so that the outbox keeps its allocation.
+            lock.withLock {
+                swap(&batch, &outbox)
+                if batch.isEmpty { draining = false }
             }
-            guard let next else { return }
-            run(next)
+            if batch.isEmpty { return }
+            for work in batch { run(work) }
+            batch.removeAll(keepingCapacity: true)
         }
     }
 
