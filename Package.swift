@@ -173,7 +173,8 @@ let package = Package(
             name: "ApphostHTTP",
             dependencies: [
                 "ApphostCore", "ApphostControl", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -259,6 +260,8 @@ let package = Package(
                 "ApphostLimits",
                 "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // ThreadCensus: the host's threads and wakeups, as the in-process threads test counts them.
+                "ApphostServiceTesting",
                 // The actions benchmark drives the runtime (ahr_handle) without a host.
                 "ApphostGuestRuntime", cApphost,
             ],
@@ -269,7 +272,9 @@ let package = Package(
         .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
         // sox, the real tool the sound tests measure rendered files with, for every test target.
         .target(name: "ApphostSoundTesting"),
-        // A socket that plays systemd's notify socket (O3), for the host's and the CLI's tests.
+        // A socket that plays systemd's notify socket (O3), for the host's and the CLI's tests, an
+        // HTTP client, and a census of this process's threads (the in-process threads test and
+        // benchmark).
         .target(name: "ApphostServiceTesting"),
         .testTarget(
             name: "ApphostCoreTests",

@@ -8,6 +8,7 @@ import ApphostChannels
 import ApphostCore
 import ApphostFreezing
 import ApphostLimits
+import ApphostServiceTesting
 import Dispatch
 import Foundation
 
@@ -93,16 +94,16 @@ print("")
 // In-process: the guest runs on a queue of the host's. The host's threads and their wakeups once
 // idle, before the launches and after them (issue 19, point 3), after the settle that lets
 // Dispatch's idle threads go.
-let freshThreads = HostThreads.measure()
-let launchThreads = HostThreads.Peak()
+let freshThreads = ThreadCensus.measure()
+let launchThreads = ThreadCensus.Peak()
 let inProcessLaunch = LaunchBenchmark(opener: InProcessOpener(), guestPath: guests.sample, dataDirectory: dataDirectory)
 Report.print(
     "launch to did_become_active, in-process", inProcessLaunch.run(iterations: min(iterations, 500)),
     target: "median < 1 ms")
 let mostThreads = launchThreads.stop()
 settle()
-HostThreads.print(
-    "host threads, fresh -> after the launches", fresh: freshThreads, after: HostThreads.measure(),
+ThreadCensus.print(
+    "host threads, fresh -> after the launches", fresh: freshThreads, after: ThreadCensus.measure(),
     most: mostThreads)
 
 let dispatchHop = DispatchHopBaseline()

@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostDispatch
 import ApphostHost
+import ApphostServiceTesting
 import Dispatch
 import Foundation
 import XCTest
@@ -47,7 +48,7 @@ final class InProcessThreadsTests: XCTestCase {
 
         XCTAssertEqual(opener.count, Self.cycles + 1, "every launch opened a channel")
         XCTAssertTrue(
-            ThreadCensus.wait(upTo: .seconds(10)) { opener.alive == 0 }, "\(opener.alive) channels never freed")
+            poll(upTo: .seconds(10)) { opener.alive == 0 }, "\(opener.alive) channels never freed")
         // Dispatch lets a thread idle for 5 s go; the settle is bounded.
         var after = ThreadCensus.measure()
         let settleEnd = ContinuousClock.now + .seconds(15)
@@ -65,88 +66,12 @@ final class InProcessThreadsTests: XCTestCase {
     }
 }
 
-/// This process's threads, and how often they woke over a quiet window: each thread's context
-/// switches (voluntary and not) in /proc/self/task/<tid>/status, summed over every thread but the
-/// one that measures, which sleeps through the window.
-struct ThreadCensus: CustomStringConvertible {
-    let threads: Int
-    let wakeupsPerSecond: Double
-
-    var description: String { String(format: "%d threads, %.1f wakeups/s", threads, wakeupsPerSecond) }
-
-    /// Counts, sleeps `window`, counts again. A thread that ends during the window counts for
-    /// nothing; one that starts, for all its switches.
-    static func measure(over window: Duration = .seconds(2)) -> ThreadCensus {
-        let me = currentThread()
-        let before = switches(excluding: me)
-        Thread.sleep(forTimeInterval: Double(window.components.seconds))
-        let after = switches(excluding: me)
-        let woken = after.reduce(0) { sum, entry in sum + entry.value - (before[entry.key] ?? 0) }
-        return ThreadCensus(
-            threads: after.count + 1, wakeupsPerSecond: Double(woken) / Double(window.components.seconds))
+/// Polls `condition` every 100 ms until it holds or `limit` has passed.
+private func poll(upTo limit: Duration, until condition: () -> Bool) -> Bool {
+    let end = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < end else { return false }
+        Thread.sleep(forTimeInterval: 0.1)
     }
-
-    static func count() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
-    }
-
-    /// Polls `condition` every 100 ms until it holds or `limit` has passed.
-    static func wait(upTo limit: Duration, until condition: () -> Bool) -> Bool {
-        let end = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < end else { return false }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return true
-    }
-
-    /// The most threads seen, sampled every 10 ms on a thread of its own until `stop`.
-    final class Peak: @unchecked Sendable {
-        // `most` and `running` are guarded by `lock`.
-        private let lock = NSLock()
-        private var most = 0
-        private var running = true
-        private let finished = DispatchSemaphore(value: 0)
-
-        init() {
-            Thread.detachNewThread { [self] in
-                while lock.withLock({ running }) {
-                    let threads = ThreadCensus.count() - 1
-                    lock.withLock { most = max(most, threads) }
-                    Thread.sleep(forTimeInterval: 0.01)
-                }
-                finished.signal()
-            }
-        }
-
-        /// Stops sampling; the most threads seen, this sampler's own not counted.
-        func stop() -> Int {
-            lock.withLock { running = false }
-            finished.wait()
-            return lock.withLock { most }
-        }
-    }
-
-    /// This thread's id: /proc/thread-self links to <pid>/task/<tid>.
-    private static func currentThread() -> Int32 {
-        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
-        return link.flatMap { Int32($0.split(separator: "/").last ?? "") } ?? 0
-    }
-
-    /// Each thread's voluntary and involuntary context switches so far, by thread id.
-    private static func switches(excluding excluded: Int32) -> [Int32: Int] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        var counts: [Int32: Int] = [:]
-        for name in names {
-            guard let tid = Int32(name), tid != excluded,
-                let status = try? String(contentsOfFile: "/proc/self/task/\(name)/status", encoding: .utf8)
-            else { continue }
-            counts[tid] = status.split(separator: "\n").reduce(0) { sum, line in
-                guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:")
-                else { return sum }
-                return sum + (Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0)
-            }
-        }
-        return counts
-    }
+    return true
 }
