@@ -12,7 +12,8 @@ enum HostToWorkerMessage: Sendable, Equatable {
     /// The whole frame: length prefix, type, payload; for a message that carries no descriptor.
     var encoded: [UInt8] {
         var bytes: [UInt8] = []
-        var size = 0
+        // Room for LOAD's paths, most often: the frame is encoded once.
+        var size = 1024
         repeat {
             bytes = [UInt8](repeating: 0, count: size)
             size = bytes.withUnsafeMutableBytes { encode(into: $0).size }
@@ -50,19 +51,17 @@ enum HostToWorkerMessage: Sendable, Equatable {
                 var wireCall = wire_call()
                 wireCall.sequence = sequence
                 wireCall.call = call.pointee
-                var descriptors: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
-                var count: Int32 = 0
-                let size = withUnsafeMutableBytes(of: &descriptors) { fds in
-                    wire_encode_call(
+                return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Int(FRAME_MAX_FDS)) { fds in
+                    var count: Int32 = 0
+                    let size = wire_encode_call(
                         &wireCall, room.baseAddress?.assumingMemoryBound(to: UInt8.self), room.count,
-                        fds.baseAddress!.assumingMemoryBound(to: Int32.self), &count)
+                        fds.baseAddress, &count)
+                    guard size <= room.count, count > 0, case .audioStream(let handle) = guestMessage.call else {
+                        return EncodedFrame(size: size)
+                    }
+                    // Sent beside the frame's first byte; the stream keeps them open until then.
+                    return EncodedFrame(size: size, descriptors: Array(fds.prefix(Int(count))), owner: handle.stream)
                 }
-                guard size <= room.count, count > 0, case .audioStream(let handle) = guestMessage.call else {
-                    return EncodedFrame(size: size)
-                }
-                // Sent beside the frame's first byte; the stream keeps them open until then.
-                let sent = withUnsafeBytes(of: descriptors) { Array($0.bindMemory(to: Int32.self).prefix(Int(count))) }
-                return EncodedFrame(size: size, descriptors: sent, owner: handle.stream)
             }
         case .stop:
             var message = wire_message()
