@@ -1,18 +1,22 @@
+import ApphostChannels
 import ApphostCore
+import ApphostDispatch
 import Dispatch
 import Foundation
 
 /// Host-to-guest callback round trips on a channel: `send` of did_receive_memory_warning, which
-/// the minimal guest does not implement, and its reply back on the host queue, chained there.
+/// the minimal guest does not implement, and its reply back on the host queue, chained there. The
+/// host queue is `apphost`'s, the host's event loop.
 struct RoundTripBenchmark {
     let opener: any GuestOpener
     let guestPath: String
     let dataDirectory: String
+    var hostQueue: any HostExecutor = HostEventLoop.shared
 
     /// Opens the guest, warms both up, then alternates batches of channel round trips with
     /// batches of `baseline`, so that both see the same machine conditions.
     func run(iterations: Int, baseline: (Int) -> [Double]) throws -> (channel: Samples, baseline: Samples) {
-        let hostQueue = DispatchQueue(label: "bench.host")
+        let hostQueue = hostQueue
         let channel = try openChannel(opener, path: guestPath, dataDirectory: dataDirectory, on: hostQueue)
 
         let message = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
@@ -31,7 +35,7 @@ struct RoundTripBenchmark {
             baselineDurations += baseline(100)
         }
         let closed = DispatchSemaphore(value: 0)
-        hostQueue.async { channel.close { closed.signal() } }
+        hostQueue.execute { channel.close { closed.signal() } }
         closed.wait()
         return (Samples(channelDurations), Samples(baselineDurations))
     }
@@ -44,7 +48,7 @@ struct RoundTripBenchmark {
 }
 
 /// Opens `path` through `opener` on `hostQueue` and waits for its channel.
-func openChannel(_ opener: any GuestOpener, path: String, dataDirectory: String, on hostQueue: DispatchQueue) throws
+func openChannel(_ opener: any GuestOpener, path: String, dataDirectory: String, on hostQueue: any HostExecutor) throws
     -> any GuestChannel
 {
     final class ChannelBox: @unchecked Sendable {
@@ -53,7 +57,7 @@ func openChannel(_ opener: any GuestOpener, path: String, dataDirectory: String,
     }
     let opened = DispatchSemaphore(value: 0)
     let box = ChannelBox()
-    hostQueue.async {
+    hostQueue.execute {
         opener.open(
             path: path, guestsDirectory: dataDirectory, hostQueue: hostQueue, onEvent: { _ in },
             completion: { result in
@@ -90,7 +94,7 @@ func runWorkerRoundTrips(iterations: Int, opener: any GuestOpener, guestPath: St
 /// Runs `hop` `count` times back to back on `queue`, each starting when the previous one called
 /// `done`, and returns each hop's duration.
 func chain(
-    count: Int, on queue: DispatchQueue, hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    count: Int, on queue: any HostExecutor, hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
 ) -> [Double] {
     let finished = DispatchSemaphore(value: 0)
     let recorder = DurationRecorder()
@@ -105,7 +109,7 @@ func chain(
             next(remaining - 1)
         }
     }
-    queue.async { next(count) }
+    queue.execute { next(count) }
     finished.wait()
     return recorder.values
 }

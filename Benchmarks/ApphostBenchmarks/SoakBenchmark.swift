@@ -109,7 +109,7 @@ struct SoakBenchmark {
 
     func run(cycles: Int, warmUp: Int) throws -> SoakResult {
         let service = HostService(
-            dataDirectory: DataDirectory(path: dataDirectory), opener: opener,
+            dataDirectory: DataDirectory(path: dataDirectory), opener: opener, hostQueue: HostEventLoop.shared,
             logger: Logger(label: "bench.soak") { _ in SwiftLogNoOpLogHandler() })
         try service.start()
         defer {

@@ -1,3 +1,4 @@
+import ApphostChannels
 import ApphostCore
 import Dispatch
 import Foundation
@@ -6,7 +7,8 @@ import Glibc
 /// Sporadic callbacks (issue 19, point 2): one call round trip after both sides were idle, as a
 /// host calls a guest that has nothing else to do, beside the raw pair after the same idleness.
 /// Each round sleeps `idle` on the benchmark's thread (the host queue, the worker and `cat` are
-/// all asleep by then), then times one `send` on the host queue until its reply runs there;
+/// all asleep by then), then times one `send` on the host queue (`apphost`'s, the host's event
+/// loop) until its reply runs there;
 /// then, after another `idle`, one raw socketpair round trip. Chained round trips (the
 /// `RoundTripBenchmark`) keep every thread and processor awake; here each one starts cold.
 struct SporadicBenchmark {
@@ -14,13 +16,14 @@ struct SporadicBenchmark {
     let guestPath: String
     let dataDirectory: String
     var idle: Duration = .milliseconds(10)
+    var hostQueue: any HostExecutor = HostEventLoop.shared
 
     /// The first rounds are not measured: the first calls of a fresh worker fault in its pages.
     static let unmeasuredRounds = 20
 
     func run(rounds: Int) throws -> (channel: Samples, baseline: Samples) {
         let pingPong = try SocketpairPingPong()
-        let hostQueue = DispatchQueue(label: "bench.sporadic.host")
+        let hostQueue = hostQueue
         let channel = try openChannel(opener, path: guestPath, dataDirectory: dataDirectory, on: hostQueue)
 
         let message = GuestMessage(call: .didReceiveMemoryWarning, appState: .background)
@@ -29,7 +32,7 @@ struct SporadicBenchmark {
         var baseline: [Double] = []
         for round in 0..<(rounds + Self.unmeasuredRounds) {
             sleep(for: idle)
-            hostQueue.async {
+            hostQueue.execute {
                 let start = monotonicNanoseconds()
                 channel.send(message) { _ in
                     recorder.values.append(monotonicNanoseconds() - start)
@@ -42,7 +45,7 @@ struct SporadicBenchmark {
             if round >= Self.unmeasuredRounds { baseline += raw }
         }
         let closed = DispatchSemaphore(value: 0)
-        hostQueue.async { channel.close { closed.signal() } }
+        hostQueue.execute { channel.close { closed.signal() } }
         closed.wait()
         // Read after the last reply signalled: nothing appends any more.
         return (Samples(Array(recorder.values.dropFirst(Self.unmeasuredRounds))), Samples(baseline))

@@ -4,8 +4,8 @@ import Foundation
 import HeapModule
 import Synchronization
 
-/// The production clock: one strict Dispatch timer on the host queue, always set for the earliest
-/// action due, and the actions in a heap by deadline.
+/// The production clock: one strict Dispatch timer, on the host queue or beside it, always set for
+/// the earliest action due, and the actions in a heap by deadline.
 ///
 /// A DispatchSource of its own for each action cost 6 to 9 us to create and as much to cancel,
 /// on the host queue: resuming 100 guests schedules 300 actions (budgets and watchdogs). Adding
@@ -22,6 +22,16 @@ public final class DispatchHostClock: HostClock, @unchecked Sendable {
     public init(queue: DispatchQueue) {
         timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
         timer.setEventHandler { [weak self] in self?.runDue() }
+        timer.activate()
+    }
+
+    /// A clock for an executor that is not a Dispatch queue (the host's event loop): the timer
+    /// fires on a queue of its own, and the due actions run on `executor`.
+    public init(executor: any HostExecutor) {
+        timer = DispatchSource.makeTimerSource(flags: .strict, queue: DispatchQueue(label: "apphost.clock"))
+        timer.setEventHandler { [weak self] in
+            executor.execute { [weak self] in self?.runDue() }
+        }
         timer.activate()
     }
 

@@ -7,13 +7,13 @@ import Dispatch
 import Foundation
 import Logging
 
-/// A running host: the lifecycle core on its serial queue, the data directory it owns, the
+/// A running host: the lifecycle core on its host queue, the data directory it owns, the
 /// control socket and the event fan-out. `apphost launch` is a thin shell around it.
 ///
 /// Mutable state is confined to `hostQueue`, like the `HostCore` it drives.
 public final class HostService: @unchecked Sendable {
     public let dataDirectory: DataDirectory
-    private let hostQueue: DispatchQueue
+    private let hostQueue: any HostExecutor
     /// Where replies that take long to make are made (`awayFromHostQueue`), one at a time.
     private let replies = DispatchQueue(label: "apphost.replies")
     private let events: EventFanOut
@@ -44,11 +44,12 @@ public final class HostService: @unchecked Sendable {
         watchdog: WatchdogPolicy = WatchdogPolicy(), background: BackgroundPolicy = BackgroundPolicy(),
         memoryLimit: UInt64? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
         audio: AudioPolicy = AudioPolicy(), audioMixer: (any AudioMixer)? = nil,
-        droppedEventLines: (@Sendable () -> Int)? = nil, logger: Logger
+        droppedEventLines: (@Sendable () -> Int)? = nil,
+        hostQueue: any HostExecutor = DispatchQueue(label: "apphost.host"),
+        logger: Logger
     ) {
         self.memoryLimit = memoryLimit
         self.droppedEventLines = droppedEventLines
-        let hostQueue = DispatchQueue(label: "apphost.host")
         let events = EventFanOut()
         self.dataDirectory = dataDirectory
         self.logger = logger
@@ -58,12 +59,19 @@ public final class HostService: @unchecked Sendable {
         self.metrics = metrics
         metricsSubscription = events.subscribe { metrics.observe($0) }
         core = HostCore(
-            opener: opener, clock: DispatchHostClock(queue: hostQueue), hostQueue: hostQueue,
+            opener: opener, clock: Self.clock(on: hostQueue), hostQueue: hostQueue,
             sessionIDs: RandomSessionIDs(),
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
             background: background, memoryLimit: memoryLimit, backgroundSceneLimit: backgroundSceneLimit,
             scenes: scenes, audio: audio, audioMixer: audioMixer,
             measure: { metrics.measured($0) }, emit: { events.publish($0) })
+    }
+
+    /// The clock of the core on `hostQueue`: a Dispatch queue's timer on the queue itself, any
+    /// other executor's (the event loop's) beside it.
+    private static func clock(on hostQueue: any HostExecutor) -> any HostClock {
+        if let queue = hostQueue as? DispatchQueue { return DispatchHostClock(queue: queue) }
+        return DispatchHostClock(executor: hostQueue)
     }
 
     /// Takes the data directory for this host (creating it and locking it) and opens the control
@@ -93,7 +101,7 @@ public final class HostService: @unchecked Sendable {
             throw HostServiceError("\(error)")
         }
         logger.info("listening", metadata: ["socket": "\(server.socketPath)", "pid": "\(getpid())"])
-        hostQueue.sync {
+        hostQueue.executeAndWait {
             // Loudly: on stderr (an error when saves were lost) and in the event stream.
             for notice in store.notices {
                 logger.log(level: notice.lostSaves ? .error : .warning, "\(notice.description)")
@@ -126,7 +134,7 @@ public final class HostService: @unchecked Sendable {
             let bytes = MemoryGauge.hostAndWorkersBytes()
             let took = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
             timer.schedule(deadline: .now() + .nanoseconds(Int(max(500_000_000, 20 * took))))
-            hostQueue.async { [weak self] in
+            hostQueue.execute { [weak self] in
                 guard let self, !self.stopped else { return }
                 self.core.memoryUsage(bytes: bytes)
             }
@@ -160,7 +168,7 @@ public final class HostService: @unchecked Sendable {
         onOutcome: @escaping @Sendable (_ path: String, Result<GuestDescriptor, HostCommandError>) -> Void,
         completion: @escaping @Sendable (_ launched: Int) -> Void
     ) {
-        hostQueue.async {
+        hostQueue.execute {
             self.begin()
             self.launchNext(paths[...], launched: 0, onOutcome: onOutcome) { launched in
                 completion(launched)
@@ -187,7 +195,7 @@ public final class HostService: @unchecked Sendable {
     /// have finished, then closes the control socket and releases the data directory.
     /// `completion` runs on the host queue; later calls are ignored.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
-        hostQueue.async {
+        hostQueue.execute {
             guard !self.shuttingDown else { return }
             self.shuttingDown = true
             self.logger.info("shutting down")
@@ -230,7 +238,7 @@ public final class HostService: @unchecked Sendable {
 
 extension HostService: ControlResponder, ControlTarget {
     public func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {
-        hostQueue.async {
+        hostQueue.execute {
             // Once the control socket is closed only the HTTP API may still ask, until it stops too.
             guard !self.stopped else { return reply(ControlReply.shuttingDown.line) }
             self.logger.debug("control request", metadata: ["request": "\(command.line)"])

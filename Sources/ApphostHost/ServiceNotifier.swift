@@ -106,16 +106,26 @@ public final class ServiceNotifier: Sendable {
         send("WATCHDOG=1")
     }
 
-    /// Says WATCHDOG=1 every `watchdogInterval` from work on `queue` (the host queue), the first
-    /// time at once; nothing when no watchdog was asked for. Calling it again starts over.
-    public func startWatchdog(on queue: DispatchQueue) {
+    /// Says WATCHDOG=1 every `watchdogInterval` from work on `hostQueue`, the first time at once;
+    /// nothing when no watchdog was asked for. Calling it again starts over. The timer fires on a
+    /// queue of its own and the ping runs on the host queue, so a stuck host queue stops them.
+    public func startWatchdog(on hostQueue: any HostExecutor) {
         guard let interval = configuration.watchdogInterval else { return }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "apphost.watchdog"))
         let nanoseconds = max(1, Int(min(interval.timeInterval, 1e9) * 1e9))
         // A tenth of the interval of leeway: the pings stay well within systemd's period.
         timer.schedule(
             deadline: .now(), repeating: .nanoseconds(nanoseconds), leeway: .nanoseconds(nanoseconds / 10))
-        timer.setEventHandler { [weak self] in self?.watchdog() }
+        let timerID = ObjectIdentifier(timer as AnyObject)
+        timer.setEventHandler { [weak self] in
+            hostQueue.execute { [weak self] in
+                // Not once stopped or started over: a ping may be queued when its timer goes.
+                guard let self,
+                    self.watchdogTimer.withLock({ $0.map { ObjectIdentifier($0.timer as AnyObject) } == timerID })
+                else { return }
+                self.watchdog()
+            }
+        }
         timer.activate()
         let previous = watchdogTimer.withLock { current in
             defer { current = WatchdogTimer(timer: timer) }

@@ -140,10 +140,10 @@ final class WorkerChannelTests: XCTestCase {
     }
 
     // The core keeps nothing of a guest's runs but its record: after launch and terminate
-    // cycles every channel it was given has been freed, the reactor watches none of them and the
+    // cycles every channel it was given has been freed, the event loop watches none of them and the
     // freezer has forgotten every worker.
     func testLaunchAndTerminateCyclesThroughTheCoreLeaveNoChannel() throws {
-        let registrations = WorkerReactor.shared.registrationCount
+        let registrations = HostEventLoop.shared.registrationCount
         let opener = WeakChannels(host.opener)
         let core = HostCore(
             opener: opener, clock: DispatchHostClock(queue: host.hostQueue), hostQueue: host.hostQueue,
@@ -153,7 +153,7 @@ final class WorkerChannelTests: XCTestCase {
         for _ in 0..<10 { core.launchAndTerminate(path, on: host.hostQueue) }
         XCTAssertEqual(opener.count, 10)
         XCTAssertTrue(WorkerEventLog().wait { _ in opener.alive == 0 }, "\(opener.alive) of 10 channels never freed")
-        XCTAssertEqual(WorkerReactor.shared.registrationCount, registrations)
+        XCTAssertEqual(HostEventLoop.shared.registrationCount, registrations)
         XCTAssertEqual(host.freezer.adoptedCount, 10)
         XCTAssertEqual(host.freezer.releasedCount, 10, "the freezer forgot every worker")
     }

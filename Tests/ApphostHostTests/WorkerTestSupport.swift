@@ -94,13 +94,17 @@ enum ProcessTable {
 final class WorkerTestHost: @unchecked Sendable {
     // Immutable after init.
     let hostQueue: DispatchQueue
+    /// What the channels run on: `hostQueue`, or with `onEventLoop` the host's event loop, as in
+    /// `apphost`.
+    let executor: any HostExecutor
     let freezer = WorkerTestFreezer()
     let opener: WorkerOpener
     let guestsDirectory = GuestFixtures.path("worker-guests-\(UUID().uuidString)")
 
-    init(loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5)) throws {
+    init(loadTimeout: Duration = .seconds(10), stopTimeout: Duration = .seconds(5), onEventLoop: Bool = false) throws {
         hostQueue = DispatchQueue(label: "apphost.test.worker-host")
         hostQueue.setSpecific(key: FixtureObserver.queueKey, value: "host")
+        executor = onEventLoop ? HostEventLoop.shared : hostQueue
         let worker: String
         do {
             worker = try WorkerExecutable.locate()
@@ -121,9 +125,9 @@ final class WorkerTestHost: @unchecked Sendable {
         let result = Mutex<OpenResult?>(nil)
         let done = DispatchSemaphore(value: 0)
         opener.open(
-            path: path, guestsDirectory: guestsDirectory, hostQueue: hostQueue, onEvent: { events.append($0) },
-            completion: { [hostQueue] opened in
-                dispatchPrecondition(condition: .onQueue(hostQueue))
+            path: path, guestsDirectory: guestsDirectory, hostQueue: executor, onEvent: { events.append($0) },
+            completion: { [executor] opened in
+                executor.preconditionCurrent()
                 result.withLock { $0 = OpenResult(opened) }
                 done.signal()
             })
@@ -166,7 +170,9 @@ final class WorkerTestHost: @unchecked Sendable {
         for (index, message) in messages.enumerated() {
             group.enter()
             let reply: @Sendable (GuestReply) -> Void = { reply in
-                replies.withLock { $0.append(Reply(index: index, reply: reply, queue: FixtureObserver.currentQueue)) }
+                // On the test's queue (run there, or by the loop's thread with `sync`), or else on the loop.
+                let queue = FixtureObserver.currentQueue ?? (HostEventLoop.shared.isCurrent ? "loop" : nil)
+                replies.withLock { $0.append(Reply(index: index, reply: reply, queue: queue)) }
                 group.leave()
             }
             if batched { batch.append((message, reply)) } else { channel.send(message, reply: reply) }
@@ -195,7 +201,7 @@ final class WorkerTestHost: @unchecked Sendable {
     }
 
     /// Waits until what the host queue holds has run.
-    func settle() { hostQueue.sync {} }
+    func settle() { executor.executeAndWait {} }
 
     private func wait(
         _ start: (@escaping @Sendable (Result<Void, ChannelFailure>) -> Void) -> Void
@@ -215,9 +221,15 @@ final class WorkerTestHost: @unchecked Sendable {
 /// event arrived on the host queue.
 final class WorkerEventLog: Sendable {
     private let state = Mutex<(events: [GuestEvent], offQueue: Int)>(([], 0))
+    /// The host queue is the event loop (`WorkerTestHost(onEventLoop:)`), not the tests' queue.
+    private let onEventLoop: Bool
+
+    init(onEventLoop: Bool = false) {
+        self.onEventLoop = onEventLoop
+    }
 
     func append(_ event: GuestEvent) {
-        let onHost = FixtureObserver.currentQueue == "host"
+        let onHost = onEventLoop ? HostEventLoop.shared.isCurrent : FixtureObserver.currentQueue == "host"
         state.withLock {
             $0.events.append(event)
             if !onHost { $0.offQueue += 1 }

@@ -45,11 +45,7 @@ enum WorkerToHostMessage: Sendable, Equatable {
         // The one frame for each call, decoded without a 5.8 KB `wire_message` to clear twice:
         // after an idle moment that costs a sporadic round trip more than the decoding itself.
         if type == UInt8(APPHOST_WIRE_REPLY.rawValue) {
-            var reply = wire_reply()
-            var problem = wire_problem()
-            guard wire_decode_reply(payload.baseAddress, payload.count, &reply, &problem) else {
-                throw WireProtocolError(problem)
-            }
+            let reply = try Self.reply(from: payload)
             self = .reply(sequence: reply.sequence, status: reply.status)
             return
         }
@@ -60,6 +56,18 @@ enum WorkerToHostMessage: Sendable, Equatable {
             throw WireProtocolError("an undecodable \(String(cString: wire_type_name(type)))")
         }
         self = decoded
+    }
+
+    /// A REPLY frame's payload, decoded by `wire_decode_reply`.
+    static func reply(from payload: UnsafeBufferPointer<UInt8>) throws(WireProtocolError) -> (
+        sequence: UInt64, status: Int32
+    ) {
+        var reply = wire_reply()
+        var problem = wire_problem()
+        guard wire_decode_reply(payload.baseAddress, payload.count, &reply, &problem) else {
+            throw WireProtocolError(problem)
+        }
+        return (reply.sequence, reply.status)
     }
 
     /// The decoder checked every enum value, so nil only for a value this host cannot represent.

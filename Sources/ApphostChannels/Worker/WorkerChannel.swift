@@ -15,8 +15,9 @@ import Glibc
 /// process (CONTRACT B7).
 public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // Every mutable member is guarded by `lock`: the public methods take it on the caller's
-    // thread (the write of a call happens there, non-blocking), the reactor thread takes it to
-    // read and to flush, and the timer, freezer calls and the reaper take it when they come back.
+    // thread (the write of a call happens there, non-blocking), the event loop's thread takes it
+    // to read and to flush, and the timer, freezer calls and the reaper take it when they come
+    // back.
     // Everything reported to the host goes through `outbox` while the lock is held and is
     // delivered in that order by one deliverer at a time, so it arrives in the order the state
     // changed. Only immutable members are read without it.
@@ -37,19 +38,24 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// Runs under `lock` once the worker has been reaped, before anyone hears of its end.
     private let onExit: @Sendable () -> Void
     private let stopTimeout: Duration
+    /// Whether the thread that wrote a call reads once for its reply (`readAfterWriting`).
+    private let readsAfterWriting: Bool
     private let lock = WorkerLock()
-    private let reactor = WorkerReactor.shared
+    private let loop = HostEventLoop.shared
+    /// The host queue is the event loop itself (as in `apphost`), not a queue of its own: the
+    /// loop's handlers then deliver on their own thread, directly.
+    private let hostQueueIsLoop: Bool
     /// Freezer calls may block until the kernel confirms; one at a time, in order, then release.
     private let freezerQueue: DispatchQueue
     private let descriptor: Int32
 
     private var decoder: WireFrameDecoder
-    /// The socket's registration with the reactor, until disconnected.
-    private var socketToken: WorkerReactor.Token?
+    /// The socket's registration with the event loop, until disconnected.
+    private var socketToken: HostEventLoop.Token?
     /// The worker's pidfd and its registration: readable when the worker exits even if its
     /// socket stays open, as when a process the guest forked inherited it.
-    private var exit: (descriptor: Int32, token: WorkerReactor.Token)?
-    /// Whether the reactor watches the socket for writing (only while `outbound` waits).
+    private var exit: (descriptor: Int32, token: HostEventLoop.Token)?
+    /// Whether the loop watches the socket for writing (only while `outbound` waits).
     private var watchingWrites = false
     /// What is written to the worker; once it is broken (the worker closed its end, or the
     /// socket failed) nothing more is, and the read side drains what the worker sent before it went.
@@ -100,7 +106,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     init(
         process: WorkerProcess, output: WorkerOutput? = nil, socket: WireSocket, freezer: any ProcessFreezer,
         limiter: WorkerLimiter?, hostQueue: any HostExecutor,
-        stopTimeout: Duration, onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        stopTimeout: Duration, readsAfterWriting: Bool = true, onEvent: @escaping @Sendable (GuestEvent) -> Void,
         onExit: @escaping @Sendable () -> Void
     ) {
         self.process = process
@@ -109,7 +115,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         self.freezer = freezer
         self.limiter = limiter
         self.hostQueue = hostQueue
+        hostQueueIsLoop = (hostQueue as? HostEventLoop) === HostEventLoop.shared
         self.stopTimeout = stopTimeout
+        self.readsAfterWriting = readsAfterWriting
         self.onEvent = onEvent
         self.onExit = onExit
         descriptor = socket.descriptor
@@ -120,14 +128,16 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     // MARK: Delivery to the host queue
 
-    /// Runs `body` under the lock, then delivers what it posted. The reactor's handlers deliver
-    /// with `hostQueue.sync` on the reactor thread: the reply runs at once on the thread that read
-    /// it, without waking a thread of Dispatch's (the round trip's largest cost), and the host's
-    /// next call is written from there too. Every other thread, and the host queue itself, hands
-    /// the delivery to the host queue with one `async`.
-    private func locked(onReactor: Bool = false, _ body: () -> Void) {
+    /// Runs `body` under the lock, then delivers what it posted. The event loop's handlers deliver
+    /// on the loop's thread: the reply runs at once on the thread that read it, without waking
+    /// another (the round trip's largest cost), and the host's next call is written from there
+    /// too. Where the host queue is the loop (`apphost`'s) they run the work directly; where it is
+    /// a queue of its own, with `hostQueue.executeAndWait` (`sync`). Every other thread, and the
+    /// host queue itself, hands the delivery to the host queue with one `execute`, so that a reply
+    /// never runs before `send` has returned.
+    private func locked(onLoop: Bool = false, _ body: () -> Void) {
         lock.withLock(body)
-        drainOutbox(onReactor: onReactor)
+        drainOutbox(onLoop: onLoop)
     }
 
     /// Queues `work` for the host queue, behind everything posted before it. Call it under the lock.
@@ -138,12 +148,13 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// Delivers the outbox in order, unless a delivery is already under way (it takes what was
     /// posted since). Call it without the lock.
     ///
-    /// When the reactor finds the host queue delivering (a call's read after its write took along
-    /// what the worker had sent, a flood of logs, say), it waits for that delivery to end before
-    /// it reads again: the reactor then reads no faster than the host takes what it read, as when
-    /// it delivers itself, and the host queue's delivery has an end, so that other work on the
-    /// host queue (a `ctl ps`) runs between (CONTRACT X2).
-    private func drainOutbox(onReactor: Bool) {
+    /// When the loop finds the host queue delivering (a call's read after its write took along
+    /// what the worker had sent, a flood of logs, say), it lets that delivery end before it reads
+    /// again: the loop then reads no faster than the host takes what it read, as when it delivers
+    /// itself, and the host queue's delivery has an end, so that other work on the host queue (a
+    /// `ctl ps`) runs between (CONTRACT X2). A host queue of its own is waited for; when the host
+    /// queue is the loop, that delivery is queued on it and runs before the loop reads again.
+    private func drainOutbox(onLoop: Bool) {
         while true {
             let (start, othersDeliver) = lock.withLock { () -> (Bool, Bool) in
                 guard !outbox.isEmpty else { return (false, false) }
@@ -152,10 +163,12 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
                 return (true, false)
             }
             if start { break }
-            guard onReactor, othersDeliver else { return }
+            guard onLoop, othersDeliver, !hostQueueIsLoop else { return }
             hostQueue.executeAndWait {}
         }
-        if onReactor {
+        if onLoop, hostQueueIsLoop {
+            deliverOutbox { work in work() }
+        } else if onLoop {
             deliverOutbox { work in hostQueue.executeAndWait(work) }
         } else {
             hostQueue.execute { [self] in deliverOutbox { work in work() } }
@@ -417,8 +430,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// or more at a time. Its handler holds the channel weakly, since the channel holds the timer
     /// (a strong capture kept every closed channel alive for good, some 2.6 KB a launch:
     /// Benchmarks/README.md's soak). A closing channel is kept alive until it has ended by its
-    /// reactor registrations and then by its reaper, so the timer finds it while there is still a
-    /// worker to kill.
+    /// registrations with the event loop and then by its reaper, so the timer finds it while there
+    /// is still a worker to kill.
     private func armCloseTimer() {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         timer.setEventHandler { [weak self] in
@@ -439,18 +452,18 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     // MARK: Socket
 
     private func connect() {
-        socketToken = reactor.register(descriptor: descriptor) { [self] events, buffer in
-            locked(onReactor: true) {
+        socketToken = loop.register(descriptor: descriptor) { [self] events, buffer in
+            locked(onLoop: true) {
                 guard !disconnected else { return }
-                if events & (WorkerReactor.readable | WorkerReactor.hangUp) != 0 {
+                if events & (HostEventLoop.readable | HostEventLoop.hangUp) != 0 {
                     readAvailable(into: buffer)
                 }
-                if events & WorkerReactor.writable != 0, !disconnected { flush() }
+                if events & HostEventLoop.writable != 0, !disconnected { flush() }
             }
         }
         if let exitDescriptor = process.openExitDescriptor() {
-            let token = reactor.register(descriptor: exitDescriptor) { [self] _, buffer in
-                locked(onReactor: true) {
+            let token = loop.register(descriptor: exitDescriptor) { [self] _, buffer in
+                locked(onLoop: true) {
                     guard !disconnected else { return }
                     // What it wrote before it went is all in the socket buffer by now.
                     for _ in 0..<64 where !disconnected {
@@ -467,7 +480,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     /// Writes what waits straight into the socket, on the caller's thread, never blocking; what
-    /// the worker does not take now stays behind, and the reactor writes it once the worker reads
+    /// the worker does not take now stays behind, and the loop writes it once the worker reads
     /// again.
     private func flush() {
         guard !disconnected else { return }
@@ -481,17 +494,18 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func setWatchingWrites(_ watching: Bool) {
         guard let socketToken, watching != watchingWrites, !disconnected else { return }
         watchingWrites = watching
-        reactor.watch(descriptor: descriptor, token: socketToken, writing: watching)
+        loop.watch(descriptor: descriptor, token: socketToken, writing: watching)
     }
 
     /// One read, without waiting, on the thread that has just written a call: the reply may be
     /// there already. A worker woken on the writer's processor often runs at once and answers
     /// before the write returns; read here, the reply goes to the host queue from the thread that
-    /// wrote (the host queue itself, or the reactor delivering the previous reply) rather than
-    /// waiting for the reactor's wake, which after an idle moment is a halted processor's
-    /// (Benchmarks/README.md, sporadic round trips). When nothing is there it costs one recv.
+    /// wrote, rather than through another `epoll_wait` (or, with a host queue of its own, the
+    /// event loop's wake, which after an idle moment is a halted processor's: Benchmarks/README.md,
+    /// sporadic round trips). When nothing is there it costs one recv, which is all it ever does
+    /// for a worker at a higher nice than the host's: woken, it waits for the writer to sleep.
     private func readAfterWriting() {
-        guard !disconnected, !pending.isEmpty else { return }
+        guard readsAfterWriting, !disconnected, !pending.isEmpty else { return }
         withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 16) { buffer in
             _ = readAvailable(into: buffer, reads: 1)
         }
@@ -522,33 +536,44 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         return true
     }
 
+    /// Handles every whole frame the decoder holds, where it lies in the decoder's buffer. A reply,
+    /// the frame read most, goes straight to its call, without a `WorkerToHostMessage` made and
+    /// destroyed: after an idle moment that took some 5 us of a sporadic round trip.
     private func decodeFrames() {
         do throws(WireProtocolError) {
             while !disconnected,
-                let (message, type) = try decoder.next({ type, payload throws(WireProtocolError) in
-                    (try WorkerToHostMessage(type: type, payload: payload), type)
-                })
-            {
-                try handle(message, of: type)
-            }
+                try decoder.next({ (type, payload) throws(WireProtocolError) -> Void in
+                    if type == UInt8(APPHOST_WIRE_REPLY.rawValue) {
+                        let reply = try WorkerToHostMessage.reply(from: payload)
+                        try handleReply(sequence: reply.sequence, status: reply.status)
+                    } else {
+                        try handle(try WorkerToHostMessage(type: type, payload: payload), of: type)
+                    }
+                }) != nil
+            {}
         } catch {
             disconnect(protocolError: error)
         }
+    }
+
+    /// The worker answers in order: the reply is the oldest pending call's.
+    private func handleReply(sequence: UInt64, status: Int32) throws(WireProtocolError) {
+        guard let first = pending.first else {
+            throw WireProtocolError("a reply to call \(sequence), but no call is pending")
+        }
+        guard first.sequence == sequence else {
+            throw WireProtocolError("a reply to call \(sequence) while call \(first.sequence) is pending")
+        }
+        pending.removeFirst()
+        post { first.reply(.success(status)) }
+        freezeOnceIdle()
     }
 
     /// `type` is the frame's, for the protocol error of one the conversation does not allow now.
     private func handle(_ message: WorkerToHostMessage, of type: UInt8) throws(WireProtocolError) {
         switch message {
         case .reply(let sequence, let status):
-            guard let first = pending.first else {
-                throw WireProtocolError("a reply to call \(sequence), but no call is pending")
-            }
-            guard first.sequence == sequence else {
-                throw WireProtocolError("a reply to call \(sequence) while call \(first.sequence) is pending")
-            }
-            pending.removeFirst()
-            post { first.reply(.success(status)) }
-            freezeOnceIdle()
+            try handleReply(sequence: sequence, status: status)
         case .report(.audioThread(let thread, realtime: false)):
             // The worker's audio thread could not make itself real-time: the host does.
             let realtime = AudioThreadPriority.promote(thread: thread, of: pid)
@@ -573,11 +598,11 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         guard !disconnected else { return }
         disconnected = true
         if protocolError != nil { process.kill() }
-        // Under the lock, so no handler of the reactor's can touch the descriptors once closed.
-        if let socketToken { reactor.unregister(descriptor: descriptor, token: socketToken) }
+        // Under the lock, so no handler of the loop's can touch the descriptors once closed.
+        if let socketToken { loop.unregister(descriptor: descriptor, token: socketToken) }
         socketToken = nil
         Glibc.close(descriptor)
-        if let exit { reactor.unregister(descriptor: exit.descriptor, token: exit.token) }
+        if let exit { loop.unregister(descriptor: exit.descriptor, token: exit.token) }
         if let exit { Glibc.close(exit.descriptor) }
         exit = nil
         outbound.discard()

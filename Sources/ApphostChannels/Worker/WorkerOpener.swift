@@ -148,7 +148,9 @@ public struct WorkerOpener: GuestOpener {
             process: worker.process, output: worker.output, socket: worker.handOver(), freezer: freezer,
             limiter: limiter,
             hostQueue: hostQueue,
-            stopTimeout: stopTimeout, onEvent: onEvent,
+            // A nicer worker does not preempt the thread that woke it: its reply is never there
+            // when the write returns (Benchmarks/README.md, sporadic round trips).
+            stopTimeout: stopTimeout, readsAfterWriting: (priority?.niceOffset ?? 0) <= 0, onEvent: onEvent,
             onExit: {
                 running.release(id: descriptor.id)
                 users?.takeBack(dataDirectory)

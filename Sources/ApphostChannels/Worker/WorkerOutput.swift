@@ -4,42 +4,43 @@ import Dispatch
 import Glibc
 
 /// A worker's standard output and standard error: pipes whose write ends are its descriptors 1
-/// and 2, read by the host on the reactor thread, as a service manager reads its services'. Each
+/// and 2, read by the host on its event loop, as a service manager reads its services'. Each
 /// line becomes a log event of the guest (info from standard output, warning from standard
 /// error), so a guest can neither print among the host's events nor pass a line for one
 /// (CONTRACT X2).
 ///
 /// Lines are cut at `APPHOST_LOG_MESSAGE_MAX_BYTES` (a longer one goes in several pieces), bytes
 /// that are not UTF-8 are replaced with U+FFFD, and a carriage return before the newline is
-/// dropped. Lines reach the host queue a few at a time, each batch with `hostQueue.sync` on the
-/// reactor thread, as the worker channel delivers: a guest that prints faster than the host takes
-/// it fills its pipe and waits in its own write, as it waits on its socket when it logs too fast,
-/// and never makes the host queue more than a batch behind.
+/// dropped. Lines reach the host queue a few at a time, each batch with `executeAndWait` on the
+/// loop's thread (at once where the host queue is the loop), as the worker channel delivers: a
+/// guest that prints faster than the host takes it fills its pipe and waits in its own write, as
+/// it waits on its socket when it logs too fast, and never makes the host queue more than a batch
+/// behind.
 final class WorkerOutput: @unchecked Sendable {
     typealias LineHandler = @Sendable (GuestLogLevel, String) -> Void
 
     static let maximumLineBytes = Int(APPHOST_LOG_MESSAGE_MAX_BYTES)
-    /// Read at a time, so that one guest's flood leaves the reactor to the other workers between reads.
+    /// Read at a time, so that one guest's flood leaves the loop to the other workers between reads.
     private static let readSize = 16384
-    /// Delivered with one `hostQueue.sync`: the host queue runs other work between batches.
+    /// Delivered with one `executeAndWait`: the host queue runs other work between batches.
     private static let linesPerBatch = 64
 
     private struct Stream {
         let descriptor: Int32
         let level: GuestLogLevel
-        var token: WorkerReactor.Token?
+        var token: HostEventLoop.Token?
         /// The start of a line whose newline has not arrived yet.
         var partial: [UInt8] = []
         var open = true
     }
 
-    // `streams` is guarded by `lock`, which is held while lines are delivered, so that the reactor
+    // `streams` is guarded by `lock`, which is held while lines are delivered, so that the loop
     // and `drain` deliver them in the order they were read.
     private let lock = WorkerLock()
     private var streams: [Stream]
     private let hostQueue: any HostExecutor
     private let handleLine: LineHandler
-    private let reactor = WorkerReactor.shared
+    private let loop = HostEventLoop.shared
 
     /// Takes over the read ends `standardOutput` and `standardError` (close-on-exec), makes them
     /// non-blocking and starts reading them; `handleLine` gets each line on the host queue. The
@@ -55,7 +56,7 @@ final class WorkerOutput: @unchecked Sendable {
             for index in streams.indices {
                 let descriptor = streams[index].descriptor
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-                streams[index].token = reactor.register(descriptor: descriptor) { [self] _, buffer in
+                streams[index].token = loop.register(descriptor: descriptor) { [self] _, buffer in
                     lock.withLock { _ = read(index, into: buffer) }
                 }
             }
@@ -67,7 +68,19 @@ final class WorkerOutput: @unchecked Sendable {
     /// before the guest is identified), and once the worker has exited (its last words come
     /// before its end, with `finishingLines`, an unfinished line included). What a process the
     /// guest started writes later still comes, as it arrives. Never call it on the host queue.
+    ///
+    /// Where the host queue is the event loop, it drains on the loop: holding the lock while it
+    /// waited for the loop to take the lines would deadlock with a handler of the loop's waiting
+    /// for the lock.
     func drain(finishingLines: Bool) {
+        if (hostQueue as? HostEventLoop) === loop {
+            hostQueue.executeAndWait { drainHere(finishingLines: finishingLines) }
+        } else {
+            drainHere(finishingLines: finishingLines)
+        }
+    }
+
+    private func drainHere(finishingLines: Bool) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
         defer { buffer.deallocate() }
         lock.withLock {
@@ -112,7 +125,7 @@ final class WorkerOutput: @unchecked Sendable {
     private func end(_ index: Int) {
         finishLine(index)
         streams[index].open = false
-        if let token = streams[index].token { reactor.unregister(descriptor: streams[index].descriptor, token: token) }
+        if let token = streams[index].token { loop.unregister(descriptor: streams[index].descriptor, token: token) }
         close(streams[index].descriptor)
     }
 
