@@ -8,9 +8,9 @@ import Glibc
 /// host calls a guest that has nothing else to do, beside the raw pair after the same idleness.
 /// Each round sleeps `idle` on the benchmark's thread (the host queue, the worker and `cat` are
 /// all asleep by then), then times one `send` on the host queue (`apphost`'s, the host's event
-/// loop) until its reply runs there;
-/// then, after another `idle`, one raw socketpair round trip. Chained round trips (the
-/// `RoundTripBenchmark`) keep every thread and processor awake; here each one starts cold.
+/// loop) until its reply runs there; then, after another `idle`, one raw socketpair round trip.
+/// Chained round trips (the `RoundTripBenchmark`) keep every thread and processor awake; here
+/// each one starts cold.
 struct SporadicBenchmark {
     let opener: any GuestOpener
     let guestPath: String
