@@ -19,18 +19,21 @@ public final class DispatchHostClock: HostClock, @unchecked Sendable {
     private let timer: DispatchSourceTimer
     private let state = Mutex(Schedule())
 
-    public init(queue: DispatchQueue) {
-        timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-        timer.setEventHandler { [weak self] in self?.runDue() }
-        timer.activate()
+    public convenience init(queue: DispatchQueue) {
+        self.init(executor: queue)
     }
 
-    /// A clock for an executor that is not a Dispatch queue (the host's event loop): the timer
-    /// fires on a queue of its own, and the due actions run on `executor`.
+    /// The due actions run on `executor`. The timer fires on it when it is a Dispatch queue, and
+    /// otherwise (the host's event loop) on a queue of its own, then hops onto it.
     public init(executor: any HostExecutor) {
-        timer = DispatchSource.makeTimerSource(flags: .strict, queue: DispatchQueue(label: "apphost.clock"))
-        timer.setEventHandler { [weak self] in
-            executor.execute { [weak self] in self?.runDue() }
+        if let queue = executor as? DispatchQueue {
+            timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+            timer.setEventHandler { [weak self] in self?.runDue() }
+        } else {
+            timer = DispatchSource.makeTimerSource(flags: .strict, queue: DispatchQueue(label: "apphost.clock"))
+            timer.setEventHandler { [weak self] in
+                executor.execute { [weak self] in self?.runDue() }
+            }
         }
         timer.activate()
     }

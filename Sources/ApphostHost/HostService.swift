@@ -59,19 +59,12 @@ public final class HostService: @unchecked Sendable {
         self.metrics = metrics
         metricsSubscription = events.subscribe { metrics.observe($0) }
         core = HostCore(
-            opener: opener, clock: Self.clock(on: hostQueue), hostQueue: hostQueue,
+            opener: opener, clock: DispatchHostClock(executor: hostQueue), hostQueue: hostQueue,
             sessionIDs: RandomSessionIDs(),
             guestsDirectory: dataDirectory.guestsPath, restartPolicy: restartPolicy, watchdog: watchdog,
             background: background, memoryLimit: memoryLimit, backgroundSceneLimit: backgroundSceneLimit,
             scenes: scenes, audio: audio, audioMixer: audioMixer,
             measure: { metrics.measured($0) }, emit: { events.publish($0) })
-    }
-
-    /// The clock of the core on `hostQueue`: a Dispatch queue's timer on the queue itself, any
-    /// other executor's (the event loop's) beside it.
-    private static func clock(on hostQueue: any HostExecutor) -> any HostClock {
-        if let queue = hostQueue as? DispatchQueue { return DispatchHostClock(queue: queue) }
-        return DispatchHostClock(executor: hostQueue)
     }
 
     /// Takes the data directory for this host (creating it and locking it) and opens the control

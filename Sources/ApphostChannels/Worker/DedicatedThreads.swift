@@ -30,19 +30,9 @@ final class DedicatedThreads: Sendable {
     private init(count: Int, realtime: Bool, niceOfMainThread: Bool = false) {
         wantsRealtime = realtime
         self.niceOfMainThread = niceOfMainThread
-        // Plain pthreads, never joined: they live as long as the process.
+        // They live as long as the process.
         for _ in 0..<count {
-            let context = Unmanaged.passRetained(self).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, nil,
-                { context in
-                    let owner = Unmanaged<DedicatedThreads>.fromOpaque(context!).takeRetainedValue()
-                    owner.run()
-                    return nil
-                }, context)
-            precondition(status == 0, "pthread_create: \(String(cString: strerror(status)))")
-            pthread_detach(thread)
+            startDetachedThread { [self] in run() }
         }
     }
 

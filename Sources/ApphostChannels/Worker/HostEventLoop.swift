@@ -53,7 +53,7 @@ public final class HostEventLoop: HostExecutor, Sendable {
         event.data.u64 = Self.wakeupToken
         precondition(
             epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event) == 0, "epoll_ctl: \(String(cString: strerror(errno)))")
-        // A plain pthread, never joined: the loop lives as long as the process. Its priority is
+        // A thread of its own: the loop lives as long as the process. Its priority is
         // chosen, not inherited from whichever thread first touched `shared` (a Dispatch thread
         // at user-initiated QoS runs at nice -2 where it may, a thawing thread is SCHED_FIFO):
         // the normal policy, at the nice of the host's main thread (`run`). It runs the host
@@ -66,20 +66,16 @@ public final class HostEventLoop: HostExecutor, Sendable {
         pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
         pthread_attr_setschedpolicy(&attributes, SCHED_OTHER)
         pthread_attr_setschedparam(&attributes, &parameters)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, &attributes,
-            { context in
-                let loop = Unmanaged<HostEventLoop>.fromOpaque(context!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, context)
-        precondition(status == 0, "pthread_create: \(String(cString: strerror(status)))")
-        pthread_detach(thread)
+        startDetachedThread(attributes: &attributes) { [self] in run() }
     }
 
     // MARK: HostExecutor
+
+    /// Whether `hostQueue` is the loop itself, whose own handlers may then run host-queue work
+    /// directly and must never wait for it.
+    static func isHostQueue(_ hostQueue: any HostExecutor) -> Bool {
+        (hostQueue as? HostEventLoop) === shared
+    }
 
     /// Whether the caller runs on the loop's thread.
     var isCurrent: Bool { thread.load(ordering: .acquiring) == pthread_self() }

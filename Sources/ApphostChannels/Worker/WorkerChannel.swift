@@ -43,7 +43,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private let lock = WorkerLock()
     private let loop = HostEventLoop.shared
     /// The host queue is the event loop itself (as in `apphost`), not a queue of its own: the
-    /// loop's handlers then deliver on their own thread, directly.
+    /// loop's handlers then never wait for a delivery, which would be their own.
     private let hostQueueIsLoop: Bool
     /// Freezer calls may block until the kernel confirms; one at a time, in order, then release.
     private let freezerQueue: DispatchQueue
@@ -115,7 +115,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         self.freezer = freezer
         self.limiter = limiter
         self.hostQueue = hostQueue
-        hostQueueIsLoop = (hostQueue as? HostEventLoop) === HostEventLoop.shared
+        hostQueueIsLoop = HostEventLoop.isHostQueue(hostQueue)
         self.stopTimeout = stopTimeout
         self.readsAfterWriting = readsAfterWriting
         self.onEvent = onEvent
@@ -166,9 +166,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             guard onLoop, othersDeliver, !hostQueueIsLoop else { return }
             hostQueue.executeAndWait {}
         }
-        if onLoop, hostQueueIsLoop {
-            deliverOutbox { work in work() }
-        } else if onLoop {
+        if onLoop {
+            // At once where the host queue is the loop (its `executeAndWait` on its own thread).
             deliverOutbox { work in hostQueue.executeAndWait(work) }
         } else {
             hostQueue.execute { [self] in deliverOutbox { work in work() } }

@@ -73,7 +73,7 @@ final class WorkerOutput: @unchecked Sendable {
     /// waited for the loop to take the lines would deadlock with a handler of the loop's waiting
     /// for the lock.
     func drain(finishingLines: Bool) {
-        if (hostQueue as? HostEventLoop) === loop {
+        if HostEventLoop.isHostQueue(hostQueue) {
             hostQueue.executeAndWait { drainHere(finishingLines: finishingLines) }
         } else {
             drainHere(finishingLines: finishingLines)
