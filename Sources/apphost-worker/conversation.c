@@ -103,8 +103,11 @@ static char *copy_c_string(wire_bytes text)
  * written before the reply to any call it handles after (apphost_wire.h). */
 static void send_report(void *context, const ahr_report *report)
 {
-    wire_message message = {.type = (uint8_t)report->kind, .body.report = *report};
+    /* Not an initializer: that would clear the whole 5.8 KB message. */
+    wire_message message;
 
+    message.type = (uint8_t)report->kind;
+    message.body.report = *report;
     send_message(&((worker_conversation *)context)->writer, &message);
 }
 
@@ -200,9 +203,12 @@ static void handle_start(worker_conversation *conversation, wire_frame frame)
 static void handle_call(worker_conversation *conversation, wire_frame frame)
 {
     wire_message request;
-    wire_message reply = {.type = APPHOST_WIRE_REPLY};
+    /* Not an initializer, which would clear the whole 5.8 KB message: the
+     * encoder reads the type and the reply only. */
+    wire_message reply;
 
     decode_or_fail(&conversation->reader, frame, &request);
+    reply.type = APPHOST_WIRE_REPLY;
     reply.body.reply.sequence = request.body.call.sequence;
     reply.body.reply.status = ahr_handle(conversation->runtime, &request.body.call.call);
     send_message(&conversation->writer, &reply);
