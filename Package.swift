@@ -152,6 +152,7 @@ let package = Package(
             dependencies: [
                 "ApphostCore", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
                 "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The composition root: HostService, the ControlTarget, wires the core to the sessions

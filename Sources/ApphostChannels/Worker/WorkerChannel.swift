@@ -3,6 +3,7 @@ import ApphostFreezing
 import ApphostLimits
 import ApphostWire
 import CApphost
+import DequeModule
 import Dispatch
 import Glibc
 
@@ -68,8 +69,10 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private var draining = false
 
     private var nextSequence: UInt64 = 1
-    /// Calls written and not yet answered, oldest first: the worker answers in order.
-    private var pending: [(sequence: UInt64, reply: Reply)] = []
+    /// Calls written and not yet answered, oldest first: the worker answers in order. A deque of
+    /// a named struct: an array of tuples took 2.7 us to drop its first after an idle moment,
+    /// moving its elements and looking up the tuple's type at run time; a deque drops it in place.
+    private var pending: Deque<PendingCall> = []
     /// Calls sent while the guest is (being) frozen, delivered in order once it runs.
     private var held: [(message: GuestMessage, reply: Reply)] = []
     private var freezing = Freezing.running
@@ -86,6 +89,11 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// It was killed because it had not exited `stopTimeout` after `close`: hung in
     /// will_terminate or deinit, which the core reports (X2), unlike the kill of a frozen guest.
     private var closeTimedOut = false
+
+    private struct PendingCall {
+        let sequence: UInt64
+        let reply: Reply
+    }
 
     private enum Freezing {
         case running
@@ -304,7 +312,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func call(_ message: GuestMessage, reply: @escaping Reply) {
         let sequence = nextSequence
         nextSequence += 1
-        pending.append((sequence, reply))
+        pending.append(PendingCall(sequence: sequence, reply: reply))
         append(.call(sequence: sequence, message))
     }
 
@@ -640,7 +648,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         closeTimer = nil
         onExit()
         // X2: the oldest pending call is the one the guest was in; the core names it.
-        for (_, reply) in pending { post { reply(.failure(unanswered)) } }
+        for call in pending { post { call.reply(.failure(unanswered)) } }
         for (_, reply) in held { post { reply(.failure(unanswered)) } }
         pending = []
         held = []
