@@ -58,6 +58,29 @@ final class HostEventLoopTests: XCTestCase {
         XCTAssertEqual(count.withLock { $0 }, 64)
     }
 
+    // The loop frees what it ran one batch later (behind a reply's delivery, say), never later
+    // than before it waits again: nothing it ran stays alive once it has gone on.
+    func testWorkRunIsReleasedOnceTheLoopGoesOn() {
+        final class Captured: Sendable {}
+        let loop = loop
+        weak var first: Captured?
+        weak var last: Captured?
+        do {
+            let one = Captured()
+            let other = Captured()
+            first = one
+            last = other
+            loop.execute { _ = one }
+            for _ in 0..<10 { loop.execute {} }
+            loop.execute { _ = other }
+        }
+        // Each wait's work runs in a batch after the one before's: when the third runs, the loop
+        // has finished the second's batch, and freed the one before it, which held the others.
+        for _ in 0..<3 { loop.executeAndWait {} }
+        XCTAssertNil(first)
+        XCTAssertNil(last)
+    }
+
     // A descriptor that is always readable does not keep queued work from running.
     func testQueuedWorkRunsWhileADescriptorStaysReadable() throws {
         let loop = loop

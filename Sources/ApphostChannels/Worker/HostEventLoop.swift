@@ -171,6 +171,10 @@ public final class HostEventLoop: HostExecutor, Sendable {
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
         // Swapped with the queue, so that both keep their allocations.
         var batch: [@Sendable () -> Void] = []
+        // The batch run last, freed behind the next one: freeing a closure and what it holds
+        // (free(3), releases) took some 3 us after an idle moment, and the next batch is often
+        // the delivery of a reply that the one before read.
+        var finished: [@Sendable () -> Void] = []
         while true {
             // Work that queues more (a call whose reply is to run after it) runs on without a
             // poll between, up to a bound.
@@ -178,8 +182,10 @@ public final class HostEventLoop: HostExecutor, Sendable {
                 queued.withLock { swap(&batch, &$0) }
                 if batch.isEmpty { break }
                 for work in batch { work() }
-                batch.removeAll(keepingCapacity: true)
+                finished.removeAll(keepingCapacity: true)
+                swap(&batch, &finished)
             }
+            finished.removeAll(keepingCapacity: true)
             // Without waiting while more was queued here meanwhile; from another thread it rang.
             let timeout: Int32 = queued.withLock { $0.isEmpty } ? -1 : 0
             let count = epoll_wait(epoll, events, Int32(capacity), timeout)
