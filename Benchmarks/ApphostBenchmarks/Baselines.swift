@@ -19,13 +19,15 @@ struct DispatchHopBaseline {
 
 /// The worker channel's baseline: a raw ping-pong over a socketpair with a second process
 /// (`cat`, which writes back what it reads), blocking reads and writes, frames of the size of a
-/// CALL and its REPLY.
+/// CALL and its REPLY. With `niceOffset`, `cat` runs that much nicer than the benchmark, as a
+/// worker does at `--worker-nice`: woken, it then waits for the writer to sleep rather than
+/// preempting it, and the round trip pays for that switch as the worker channel's does.
 final class SocketpairPingPong {
     private let descriptor: Int32
     private let child: pid_t
     private static let frameSize = 17
 
-    init() throws {
+    init(niceOffset: Int32 = 0) throws {
         var pair: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw BenchmarkFailure("socketpair failed")
@@ -41,6 +43,12 @@ final class SocketpairPingPong {
         posix_spawn_file_actions_destroy(&actions)
         close(pair[1])
         guard spawned == 0 else { throw BenchmarkFailure("cannot start /bin/cat") }
+        if niceOffset != 0 {
+            errno = 0
+            let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            guard errno == 0, setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), nice + niceOffset) == 0
+            else { throw BenchmarkFailure("cannot make /bin/cat nicer") }
+        }
         descriptor = pair[0]
         child = pid
     }

@@ -75,12 +75,11 @@ try runAlone("sporadic", standard: 400, counting: "rounds each", scratch: scratc
     try runSporadicBenchmark(
         rounds: rounds, opener: workerOpener, guestPath: guests.minimal, dataDirectory: dataDirectory)
     // And with workers at `apphost launch`'s default `--worker-nice` (10): a nicer worker woken
-    // beside the host queue's thread need not preempt it.
+    // beside the host queue's thread need not preempt it, nor does the raw pair's `cat`, as nice.
     let niceOpener = try WorkerOpener(
         workerPath: WorkerExecutable.locate(), freezer: Freezers.best(), priority: WorkerPriority(niceOffset: 10))
     try runSporadicBenchmark(
-        rounds: rounds, opener: niceOpener, guestPath: guests.minimal, dataDirectory: dataDirectory,
-        workers: " (nice +10)")
+        rounds: rounds, opener: niceOpener, guestPath: guests.minimal, dataDirectory: dataDirectory, niceOffset: 10)
 }
 
 // `apphost-benchmarks [cycles] soak` runs the launch/terminate soaks alone, `cycles` times each.
