@@ -658,14 +658,19 @@ void wire_encode(const wire_message *message, frame_builder *frame)
     frame_finish(frame);
 }
 
-size_t wire_encode_call(const wire_call *call, uint8_t *bytes, size_t capacity, int *fds, int *fd_count)
+size_t wire_encode_call(uint64_t sequence, const ahr_call *call, uint8_t *bytes, size_t capacity, int *fds,
+                        int *fd_count)
 {
-    /* As in wire_encode: the walk reads the copy's fields by address. */
-    wire_call copy = *call;
+    /* As in wire_encode: the walk reads the copy's fields by address. Its
+     * `arguments` are only written when decoding: an ACTION's are read where
+     * call->action_arguments points. */
+    wire_call copy;
     frame_builder frame;
     wire_io io = {.frame = &frame};
     size_t size;
 
+    copy.sequence = sequence;
+    copy.call = *call;
     frame_begin(&frame, APPHOST_WIRE_CALL);
     walk_call(&io, &copy);
     frame_finish(&frame);

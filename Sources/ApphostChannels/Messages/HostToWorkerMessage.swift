@@ -48,13 +48,10 @@ enum HostToWorkerMessage: Sendable, Equatable {
             }
         case .call(let sequence, let guestMessage):
             return RuntimeCall.with(guestMessage) { call in
-                var wireCall = wire_call()
-                wireCall.sequence = sequence
-                wireCall.call = call.pointee
-                return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Int(FRAME_MAX_FDS)) { fds in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: Int(FRAME_MAX_FDS)) { fds in
                     var count: Int32 = 0
                     let size = wire_encode_call(
-                        &wireCall, room.baseAddress?.assumingMemoryBound(to: UInt8.self), room.count,
+                        sequence, call, room.baseAddress?.assumingMemoryBound(to: UInt8.self), room.count,
                         fds.baseAddress, &count)
                     guard size <= room.count, count > 0, case .audioStream(let handle) = guestMessage.call else {
                         return EncodedFrame(size: size)

@@ -117,7 +117,8 @@ typedef struct wire_problem {
 void wire_encode(const wire_message *message, frame_builder *frame);
 
 /*
- * The CALL frame wire_encode makes of a message holding `call`, written into
+ * The CALL frame wire_encode makes of a message holding `sequence` and
+ * `call` (a wire_call without its decoded arguments), written into
  * `bytes` when it fits in `capacity`, with the descriptors of its "fd" fields
  * in `fds` (room for FRAME_MAX_FDS) and their count in `*fd_count`. Returns
  * the frame's size; when that is over `capacity` nothing was written: call
@@ -127,7 +128,8 @@ void wire_encode(const wire_message *message, frame_builder *frame);
  * temporary allocations put on the heap (beyond 1 KB they never use the
  * stack on Linux).
  */
-size_t wire_encode_call(const wire_call *call, uint8_t *bytes, size_t capacity, int *fds, int *fd_count);
+size_t wire_encode_call(uint64_t sequence, const ahr_call *call, uint8_t *bytes, size_t capacity, int *fds,
+                        int *fd_count);
 
 /*
  * Decodes a frame of `type` whose payload is `length` bytes, for the end
