@@ -1,10 +1,10 @@
 import ApphostChannels
 import ApphostCore
 import ApphostDispatch
-import Dispatch
 import ApphostFreezing
 import ApphostLimits
 import ArgumentParser
+import Dispatch
 import Logging
 
 /// Where guests run: each in a worker process of its own (the default: a guest that crashes or
