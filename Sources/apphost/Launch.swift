@@ -1,4 +1,3 @@
-import ApphostChannels
 import ApphostCore
 import ApphostHTTP
 import ApphostHost

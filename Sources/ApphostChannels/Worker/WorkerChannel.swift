@@ -576,11 +576,10 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         freezeOnceIdle()
     }
 
-    /// `type` is the frame's, for the protocol error of one the conversation does not allow now.
+    /// Every frame but a REPLY, which `decodeFrames` hands to `handleReply`; `type` is the frame's,
+    /// for the protocol error of one the conversation does not allow now.
     private func handle(_ message: WorkerToHostMessage, of type: UInt8) throws(WireProtocolError) {
         switch message {
-        case .reply(let sequence, let status):
-            try handleReply(sequence: sequence, status: status)
         case .report(.audioThread(let thread, realtime: false)):
             // The worker's audio thread could not make itself real-time: the host does.
             let realtime = AudioThreadPriority.promote(thread: thread, of: pid)
