@@ -7,7 +7,7 @@ import Foundation
 /// Host-to-guest callback round trips on a channel: `send` of did_receive_memory_warning, which
 /// the minimal guest does not implement, and its reply back on the host queue, chained there. The
 /// host queue is the one `apphost` runs such guests on: the host's event loop for workers, a
-/// Dispatch queue for in-process guests (`IsolationOption.hostQueue`).
+/// Dispatch queue for in-process guests (`IsolationOption.makeHostQueue`).
 struct RoundTripBenchmark {
     let opener: any GuestOpener
     let guestPath: String

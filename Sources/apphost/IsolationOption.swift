@@ -14,13 +14,13 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
     case process
     case none
 
-    /// The host queue for `launch`. Workers' replies arrive on sockets: the host's event loop,
+    /// A host queue for `launch` (a new one each call, for `.none`). Workers' replies arrive on sockets: the host's event loop,
     /// which reads them, runs the host queue too, so that a reply wakes the thread that runs it
     /// (Benchmarks/README.md, sporadic round trips). In-process guests reply from Dispatch threads,
     /// where a Dispatch queue of the host's own often runs the reply on the thread that sent it;
     /// on the loop each reply woke it, and the chained round trip, 1.04x a bare Dispatch hop on a
     /// queue, took 1.15x to 2.5x on the loop, depending on where the scheduler put the two threads.
-    var hostQueue: any HostExecutor {
+    func makeHostQueue() -> any HostExecutor {
         switch self {
         case .process: HostEventLoop.shared
         case .none: DispatchQueue(label: "apphost.host")

@@ -85,7 +85,7 @@ struct Launch: ParsableCommand {
                 restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
                 memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
                 scenes: scenes.policy, audio: AudioPolicy(format: configuration.format), audioMixer: mixer,
-                droppedEventLines: { output.events.droppedLines }, hostQueue: isolation.hostQueue, logger: logger)
+                droppedEventLines: { output.events.droppedLines }, hostQueue: isolation.makeHostQueue(), logger: logger)
         } catch {
             // What was logged so far comes before the error line.
             output.flush()
