@@ -10,7 +10,8 @@ struct AllowedMethods: RouterMiddleware {
 
     init(webPaths: Set<String>) {
         var methods: [String: [HTTPRequest.Method]] = [
-            "/v1/guests": [.get], "/v1/events": [.get, .post], "/metrics": [.get],
+            "/v1/guests": [.get], "/v1/events": [.get, .post], "/metrics": [.get], "/v1/version": [.get],
+            "/healthz": [.get], "/readyz": [.get],
         ]
         for verb in ControlCommands.names where verb != EventsCommand.name { methods["/v1/\(verb)"] = [.post] }
         for path in webPaths { methods[path] = [.get] }

@@ -37,8 +37,8 @@ public struct HTTPBinding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Refuses an address others can reach without a token to ask for (CONTRACT O1).
-    public func checkAccess(token: BearerToken?) throws(HTTPSetupError) {
-        guard isLoopback || token != nil else {
+    public func checkAccess(tokens: HTTPTokens) throws(HTTPSetupError) {
+        guard isLoopback || !tokens.isEmpty else {
             throw HTTPSetupError(
                 "--http \(self) is not a loopback address: anyone who reaches it could drive the host; give --http-token-file"
             )

@@ -14,7 +14,8 @@ import Synchronization
 /// transports share the verbs and their replies.
 ///
 /// Safe by default: it binds what the operator names, and refuses an address other than loopback
-/// without a bearer token; connections, request bodies and event followers are bounded; and it
+/// without a bearer token; it refuses what a web page could make a browser send
+/// (``CrossSitePolicy``); connections, request bodies and event followers are bounded; and it
 /// never makes the host queue wait (replies and events reach it through continuations and
 /// streams).
 public final class HTTPServer: Sendable {
@@ -34,20 +35,29 @@ public final class HTTPServer: Sendable {
     /// Binds `binding` and serves until ``stop()``. Throws one line when the address needs a token
     /// and has none, or cannot be bound. Blocks until it listens; call it outside Swift
     /// concurrency's threads (the CLI's main thread).
+    ///
+    /// `allowedHosts` are the names besides this host's address and `localhost` that requests may
+    /// name in `Host` (a reverse proxy's); `readiness` is what `/readyz` reports.
     public static func start(
-        binding: HTTPBinding, token: BearerToken?, responder: any ControlResponder, limits: HTTPLimits = HTTPLimits(),
-        logger: Logger
+        binding: HTTPBinding, tokens: HTTPTokens = HTTPTokens(), allowedHosts: [String] = [],
+        version: HostVersion, readiness: HostReadiness = HostReadiness(.ready), responder: any ControlResponder,
+        limits: HTTPLimits = HTTPLimits(), logger: Logger
     ) throws(HTTPSetupError) -> HTTPServer {
-        try binding.checkAccess(token: token)
+        try binding.checkAccess(tokens: tokens)
         let web = WebFiles.load()
         let router = Router()
-        if let token { router.add(middleware: TokenCheck(token: token, openPaths: web.paths)) }
+        let crossSite = CrossSitePolicy(binding: binding, extraHosts: allowedHosts)
+        router.add(middleware: CrossSiteGuard(policy: crossSite, checksContent: false))
+        router.add(middleware: TokenCheck(tokens: tokens, routes: RouteAccess(webPaths: web.paths)))
         router.add(middleware: AllowedMethods(webPaths: web.paths))
+        router.add(middleware: CrossSiteGuard(policy: crossSite, checksContent: true))
         let epoch = String(UInt64(Date().timeIntervalSince1970 * 1000))
         let events = EventStream(responder: responder, epoch: epoch, limits: limits)
         CommandRoutes(responder: responder).add(to: router)
         events.add(to: router)
         MetricsRoute(responder: responder).add(to: router)
+        HealthRoutes(readiness: readiness).add(to: router)
+        VersionRoute(version: version).add(to: router)
         web.add(to: router)
 
         let bound = Mutex<Result<Int, any Error>?>(nil)

@@ -63,23 +63,3 @@ struct WebFiles: Sendable {
         }
     }
 }
-
-/// Asks for the bearer token on everything but the page's own files (CONTRACT O1): a wrong or
-/// missing token is 401, and the request goes no further.
-struct TokenCheck: RouterMiddleware {
-    typealias Context = BasicRequestContext
-    let token: BearerToken
-    let openPaths: Set<String>
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        if openPaths.contains(request.uri.path) || token.accepts(authorization: request.headers[.authorization]) {
-            return try await next(request, context)
-        }
-        let presented = request.headers[.authorization] != nil
-        return JSONReply.failure(
-            presented ? "wrong bearer token" : "this host needs a bearer token (Authorization: Bearer ...)",
-            status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"apphost\""])
-    }
-}

@@ -70,9 +70,16 @@ public enum HTTPTestClient {
         }
     }
 
+    /// A POST is JSON unless `headers` say otherwise (`Content-Type: none` sends none), as the
+    /// host asks of every POST; `Host: none` sends no Host header.
     private static func head(_ method: String, _ path: String, headers: [String: String], body: String?) -> String {
-        var lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
+        var fields = headers
+        if fields["Host"] == nil { fields["Host"] = "127.0.0.1" }
+        if method == "POST", fields["Content-Type"] == nil { fields["Content-Type"] = "application/json" }
+        var lines = ["\(method) \(path) HTTP/1.1", "Connection: close"]
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) where value != "none" {
+            lines.append("\(name): \(value)")
+        }
         if let body { lines.append("Content-Length: \(body.utf8.count)") }
         return lines.joined(separator: "\r\n") + "\r\n\r\n"
     }

@@ -11,12 +11,17 @@ final class HostStopper: @unchecked Sendable {
     private let mixer: HostMixer
     private let output: HostOutput
     private let notifier: ServiceNotifier?
+    private let readiness: HostReadiness
     /// The HTTP API, once it listens; it answers until the guests are gone.
     var http: HTTPServer?
     private var stopping = false
 
-    init(service: HostService, mixer: HostMixer, output: HostOutput, notifier: ServiceNotifier? = nil) {
+    init(
+        service: HostService, mixer: HostMixer, output: HostOutput, notifier: ServiceNotifier? = nil,
+        readiness: HostReadiness = HostReadiness()
+    ) {
         self.service = service
+        self.readiness = readiness
         self.mixer = mixer
         self.output = output
         self.notifier = notifier
@@ -32,6 +37,7 @@ final class HostStopper: @unchecked Sendable {
     func stop(exitCode: Int32) {
         guard !stopping else { return }
         stopping = true
+        readiness.markStopping()
         notifier?.stopping(status: "terminating guests")
         service.shutdown { [output, mixer, http] in
             // What is still queued for output goes first, unless nobody reads it; off the main

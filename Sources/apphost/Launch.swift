@@ -14,7 +14,9 @@ struct Launch: ParsableCommand {
         discussion: """
             The first guest that launches goes to the foreground, the others connect into \
             background. A file that is not a loadable guest is reported and skipped. On SIGINT or \
-            SIGTERM every guest is terminated gracefully; a second SIGINT exits at once (130).
+            SIGTERM every guest is terminated gracefully; a second SIGINT exits at once (130). \
+            SIGQUIT stops as SIGTERM does. SIGHUP reads the token files and the log level file again; \
+            the guests go on. SIGUSR1 and SIGUSR2 are logged and ignored.
             """)
 
     @Argument(help: ArgumentHelp("Guest libraries to launch.", valueName: "guest.so"))
@@ -22,8 +24,14 @@ struct Launch: ParsableCommand {
 
     @OptionGroup var dataDirectory: DataDirectoryOption
 
-    @Option(help: "What the host logs to stderr.")
-    var logLevel: LogLevelOption = .info
+    @Option(help: "What the host logs to stderr (default: info).")
+    var logLevel: LogLevelOption?
+
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the log level (trace, debug, info, notice, warning, error, critical), read again on SIGHUP. Not with --log-level.",
+            valueName: "path"))
+    var logLevelFile: String?
 
     @Option(help: "Run each guest in a worker process of its own (process) or inside the host (none).")
     var isolation: IsolationOption = .process
@@ -50,6 +58,9 @@ struct Launch: ParsableCommand {
 
     func validate() throws {
         guard !guests.isEmpty else { throw ValidationError("Name at least one guest library.") }
+        if logLevel != nil, logLevelFile != nil {
+            throw ValidationError("--log-level and --log-level-file exclude each other: give one.")
+        }
         guard try isolation == .process || limits.guestLimits().isEmpty else {
             throw ValidationError("--memory-limit, --files-limit and --processes-limit need --isolation process.")
         }
@@ -58,18 +69,20 @@ struct Launch: ParsableCommand {
     func run() throws {
         // Nothing the host prints or logs may block it (CONTRACT X2): it all goes through writers
         // of its own, from here on.
+        let levelFile = logLevelFile.map(LogLevelFile.init(path:))
+        let level = SharedLogLevel(try levelFile?.read() ?? logLevel?.level ?? .info)
         let output = HostOutput(json: json, format: logFormat)
-        let level = logLevel.level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler(label: label, stream: output.logStream)
-            handler.logLevel = level
-            return handler
+            // The shared level decides; this handler writes what reaches it.
+            handler.logLevel = .trace
+            return SharedLevelLogHandler(inner: handler, shared: level)
         }
         let logger = Logger(label: "apphost")
         HostDescriptorLimit.raise()
         let service: HostService
         let mixer: HostMixer
-        let httpConfiguration: (binding: HTTPBinding, token: BearerToken?)?
+        let httpConfiguration: HTTPOptions.Configuration?
         do {
             httpConfiguration = try http.configuration()
             let configuration = try audio.configuration()
@@ -91,14 +104,26 @@ struct Launch: ParsableCommand {
             output.flush()
             throw error
         }
+        service.metrics.recordBuild(version: HostVersion.build.version, abi: HostVersion.build.abi)
         let printer = EventPrinter(json: json)
         let subscription = service.subscribe { output.event($0, line: printer.line($0)) }
         // Under a service manager (CONTRACT O3): READY=1 once the guests are up, the watchdog fed
         // from the host queue, STOPPING=1 when shutdown begins. Nil under none.
         let notifier = ServiceNotifier.fromEnvironment()
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).
-        let stopper = HostStopper(service: service, mixer: mixer, output: output, notifier: notifier)
-        let trap = SignalTrap { stopper.signalled($0) }
+        let readiness = HostReadiness()
+        let stopper = HostStopper(
+            service: service, mixer: mixer, output: output, notifier: notifier, readiness: readiness)
+        let reloader = HostReloader(
+            tokens: httpConfiguration?.tokens, logLevelFile: levelFile, logLevel: level, logger: logger)
+        let trap = SignalTrap { number in
+            switch number {
+            case SIGHUP: reloader.reload()
+            case SIGUSR1, SIGUSR2:
+                logger.notice("ignored \(number == SIGUSR1 ? "SIGUSR1" : "SIGUSR2"): it means nothing to apphost")
+            default: stopper.signalled(number)
+            }
+        }
         do {
             try service.start()
         } catch {
@@ -109,8 +134,9 @@ struct Launch: ParsableCommand {
         if let httpConfiguration {
             do throws(HTTPSetupError) {
                 let server = try HTTPServer.start(
-                    binding: httpConfiguration.binding, token: httpConfiguration.token, responder: service,
-                    logger: logger)
+                    binding: httpConfiguration.binding, tokens: httpConfiguration.tokens,
+                    allowedHosts: httpConfiguration.allowedHosts, version: .build, readiness: readiness,
+                    responder: service, logger: logger)
                 stopper.http = server
                 logger.info("serving HTTP", metadata: ["address": "\(server.address)"])
             } catch {
@@ -132,6 +158,7 @@ struct Launch: ParsableCommand {
                 // A host with a guest up serves, even when others failed to launch; one with none
                 // stops, and is never ready.
                 guard launched > 0 else { return DispatchQueue.main.async { stopper.stop(exitCode: 1) } }
+                readiness.markReady()
                 notifier?.ready(status: "\(launched) of \(count) guest\(count == 1 ? "" : "s") launched")
             })
         withExtendedLifetime((subscription, trap)) { dispatchMain() }

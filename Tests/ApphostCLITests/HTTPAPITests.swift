@@ -1,5 +1,6 @@
 import ApphostControl
 import ApphostCore
+import ApphostModel
 import ApphostServiceTesting
 import Foundation
 import XCTest
@@ -108,6 +109,64 @@ final class HTTPAPITests: HostTestCase {
         }
         let first = try XCTUnwrap(UInt64(lastID.split(separator: ".").last ?? "")) + 1
         XCTAssertEqual(ids, Array(first..<(first + UInt64(ids.count))))
+    }
+
+    // CONTRACT O1, X4: with the default loopback setup and no token, a page the operator visits
+    // cannot drive the host: a cross-site text/plain form post, a foreign Origin and a rebound Host
+    // are refused and the guest goes on; the same request as curl sends it, JSON, still works.
+    func testO1CrossSiteRequestsCannotDriveTheHost() throws {
+        let (host, port) = try startServingSamples()
+        let terminate = #"{"guest":"\#(Self.swiftID)"}"#
+        let attempts: [([String: String], Int)] = [
+            (["Content-Type": "text/plain", "Origin": "http://evil.example"], 403),
+            (["Content-Type": "text/plain"], 415),
+            (["Content-Type": "application/x-www-form-urlencoded"], 415),
+            (["Host": "evil.example:\(port)"], 403),
+        ]
+        for (headers, status) in attempts {
+            XCTAssertEqual(try post("terminate", terminate, port: port, headers: headers).status, status, "\(headers)")
+        }
+        XCTAssertEqual(
+            try HTTPTestClient.request("GET", "/v1/events", port: port, headers: ["Host": "evil.example"]).status, 403)
+        XCTAssertEqual(try status().guests.count { $0.appState != .notRunning }, 2, "both guests still run")
+
+        let mark = host.events.count
+        let viaCurl = try post("terminate", terminate, port: port, headers: ["Content-Type": "application/json"])
+        XCTAssertEqual(viaCurl.status, 200, viaCurl.body)
+        try host.waitForEvent("the Swift sample terminated", after: mark) {
+            $0.kind == .terminated && $0.guest == Self.swiftID
+        }
+    }
+
+    // CONTRACT O1, O3, O4: the probes answer without the token, /readyz once the guests have
+    // launched; /v1/version names this build and its ABI, for the read-only token too.
+    func testO1ProbesAndVersionOfARunningHost() throws {
+        let control = try scratch.file("control-token", contents: "c0ntrol\n")
+        let reader = try scratch.file("read-token", contents: "r3ader\n")
+        chmod(control, 0o600)
+        chmod(reader, 0o600)
+        let (_, port) = try startServingSamples(options: [
+            "--http", "0", "--http-token-file", control, "--http-read-token-file", reader,
+        ])
+        XCTAssertEqual(try HTTPTestClient.request("GET", "/healthz", port: port).body, #"{"status":"alive"}"# + "\n")
+        // READY comes with the launch's completion, just after the guests' first callbacks.
+        var ready = try HTTPTestClient.request("GET", "/readyz", port: port)
+        let deadline = Date() + 10
+        while ready.status != 200, Date() < deadline {
+            usleep(20_000)
+            ready = try HTTPTestClient.request("GET", "/readyz", port: port)
+        }
+        XCTAssertEqual(ready.body, #"{"status":"ready"}"# + "\n")
+        let version = try HTTPTestClient.request(
+            "GET", "/v1/version", port: port, headers: ["Authorization": "Bearer r3ader"])
+        XCTAssertEqual(version.status, 200, version.body)
+        let reply = try ControlCoding.decode(ControlReply<[String: String]>.self, from: version.body)
+        XCTAssertEqual(reply.result?["abi"], ABIVersion.current.description)
+        XCTAssertEqual(reply.result?["version"]?.isEmpty, false)
+        XCTAssertEqual(
+            try post("home", port: port, headers: ["Authorization": "Bearer r3ader"]).status, 403,
+            "the read-only token drives nothing")
+        XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer c0ntrol"]).status, 200)
     }
 
     // CONTRACT O1, X4: an address others can reach is refused without a token, or with a token file

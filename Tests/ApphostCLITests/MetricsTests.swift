@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostModel
 import Foundation
 import XCTest
 
@@ -38,6 +39,12 @@ final class MetricsTests: HostTestCase {
         XCTAssertNil(metrics[#"apphost_guest_crashes_total{guest="\#(Self.cID)",reason="requested"}"#])
         XCTAssertEqual(metrics.types["apphost_guest_launches_total"], "counter")
         XCTAssertEqual(metrics.types["apphost_guests"], "gauge")
+        // CONTRACT O4: which release this host runs, and its ABI, as Prometheus' exporters say it.
+        let build = try XCTUnwrap(
+            metrics.samples.first { $0.key.hasPrefix("apphost_build_info{") }, "a build_info line")
+        XCTAssertEqual(build.value, 1)
+        XCTAssertTrue(build.key.contains(#"abi="\#(ABIVersion.current)""#), build.key)
+        XCTAssertTrue(build.key.contains(#"version=""#), build.key)
 
         // Control requests by verb and outcome: this scrape is not counted yet, ps was not asked.
         XCTAssertEqual(metrics[#"apphost_control_requests_total{verb="suspend",outcome="ok"}"#], 1)

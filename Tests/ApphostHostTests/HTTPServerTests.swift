@@ -49,12 +49,14 @@ final class HTTPServerTests: XCTestCase {
     }
 
     private func start(
-        _ host: RecordingHost, binding: String = "127.0.0.1:0", token: BearerToken? = nil,
+        _ host: RecordingHost, binding: String = "127.0.0.1:0", tokens: HTTPTokens = HTTPTokens(),
+        allowedHosts: [String] = [], readiness: HostReadiness = HostReadiness(.ready),
         limits: HTTPLimits = HTTPLimits()
     ) throws -> Int {
         let server = try HTTPServer.start(
-            binding: try HTTPBinding(parsing: binding), token: token, responder: host, limits: limits,
-            logger: Logger(label: "test"))
+            binding: try HTTPBinding(parsing: binding), tokens: tokens, allowedHosts: allowedHosts,
+            version: HostVersion(version: "9.8.7", abi: "1.6"), readiness: readiness, responder: host,
+            limits: limits, logger: Logger(label: "test"))
         servers.append(server)
         return server.address.port
     }
@@ -103,7 +105,7 @@ final class HTTPServerTests: XCTestCase {
     // asked nothing; the page's own files, which hold no data, need none.
     func testO1ATokenIsCheckedBeforeTheHostIsAsked() throws {
         let host = RecordingHost()
-        let port = try start(host, token: try scratch.token("s3cret"))
+        let port = try start(host, tokens: try HTTPTokens(controlFile: scratch.token("s3cret")))
         for headers in [[:], ["Authorization": "Bearer wrong"], ["Authorization": "Basic s3cret"]] {
             let response = try HTTPTestClient.request(
                 "POST", "/v1/home", port: port, headers: headers, body: "{}")
@@ -134,7 +136,8 @@ final class HTTPServerTests: XCTestCase {
         }
         XCTAssertThrowsError(try BearerToken(file: scratch.path + "/none"))
         XCTAssertThrowsError(try scratch.token(""))
-        XCTAssertNoThrow(try start(RecordingHost(), binding: "0.0.0.0:0", token: try scratch.token("s3cret")))
+        XCTAssertNoThrow(
+            try start(RecordingHost(), binding: "0.0.0.0:0", tokens: HTTPTokens(controlFile: scratch.token("s3cret"))))
         XCTAssertTrue(try HTTPBinding(parsing: "8080").isLoopback)
         XCTAssertEqual(try HTTPBinding(parsing: "8080"), HTTPBinding(host: "127.0.0.1", port: 8080))
         XCTAssertEqual(try HTTPBinding(parsing: "[::1]:9"), HTTPBinding(host: "::1", port: 9))
@@ -143,6 +146,147 @@ final class HTTPServerTests: XCTestCase {
         for bad in ["", "host:", ":80", "1.2.3.4:70000", "[::1]80", "x"] {
             XCTAssertThrowsError(try HTTPBinding(parsing: bad), bad)
         }
+    }
+
+    // CONTRACT O1, X4: what a page the operator visits could make a browser send is refused before
+    // the host is asked: a POST that is not JSON (a form post, text/plain), a foreign Origin, and a
+    // Host naming another site (DNS rebinding). A client such as curl, with JSON, still gets in.
+    func testO1CrossSiteRequestsAreRefused() throws {
+        let host = RecordingHost()
+        let port = try start(host, allowedHosts: ["apphost.example.com"])
+        let ownOrigin = "http://127.0.0.1:\(port)"
+        let refused: [(String, String, [String: String], Int, String)] = [
+            ("POST", "/v1/home", ["Content-Type": "text/plain"], 415, "Content-Type: application/json"),
+            ("POST", "/v1/home", ["Content-Type": "application/x-www-form-urlencoded"], 415, "application/json"),
+            ("POST", "/v1/home", ["Content-Type": "none"], 415, "got none"),
+            ("POST", "/v1/home", ["Origin": "http://evil.example"], 403, "Origin http://evil.example"),
+            ("POST", "/v1/home", ["Origin": "null"], 403, "cross-site"),
+            // Another port of this machine is another origin.
+            ("POST", "/v1/home", ["Origin": "http://127.0.0.1:1"], 403, "cross-site"),
+            ("GET", "/v1/guests", ["Origin": "http://evil.example"], 403, "cross-site"),
+            ("GET", "/v1/guests", ["Host": "evil.example:\(port)"], 403, "--http-allowed-host evil.example"),
+            ("GET", "/v1/events", ["Host": "rebound.example"], 403, "not this host"),
+            ("GET", "/v1/guests", ["Host": "10.1.2.3"], 403, "not this host"),
+        ]
+        for (method, path, headers, status, message) in refused {
+            let response = try HTTPTestClient.request(method, path, port: port, headers: headers, body: "{}")
+            XCTAssertEqual(response.status, status, "\(method) \(path) \(headers)")
+            XCTAssertTrue(response.body.contains(message), response.body)
+        }
+        XCTAssertEqual(host.commands.withLock { $0 }, [], "the host was asked nothing")
+
+        let accepted: [[String: String]] = [
+            [:], ["Content-Type": "application/json; charset=utf-8"], ["Content-Type": "Application/JSON"],
+            ["Host": "localhost:\(port)"], ["Host": "[::1]:\(port)"], ["Host": "none"],
+            ["Host": "127.0.0.1:\(port)", "Origin": ownOrigin],
+            ["Host": "apphost.example.com", "Origin": "https://apphost.example.com"],
+            ["Host": "APPHOST.example.com:443", "Origin": "https://apphost.example.com"],
+        ]
+        for headers in accepted {
+            let response = try HTTPTestClient.request("POST", "/v1/home", port: port, headers: headers)
+            XCTAssertEqual(response.status, 200, "\(headers): \(response.body)")
+        }
+        XCTAssertEqual(host.commands.withLock { $0.count }, accepted.count)
+    }
+
+    // CONTRACT O1: the policy alone, for what a server test cannot send: a host bound to every
+    // address takes any IP literal (which cannot be rebound) and still no other name.
+    func testO1CrossSitePolicyOnEveryAddress() {
+        let policy = CrossSitePolicy(binding: HTTPBinding(host: "0.0.0.0", port: 80))
+        XCTAssertTrue(policy.accepts(hostHeader: "192.0.2.7:80"))
+        XCTAssertTrue(policy.accepts(hostHeader: "[2001:db8::1]:80"))
+        XCTAssertTrue(policy.accepts(hostHeader: "localhost"))
+        XCTAssertFalse(policy.accepts(hostHeader: "evil.example"))
+        let loopback = CrossSitePolicy(binding: HTTPBinding(host: "127.0.0.1", port: 80))
+        XCTAssertFalse(loopback.accepts(hostHeader: "192.0.2.7"))
+        XCTAssertTrue(CrossSitePolicy.isSameOrigin("http://a.example", host: "a.example:80"))
+        XCTAssertFalse(CrossSitePolicy.isSameOrigin("https://a.example", host: "a.example:80"))
+        XCTAssertFalse(CrossSitePolicy.isSameOrigin("http://a.example", host: nil))
+        XCTAssertFalse(CrossSitePolicy.isSameOrigin("file://", host: "a.example"))
+        XCTAssertEqual(policy.refusal(method: .get, contentType: nil), nil, "a GET needs no type")
+        XCTAssertEqual(policy.refusal(method: .post, contentType: "text/plain")?.status, .unsupportedMediaType)
+    }
+
+    // CONTRACT O1, O3: the probes answer without a token and tell nothing but alive and ready;
+    // /readyz is 503 until the host is ready and once it stops.
+    func testO1ProbesNeedNoTokenAndTellNothingElse() throws {
+        let readiness = HostReadiness()
+        let port = try start(
+            RecordingHost(), tokens: try HTTPTokens(controlFile: scratch.token("s3cret")), readiness: readiness)
+        let alive = try HTTPTestClient.request("GET", "/healthz", port: port)
+        XCTAssertEqual(alive.status, 200)
+        XCTAssertEqual(alive.body, #"{"status":"alive"}"# + "\n")
+        XCTAssertEqual(try HTTPTestClient.request("GET", "/readyz", port: port).status, 503)
+        readiness.markReady()
+        let ready = try HTTPTestClient.request("GET", "/readyz", port: port)
+        XCTAssertEqual(ready.status, 200)
+        XCTAssertEqual(ready.body, #"{"status":"ready"}"# + "\n")
+        readiness.markStopping()
+        readiness.markReady()
+        XCTAssertEqual(try HTTPTestClient.request("GET", "/readyz", port: port).body, #"{"status":"stopping"}"# + "\n")
+        XCTAssertEqual(try HTTPTestClient.request("POST", "/healthz", port: port).status, 405)
+        // Everything else still needs the token.
+        XCTAssertEqual(try HTTPTestClient.request("GET", "/v1/version", port: port).status, 401)
+        XCTAssertEqual(try HTTPTestClient.request("GET", "/nothing", port: port).status, 401)
+    }
+
+    // CONTRACT O1, O4: a read-only token reads (guests, events, metrics, version) and drives
+    // nothing; the control token does both.
+    func testO1AReadOnlyTokenOnlyReads() throws {
+        let host = RecordingHost()
+        let port = try start(
+            host,
+            tokens: try HTTPTokens(controlFile: scratch.token("control"), readFile: scratch.token("reader")))
+        let reader = ["Authorization": "Bearer reader"]
+        let control = ["Authorization": "Bearer control"]
+        for path in ["/v1/guests", "/metrics", "/v1/version"] {
+            XCTAssertEqual(try HTTPTestClient.request("GET", path, port: port, headers: reader).status, 200, path)
+            XCTAssertEqual(try HTTPTestClient.request("GET", path, port: port, headers: control).status, 200, path)
+        }
+        let stream = try HTTPTestClient.openStream("/v1/events", port: port, headers: reader)
+        let opened = HTTPTestClient.read(stream, until: Date() + 5) { $0.contains(": following events") }
+        close(stream)
+        XCTAssertTrue(opened.hasPrefix("HTTP/1.1 200"), opened)
+        let denied = try HTTPTestClient.request(
+            "POST", "/v1/terminate", port: port, headers: reader, body: #"{"guest":"a"}"#)
+        XCTAssertEqual(denied.status, 403)
+        XCTAssertTrue(denied.body.contains("needs the control token"), denied.body)
+        XCTAssertEqual(
+            host.commands.withLock { $0 },
+            [StatusCommand().line, StatusCommand().line, MetricsCommand().line, MetricsCommand().line])
+        XCTAssertEqual(try HTTPTestClient.request("POST", "/v1/home", port: port, headers: control).status, 200)
+
+        let version = try HTTPTestClient.request("GET", "/v1/version", port: port, headers: reader)
+        XCTAssertEqual(version.body, #"{"ok":true,"result":{"abi":"1.6","version":"9.8.7"}}"# + "\n")
+        XCTAssertThrowsError(try HTTPTokens(controlFile: nil, readFile: scratch.token("reader"))) { error in
+            XCTAssertEqual("\(error)", "--http-read-token-file needs --http-token-file")
+        }
+    }
+
+    // CONTRACT O1: a token file is read again on reload (SIGHUP), so a rotation needs no restart;
+    // a file that went bad keeps the token it had.
+    func testO1TokenFilesAreReadAgainOnReload() throws {
+        let file = try scratch.token("old")
+        let tokens = try HTTPTokens(controlFile: file)
+        let port = try start(RecordingHost(), tokens: tokens)
+        func status(_ token: String) throws -> Int {
+            try HTTPTestClient.request("POST", "/v1/home", port: port, headers: ["Authorization": "Bearer \(token)"])
+                .status
+        }
+        XCTAssertEqual(try status("old"), 200)
+        try scratch.write("new", to: file)
+        XCTAssertEqual(try status("new"), 401, "not before the reload")
+        XCTAssertEqual(
+            tokens.reload().map { try? $0.get() }, ["read the control token again from \(file): a new token"])
+        XCTAssertEqual(try status("new"), 200)
+        XCTAssertEqual(try status("old"), 401)
+
+        chmod(file, 0o644)
+        let failed = tokens.reload()
+        guard case .failure(let error) = failed.first else { return XCTFail("\(failed)") }
+        XCTAssertTrue(
+            error.message.hasPrefix("kept the control token: the token file \(file) has mode 644"), error.message)
+        XCTAssertEqual(try status("new"), 200)
     }
 
     // CONTRACT O1, X4: a follower that does not keep up is told so and dropped, and followers beyond
@@ -192,11 +336,17 @@ private final class ScratchFiles {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    /// A token file of mode 600 holding `token`.
-    func token(_ token: String) throws -> BearerToken {
+    /// The path of a new token file of mode 600 holding `token`, checked as the host reads it.
+    func token(_ token: String) throws -> String {
         let file = path + "/token-\(UUID().uuidString)"
+        try write(token, to: file)
+        _ = try BearerToken(file: file)
+        return file
+    }
+
+    /// Replaces what the token file at `file` holds, keeping its mode 600.
+    func write(_ token: String, to file: String) throws {
         try (token + "\n").write(toFile: file, atomically: false, encoding: .utf8)
         chmod(file, 0o600)
-        return try BearerToken(file: file)
     }
 }

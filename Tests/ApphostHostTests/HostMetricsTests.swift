@@ -167,6 +167,7 @@ final class HostMetricsTests: XCTestCase {
         metrics.observe(event(.callback, "a", name: "action go"))
         metrics.controlRequest(verb: "ps", succeeded: true)
         metrics.measured(.callbackRoundTrip(guest: "a", callback: "will_resign_active", duration: .milliseconds(1)))
+        metrics.recordBuild(version: "1.2.3", abi: "1.6.0")
         let lines = metrics.exposition(status: status([("a", .background, getpid())])).split(separator: "\n")
         let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
         XCTAssertEqual(Set(typed), Set(HostMetricFamily.all.map { Substring($0.name) }), "every family, once each")

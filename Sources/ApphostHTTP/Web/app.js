@@ -112,9 +112,11 @@
   async function api(method, path, body) {
     const headers = { Accept: "application/json", ...authHeaders() };
     const init = { method, headers, cache: "no-store" };
-    if (body !== undefined) {
+    // Every POST is JSON, an empty one too: the host refuses any other (a form post from a
+    // foreign page must not drive it).
+    if (method === "POST") {
       headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
+      init.body = JSON.stringify(body === undefined ? {} : body);
     }
     let response;
     try {

@@ -43,6 +43,15 @@ public final class HostMetrics: Sendable {
         factory = PrometheusMetricsFactory(registry: registry)
     }
 
+    /// `apphost_build_info{version=...,abi=...} 1`, as Prometheus' exporters say what they run
+    /// (CONTRACT O4): a query joins it to any other series to tell which release a host runs.
+    public func recordBuild(version: String, abi: String) {
+        registry.makeGauge(
+            descriptor: HostMetricFamily.buildInfo.descriptor, labels: [("version", version), ("abi", abi)]
+        )
+        .set(to: 1)
+    }
+
     // MARK: Counted from events
 
     /// Counts one host event; called by the event fan-out, on the host queue.
@@ -249,6 +258,8 @@ struct HostMetricFamily: Sendable {
         "Time from sending a callback to a guest to its reply, waiting behind earlier callbacks included, "
             + "by callback (actions as one).")
     static let guests = Self("apphost_guests", "Guests by app state, read when scraped.")
+    static let buildInfo = Self(
+        "apphost_build_info", "Always 1: the release this host runs and the guest ABI it implements, as labels.")
     static let cpuSeconds = Self(
         "apphost_guest_cpu_seconds_total",
         "CPU time of a guest's worker: its own cgroup's, with the processes it started, or else the worker's.")
@@ -263,7 +274,7 @@ struct HostMetricFamily: Sendable {
     static let all: [Self] = [
         launches, launchFailures, terminations, crashes, restarts, suspensions, resumes, overruns, taskExpirations,
         watchdogHits, notificationsRefused, actionCalls, audioXruns, controlRequests, callbackRoundTrip, guests,
-        cpuSeconds, memoryBytes, residentBytes,
+        cpuSeconds, memoryBytes, residentBytes, buildInfo,
     ]
 
     private init(_ name: String, _ help: String) {

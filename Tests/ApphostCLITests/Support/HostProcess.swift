@@ -38,8 +38,10 @@ final class HostProcess {
         // Background guests are suspended 1 s after they go idle (B6): tests of other rules,
         // which drive background guests, ask for a delay they never reach, unless they set one.
         let suspendDelay = guests.contains("--suspend-delay") ? [] : ["--suspend-delay", "3600"]
+        // --log-level-file excludes --log-level: a test that gives the file sets the level there.
+        let logLevel = guests.contains("--log-level-file") ? [] : ["--log-level", "warning"]
         process.arguments =
-            ["launch", "--json", "--log-level", "warning", "--data-dir", dataDirectory] + suspendDelay + guests
+            ["launch", "--json"] + logLevel + ["--data-dir", dataDirectory] + suspendDelay + guests
         if let openFiles {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", apphost] + process.arguments!
