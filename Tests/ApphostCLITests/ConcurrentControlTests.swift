@@ -7,7 +7,7 @@ final class ConcurrentControlTests: HostTestCase {
     /// builds running; with a listen backlog of 16 and no retry, 410 of them failed (EAGAIN).
     static let concurrentCommands = 1000
 
-    // README: every ctl command answers while many others run. The host's listen backlog holds
+    // docs/decisions.md: every ctl command answers while many others run. The host's listen backlog holds
     // a burst, and a client the kernel still refuses (EAGAIN: the backlog is full) tries again.
     func testAThousandConcurrentCtlPsAllAnswer() throws {
         let host = try startHost([BuildProducts.cSample])

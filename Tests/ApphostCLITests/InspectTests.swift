@@ -82,7 +82,7 @@ final class InspectTests: HostTestCase {
         XCTAssertEqual(object["launch"] as? String, "not checked")
     }
 
-    // README: inspect runs no host and takes no --data-dir. Given one, it says so in one line (a
+    // docs/operating.md: inspect runs no host and takes no --data-dir. Given one, it says so in one line (a
     // usage error); before, ArgumentParser's "Unknown option" took four. APPHOST_DATA_DIR, which
     // only launch and ctl read, is no error.
     func testInspectRefusesADataDirectoryInOneLine() throws {
@@ -94,7 +94,7 @@ final class InspectTests: HostTestCase {
         XCTAssertEqual(environment.status, 0, "\(environment.stderr)")
     }
 
-    // README: in this process nothing can stop a library that hangs while it loads, so --timeout
+    // docs/operating.md: in this process nothing can stop a library that hangs while it loads, so --timeout
     // with --isolation none is a usage error instead of an option silently ignored.
     func testTimeoutWithoutProcessIsolationIsAUsageError() throws {
         let sample = try BuildProducts.path(BuildProducts.cSample)

@@ -67,7 +67,7 @@ final class SwitcherBrowserTests: HostTestCase {
         XCTAssertGreaterThan(png.count, 10_000, "a page with two cards is more than a blank PNG")
         XCTAssertEqual(png.count > 24 ? bigEndian(png, at: 16) : 0, 1280)
         XCTAssertEqual(png.count > 24 ? bigEndian(png, at: 20) : 0, 800)
-        // APPHOST_SWITCHER_SCREENSHOT=docs/switcher.png keeps it, for the README.
+        // APPHOST_SWITCHER_SCREENSHOT=docs/switcher.png keeps it, for README.md and docs/operating.md.
         if let keep = ProcessInfo.processInfo.environment["APPHOST_SWITCHER_SCREENSHOT"], !keep.isEmpty {
             try? FileManager.default.removeItem(atPath: keep)
             try FileManager.default.copyItem(atPath: screenshot, toPath: keep)

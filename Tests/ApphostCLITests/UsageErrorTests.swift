@@ -1,9 +1,9 @@
 import XCTest
 
-/// README: bad input gets a clear one-line error on stderr; a usage error exits 64. Every option
+/// docs/operating.md: bad input gets a clear one-line error on stderr; a usage error exits 64. Every option
 /// and argument of every command, whatever ArgumentParser or the command's own checks find wrong.
 final class UsageErrorTests: HostTestCase {
-    /// A usage error as README promises it: exit 64, and on stderr the one line
+    /// A usage error as docs/operating.md promises it: exit 64, and on stderr the one line
     /// "apphost: <message> (see <command> --help)", nothing on stdout.
     @discardableResult
     private func assertUsageError(
@@ -27,7 +27,7 @@ final class UsageErrorTests: HostTestCase {
     /// command would fail on the missing file rather than start a host.
     private var missingGuest: String { scratch.path + "/missing.so" }
 
-    // README: usage errors are one line, not ArgumentParser's three or four (the message, a
+    // docs/operating.md: usage errors are one line, not ArgumentParser's three or four (the message, a
     // "Help:" line, the usage, "See ..."), and say where the help is.
     func testUsageErrorsAreOneLineAndNameTheCommandsHelp() throws {
         let guest = missingGuest
