@@ -85,9 +85,12 @@ let package = Package(
         // object and so libswiftCore (4.8 MB resident instead of 2.8): -nostartfiles leaves the
         // object out, and -static-stdlib links nothing of a runtime the C code never calls.
         .executableTarget(
-            name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", cApphost],
+            name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", "ApphostVersion", cApphost],
             linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
+        // apphost's version, in one place (apphost_version.h): a C header so that the C worker and
+        // the Swift CLI print the same line, and scripts/package names the package after it.
+        .target(name: "ApphostVersion"),
         // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
         .systemLibrary(name: "CEpoll"),
         // Plain values that policy, control and the CLI share: a guest's descriptor and ABI
@@ -187,7 +190,8 @@ let package = Package(
                 "ApphostHTTP",
                 "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits", "ApphostSound",
-                "ApphostLoading", "ApphostModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ApphostLoading", "ApphostModel", "ApphostVersion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

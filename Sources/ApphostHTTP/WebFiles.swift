@@ -4,20 +4,36 @@ import Hummingbird
 /// The web app switcher's files (CONTRACT O1): plain HTML, CSS and JavaScript from this target's
 /// resources (Web/), read once at start and served from memory at `/` and `/<name>`.
 ///
-/// SwiftPM puts the resources in `apphost_ApphostHTTP.resources` beside the executable; installed,
-/// that directory goes beside `apphost` too (README, "Install as a service"). Found here without
-/// `Bundle.module`, which stops the process when the directory is missing: a host without its
-/// page still serves its API.
+/// Found without `Bundle.module`, which stops the process when the directory is missing: a host
+/// without its page still serves its API, and says where it looked (``missingMessage``).
 struct WebFiles: Sendable {
     let files: [String: (contentType: String, body: ByteBuffer)]
+    /// Where the files were looked for, when no place had them (for a warning at start); nil when
+    /// they were found.
+    var missingMessage: String? = nil
 
     static let bundleName = "apphost_ApphostHTTP.resources"
 
-    /// The files of the Web directory beside the executable; none when it is missing.
+    /// The files of the first of these directories that holds index.html, beside the executable:
+    /// `apphost_ApphostHTTP.resources/Web`, where SwiftPM puts the resources in a build tree, then
+    /// `../share/apphost/web`, where the Debian package installs them (/usr/bin/apphost,
+    /// /usr/share/apphost/web). None when neither has it, with ``missingMessage`` naming both.
     static func load() -> WebFiles {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let directory = executable.deletingLastPathComponent().appendingPathComponent(bundleName)
-            .appendingPathComponent("Web")
+        let binDirectory = executable.deletingLastPathComponent()
+        let candidates = [
+            binDirectory.appendingPathComponent(bundleName).appendingPathComponent("Web"),
+            binDirectory.appendingPathComponent("../share/apphost/web").standardized,
+        ]
+        guard
+            let directory = candidates.first(where: {
+                FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path)
+            })
+        else {
+            let tried = candidates.map(\.path).joined(separator: " nor in ")
+            return WebFiles(
+                files: [:], missingMessage: "the web switcher's files are not installed: no index.html in \(tried)")
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var files: [String: (String, ByteBuffer)] = [:]
         for name in names where !name.hasPrefix(".") {

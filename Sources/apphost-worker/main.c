@@ -9,11 +9,14 @@
  * little memory.
  *
  * With the one argument --spawner it is instead the host's spawner, which
- * starts workers for it (apphost_spawner.h).
+ * starts workers for it (apphost_spawner.h); with --version it prints
+ * apphost's version (apphost_version.h) and exits.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "apphost_spawner.h"
+#include "apphost_version.h"
 #include "apphost_wire.h"
 #include "conversation.h"
 #include "process_setup.h"
@@ -21,6 +24,10 @@
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        puts(APPHOST_VERSION);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     if (argc == 2 && strcmp(argv[1], APPHOST_SPAWNER_ARGUMENT) == 0) {
         spawner_serve();
     }

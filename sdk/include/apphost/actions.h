@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The actions extension, "apphost.actions/1" (ABI 1.6): named, typed entry
  * points that an operator calls in a running guest (CONTRACT F1 to F3), as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * App lifecycle: the app states and the callbacks a guest implements for
  * its process-wide life (CONTRACT A1 to A5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * apphost guest SDK, ABI version 1: the umbrella header.
  *

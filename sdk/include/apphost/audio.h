@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The audio extension, "apphost.audio/1" (ABI 1.4; render, ABI 1.5): the
  * guest's one audio session (CONTRACT C1 to C15, B9), as an app's audio

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The background extension, "apphost.background/1": background tasks with a
  * time budget the host enforces (CONTRACT B1 to B4), and timers and async

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The guest descriptor: who the guest is and what it declares it needs.
  * The host reads it before calling init, so it must be static data.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host interface: what the host offers a guest. The host hands it to the
  * guest's init; the pointer and every function in it stay valid until deinit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Scenes: the windows of a guest, their states and the callbacks a guest
  * implements for them (CONTRACT S1 to S5, S12).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The scenes extension, "apphost.scenes/1" (ABI 1.1): several windows per
  * guest, opened and activated on request (CONTRACT S9, S10), their sizes

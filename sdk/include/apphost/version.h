@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * apphost ABI version, and how the ABI changes.
  *
