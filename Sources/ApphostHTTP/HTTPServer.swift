@@ -45,6 +45,8 @@ public final class HTTPServer: Sendable {
     ) throws(HTTPSetupError) -> HTTPServer {
         try binding.checkAccess(tokens: tokens)
         let web = WebFiles.load()
+        // Loudly: a host without its page still serves its API, but the operator should know.
+        if let missing = web.missingMessage { logger.warning("\(missing)") }
         let router = Router()
         let crossSite = CrossSitePolicy(binding: binding, extraHosts: allowedHosts)
         router.add(middleware: CrossSiteGuard(policy: crossSite, checksContent: false))

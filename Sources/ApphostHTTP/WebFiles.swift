@@ -71,11 +71,8 @@ struct WebFiles: Sendable {
             if name == "index.html" { router.get("/", use: response) }
         }
         if files["index.html"] == nil {
-            router.get("/") { _, _ in
-                JSONReply.failure(
-                    "the web page's files are not installed beside the apphost binary (\(Self.bundleName))",
-                    status: .notFound)
-            }
+            let message = missingMessage ?? "the web switcher's files have no index.html"
+            router.get("/") { _, _ in JSONReply.failure(message, status: .notFound) }
         }
     }
 }

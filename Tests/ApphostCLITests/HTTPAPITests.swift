@@ -169,6 +169,25 @@ final class HTTPAPITests: HostTestCase {
         XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer c0ntrol"]).status, 200)
     }
 
+    // CONTRACT O1: a host whose switcher files are in neither place it looks (beside the binary in a
+    // build tree, ../share/apphost/web once installed) says so, naming both, and still serves.
+    func testO1AHostWithoutItsPageSaysWhereItLooked() throws {
+        let bin = scratch.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try BuildProducts.apphost(), toPath: bin + "/apphost")
+        // No guest launches: the host has served HTTP by then, and stops.
+        let run = try runCommand(
+            bin + "/apphost",
+            ["launch", "--data-dir", dataDirectory, "--isolation", "none", "--http", "0", scratch.path + "/none.so"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(
+            run.stderr.contains {
+                $0.contains(
+                    "the web switcher's files are not installed: no index.html in \(bin)/apphost_ApphostHTTP.resources/Web nor in \(scratch.path)/share/apphost/web"
+                )
+            }, run.stderr.joined(separator: "\n"))
+    }
+
     // CONTRACT O1, X4: an address others can reach is refused without a token, or with a token file
     // others may read, in one line before anything starts; with one, a request without the token
     // is 401 and changes nothing.
