@@ -6,8 +6,12 @@ import Foundation
 public struct BearerToken: Sendable {
     let bytes: [UInt8]
 
-    /// The token is the file's first line. The file must be a regular file that neither its
-    /// group nor others may read or write (mode 0600 or 0400), and the token not empty.
+    /// Fewer characters than this are too easy to guess: `openssl rand -hex 16` makes 32.
+    public static let minimumLength = 16
+
+    /// The token is the file's first line, without the spaces around it. The file must be a
+    /// regular file that neither its group nor others may read or write (mode 0600 or 0400), and
+    /// the token at least ``minimumLength`` characters.
     public init(file path: String) throws(HTTPSetupError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -25,16 +29,25 @@ public struct BearerToken: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw HTTPSetupError("cannot read the token file \(path)")
         }
-        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+        // The first line, even an empty one: a blank first line is a mistake, not a separator.
+        let line =
+            String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .first ?? ""
         let token = line.trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty else { throw HTTPSetupError("the token file \(path) is empty") }
+        guard !token.isEmpty else { throw HTTPSetupError("the token file \(path) has no token on its first line") }
+        guard token.count >= Self.minimumLength else {
+            throw HTTPSetupError(
+                "the token in \(path) has \(token.count) characters; use \(Self.minimumLength) at least (openssl rand -hex 16)"
+            )
+        }
         bytes = Array(token.utf8)
     }
 
     /// Whether an `Authorization` header's value presents this token. Compares in a time that does
     /// not depend on where the first difference is, so that timing does not reveal the token.
     func accepts(authorization value: String?) -> Bool {
-        guard let value, value.hasPrefix("Bearer ") else { return false }
+        // The scheme is case-insensitive (RFC 9110, 11.1).
+        guard let value, value.count > 7, value.prefix(7).lowercased() == "bearer " else { return false }
         let presented = Array(value.utf8.dropFirst(7))
         guard presented.count == bytes.count else { return false }
         var difference: UInt8 = 0

@@ -1,6 +1,7 @@
 import ApphostControl
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Every control verb as a JSON endpoint (CONTRACT O1): `POST /v1/<verb>` with the verb's members
 /// as a JSON object, and `GET /v1/guests` for `ps`. A request becomes the control line
@@ -20,9 +21,12 @@ struct CommandRoutes: Sendable {
             let body: ByteBuffer
             do {
                 body = try await request.collectBody(upTo: Self.maximumBodyLength)
-            } catch {
+            } catch is NIOTooManyBytesError {
                 return JSONReply.failure(
                     "request body over \(Self.maximumBodyLength) bytes", status: .contentTooLarge)
+            } catch {
+                // A body that ends before its length, or a bad chunk: the client's request is broken.
+                return JSONReply.failure("cannot read the request body: \(error)", status: .badRequest)
             }
             return await command(verb: verb, body: Data(buffer: body))
         }

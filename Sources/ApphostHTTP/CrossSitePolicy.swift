@@ -41,8 +41,12 @@ package struct CrossSitePolicy: Sendable, Equatable {
     /// header. What it sends is checked apart (``refusal(method:contentType:)``), once the path is
     /// known to take the method.
     package func refusal(host: String?, origin: String?) -> Refusal? {
-        // A client that names no host is no browser; HTTP/1.0 allowed it.
-        if let host, !accepts(hostHeader: host) {
+        // HTTP/1.1 requires Host (RFC 9112, 3.2), and a request without it could be meant for
+        // any site.
+        guard let host else {
+            return Refusal(status: .badRequest, message: "the request has no Host header, which HTTP/1.1 requires")
+        }
+        if !accepts(hostHeader: host) {
             return Refusal(
                 status: .forbidden,
                 message:

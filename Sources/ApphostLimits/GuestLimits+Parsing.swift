@@ -25,13 +25,30 @@ extension GuestLimits {
     }
 
     /// A whole number of at least 1, for --files-limit and --processes-limit.
-    public static func parseCount(_ text: String, option: String) throws(LimitError) -> Int {
+    public static func parseCount(_ text: String, option: String, maximum: Int, why: String) throws(LimitError) -> Int {
         let trimmed = text.trimmingWhitespace
         guard let value = Int(trimmed), !trimmed.hasPrefix("+") else {
             throw LimitError("\(option): \"\(text)\" is not a whole number")
         }
         guard value >= 1 else { throw LimitError("\(option): \(text) is too small; it must be at least 1") }
+        guard value <= maximum else {
+            throw LimitError("\(option): \(text) is too large; it must be at most \(maximum) (\(why))")
+        }
         return value
+    }
+
+    /// The most open files a process may be allowed: the kernel's fs.nr_open (1048576 unless
+    /// raised), past which setrlimit(RLIMIT_NOFILE) fails.
+    public static var maximumOpenFiles: Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/fs/nr_open", encoding: .utf8)) ?? ""
+        return Int(text.trimmingWhitespace) ?? 1 << 20
+    }
+
+    /// The most processes a guest may be allowed: the kernel's kernel.pid_max, past which no limit
+    /// could bind.
+    public static var maximumProcesses: Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)) ?? ""
+        return Int(text.trimmingWhitespace) ?? 1 << 22
     }
 
     /// "64 MB", "1 GB", "512 KB" when the value is a whole number of them, else "N bytes", as the

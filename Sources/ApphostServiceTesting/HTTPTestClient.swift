@@ -23,6 +23,15 @@ public enum HTTPTestClient {
         return try parse(text)
     }
 
+    /// Sends `text` as it is, a whole request with its head, and reads the whole response: for
+    /// requests the other helpers would not write (a broken chunk, say).
+    public static func raw(_ text: String, port: Int, timeout: TimeInterval = 10) throws -> HTTPTestResponse {
+        let descriptor = try connect(port: port)
+        defer { close(descriptor) }
+        try send(text, on: descriptor)
+        return try parse(read(descriptor, until: Date() + timeout) { _ in false })
+    }
+
     /// Opens `GET path` as an event stream: the connection, for ``read(_:until:stopWhen:)``.
     public static func openStream(_ path: String, port: Int, headers: [String: String] = [:]) throws -> Int32 {
         let descriptor = try connect(port: port)

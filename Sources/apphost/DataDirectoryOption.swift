@@ -12,6 +12,10 @@ struct DataDirectoryOption: ParsableArguments {
             valueName: "dir"))
     var path: String?
 
+    func validate() throws {
+        if path?.isEmpty == true { throw ValidationError("--data-dir must not be empty") }
+    }
+
     func resolve() throws(CLIFailure) -> DataDirectory {
         do {
             return try DataDirectory.resolve(path)

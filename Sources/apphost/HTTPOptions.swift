@@ -33,7 +33,14 @@ struct HTTPOptions: ParsableArguments {
     var allowedHosts: [String] = []
 
     func validate() throws {
-        guard binding == nil else { return }
+        if let binding {
+            do throws(HTTPSetupError) {
+                _ = try HTTPBinding(parsing: binding)
+            } catch {
+                throw ValidationError(error.message)
+            }
+            return
+        }
         if httpTokenFile != nil { throw ValidationError("--http-token-file needs --http.") }
         if httpReadTokenFile != nil { throw ValidationError("--http-read-token-file needs --http.") }
         if !allowedHosts.isEmpty { throw ValidationError("--http-allowed-host needs --http.") }

@@ -49,10 +49,14 @@ struct LimitsOptions: ParsableArguments {
             return GuestLimits(
                 memoryBytes: try memoryLimit.map { text throws(LimitError) in try GuestLimits.parseMemory(text) },
                 openFiles: try filesLimit.map { text throws(LimitError) in
-                    try GuestLimits.parseCount(text, option: "--files-limit")
+                    try GuestLimits.parseCount(
+                        text, option: "--files-limit", maximum: GuestLimits.maximumOpenFiles,
+                        why: "the kernel's fs.nr_open")
                 },
                 processes: try processesLimit.map { text throws(LimitError) in
-                    try GuestLimits.parseCount(text, option: "--processes-limit")
+                    try GuestLimits.parseCount(
+                        text, option: "--processes-limit", maximum: GuestLimits.maximumProcesses,
+                        why: "the kernel's kernel.pid_max")
                 })
         } catch {
             throw ValidationError(error.description)

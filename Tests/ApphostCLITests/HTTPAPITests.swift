@@ -141,8 +141,8 @@ final class HTTPAPITests: HostTestCase {
     // CONTRACT O1, O3, O4: the probes answer without the token, /readyz once the guests have
     // launched; /v1/version names this build and its ABI, for the read-only token too.
     func testO1ProbesAndVersionOfARunningHost() throws {
-        let control = try scratch.file("control-token", contents: "c0ntrol\n")
-        let reader = try scratch.file("read-token", contents: "r3ader\n")
+        let control = try scratch.file("control-token", contents: "c0ntrol-c0ntrol-c0ntrol\n")
+        let reader = try scratch.file("read-token", contents: "r3ader-r3ader-r3ader\n")
         chmod(control, 0o600)
         chmod(reader, 0o600)
         let (_, port) = try startServingSamples(options: [
@@ -158,15 +158,16 @@ final class HTTPAPITests: HostTestCase {
         }
         XCTAssertEqual(ready.body, #"{"status":"ready"}"# + "\n")
         let version = try HTTPTestClient.request(
-            "GET", "/v1/version", port: port, headers: ["Authorization": "Bearer r3ader"])
+            "GET", "/v1/version", port: port, headers: ["Authorization": "Bearer r3ader-r3ader-r3ader"])
         XCTAssertEqual(version.status, 200, version.body)
         let reply = try ControlCoding.decode(ControlReply<[String: String]>.self, from: version.body)
         XCTAssertEqual(reply.result?["abi"], ABIVersion.current.description)
         XCTAssertEqual(reply.result?["version"]?.isEmpty, false)
         XCTAssertEqual(
-            try post("home", port: port, headers: ["Authorization": "Bearer r3ader"]).status, 403,
+            try post("home", port: port, headers: ["Authorization": "Bearer r3ader-r3ader-r3ader"]).status, 403,
             "the read-only token drives nothing")
-        XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer c0ntrol"]).status, 200)
+        XCTAssertEqual(
+            try post("home", port: port, headers: ["Authorization": "Bearer c0ntrol-c0ntrol-c0ntrol"]).status, 200)
     }
 
     // CONTRACT O1: a host whose switcher files are in neither place it looks (beside the binary in a
@@ -201,7 +202,7 @@ final class HTTPAPITests: HostTestCase {
                 "apphost: --http 0.0.0.0:0 is not a loopback address: anyone who reaches it could drive the host; give --http-token-file"
             ])
         let tokenFile = scratch.path + "/token"
-        try "s3cret\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
+        try "s3cret-s3cret-s3cret\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
         chmod(tokenFile, 0o644)
         let readable = try runApphost([
             "launch", "--data-dir", dataDirectory, "--http", "0.0.0.0:0", "--http-token-file", tokenFile, guest,
@@ -212,8 +213,9 @@ final class HTTPAPITests: HostTestCase {
             [
                 "apphost: the token file \(tokenFile) has mode 644: others may read it; make it 600 (chmod 600 \(tokenFile))"
             ])
+        // A malformed address is a usage error (issue 34).
         let malformed = try runApphost(["launch", "--data-dir", dataDirectory, "--http", "localhost:http", guest])
-        XCTAssertEqual(malformed.status, 1)
+        XCTAssertEqual(malformed.status, 64)
         XCTAssertEqual(malformed.stderr.count, 1)
 
         chmod(tokenFile, 0o600)
@@ -222,7 +224,8 @@ final class HTTPAPITests: HostTestCase {
         XCTAssertEqual(refused.status, 401)
         XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer nope"]).status, 401)
         XCTAssertEqual(try status().foreground, Self.cID, "nothing was done")
-        XCTAssertEqual(try post("home", port: port, headers: ["Authorization": "Bearer s3cret"]).status, 200)
+        XCTAssertEqual(
+            try post("home", port: port, headers: ["Authorization": "Bearer s3cret-s3cret-s3cret"]).status, 200)
         XCTAssertNil(try status().foreground)
     }
 

@@ -39,7 +39,7 @@ final class OpenAPITests: HostTestCase {
         let schemathesis = try XCTUnwrap(
             Self.executable("schemathesis"), "schemathesis is not installed: scripts/setup installs it")
         let tokenFile = scratch.path + "/token"
-        try "s3cret\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
+        try "s3cret-s3cret-s3cret\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
         chmod(tokenFile, 0o600)
         let host = try startHost(
             [BuildProducts.cSample, BuildProducts.swiftSample],
@@ -58,7 +58,8 @@ final class OpenAPITests: HostTestCase {
             schemathesis,
             [
                 "--config-file", config, "--no-color", "run", document.path, "--url", "http://127.0.0.1:\(port)",
-                "--header", "Authorization: Bearer s3cret", "--checks", "all", "--exclude-path", "/v1/events",
+                "--header", "Authorization: Bearer s3cret-s3cret-s3cret", "--checks", "all", "--exclude-path",
+                "/v1/events",
                 "--max-examples", "20", "--seed", "20261124",
             ], in: scratch.path, environment: ["SCHEMATHESIS_HOOKS": ""], timeout: 240)
         XCTAssertEqual(

@@ -14,7 +14,7 @@ final class OperatorSignalTests: HostTestCase {
     // CONTRACT O3, O1, A3: SIGHUP rotates the HTTP token and the log level without a restart,
     // keeps what it cannot read, and terminates nothing; SIGTERM afterwards is still graceful.
     func testO3SIGHUPReloadsTokensAndLogLevelAndKeepsGuests() throws {
-        let tokenFile = try scratch.file("token", contents: "first\n")
+        let tokenFile = try scratch.file("token", contents: "first-token-0123456789\n")
         chmod(tokenFile, 0o600)
         let levelFile = try scratch.file("log-level", contents: "info\n")
         let host = try startHost(
@@ -26,9 +26,9 @@ final class OperatorSignalTests: HostTestCase {
             try HTTPTestClient.request("GET", "/v1/guests", port: port, headers: ["Authorization": "Bearer \(token)"])
                 .status
         }
-        XCTAssertEqual(try status("first"), 200)
+        XCTAssertEqual(try status("first-token-0123456789"), 200)
 
-        try "second\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
+        try "second-token-0123456789\n".write(toFile: tokenFile, atomically: false, encoding: .utf8)
         try "debug\n".write(toFile: levelFile, atomically: false, encoding: .utf8)
         host.signal(SIGHUP)
         try waitForError(host, "SIGHUP: log level debug, was info")
@@ -37,8 +37,8 @@ final class OperatorSignalTests: HostTestCase {
                 $0.contains("SIGHUP: read the control token again from \(tokenFile): a new token")
             },
             host.stderr.snapshot.joined(separator: "\n"))
-        XCTAssertEqual(try status("second"), 200)
-        XCTAssertEqual(try status("first"), 401)
+        XCTAssertEqual(try status("second-token-0123456789"), 200)
+        XCTAssertEqual(try status("first-token-0123456789"), 401)
 
         // What cannot be read is kept, and said.
         try "loud\n".write(toFile: levelFile, atomically: false, encoding: .utf8)
@@ -46,7 +46,7 @@ final class OperatorSignalTests: HostTestCase {
         host.signal(SIGHUP)
         try waitForError(host, "SIGHUP: kept log level debug: the log level file \(levelFile) says \"loud\"")
         try waitForError(host, "SIGHUP: kept the control token: the token file \(tokenFile) has mode 644")
-        XCTAssertEqual(try status("second"), 200)
+        XCTAssertEqual(try status("second-token-0123456789"), 200)
 
         XCTAssertTrue(host.process.isRunning, "SIGHUP leaves the host running")
         XCTAssertFalse(host.events.contains { $0.kind == .terminated }, "and terminates no guest")

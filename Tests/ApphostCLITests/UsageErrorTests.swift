@@ -43,6 +43,19 @@ final class UsageErrorTests: HostTestCase {
             ["ctl", "--data-dir", dataDirectory, "layout", "split", "a", "b", "--ratio", "2"],
             containing: "the ratio must be from 0.1 to 0.9", help: "apphost ctl layout split")
         try assertUsageError(["fly"], containing: "'fly'", help: "apphost")
+        // Values no later check would catch before the host starts are usage errors too.
+        try assertUsageError(
+            ["launch", "--http", "99999", guest], containing: "--http 99999: expected PORT", help: "apphost launch")
+        try assertUsageError(
+            ["launch", "--data-dir", "", guest], containing: "--data-dir must not be empty", help: "apphost launch")
+        try assertUsageError(
+            ["ctl", "--data-dir", "", "ps"], containing: "--data-dir must not be empty", help: "apphost ctl ps")
+        try assertUsageError(
+            ["ctl", "--data-dir", dataDirectory, "call", "g", "a", "--arguments", "{"],
+            containing: "--arguments takes one JSON array", help: "apphost ctl call")
+        try assertUsageError(
+            ["launch", "--files-limit", "4294967296", guest],
+            containing: "--files-limit: 4294967296 is too large; it must be at most", help: "apphost launch")
     }
 
     // Help is not an error: it is printed in full, on stdout, with exit 0.

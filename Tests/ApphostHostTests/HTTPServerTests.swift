@@ -95,6 +95,13 @@ final class HTTPServerTests: XCTestCase {
         }
         XCTAssertEqual(host.commands.withLock { $0.count }, 4)
 
+        // A chunk whose size is not a number is a broken request (400), not a large one.
+        let brokenChunk = try HTTPTestClient.raw(
+            "POST /v1/switch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", port: port)
+        XCTAssertEqual(brokenChunk.status, 400, brokenChunk.body)
+        XCTAssertEqual(host.commands.withLock { $0.count }, 4)
+
         // A body over the socket's longest line is refused whole.
         let huge = #"{"guest":""# + String(repeating: "x", count: 600 * 1024) + #""}"#
         XCTAssertEqual(try HTTPTestClient.request("POST", "/v1/switch", port: port, body: huge).status, 413)
@@ -105,8 +112,8 @@ final class HTTPServerTests: XCTestCase {
     // asked nothing; the page's own files, which hold no data, need none.
     func testO1ATokenIsCheckedBeforeTheHostIsAsked() throws {
         let host = RecordingHost()
-        let port = try start(host, tokens: try HTTPTokens(controlFile: scratch.token("s3cret")))
-        for headers in [[:], ["Authorization": "Bearer wrong"], ["Authorization": "Basic s3cret"]] {
+        let port = try start(host, tokens: try HTTPTokens(controlFile: scratch.token("s3cret-s3cret-s3cret")))
+        for headers in [[:], ["Authorization": "Bearer wrong"], ["Authorization": "Basic s3cret-s3cret-s3cret"]] {
             let response = try HTTPTestClient.request(
                 "POST", "/v1/home", port: port, headers: headers, body: "{}")
             XCTAssertEqual(response.status, 401, "\(headers)")
@@ -116,9 +123,17 @@ final class HTTPServerTests: XCTestCase {
         }
         XCTAssertEqual(host.commands.withLock { $0 }, [])
         let allowed = try HTTPTestClient.request(
-            "POST", "/v1/home", port: port, headers: ["Authorization": "Bearer s3cret"])
+            "POST", "/v1/home", port: port, headers: ["Authorization": "Bearer s3cret-s3cret-s3cret"])
         XCTAssertEqual(allowed.status, 200)
-        XCTAssertEqual(host.commands.withLock { $0 }, [HomeCommand().line])
+        // The scheme is case-insensitive (RFC 9110, 11.1); the token is not.
+        let lowercase = try HTTPTestClient.request(
+            "POST", "/v1/home", port: port, headers: ["Authorization": "bearer s3cret-s3cret-s3cret"])
+        XCTAssertEqual(lowercase.status, 200)
+        XCTAssertEqual(
+            try HTTPTestClient.request(
+                "POST", "/v1/home", port: port, headers: ["Authorization": "Bearer S3CRET-S3CRET-S3CRET"]
+            ).status, 401)
+        XCTAssertEqual(host.commands.withLock { $0 }, [HomeCommand().line, HomeCommand().line])
         XCTAssertNotEqual(try HTTPTestClient.request("GET", "/", port: port).status, 401)
     }
 
@@ -128,16 +143,27 @@ final class HTTPServerTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("is not a loopback address"), "\(error)")
         }
         let open = scratch.path + "/open-token"
-        try "s3cret\n".write(toFile: open, atomically: false, encoding: .utf8)
+        try "s3cret-s3cret-s3cret\n".write(toFile: open, atomically: false, encoding: .utf8)
         chmod(open, 0o644)
         XCTAssertThrowsError(try BearerToken(file: open)) { error in
             XCTAssertEqual(
                 "\(error)", "the token file \(open) has mode 644: others may read it; make it 600 (chmod 600 \(open))")
         }
         XCTAssertThrowsError(try BearerToken(file: scratch.path + "/none"))
-        XCTAssertThrowsError(try scratch.token(""))
+        XCTAssertThrowsError(try scratch.token("")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("has no token on its first line"), "\(error)")
+        }
+        // A blank first line is a mistake, not a separator: the second line is not taken.
+        XCTAssertThrowsError(try scratch.token("\nsecond-line-token-0123456789")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("has no token on its first line"), "\(error)")
+        }
+        XCTAssertThrowsError(try scratch.token("12345")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("has 5 characters; use 16 at least (openssl rand -hex 16)"), "\(error)")
+        }
         XCTAssertNoThrow(
-            try start(RecordingHost(), binding: "0.0.0.0:0", tokens: HTTPTokens(controlFile: scratch.token("s3cret"))))
+            try start(
+                RecordingHost(), binding: "0.0.0.0:0",
+                tokens: HTTPTokens(controlFile: scratch.token("s3cret-s3cret-s3cret"))))
         XCTAssertTrue(try HTTPBinding(parsing: "8080").isLoopback)
         XCTAssertEqual(try HTTPBinding(parsing: "8080"), HTTPBinding(host: "127.0.0.1", port: 8080))
         XCTAssertEqual(try HTTPBinding(parsing: "[::1]:9"), HTTPBinding(host: "::1", port: 9))
@@ -167,6 +193,8 @@ final class HTTPServerTests: XCTestCase {
             ("GET", "/v1/guests", ["Host": "evil.example:\(port)"], 403, "--http-allowed-host evil.example"),
             ("GET", "/v1/events", ["Host": "rebound.example"], 403, "not this host"),
             ("GET", "/v1/guests", ["Host": "10.1.2.3"], 403, "not this host"),
+            // HTTP/1.1 without Host (RFC 9112, 3.2).
+            ("GET", "/v1/guests", ["Host": "none"], 400, "no Host header"),
         ]
         for (method, path, headers, status, message) in refused {
             let response = try HTTPTestClient.request(method, path, port: port, headers: headers, body: "{}")
@@ -177,7 +205,7 @@ final class HTTPServerTests: XCTestCase {
 
         let accepted: [[String: String]] = [
             [:], ["Content-Type": "application/json; charset=utf-8"], ["Content-Type": "Application/JSON"],
-            ["Host": "localhost:\(port)"], ["Host": "[::1]:\(port)"], ["Host": "none"],
+            ["Host": "localhost:\(port)"], ["Host": "[::1]:\(port)"],
             ["Host": "127.0.0.1:\(port)", "Origin": ownOrigin],
             ["Host": "apphost.example.com", "Origin": "https://apphost.example.com"],
             ["Host": "APPHOST.example.com:443", "Origin": "https://apphost.example.com"],
@@ -212,7 +240,8 @@ final class HTTPServerTests: XCTestCase {
     func testO1ProbesNeedNoTokenAndTellNothingElse() throws {
         let readiness = HostReadiness()
         let port = try start(
-            RecordingHost(), tokens: try HTTPTokens(controlFile: scratch.token("s3cret")), readiness: readiness)
+            RecordingHost(), tokens: try HTTPTokens(controlFile: scratch.token("s3cret-s3cret-s3cret")),
+            readiness: readiness)
         let alive = try HTTPTestClient.request("GET", "/healthz", port: port)
         XCTAssertEqual(alive.status, 200)
         XCTAssertEqual(alive.body, #"{"status":"alive"}"# + "\n")
@@ -236,9 +265,10 @@ final class HTTPServerTests: XCTestCase {
         let host = RecordingHost()
         let port = try start(
             host,
-            tokens: try HTTPTokens(controlFile: scratch.token("control"), readFile: scratch.token("reader")))
-        let reader = ["Authorization": "Bearer reader"]
-        let control = ["Authorization": "Bearer control"]
+            tokens: try HTTPTokens(
+                controlFile: scratch.token("control-control-control"), readFile: scratch.token("reader-reader-reader")))
+        let reader = ["Authorization": "Bearer reader-reader-reader"]
+        let control = ["Authorization": "Bearer control-control-control"]
         for path in ["/v1/guests", "/metrics", "/v1/version"] {
             XCTAssertEqual(try HTTPTestClient.request("GET", path, port: port, headers: reader).status, 200, path)
             XCTAssertEqual(try HTTPTestClient.request("GET", path, port: port, headers: control).status, 200, path)
@@ -258,7 +288,8 @@ final class HTTPServerTests: XCTestCase {
 
         let version = try HTTPTestClient.request("GET", "/v1/version", port: port, headers: reader)
         XCTAssertEqual(version.body, #"{"ok":true,"result":{"abi":"1.6","version":"9.8.7"}}"# + "\n")
-        XCTAssertThrowsError(try HTTPTokens(controlFile: nil, readFile: scratch.token("reader"))) { error in
+        XCTAssertThrowsError(try HTTPTokens(controlFile: nil, readFile: scratch.token("reader-reader-reader"))) {
+            error in
             XCTAssertEqual("\(error)", "--http-read-token-file needs --http-token-file")
         }
     }
@@ -266,27 +297,27 @@ final class HTTPServerTests: XCTestCase {
     // CONTRACT O1: a token file is read again on reload (SIGHUP), so a rotation needs no restart;
     // a file that went bad keeps the token it had.
     func testO1TokenFilesAreReadAgainOnReload() throws {
-        let file = try scratch.token("old")
+        let file = try scratch.token("old-token-0123456789")
         let tokens = try HTTPTokens(controlFile: file)
         let port = try start(RecordingHost(), tokens: tokens)
         func status(_ token: String) throws -> Int {
             try HTTPTestClient.request("POST", "/v1/home", port: port, headers: ["Authorization": "Bearer \(token)"])
                 .status
         }
-        XCTAssertEqual(try status("old"), 200)
-        try scratch.write("new", to: file)
-        XCTAssertEqual(try status("new"), 401, "not before the reload")
+        XCTAssertEqual(try status("old-token-0123456789"), 200)
+        try scratch.write("new-token-0123456789", to: file)
+        XCTAssertEqual(try status("new-token-0123456789"), 401, "not before the reload")
         XCTAssertEqual(
             tokens.reload().map { try? $0.get() }, ["read the control token again from \(file): a new token"])
-        XCTAssertEqual(try status("new"), 200)
-        XCTAssertEqual(try status("old"), 401)
+        XCTAssertEqual(try status("new-token-0123456789"), 200)
+        XCTAssertEqual(try status("old-token-0123456789"), 401)
 
         chmod(file, 0o644)
         let failed = tokens.reload()
         guard case .failure(let error) = failed.first else { return XCTFail("\(failed)") }
         XCTAssertTrue(
             error.message.hasPrefix("kept the control token: the token file \(file) has mode 644"), error.message)
-        XCTAssertEqual(try status("new"), 200)
+        XCTAssertEqual(try status("new-token-0123456789"), 200)
     }
 
     // CONTRACT O1, X4: a follower that does not keep up is told so and dropped, and followers beyond

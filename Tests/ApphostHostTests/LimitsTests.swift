@@ -33,13 +33,21 @@ final class LimitsTests: XCTestCase {
         XCTAssertThrowsError(try GuestLimits.parseMemory("0M")) { error in
             XCTAssertEqual("\(error)", "--memory-limit: 0M is too small; it must be more than 0")
         }
-        XCTAssertEqual(try GuestLimits.parseCount("64", option: "--files-limit"), 64)
-        for text in ["", "x", "0", "-3", "+4", "2.5"] {
-            XCTAssertThrowsError(try GuestLimits.parseCount(text, option: "--files-limit"), text) { error in
+        func count(_ text: String) throws(LimitError) -> Int {
+            try GuestLimits.parseCount(text, option: "--files-limit", maximum: 1000, why: "a test's")
+        }
+        XCTAssertEqual(try count("64"), 64)
+        XCTAssertEqual(try count("1000"), 1000)
+        for text in ["", "x", "0", "-3", "+4", "2.5", "1001", "4294967296"] {
+            XCTAssertThrowsError(try count(text), text) { error in
                 XCTAssertTrue("\(error)".hasPrefix("--files-limit: "), "\(error)")
                 XCTAssertFalse("\(error)".contains("\n"))
             }
         }
+        XCTAssertThrowsError(try count("4294967296")) { error in
+            XCTAssertEqual("\(error)", "--files-limit: 4294967296 is too large; it must be at most 1000 (a test's)")
+        }
+        XCTAssertGreaterThanOrEqual(GuestLimits.maximumOpenFiles, 1024, "fs.nr_open")
     }
 
     func testNoLimitsDoNothing() throws {

@@ -35,14 +35,21 @@ struct Call: ParsableCommand {
         if arguments != nil, !words.isEmpty {
             throw ValidationError("give the arguments as words or as --arguments, not both")
         }
+        _ = try argumentValues()
+    }
+
+    /// `--arguments` read as a JSON array; a usage error when it is not one.
+    private func argumentValues() throws -> [JSONValue]? {
+        guard let arguments else { return nil }
+        guard let values = try? JSONDecoder().decode([JSONValue].self, from: Data(arguments.utf8)) else {
+            throw ValidationError("--arguments takes one JSON array, such as '[\"milk\", 2]'")
+        }
+        return values
     }
 
     func run() throws {
         var command = CallCommand(guest: guest, action: action, words: words)
-        if let arguments {
-            guard let values = try? JSONDecoder().decode([JSONValue].self, from: Data(arguments.utf8)) else {
-                throw CLIFailure("--arguments takes one JSON array, such as '[\"milk\", 2]'")
-            }
+        if let values = try argumentValues() {
             command = CallCommand(guest: guest, action: action, arguments: values)
         }
         let answer = try options.connect().send(command)
