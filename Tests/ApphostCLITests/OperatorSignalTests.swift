@@ -21,6 +21,7 @@ final class OperatorSignalTests: HostTestCase {
             [BuildProducts.cSample, BuildProducts.swiftSample],
             options: ["--http", "0", "--http-token-file", tokenFile, "--log-level-file", levelFile])
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        try host.waitForLog(Self.swiftID, "callback will_connect", prefix: true)
         let port = try host.httpAddress().port
         func status(_ token: String) throws -> Int {
             try HTTPTestClient.request("GET", "/v1/guests", port: port, headers: ["Authorization": "Bearer \(token)"])
