@@ -67,8 +67,14 @@ public final class HTTPServer: Sendable {
         // Hummingbird's own lines (a request that failed to parse, say) only when they matter.
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)
+        let connections = ConnectionRegistry(evictAbove: limits.maximumConnections - limits.reservedConnections)
         let application = Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: .seconds(limits.idleSeconds))),
+            router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        ConnectionGuard(registry: connections, tokens: tokens, limits: limits)
+                    ], idleTimeout: .seconds(limits.idleSeconds))),
             configuration: ApplicationConfiguration(
                 address: .hostname(binding.host, port: binding.port),
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections)),
@@ -119,8 +125,18 @@ public final class HTTPServer: Sendable {
 public struct HTTPLimits: Sendable {
     /// Connections at once; past it the listener stops accepting until one closes.
     public var maximumConnections = 256
-    /// A connection that sends nothing, or only part of a request, for this long is closed.
+    /// Of those, how many are kept for clients that present a token: past the others, a new
+    /// connection closes the oldest one waiting for a request without having shown one
+    /// (``ConnectionGuard``).
+    public var reservedConnections = 32
+    /// A connection that sends nothing between requests for this long is closed.
     public var idleSeconds: Int64 = 30
+    /// A request's head must arrive within this of the connection's start (or of the previous
+    /// response, for a client that has not shown a token): a client that sends a byte at a time
+    /// holds a slot no longer.
+    public var requestHeadTimeout = Duration.seconds(10)
+    /// A request's body must arrive within this of its head (512 KiB at most: 52 KB/s).
+    public var requestBodyTimeout = Duration.seconds(10)
     /// Event streams at once; one more is 503.
     public var maximumFollowers = 64
     /// Events handed to a follower and not yet written to it, past which it is dropped: more than

@@ -93,7 +93,8 @@ public enum HTTPTestClient {
         return lines.joined(separator: "\r\n") + "\r\n\r\n"
     }
 
-    private static func connect(port: Int) throws -> Int32 {
+    /// A connection to the server on loopback, for a test that writes what it wants when it wants.
+    public static func connect(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -113,7 +114,8 @@ public enum HTTPTestClient {
         return descriptor
     }
 
-    private static func send(_ text: String, on descriptor: Int32) throws {
+    /// Writes `text` on a connection `connect` opened.
+    public static func send(_ text: String, on descriptor: Int32) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {

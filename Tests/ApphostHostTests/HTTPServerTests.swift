@@ -320,6 +320,61 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(try status("new-token-0123456789"), 200)
     }
 
+    // CONTRACT X4: a client that sends its request's head or body a byte at a time, or opens a
+    // connection and sends nothing, is closed when its deadline passes, not after the idle timeout.
+    func testX4SlowRequestsAreClosedAtTheirDeadline() throws {
+        var limits = HTTPLimits()
+        limits.requestHeadTimeout = .milliseconds(300)
+        limits.requestBodyTimeout = .milliseconds(300)
+        let port = try start(RecordingHost(), limits: limits)
+        let silent = try HTTPTestClient.connect(port: port)
+        let slowHead = try HTTPTestClient.connect(port: port)
+        try HTTPTestClient.send("GET /v1/guests HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", on: slowHead)
+        let slowBody = try HTTPTestClient.connect(port: port)
+        try HTTPTestClient.send(
+            "POST /v1/home HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 100\r\n\r\n{", on: slowBody)
+        defer { [silent, slowHead, slowBody].forEach { close($0) } }
+        for (name, connection) in [("silent", silent), ("slow head", slowHead), ("slow body", slowBody)] {
+            // The idle timeout is 30 s: closed within 5 s means the deadline did it.
+            let started = Date()
+            _ = HTTPTestClient.read(connection, until: Date() + 5) { _ in false }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 5, "\(name) connection still open")
+        }
+    }
+
+    // CONTRACT X4: idle connections that never showed a token cannot hold every slot: the oldest
+    // is closed for each new one past the reserve, so the operator's request is answered while
+    // they wait, and a connection that showed the token is never closed for them.
+    func testX4IdleClientsCannotLockTheOperatorOut() throws {
+        var limits = HTTPLimits()
+        limits.maximumConnections = 24
+        limits.reservedConnections = 4
+        let host = RecordingHost()
+        let port = try start(
+            host, tokens: try HTTPTokens(controlFile: scratch.token("s3cret-s3cret-s3cret")), limits: limits)
+        let operatorHeaders = ["Authorization": "Bearer s3cret-s3cret-s3cret"]
+        // An operator's keep-alive connection, which has shown the token.
+        let kept = try HTTPTestClient.connect(port: port)
+        defer { close(kept) }
+        let request =
+            "POST /v1/home HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Authorization: Bearer s3cret-s3cret-s3cret\r\nContent-Length: 0\r\n\r\n"
+        try HTTPTestClient.send(request, on: kept)
+        XCTAssertTrue(
+            HTTPTestClient.read(kept, until: Date() + 5) { $0.contains("did home") }.hasPrefix("HTTP/1.1 200"))
+
+        var idle: [Int32] = []
+        defer { idle.forEach { close($0) } }
+        for _ in 0..<60 { idle.append(try HTTPTestClient.connect(port: port)) }
+        let answered = try HTTPTestClient.request("GET", "/v1/guests", port: port, headers: operatorHeaders, timeout: 5)
+        XCTAssertEqual(answered.status, 200, "the operator gets in while 60 idle connections wait")
+        try HTTPTestClient.send(request, on: kept)
+        XCTAssertTrue(
+            HTTPTestClient.read(kept, until: Date() + 5) { $0.contains("did home") }.hasPrefix("HTTP/1.1 200"),
+            "the operator's own connection was kept")
+    }
+
     // CONTRACT O1, X4: a follower that does not keep up is told so and dropped, and followers beyond
     // the limit are refused, so that no client makes the host buffer without end.
     func testO1FollowersAreBounded() throws {
