@@ -110,8 +110,14 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case guest, scene, session, from, to, reason, name, level, message
     }
 
-    /// One human-readable line, as `apphost launch` and `apphost ctl events` print it.
-    public var humanLine: String {
+    /// One human-readable line, as `apphost launch` and `apphost ctl events` print it. What a
+    /// guest gave (a log line, a title, a name, the path of a guest not yet identified) has its
+    /// control characters escaped (`TerminalText`), so that the line stays one line and acts on no
+    /// terminal (CONTRACT X2, X7); the JSON line carries the exact text.
+    public var humanLine: String { TerminalText.escaped(rawHumanLine) }
+
+    /// The line before escaping: every part of it that is the host's own is plain text.
+    private var rawHumanLine: String {
         var parts = [Self.timeFormat(time), kind.rawValue]
         if let guest { parts.append(guest) }
         if let scene { parts.append("scene=\(scene)") }

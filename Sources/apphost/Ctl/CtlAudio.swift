@@ -23,7 +23,7 @@ struct CtlAudio: ParsableCommand {
             if options.json {
                 Output.line(ControlCoding.line(AudioView(status: status)))
             } else {
-                for line in AudioTable(status: status).lines { Output.line(line) }
+                for line in AudioTable(status: status).lines { Output.line(TerminalText.escaped(line)) }
             }
         }
     }
