@@ -65,6 +65,10 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case audioMix = "audio-mix"
         case audioMeter = "audio-meter"
         case audioXrun = "audio-xrun"
+        /// X7: a guest's audio stream held samples that are not numbers (NaN, infinite) or are
+        /// absurdly loud, and the mixer silenced the periods that held them; said once an episode,
+        /// `name` the count at its start.
+        case audioBadSamples = "audio-bad-samples"
         case audioThread = "audio-thread"
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
@@ -130,7 +134,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
             .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun,
-            .audioThread:
+            .audioBadSamples, .audioThread:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).
