@@ -42,8 +42,8 @@
  * target (the guest runtime, for mix_region.h, and with it every worker)
  * does not load libasound.
  *
- * Real-time safety: what runs once per period (mix_period and its steps, mix_sanitize, mix_level_*,
- * mix_sink_write, mix_source_read, mix_pacer_wait,
+ * Real-time safety: what runs once per period (mix_period and its steps,
+ * mix_sanitize, mix_level_*, mix_sink_write, mix_source_read, mix_pacer_wait,
  * mix_region_request/collect, the guest's wait/buffer/done, and the
  * mix_engine thread's cycle, made of them) allocates
  * nothing and takes no lock but alsa-lib's own per-device one; its only
