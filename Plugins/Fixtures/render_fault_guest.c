@@ -4,6 +4,9 @@
  * then, inside render:
  *   -DFIXTURE_FAULT=1  crashes (abort)
  *   -DFIXTURE_FAULT=2  hangs (sleeps for ever, holding the audio thread)
+ *   -DFIXTURE_FAULT=3  plays on, with a NaN in every period (CONTRACT X7)
+ *   -DFIXTURE_FAULT=4  plays on, with a +Inf in every period
+ *   -DFIXTURE_FAULT=5  plays on, with a 1e30 in every period
  *   none               goes on playing
  * FIXTURE_ID and FIXTURE_HZ (default 440) tell it apart from a tone beside it.
  * -DFIXTURE_RECORD=1 makes it a recorder instead: a playAndRecord session
@@ -64,6 +67,7 @@ static void activation_finished(apphost_audio_request_t request, int32_t result)
 static void render(const apphost_audio_buffer_t *buffer)
 {
     uint64_t first = buffer->period * buffer->frame_count;
+    int bad = 0;
 
     if (!atomic_load(&playing)) {
         return;
@@ -72,9 +76,12 @@ static void render(const apphost_audio_buffer_t *buffer)
         if (FIXTURE_FAULT == 1) {
             abort();
         }
-        for (;;) {
-            sleep(1);
+        if (FIXTURE_FAULT == 2) {
+            for (;;) {
+                sleep(1);
+            }
         }
+        bad = 1;
     }
     if (FIXTURE_RECORD) {
         if (buffer->input != NULL) {
@@ -90,6 +97,11 @@ static void render(const apphost_audio_buffer_t *buffer)
         for (uint32_t channel = 0; channel < buffer->channel_count; channel++) {
             buffer->output[frame * buffer->channel_count + channel] = sample;
         }
+    }
+    if (bad) {
+        /* One sample of the period, the rest a sine as before: a glitch, not a stream of garbage. */
+        buffer->output[(buffer->period % buffer->frame_count) * buffer->channel_count] =
+            FIXTURE_FAULT == 3 ? NAN : FIXTURE_FAULT == 4 ? INFINITY : 1e30f;
     }
 }
 

@@ -20,9 +20,19 @@ public final class MeasurementRecorder: @unchecked Sendable {
     public var all: [HostMeasurement] { lock.withLock { stored } }
     /// Each callback round trip as (guest, callback, duration).
     public var roundTrips: [(guest: String, callback: String, duration: Duration)] {
-        all.map { measurement in
+        all.compactMap { measurement in
             switch measurement {
             case .callbackRoundTrip(let guest, let callback, let duration): (guest, callback, duration)
+            case .audioBadSamples: nil
+            }
+        }
+    }
+    /// Each count of bad audio samples (X7) as (guest, count).
+    public var badSamples: [(guest: String, count: UInt64)] {
+        all.compactMap { measurement in
+            switch measurement {
+            case .audioBadSamples(let guest, let count): (guest, count)
+            case .callbackRoundTrip: nil
             }
         }
     }

@@ -78,6 +78,7 @@ typedef struct engine_slot {
     mix_level_window window;
     uint64_t collected;
     uint64_t xruns;
+    uint64_t bad_samples;
     seqlock meter;
 } engine_slot;
 
@@ -88,13 +89,12 @@ struct mix_engine {
     uint64_t free_wait_ns;
     uint64_t span_samples;
     engine_slot *slots;
-    /* The thread's scratch, allocated at create: the output, the input, the
-     * sources and gains for mix_period, the slots it handles this cycle and
-     * those the free clock waits for. */
+    /* The thread's scratch, allocated at create: the output, the input, a
+     * session's period as taken from its region (mix_sanitize), the slots it
+     * handles this cycle and those the free clock waits for. */
     float *out;
     float *input;
-    const float **sources;
-    float *gains;
+    float *taken;
     int32_t *handled;
     int32_t *waiting;
     /* The host's. */
@@ -212,7 +212,7 @@ static void sleep_ns(uint64_t duration)
  * touches a free slot. */
 static void reset_slot(mix_engine *engine, engine_slot *slot, mix_region *region)
 {
-    mix_session_meter meter = {MIX_LEVEL_FLOOR_DBFS, MIX_LEVEL_FLOOR_DBFS, 0, 0, 0, MIX_REGION_NONE};
+    mix_session_meter meter = {MIX_LEVEL_FLOOR_DBFS, MIX_LEVEL_FLOOR_DBFS, 0, 0, 0, MIX_REGION_NONE, 0};
 
     slot->region = region;
     slot->requested = MIX_REGION_NONE;
@@ -221,6 +221,7 @@ static void reset_slot(mix_engine *engine, engine_slot *slot, mix_region *region
     mix_level_window_init(&slot->window, engine->span_samples);
     slot->collected = 0;
     slot->xruns = 0;
+    slot->bad_samples = 0;
     seqlock_write(&slot->meter, &meter, sizeof meter);
     atomic_store_explicit(&slot->mix, pack_mix(false, 0.0f, false), memory_order_seq_cst);
 }
@@ -255,13 +256,22 @@ static void publish_output(mix_engine *engine, uint64_t cycles, bool on_thread)
 
 /* Steps 3 and 4: collects period c - 1 of every mixed session, mixes it
  * into the sink and measures. Returns how many slots it handled (in use,
- * their indices in engine->handled). */
+ * their indices in engine->handled).
+ *
+ * A session's period is taken into the mixer's own memory first
+ * (mix_sanitize): what is mixed and metered is that copy, silence when the
+ * guest put a sample that is not a number in it (X7), counted as its bad
+ * samples. So one guest's NaN, infinity or absurd value reaches neither the
+ * mix nor its own meter, and a guest writing its region while the mixer
+ * reads it cannot change what was checked. */
 static size_t mix_cycle(mix_engine *engine, uint64_t cycle)
 {
     uint32_t frames = engine->config.period_frames;
     size_t handled = 0;
-    size_t count = 0;
     mix_level level;
+
+    /* All bits 0 is 0.0f in IEEE 754: the empty mix. */
+    memset(engine->out, 0, engine->samples * sizeof(float));
 
     for (uint32_t i = 0; i < engine->config.capacity; i++) {
         engine_slot *slot = &engine->slots[i];
@@ -284,15 +294,19 @@ static size_t mix_cycle(mix_engine *engine, uint64_t cycle)
         mix = atomic_load_explicit(&slot->mix, memory_order_seq_cst);
         gain = gain_of(mix);
         if ((mix & MIX_MIXED) && slot->requested != MIX_REGION_NONE && slot->requested + 1 == cycle) {
-            samples = mix_region_collect(slot->region, cycle - 1);
-            if (samples == NULL) {
+            const float *shared = mix_region_collect(slot->region, cycle - 1);
+
+            if (shared == NULL) {
                 slot->xruns++;
             } else {
                 slot->collected++;
                 slot->keeping_up = true;
-                engine->sources[count] = samples;
-                engine->gains[count] = gain;
-                count++;
+                slot->bad_samples += mix_sanitize(engine->taken, shared, engine->samples);
+                samples = engine->taken;
+                /* A muted session adds nothing: skipped. */
+                if (gain != 0.0f) {
+                    mix_period_add(engine->out, samples, gain, engine->samples);
+                }
             }
         }
         /* As mixed: silence while not collected, samples times the gain. */
@@ -305,9 +319,10 @@ static size_t mix_cycle(mix_engine *engine, uint64_t cycle)
         meter.frames_rendered = slot->collected * frames;
         meter.xruns = slot->xruns;
         meter.last_cycle = cycle;
+        meter.bad_samples = slot->bad_samples;
         seqlock_write(&slot->meter, &meter, sizeof meter);
     }
-    engine->clipped += mix_period(engine->out, engine->sources, engine->gains, count, frames, engine->config.channels);
+    engine->clipped += mix_period_clip(engine->out, engine->samples);
     if (!atomic_load_explicit(&engine->failed, memory_order_relaxed) &&
         !mix_sink_write(engine->config.sink, engine->out, frames)) {
         /* The sink's text is final once it failed: copied once, then
@@ -492,12 +507,11 @@ mix_engine *mix_engine_create(const mix_engine_config *config, char *error, size
     engine->slots = calloc(config->capacity, sizeof *engine->slots);
     engine->out = calloc(engine->samples, sizeof(float));
     engine->input = calloc(engine->samples, sizeof(float));
-    engine->sources = calloc(config->capacity, sizeof *engine->sources);
-    engine->gains = calloc(config->capacity, sizeof *engine->gains);
+    engine->taken = calloc(engine->samples, sizeof(float));
     engine->handled = calloc(config->capacity, sizeof *engine->handled);
     engine->waiting = calloc(config->capacity, sizeof *engine->waiting);
-    if (engine->slots == NULL || engine->out == NULL || engine->input == NULL || engine->sources == NULL ||
-        engine->gains == NULL || engine->handled == NULL || engine->waiting == NULL) {
+    if (engine->slots == NULL || engine->out == NULL || engine->input == NULL || engine->taken == NULL ||
+        engine->handled == NULL || engine->waiting == NULL) {
         set_error(error, error_size, "audio engine: out of memory");
         mix_engine_destroy(engine);
         return NULL;
@@ -606,8 +620,7 @@ void mix_engine_destroy(mix_engine *engine)
     free(engine->slots);
     free(engine->out);
     free(engine->input);
-    free(engine->sources);
-    free(engine->gains);
+    free(engine->taken);
     free(engine->handled);
     free(engine->waiting);
     free(engine);

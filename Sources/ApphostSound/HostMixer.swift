@@ -157,7 +157,7 @@ public final class HostMixer: AudioMixer, Sendable {
                 guard mix_engine_session_meter(engine, slot, &meter) else { continue }
                 sessions[guest] = AudioSessionMeter(
                     level: AudioLevelReading(peakDBFS: meter.peak_dbfs, rmsDBFS: meter.rms_dbfs),
-                    framesRendered: meter.frames_rendered, xruns: meter.xruns)
+                    framesRendered: meter.frames_rendered, xruns: meter.xruns, badSamples: meter.bad_samples)
             }
             var error = [CChar](repeating: 0, count: Int(MIX_ENGINE_ERROR_BYTES))
             let failed = mix_engine_failed(engine, &error, error.count)

@@ -62,7 +62,7 @@ final class HostOutput: Sendable {
 
     /// An error line, as `Output.error` writes it.
     func error(_ message: String) {
-        let line = "apphost: \(message)"
+        let line = "apphost: \(TerminalText.escaped(message))"
         errors.write((journalErrors ? JournalFormat.line(line, priority: JournalFormat.error) : line) + "\n")
     }
 

@@ -97,7 +97,7 @@ struct Inspect: ParsableCommand {
         if json {
             Output.line(ControlCoding.line(report))
         } else {
-            for line in report.lines { Output.line(line) }
+            for line in report.lines { Output.line(TerminalText.escaped(line)) }
         }
     }
 }

@@ -1,3 +1,4 @@
+import ApphostCore
 import Foundation
 import Synchronization
 
@@ -12,8 +13,9 @@ enum Output {
     /// `text` as is, for text that ends its own lines (`ctl metrics`).
     static func text(_ text: String) { emit(text, to: standardOutput.load(ordering: .relaxed)) }
 
-    /// An error line on stderr, as every apphost error looks.
-    static func error(_ message: String) { emit("apphost: \(message)\n", to: STDERR_FILENO) }
+    /// An error line on stderr, as every apphost error looks: one line, whatever a guest put in
+    /// the message (its control characters escaped, CONTRACT X2, X7).
+    static func error(_ message: String) { emit("apphost: \(TerminalText.escaped(message))\n", to: STDERR_FILENO) }
 
     /// Keeps standard output for this process's own lines and points descriptor 1 at standard
     /// error: what anything else in the process writes there (a guest run in the host's process,

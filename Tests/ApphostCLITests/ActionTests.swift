@@ -232,6 +232,53 @@ class ActionCases: HostTestCase {
         XCTAssertNotNil(try status().guest(TestGuests.actionsID), "the host still answers")
     }
 
+    // CONTRACT F3 B5: `ctl call G hang & ctl call G echo-y 7`: the call that hung is the one
+    // blamed. Its caller hears that the watchdog killed the guest in action hang, past the hard
+    // limit (in a worker; in the host's process, that hang has not returned); the caller queued
+    // behind it hears that echo-y never ran, and why: the guest was killed (or is still stuck)
+    // in action hang.
+    func f3B5ACallQueuedBehindAHangIsNotBlamedForIt() throws {
+        let host = try startRunning(
+            try TestGuests.actions(into: scratch.path), options: ["--watchdog", "0.5", "--watchdog-hard-limit", "1"])
+        let id = TestGuests.actionsID
+        let hanging = Process()
+        hanging.executableURL = URL(fileURLWithPath: try BuildProducts.apphost())
+        hanging.arguments = ["ctl", "call", id, "hang", "--data-dir", dataDirectory]
+        let hangErrors = OutputCollector()
+        hanging.standardError = hangErrors.pipe
+        hangErrors.start()
+        try hanging.run()
+        defer { if hanging.isRunning { kill(hanging.processIdentifier, SIGKILL) } }
+        try host.waitForEvent("the hang called") { $0.kind == .callback && $0.name == "action hang" }
+
+        let queued = try ctl("call", id, "echo-y", "7")
+        hanging.waitUntilExit()
+        let hung = hangErrors.waitForEnd(until: Date() + 10)
+        XCTAssertNotEqual(hanging.terminationStatus, 0)
+        XCTAssertEqual(hung.count, 1, "one line: \(hung)")
+        let hungLine = hung.first ?? ""
+        if isolated {
+            XCTAssertTrue(
+                hungLine.hasPrefix(
+                    "apphost: \(id) was killed by the watchdog in action hang: it ran past 1 s, the watchdog's hard limit"
+                ),
+                hungLine)
+            assertOneLineError(
+                queued,
+                containing: "\(id)'s action echo-y never ran: the watchdog killed \(id) while it was in action hang, "
+                    + "past 1 s")
+        } else {
+            XCTAssertTrue(
+                hungLine.hasPrefix("apphost: \(id) has not returned from action hang within 1 s"), hungLine)
+            assertOneLineError(
+                queued,
+                containing: "\(id)'s action echo-y never ran: \(id) is still in action hang, which has not returned "
+                    + "within 1 s")
+        }
+        XCTAssertFalse(hungLine.contains("echo-y"), hungLine)
+        XCTAssertFalse(queued.stderr.joined().contains("in action echo-y"), "\(queued.stderr)")
+    }
+
     // MARK: - Fuzz: 2000 random calls, nothing crashes the host or the worker
 
     func fuzzedCallsCrashNothing() throws {
@@ -334,6 +381,7 @@ final class ActionTests: ActionCases {
     func testF2BrokenResultsAreErrors() throws { try f2BrokenResultsAreErrors() }
     func testF3ACrashInsideAnActionIsTheCallersError() throws { try f3ACrashInsideAnActionIsTheCallersError() }
     func testF3B5AHangInsideAnActionIsTheCallersError() throws { try f3B5AHangInsideAnActionIsTheCallersError() }
+    func testF3B5ACallQueuedBehindAHangIsNotBlamedForIt() throws { try f3B5ACallQueuedBehindAHangIsNotBlamedForIt() }
     func testTheCSampleGreetsAndCounts() throws { try theCSampleGreetsAndCounts() }
     func testF2FuzzedCallsCrashNothing() throws { try fuzzedCallsCrashNothing() }
     func testTheSwiftNotesSampleAddsCountsAndSearches() throws { try theSwiftNotesSampleAddsCountsAndSearches() }
@@ -353,6 +401,7 @@ final class ActionInProcessTests: ActionCases {
     func testF2BrokenResultsAreErrors() throws { try f2BrokenResultsAreErrors() }
     // No crash test: a guest in the host's process takes the host with it when it aborts.
     func testF3B5AHangInsideAnActionIsTheCallersError() throws { try f3B5AHangInsideAnActionIsTheCallersError() }
+    func testF3B5ACallQueuedBehindAHangIsNotBlamedForIt() throws { try f3B5ACallQueuedBehindAHangIsNotBlamedForIt() }
     func testTheCSampleGreetsAndCounts() throws { try theCSampleGreetsAndCounts() }
     func testF2FuzzedCallsCrashNothing() throws { try fuzzedCallsCrashNothing() }
     func testTheSwiftNotesSampleAddsCountsAndSearches() throws { try theSwiftNotesSampleAddsCountsAndSearches() }

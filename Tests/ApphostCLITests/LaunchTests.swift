@@ -102,6 +102,38 @@ class LaunchCases: HostTestCase {
         XCTAssertFalse(log.humanLine.contains(library), log.humanLine)
     }
 
+    // CONTRACT X2 X7: a guest's log line holding a CR, an ESC ] 0 ; title BEL (xterm's "set the
+    // window title") and a newline reaches the operator's plain output (`ctl events`) escaped, as
+    // one line with no control character in it, so it can neither pass for an event nor act on the
+    // terminal; the --json line carries the exact text.
+    func aGuestsLogCannotWriteToTheOperatorsTerminal() throws {
+        let library = try TestGuests.minimal(
+            into: scratch.path, flags: [#"-DFIXTURE_INIT_LOG="before\r\033]0;pwned\007forged\nafter""#])
+        let text = "before\r\u{1B}]0;pwned\u{07}forged\nafter"
+        let host = try startHost([library])
+        let log = try host.waitForEvent("the log line from init") { $0.kind == .log && $0.message == text }
+        XCTAssertEqual(log.guest, TestGuests.minimalID)
+
+        let follower = Process()
+        follower.executableURL = URL(fileURLWithPath: try BuildProducts.apphost())
+        follower.arguments = ["ctl", "events", "--after", "0", "--data-dir", dataDirectory]
+        let output = OutputCollector()
+        follower.standardOutput = output.pipe
+        output.start()
+        try follower.run()
+        defer { if follower.isRunning { kill(follower.processIdentifier, SIGKILL) } }
+        let escaped = #"before\r\e]0;pwned\x07forged\nafter"#
+        let lines = output.wait(until: Date() + 10) { $0.contains { $0.contains(escaped) } }.lines
+        let line = try XCTUnwrap(lines.first { $0.contains(escaped) }, "\(lines)")
+        XCTAssertTrue(line.hasSuffix(" log \(TestGuests.minimalID) [info] " + escaped), line)
+        for printed in lines {
+            XCTAssertFalse(
+                printed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\t" },
+                "a control character in plain output: \(Array(printed.utf8))")
+            XCTAssertFalse(printed.hasPrefix("after"), "the guest's newline broke the line: \(lines)")
+        }
+    }
+
     // A log event's level is a field of its own, "level"; "name" keeps its meaning in other events
     // (a callback's name, a modal's style, a notification's title).
     func logEventsCarryTheirLevelInAFieldOfTheirOwn() throws {
@@ -128,6 +160,9 @@ final class LaunchTests: LaunchCases {
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
     func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
     func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }
+    func testX2X7AGuestsLogCannotWriteToTheOperatorsTerminal() throws {
+        try aGuestsLogCannotWriteToTheOperatorsTerminal()
+    }
 }
 
 final class LaunchInProcessTests: LaunchCases {
@@ -142,4 +177,7 @@ final class LaunchInProcessTests: LaunchCases {
     func testEveryTransitionCarriesAReason() throws { try everyTransitionCarriesAReason() }
     func testLogFromInitNamesTheGuest() throws { try logFromInitNamesTheGuest() }
     func testLogEventsCarryTheirLevelInAFieldOfTheirOwn() throws { try logEventsCarryTheirLevelInAFieldOfTheirOwn() }
+    func testX2X7AGuestsLogCannotWriteToTheOperatorsTerminal() throws {
+        try aGuestsLogCannotWriteToTheOperatorsTerminal()
+    }
 }

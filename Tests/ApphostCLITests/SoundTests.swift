@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostModel
+import ApphostServiceTesting
 import ApphostSoundTesting
 import Foundation
 import XCTest
@@ -202,6 +203,79 @@ final class SoundTests: HostTestCase {
         try stop(host)
         let mixed = try stats(wav, periods: Int(frozen) - 50, Int(frozen) - 5)
         XCTAssertGreaterThan(mixed.rmsDB, -7, "both sines before the freeze")
+    }
+
+    // MARK: - X7: samples that are not numbers are the guest's own silence
+
+    func testX7NaNSamplesAreTheGuestsOwnSilenceInProcess() throws { try badSamples(3, "none") }
+    func testX7NaNSamplesAreTheGuestsOwnSilenceIsolated() throws { try badSamples(3, "process") }
+    func testX7InfiniteSamplesAreTheGuestsOwnSilenceInProcess() throws { try badSamples(4, "none") }
+    func testX7InfiniteSamplesAreTheGuestsOwnSilenceIsolated() throws { try badSamples(4, "process") }
+    func testX7AbsurdSamplesAreTheGuestsOwnSilenceInProcess() throws { try badSamples(5, "none") }
+    func testX7AbsurdSamplesAreTheGuestsOwnSilenceIsolated() throws { try badSamples(5, "process") }
+
+    // CONTRACT X7: beside the tone, a guest that puts a NaN, +Inf or 1e30 into every period it
+    // renders (`fault` 3, 4, 5 of render_fault_guest.c). While it plays: `ctl ps`, `ctl audio`
+    // (plain and --json) and GET /v1/guests answer; the bad guest's count of bad samples is in
+    // the status, in `ctl audio`, in the metrics and in one event naming it; and the rendered file
+    // is the tone alone, at its level (the bad guest's periods are its own silence, and the tone
+    // is neither silenced by a NaN nor drowned by an output pinned at full scale).
+    private func badSamples(_ fault: Int, _ isolation: String) throws {
+        let wav = scratch.path + "/mix.wav"
+        let host = try startHost(
+            [try TestGuests.tone(into: scratch.path), try TestGuests.renderFault(fault, into: scratch.path)],
+            options: [
+                "--isolation", isolation, "--audio-output", "wav:" + wav, "--http", "0", "--log-level",
+                "info",
+            ])
+        let port = try host.httpAddress().port
+        _ = try mixPeriod(host, TestGuests.toneID, "mixed")
+        _ = try mixPeriod(host, TestGuests.renderFaultID, "mixed")
+        // 50 good periods, then bad ones: a second and a half in, the meters have seen them.
+        Thread.sleep(forTimeInterval: 2.5)
+        let from = try mixerPeriods()
+
+        let ps = try ctl("ps")
+        XCTAssertEqual(ps.status, 0, "ctl ps: \(ps.stderr)")
+        let psJSON = try ctl("ps", "--json")
+        XCTAssertEqual(psJSON.status, 0, "ctl ps --json: \(psJSON.stderr)")
+        let audio = try ctl("audio")
+        XCTAssertEqual(audio.status, 0, "ctl audio: \(audio.stderr)")
+        let audioJSON = try ctl("audio", "--json")
+        XCTAssertEqual(audioJSON.status, 0, "ctl audio --json: \(audioJSON.stderr)")
+        let guests = try HTTPTestClient.request("GET", "/v1/guests", port: port)
+        XCTAssertEqual(guests.status, 200, guests.body)
+        XCTAssertTrue(guests.body.hasPrefix(#"{"ok":true"#), guests.body)
+
+        // The count, read from the status as JSON: by the guest's session, and none for the tone.
+        let count = { (guest: String) -> UInt64? in
+            guard let line = psJSON.stdout.first, let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)),
+                let list = (object as? [String: Any])?["guests"] as? [[String: Any]],
+                let entry = list.first(where: { $0["id"] as? String == guest }),
+                let meter = (entry["audio"] as? [String: Any])?["meter"] as? [String: Any]
+            else { return nil }
+            return (meter["badSamples"] as? NSNumber)?.uint64Value
+        }
+        XCTAssertGreaterThan(count(TestGuests.renderFaultID) ?? 0, 0, "the bad guest's count: \(psJSON.stdout)")
+        XCTAssertEqual(count(TestGuests.toneID), 0, "the tone's count")
+        let row = audio.stdout.first { $0.hasPrefix(TestGuests.renderFaultID) }
+        XCTAssertNotNil(row, "\(audio.stdout)")
+        let metrics = try ctlSucceeds("metrics").stdout
+        XCTAssertTrue(
+            metrics.contains {
+                $0.hasPrefix(#"apphost_guest_audio_bad_samples_total{guest="\#(TestGuests.renderFaultID)"} "#)
+            }, "\(metrics.filter { $0.contains("bad_samples") })")
+        Thread.sleep(forTimeInterval: 1.5)
+        let to = try mixerPeriods()
+        try stop(host)
+
+        let tone = try stats(wav, periods: from, to)
+        XCTAssertEqual(tone.rmsDB, -9.03, accuracy: 0.1, "the tone alone, at its level")
+        XCTAssertEqual(tone.peakDB, -6.02, accuracy: 0.05, "nothing pinned at full scale")
+        // Bad samples in every period for seconds on end: one episode, one event, naming the guest.
+        let named = host.events.filter { $0.kind.rawValue == "audio-bad-samples" }
+        XCTAssertEqual(named.map(\.guest), [TestGuests.renderFaultID], "one event for the episode")
+        XCTAssertTrue(named.first?.message?.contains("silenced") ?? false, "\(named.map(\.humanLine))")
     }
 
     // MARK: - Sinks, sources and bad options

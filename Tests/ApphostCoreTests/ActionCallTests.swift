@@ -120,6 +120,35 @@ final class ActionCallTests: XCTestCase {
         XCTAssertNil(box.result, "answered once")
     }
 
+    // F3, B5: a call queued behind one that never returns (in a guest the host cannot stop, as
+    // in its own process) is not blamed for the hang: at its own deadline its caller hears that
+    // it never ran, and which call the guest is still in.
+    func testF3ACallQueuedBehindAHangIsNotBlamedForIt() {
+        notes.holdReplies = true
+        notes.unstoppable = true
+        let hung = ResultBox()
+        let queued = ResultBox()
+        host.run { core in
+            core.callAction(guest: "org.test.notes", action: "count", arguments: .words([])) { hung.result = $0 }
+        }
+        host.advance(by: .milliseconds(500))
+        host.run { core in
+            core.callAction(guest: "org.test.notes", action: "level", arguments: .words(["1", "true"])) {
+                queued.result = $0
+            }
+        }
+        host.advance(by: .milliseconds(1500))
+        guard case .failure(let first) = hung.result else { return XCTFail("no answer for the hung call") }
+        XCTAssertTrue(first.message.hasPrefix("org.test.notes has not returned from action count within 2 s"))
+        XCTAssertNil(queued.result)
+        host.advance(by: .milliseconds(500))
+        guard case .failure(let second) = queued.result else { return XCTFail("no answer for the queued call") }
+        XCTAssertTrue(
+            second.message.hasPrefix(
+                "org.test.notes's action level never ran: org.test.notes is still in action count, which has not "
+                    + "returned within 2 s"), second.message)
+    }
+
     private final class ResultBox: @unchecked Sendable {
         // Written on the host executor inside `run`, read after it returns.
         var result: Result<ActionValue?, HostCommandError>?

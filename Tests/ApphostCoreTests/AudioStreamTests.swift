@@ -137,4 +137,36 @@ final class AudioStreamTests: XCTestCase {
         XCTAssertEqual(host.events.of(.audioMeter, guest: "music").count, 2)
         XCTAssertEqual(host.events.of(.audioXrun, guest: "music").count, 1, "no new xruns")
     }
+
+    // CONTRACT X7: a session's bad samples (NaN, infinite, beyond +24 dBFS), which the mixer
+    // silenced, are counted for the metrics at every meter reading that finds new ones, and named
+    // in the event stream once per episode: at the first reading that finds some after one that
+    // found none. The status shows the count.
+    func testX7BadSamplesAreCountedAndNamedOncePerEpisode() throws {
+        launchActive("music", try AudioConfiguration(category: .playback))
+        var reading = mixer.meterReading
+        var periods: UInt64 = 0
+        func meter(bad: UInt64) {
+            periods += 100
+            reading.output.periods = periods
+            reading.sessions["music"] = AudioSessionMeter(
+                level: .silence, framesRendered: 48_000, xruns: 0, badSamples: bad)
+            mixer.meterReading = reading
+            host.advance(by: .seconds(1))
+        }
+        meter(bad: 0)
+        XCTAssertEqual(host.events.of(.audioBadSamples).count, 0)
+        meter(bad: 100)
+        meter(bad: 200)
+        meter(bad: 300)
+        XCTAssertEqual(host.events.of(.audioBadSamples, guest: "music").map(\.name), ["100"], "once an episode")
+        XCTAssertEqual(host.guest("music")?.audio?.meter?.badSamples, 300)
+        meter(bad: 300)
+        meter(bad: 350)
+        XCTAssertEqual(host.events.of(.audioBadSamples, guest: "music").map(\.name), ["100", "50"], "a new episode")
+        XCTAssertEqual(host.measurements.badSamples.map(\.guest), ["music", "music", "music", "music"])
+        XCTAssertEqual(host.measurements.badSamples.map(\.count), [100, 100, 100, 50])
+        let named = try XCTUnwrap(host.events.of(.audioBadSamples, guest: "music").first)
+        XCTAssertTrue(named.humanLine.contains("audio-bad-samples music 100 rendered 100 samples"), named.humanLine)
+    }
 }

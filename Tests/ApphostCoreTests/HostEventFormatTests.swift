@@ -52,6 +52,38 @@ final class HostEventFormatTests: XCTestCase {
         XCTAssertTrue(
             event.humanLine.hasSuffix("app-state org.test.a background -> active (requested)"), event.humanLine)
     }
+
+    // CONTRACT X2 X7: what a guest says reaches the operator's terminal as text, never as control:
+    // in the human line every control character of a log message, a title or a name is escaped
+    // (CR, LF and ESC by name, the rest of C0 and DEL as \xNN, C1 and the Unicode line breaks
+    // and direction overrides as \u{N}), so that one event is one line, a guest cannot move the
+    // cursor back over it, set the window title or pass for the host; a tab stays a tab. The JSON
+    // line carries the exact text.
+    func testX2X7HumanLineEscapesControlCharacters() throws {
+        let text = "before\r\u{1B}]0;pwned\u{07}forged\nafter\u{7F}\u{9B}2J\u{85}\u{2028}\u{202E}\u{0}\tend \\e"
+        let log = HostEvent(
+            time: Date(timeIntervalSince1970: 1_800_000_000.25), kind: .log, guest: "org.test.a", level: .info,
+            message: text)
+        let human = log.humanLine
+        XCTAssertTrue(
+            human.hasSuffix(
+                #"[info] before\r\e]0;pwned\x07forged\nafter\x7F\u{9B}2J\u{85}\u{2028}\u{202E}\x00"# + "\tend \\e"),
+            human)
+        XCTAssertFalse(human.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\t" })
+        XCTAssertEqual(human.split(whereSeparator: \.isNewline).count, 1)
+
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601withFractionalSeconds
+        XCTAssertEqual(try decoder.decode(HostEvent.self, from: Data(log.jsonLine().utf8)).message, text)
+
+        // Every field a guest gives: a notification's title, a scene's title, an unidentified
+        // guest's path.
+        let titled = HostEvent(
+            time: Date(timeIntervalSince1970: 1_800_000_000.25), kind: .notification, guest: "/tmp/\u{1B}[2Jx.so",
+            name: "title\r\n", message: "body\u{1B}[1A")
+        XCTAssertTrue(
+            titled.humanLine.hasSuffix(#"notification /tmp/\e[2Jx.so "title\r\n" body\e[1A"#), titled.humanLine)
+    }
 }
 
 /// Durations as events and tables show them.

@@ -18,6 +18,23 @@ final class ControlCommandTests: XCTestCase {
         }
     }
 
+    // CONTRACT X7: a number JSON cannot carry never fails a whole reply. The host keeps what it
+    // reports finite, but a non-finite Double that slips into a reply all the same is written as
+    // the string JavaScript prints for it, and the CLI's decoder reads it back.
+    func testX7ANonFiniteNumberDoesNotFailTheReply() throws {
+        struct Reading: Codable, Equatable {
+            var peak: Double
+            var rms: Double
+            var floor: Double
+        }
+        let reading = Reading(peak: .infinity, rms: -.infinity, floor: -120)
+        let line = ControlCoding.line(reading)
+        XCTAssertEqual(line, #"{"floor":-120,"peak":"Infinity","rms":"-Infinity"}"#)
+        XCTAssertEqual(try ControlCoding.decode(Reading.self, from: line), reading)
+        let nan = ControlCoding.line(Reading(peak: .nan, rms: 0, floor: 0))
+        XCTAssertTrue(nan.contains(#""peak":"NaN""#), nan)
+    }
+
     func testTheVerbsAreTheProtocolsNamesInTheirOrder() {
         XCTAssertEqual(
             ControlCommands.names,

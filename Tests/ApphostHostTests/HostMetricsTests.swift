@@ -155,6 +155,18 @@ final class HostMetricsTests: XCTestCase {
         XCTAssertFalse(found.keys.contains { $0.contains(#"callback="action go""#) }, "actions are one series")
     }
 
+    // CONTRACT X7 O2: a guest's bad audio samples, as the core measures them at each meter
+    // reading, add up by guest.
+    func testX7BadAudioSamplesAreCountedByGuest() {
+        let metrics = HostMetrics()
+        metrics.measured(.audioBadSamples(guest: "a", count: 3))
+        metrics.measured(.audioBadSamples(guest: "a", count: 4))
+        metrics.measured(.audioBadSamples(guest: "b", count: 1))
+        let text = metrics.exposition(status: status([("a", .background, getpid())]))
+        XCTAssertTrue(text.contains(#"apphost_guest_audio_bad_samples_total{guest="a"} 7"#), text)
+        XCTAssertTrue(text.contains(#"apphost_guest_audio_bad_samples_total{guest="b"} 1"#), text)
+    }
+
     // Every family says what it is: a `# HELP` line before its `# TYPE` line.
     func testO2EveryFamilyHasHelpText() throws {
         let metrics = HostMetrics()
@@ -167,6 +179,7 @@ final class HostMetricsTests: XCTestCase {
         metrics.observe(event(.callback, "a", name: "action go"))
         metrics.controlRequest(verb: "ps", succeeded: true)
         metrics.measured(.callbackRoundTrip(guest: "a", callback: "will_resign_active", duration: .milliseconds(1)))
+        metrics.measured(.audioBadSamples(guest: "a", count: 3))
         metrics.recordBuild(version: "1.2.3", abi: "1.6.0")
         let lines = metrics.exposition(status: status([("a", .background, getpid())])).split(separator: "\n")
         let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }

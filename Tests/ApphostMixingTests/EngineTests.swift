@@ -134,12 +134,17 @@ final class EngineTests: XCTestCase {
         let frequency: Double
         let amplitude: Double
         let loopback: Bool
+        /// Put into one sample of every period it renders (a NaN, say), the rest being the sine.
+        let poison: Float?
         private let lock = NSLock()
         private var paused = false
         private var quit = false
         private let ended = DispatchSemaphore(value: 0)
 
-        init(host: OpaquePointer, frequency: Double = 440, amplitude: Double = 0.5, loopback: Bool = false) throws {
+        init(
+            host: OpaquePointer, frequency: Double = 440, amplitude: Double = 0.5, loopback: Bool = false,
+            poison: Float? = nil
+        ) throws {
             var error = [CChar](repeating: 0, count: Int(MIX_REGION_ERROR_BYTES))
             guard
                 let region = mix_region_map(
@@ -149,6 +154,7 @@ final class EngineTests: XCTestCase {
             self.frequency = frequency
             self.amplitude = amplitude
             self.loopback = loopback
+            self.poison = poison
             Thread { self.run() }.start()
         }
 
@@ -178,6 +184,7 @@ final class EngineTests: XCTestCase {
                         frequency: frequency, amplitude: amplitude, firstFrame: Int(period) * Signals.periodFrames)
                     for index in 0..<EngineTests.samples { buffer[index] = tone[index] }
                 }
+                if let poison { buffer[Int(period) % EngineTests.samples] = poison }
                 mix_region_done(region, period)
             }
             ended.signal()
@@ -446,6 +453,46 @@ final class EngineTests: XCTestCase {
         XCTAssertGreaterThan(output.cpu_ns, 0)
         let stats = try Sox.stats(of: path, effects: ["trim", "\(100 * Signals.periodFrames)s"])
         XCTAssertEqual(stats.rmsDB, output.rms_dbfs, accuracy: 0.05)
+    }
+
+    // CONTRACT X7: beside a 440 Hz tone, a guest whose every period holds one NaN, +Inf or 1e30
+    // (the rest a 3 kHz sine) is its own silence: the WAV is the tone alone, sample for sample,
+    // at its level by sox (neither silenced by the NaN nor pinned at full scale by the others);
+    // the bad session's meter reads silence, a finite number, and counts its bad samples, one a
+    // period; the tone's counts none. A sample past full scale but within the limit is no fault:
+    // it is clipped in the mix, as before.
+    func testX7SamplesThatAreNotNumbersAreTheirGuestsOwnSilence() throws {
+        for poison in [Float.nan, .infinity, -.infinity, 1e30, -(MIX_SAMPLE_LIMIT * 2)] {
+            let path = file("poison-\(poison).wav")
+            let engine = try makeEngine(clock: MIX_CLOCK_FREE, wav: path, cycles: 200)
+            let toneRegion = try Self.createRegion()
+            let badRegion = try Self.createRegion()
+            let tone = try Renderer(host: toneRegion, frequency: 440)
+            defer { tone.stop() }
+            let bad = try Renderer(host: badRegion, frequency: 3000, poison: poison)
+            defer { bad.stop() }
+            let toneSlot = mix_engine_add(engine, toneRegion)
+            let badSlot = mix_engine_add(engine, badRegion)
+            mix_engine_set(engine, toneSlot, true, 1, false)
+            mix_engine_set(engine, badSlot, true, 1, false)
+            try start(engine)
+            XCTAssertTrue(Self.eventually { Self.output(engine).finished == 1 }, "\(poison): 200 cycles done")
+            let toneMeter = Self.session(engine, toneSlot)
+            let badMeter = Self.session(engine, badSlot)
+            XCTAssertNil(stop(engine))
+
+            let samples = try Self.samples(of: path)
+            for period in 1..<200 { Self.assertTone(samples, period: period) }
+            let stats = try Sox.stats(of: path, effects: ["trim", "\(Signals.periodFrames)s"])
+            XCTAssertEqual(stats.peakDB, -6.02, accuracy: 0.1, "\(poison)")
+            XCTAssertEqual(stats.rmsDB, -9.03, accuracy: 0.1, "\(poison)")
+            XCTAssertEqual(badMeter.peak_dbfs, MIX_LEVEL_FLOOR_DBFS, "\(poison): silence, and a finite number")
+            XCTAssertEqual(badMeter.rms_dbfs, MIX_LEVEL_FLOOR_DBFS, "\(poison)")
+            XCTAssertEqual(badMeter.periods_collected, 199, "\(poison): collected, then silenced")
+            XCTAssertEqual(badMeter.bad_samples, 199, "\(poison): one a period")
+            XCTAssertEqual(toneMeter.bad_samples, 0, "\(poison)")
+            XCTAssertEqual(Self.output(engine).clipped_samples, 0, "\(poison): nothing reached the mix to clip")
+        }
     }
 
     /// The input the test's source gives for period `period`: a distinct exact float per sample.

@@ -76,4 +76,38 @@ final class MixPeriodTests: XCTestCase {
         XCTAssertEqual(heard.out[0], 0.3, accuracy: 1e-6)
         XCTAssertEqual(heard.clipped, 1)
     }
+
+    /// mix_sanitize of `input`: the copy it made and its count.
+    private func sanitize(_ input: [Float]) -> (out: [Float], bad: UInt32) {
+        var out = [Float](repeating: 0.75, count: input.count)
+        let bad = mix_sanitize(&out, input, input.count)
+        return (out, bad)
+    }
+
+    // CONTRACT X7: a guest's period is copied as it is when every sample is a number within
+    // MIX_SAMPLE_LIMIT (+24 dBFS), past full scale included (clipped in the mix, as any loud
+    // sound); a period with a NaN, an infinity or a sample beyond the limit is silence, all of
+    // it, and the bad samples are counted.
+    func testX7SanitizeSilencesAPeriodWithSamplesThatAreNotNumbers() {
+        var loud = constant(0.5)
+        loud[1] = 2
+        loud[2] = -MIX_SAMPLE_LIMIT
+        loud[3] = MIX_SAMPLE_LIMIT
+        XCTAssertEqual(sanitize(loud).out, loud)
+        XCTAssertEqual(sanitize(loud).bad, 0)
+        let clipped = mix([loud], [1])
+        XCTAssertEqual(Array(clipped.out[0..<4]), [0.5, 1, -1, 1], "past full scale: clipped, not silenced")
+
+        for poison in [Float.nan, .infinity, -.infinity, 1e30, -1e30, MIX_SAMPLE_LIMIT.nextUp, .signalingNaN] {
+            var period = constant(0.5)
+            period[5] = poison
+            let (out, bad) = sanitize(period)
+            XCTAssertEqual(out, constant(0), "\(poison): the whole period is silence")
+            XCTAssertEqual(bad, 1, "\(poison)")
+        }
+        var garbage = constant(.nan)
+        garbage[0] = 0.1
+        XCTAssertEqual(sanitize(garbage).bad, UInt32(samples) - 1, "every bad sample counted")
+        XCTAssertEqual(sanitize(garbage).out, constant(0))
+    }
 }

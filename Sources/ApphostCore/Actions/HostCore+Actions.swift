@@ -12,7 +12,8 @@ extension HostCore {
     /// guest that is not running or still launching, a suspended guest (an action never wakes
     /// one: the operator resumes it first), and a foreground-only action of a guest in
     /// background. A guest that crashes in the action, or does not return from it within the
-    /// watchdog's hard limit, fails the call with that (F3).
+    /// watchdog's hard limit, fails the call with that (F3); a call that waited behind another
+    /// callback that hung is told it never ran, and which callback hung.
     public func callAction(
         guest name: String, action actionName: String, arguments: ActionArguments,
         completion: @escaping @Sendable (Result<ActionValue?, HostCommandError>) -> Void
@@ -29,7 +30,27 @@ extension HostCore {
         // In the host's process nothing can stop a guest that hangs: the caller hears of it at the
         // watchdog's hard limit. A worker is stopped then, and its death answers the call instead.
         let limit = watchdog.policy.hardLimit
+        // Its place in the guest's queue of callbacks: the guest takes them in order, one at a time.
+        let ticket = guest.calls.sentCount
+        let oldest = guest.calls.answeredCount
         let deadline = clock.schedule(after: guest.channel?.processID == nil ? limit : limit + .seconds(1)) {
+            if guest.calls.isWaiting(ticket), let current = guest.calls.current {
+                return answer(
+                    .failure(
+                        HostCommandError(
+                            "\(guest.id)'s action \(action.name) never ran: \(guest.id) is still in \(current), which "
+                                + "has not returned within \(limit.secondsText), the watchdog's hard limit"
+                                + (guest.channel?.processID == nil
+                                    ? "; it still runs it in the host's process (use --isolation process)" : ""))))
+            }
+            // Stopped (frozen, or killed with no answer yet) in a callback this one waited behind.
+            if let hung = guest.calls.hung(ahead: ticket, since: oldest), hung.ticket < ticket {
+                return answer(
+                    .failure(
+                        HostCommandError(
+                            "\(guest.id)'s action \(action.name) never ran: the watchdog stopped \(guest.id) while it "
+                                + "was in \(hung.callback), past \(limit.secondsText)")))
+            }
             answer(
                 .failure(
                     HostCommandError(
@@ -40,7 +61,9 @@ extension HostCore {
         }
         deliver(guest, .action(action, index: index, arguments: values)) { reply in
             deadline.cancel()
-            answer(Self.actionResult(of: reply, guest: guest, action: action))
+            answer(
+                Self.actionResult(
+                    of: reply, guest: guest, action: action, ticket: ticket, oldest: oldest, limit: limit))
         }
     }
 
@@ -72,9 +95,10 @@ extension HostCore {
         return (guest, action, index, values)
     }
 
-    /// The reply to an action call as its caller reads it.
+    /// The reply to an action call (the guest's callback number `ticket`) as its caller reads it.
     private static func actionResult(
-        of reply: GuestReply, guest: GuestRecord, action: GuestAction
+        of reply: GuestReply, guest: GuestRecord, action: GuestAction, ticket: UInt64, oldest: UInt64,
+        limit: Duration
     ) -> Result<ActionValue?, HostCommandError> {
         switch reply {
         case .success(let status):
@@ -87,6 +111,20 @@ extension HostCore {
                     HostCommandError("\(guest.id) could not run action \(action.name): \(StatusName.of(status))"))
             }
         case .failure(.crashed(let cause)):
+            // The watchdog killed it in one callback, and every call waiting behind that one went
+            // with it: each caller hears which call hung.
+            if guest.lastReason == .watchdog, let hung = guest.calls.hung(ahead: ticket, since: oldest) {
+                if hung.ticket == ticket {
+                    return .failure(
+                        HostCommandError(
+                            "\(guest.id) was killed by the watchdog in action \(action.name): it ran past "
+                                + "\(limit.secondsText), the watchdog's hard limit (\(cause))"))
+                }
+                return .failure(
+                    HostCommandError(
+                        "\(guest.id)'s action \(action.name) never ran: the watchdog killed \(guest.id) while it was in "
+                            + "\(hung.callback), past \(limit.secondsText)"))
+            }
             let what = guest.lastReason == .watchdog ? "was killed by the watchdog" : "crashed"
             return .failure(HostCommandError("\(guest.id) \(what) in action \(action.name): \(cause)"))
         case .failure(.closed):

@@ -18,6 +18,10 @@ struct GuestAudioState {
     /// What the mixer was last told of it, and the xruns the last meter reading counted.
     var mix: AudioMix?
     var xrunsMetered: UInt64 = 0
+    /// The bad samples (X7) the last meter reading counted, and whether the reading before found
+    /// new ones: an episode, said once at its start.
+    var badSamplesMetered: UInt64 = 0
+    var badSamplesEpisode = false
     /// Whether its audio thread runs real-time (SCHED_FIFO); nil before it started.
     var realtimeRenderer: Bool?
 

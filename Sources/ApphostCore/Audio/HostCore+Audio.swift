@@ -365,8 +365,31 @@ extension HostCore {
                     message: "\(meter.xruns) in all")
             }
             guest.audio.xrunsMetered = meter.xruns
+            noteBadSamples(guest, meter.badSamples)
         }
         scheduleAudioMeters()
+    }
+
+    /// X7: samples that are not numbers cost the guest its own sound, for the period that held
+    /// them (the mixer silences it); the metrics count them all, and the event stream names the
+    /// guest once per episode: at the first reading that finds new ones after one that found none.
+    private func noteBadSamples(_ guest: GuestRecord, _ total: UInt64) {
+        // A new stream counts from 0 again.
+        if total < guest.audio.badSamplesMetered { guest.audio.badSamplesMetered = 0 }
+        let new = total - guest.audio.badSamplesMetered
+        guest.audio.badSamplesMetered = total
+        guard new > 0 else {
+            guest.audio.badSamplesEpisode = false
+            return
+        }
+        measure(.audioBadSamples(guest: guest.id, count: new))
+        guard !guest.audio.badSamplesEpisode else { return }
+        guest.audio.badSamplesEpisode = true
+        record(
+            .audioBadSamples, guest: guest.id, name: String(new),
+            message:
+                "rendered \(new) samples that are not numbers or beyond +24 dBFS (NaN, infinite, absurd): each "
+                + "period that held one was silenced; said once until a second passes without one")
     }
 
     private static func levelText(_ level: AudioLevelReading) -> String {

@@ -65,6 +65,10 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case audioMix = "audio-mix"
         case audioMeter = "audio-meter"
         case audioXrun = "audio-xrun"
+        /// X7: a guest's audio stream held samples that are not numbers (NaN, infinite) or are
+        /// absurdly loud, and the mixer silenced the periods that held them; said once an episode,
+        /// `name` the count at its start.
+        case audioBadSamples = "audio-bad-samples"
         case audioThread = "audio-thread"
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
@@ -110,8 +114,14 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case guest, scene, session, from, to, reason, name, level, message
     }
 
-    /// One human-readable line, as `apphost launch` and `apphost ctl events` print it.
-    public var humanLine: String {
+    /// One human-readable line, as `apphost launch` and `apphost ctl events` print it. What a
+    /// guest gave (a log line, a title, a name, the path of a guest not yet identified) has its
+    /// control characters escaped (`TerminalText`), so that the line stays one line and acts on no
+    /// terminal (CONTRACT X2, X7); the JSON line carries the exact text.
+    public var humanLine: String { TerminalText.escaped(rawHumanLine) }
+
+    /// The line before escaping: every part of it that is the host's own is plain text.
+    private var rawHumanLine: String {
         var parts = [Self.timeFormat(time), kind.rawValue]
         if let guest { parts.append(guest) }
         if let scene { parts.append("scene=\(scene)") }
@@ -124,7 +134,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
             .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun,
-            .audioThread:
+            .audioBadSamples, .audioThread:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).

@@ -8,4 +8,7 @@ public enum HostMeasurement: Sendable, Equatable {
     /// the event stream shows as `callback`) and that were answered: a guest that crashed in one
     /// gave no answer. `callback` is the call's C name, or "action <name>" for an action.
     case callbackRoundTrip(guest: String, callback: String, duration: Duration)
+    /// `count` more samples of `guest`'s audio stream that were not numbers or beyond the mixer's
+    /// limit, since the last meter reading (CONTRACT X7): the mixer silenced their periods.
+    case audioBadSamples(guest: String, count: UInt64)
 }

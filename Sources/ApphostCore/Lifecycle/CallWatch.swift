@@ -25,13 +25,34 @@ struct CallWatch {
     var timerDue: Duration = .zero
     /// The watchdog killed the guest: its death is reported as a watchdog stop, not a crash.
     var killedByWatchdog = false
+    /// Every callback gets a ticket as it is sent, 0, 1, 2, ...: `sentCount` is the next one.
+    /// Callbacks are answered in the order they were sent, so the one the guest is in holds
+    /// ticket `answeredCount`. What a caller uses to tell whether its call ran (F3).
+    private(set) var sentCount: UInt64 = 0
+    private(set) var answeredCount: UInt64 = 0
+    /// The last callback the watchdog stopped the guest in, and its ticket: kept after the guest
+    /// is gone, so that each caller whose call it takes with it hears which call hung.
+    var lastHung: (ticket: UInt64, callback: String)?
 
     /// The callback the guest is in, if any.
     var current: String? { inFlight.first }
 
+    /// Whether the callback of `ticket` was sent and waits behind another one the guest is in:
+    /// it has not begun to run.
+    func isWaiting(_ ticket: UInt64) -> Bool { ticket > answeredCount && ticket < sentCount }
+
+    /// The callback the watchdog stopped the guest in, if that is the callback of `ticket` or one
+    /// it waited behind: one sent before it and unanswered when it was sent, `oldest` being
+    /// `answeredCount` then.
+    func hung(ahead ticket: UInt64, since oldest: UInt64) -> (ticket: UInt64, callback: String)? {
+        guard let lastHung, lastHung.ticket >= oldest, lastHung.ticket <= ticket else { return nil }
+        return lastHung
+    }
+
     /// `callback` was sent at `now`; returns true when it is the oldest now, and so watched.
     mutating func sent(_ callback: String, at now: Duration) -> Bool {
         inFlight.append(callback)
+        sentCount += 1
         guard inFlight.count == 1 else { return false }
         becameOldest(at: now)
         return true
@@ -41,6 +62,7 @@ struct CallWatch {
     mutating func answered(at now: Duration) -> Bool {
         guard !inFlight.isEmpty else { return false }
         inFlight.removeFirst()
+        answeredCount += 1
         guard !inFlight.isEmpty else { return false }
         becameOldest(at: now)
         return true
@@ -70,6 +92,8 @@ struct CallWatch {
 
     /// The guest is gone: nothing is waiting any more.
     mutating func reset() {
+        // The calls in flight were never answered: no later call takes their tickets' turns.
+        answeredCount += UInt64(inFlight.count)
         inFlight.removeAll()
         killedByWatchdog = false
         timer?.cancel()

@@ -61,6 +61,7 @@ final class Watchdog: @unchecked Sendable {
         let freezing = policy.action == .freeze
         let overdue = "\(callback) has not returned within \(policy.hardLimit.secondsText)"
         if !freezing { guest.calls.killedByWatchdog = true }
+        guest.calls.lastHung = (guest.calls.answeredCount, callback)
         channel.forceStop(freezing: freezing) { [weak self] result in
             guard let self, guest.channel === channel else { return }
             switch result {

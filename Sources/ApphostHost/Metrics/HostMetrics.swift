@@ -124,6 +124,8 @@ public final class HostMetrics: Sendable {
                 labels: [("callback", Self.callbackLabel(callback))],
                 buckets: Self.roundTripBuckets
             ).record(duration)
+        case .audioBadSamples(let guest, let samples):
+            count(.audioBadSamples, ["guest": guest], by: Int64(clamping: samples))
         }
     }
 
@@ -251,6 +253,10 @@ struct HostMetricFamily: Sendable {
     static let actionCalls = Self("apphost_guest_action_calls_total", "Actions called, by guest and action.")
     static let audioXruns = Self(
         "apphost_guest_audio_xruns_total", "Xruns of a guest's audio stream: periods not rendered in time.")
+    static let audioBadSamples = Self(
+        "apphost_guest_audio_bad_samples_total",
+        "Samples of a guest's audio stream that were not numbers or beyond +24 dBFS: each period that held one "
+            + "was silenced.")
     static let controlRequests = Self(
         "apphost_control_requests_total", "Control requests, by verb and outcome (ok or error).")
     static let callbackRoundTrip = Self(
@@ -273,7 +279,8 @@ struct HostMetricFamily: Sendable {
     /// Every family, for the tests and the README.
     static let all: [Self] = [
         launches, launchFailures, terminations, crashes, restarts, suspensions, resumes, overruns, taskExpirations,
-        watchdogHits, notificationsRefused, actionCalls, audioXruns, controlRequests, callbackRoundTrip, guests,
+        watchdogHits, notificationsRefused, actionCalls, audioXruns, audioBadSamples, controlRequests,
+        callbackRoundTrip, guests,
         cpuSeconds, memoryBytes, residentBytes, buildInfo,
     ]
 

@@ -5,7 +5,9 @@
  *
  *   mix_period.h          sums sessions' float32 periods, each times its
  *                         gain, and clips (C8, C9, C12 are the gains'
- *                         business)
+ *                         business); takes a session's period out of its
+ *                         shared memory, silence when a sample is not a
+ *                         number (X7)
  *   mix_level.h           peak and RMS of a period, in linear and dBFS, and
  *                         over a span of periods (a session's level for
  *                         `ctl audio`)
@@ -40,8 +42,8 @@
  * target (the guest runtime, for mix_region.h, and with it every worker)
  * does not load libasound.
  *
- * Real-time safety: what runs once per period (mix_period, mix_level_*,
- * mix_sink_write, mix_source_read, mix_pacer_wait,
+ * Real-time safety: what runs once per period (mix_period and its steps,
+ * mix_sanitize, mix_level_*, mix_sink_write, mix_source_read, mix_pacer_wait,
  * mix_region_request/collect, the guest's wait/buffer/done, and the
  * mix_engine thread's cycle, made of them) allocates
  * nothing and takes no lock but alsa-lib's own per-device one; its only

@@ -31,7 +31,9 @@
  *      for the session); a session not mixed now is not collected, so that
  *      it is silent from this cycle's output on (an interruption is silent
  *      from the first period after it)
- *   4. mixes what it collected with the gains set now (mix_period), writes
+ *   4. takes what it collected into its own memory, a period with a sample
+ *      that is not a number being silence (mix_sanitize, CONTRACT X7),
+ *      mixes it with the gains set now (mix_period_add, _clip), writes
  *      the period to the sink, adds each session's level as mixed (its
  *      samples times its gain) and the output's to the meters
  *   5. reads the period's input (config read_input, once; silence without
@@ -136,6 +138,10 @@ typedef struct mix_session_meter {
     uint64_t xruns;
     /* The last cycle that handled the session (MIX_REGION_NONE before). */
     uint64_t last_cycle;
+    /* Samples it rendered that were not numbers, or beyond MIX_SAMPLE_LIMIT
+     * (mix_period.h), since its stream opened: each period that held one
+     * was silence (CONTRACT X7). */
+    uint64_t bad_samples;
 } mix_session_meter;
 
 /* The engine's own meters. */
@@ -147,7 +153,8 @@ typedef struct mix_output_meter {
      * before the first). */
     double peak_dbfs;
     double rms_dbfs;
-    /* Samples mix_period clipped (or found NaN), since the start. */
+    /* Samples the mix clipped to full scale, since the start (a session's
+     * NaNs never reach it: they are its bad samples). */
     uint64_t clipped_samples;
     /* Real clock: periods the pacer skipped because the mixer came back
      * after their end, and the latest wake after a deadline. */

@@ -1,13 +1,22 @@
 /// How loud a stretch of sound was (CONTRACT C13), as sox's `stats` says it of a file: peak and
 /// RMS in dBFS over every channel, full scale 0 dBFS, a full-scale sine's RMS -3.01. Silence reads
-/// -120 (the mixer's floor), so that every value is a number JSON can carry.
+/// -120 (the mixer's floor), so that every value is a number JSON can carry: a reading that is
+/// not finite (the mixer never gives one) is taken as the floor, or as `ceilingDBFS` for +inf.
 public struct AudioLevelReading: Sendable, Codable, Equatable {
     public var peakDBFS: Double
     public var rmsDBFS: Double
 
+    /// Above any level a float sample can have (20 log10 of Float's largest value is 770.6).
+    public static let ceilingDBFS = 1000.0
+
     public init(peakDBFS: Double, rmsDBFS: Double) {
-        self.peakDBFS = peakDBFS
-        self.rmsDBFS = rmsDBFS
+        self.peakDBFS = Self.finite(peakDBFS)
+        self.rmsDBFS = Self.finite(rmsDBFS)
+    }
+
+    static func finite(_ value: Double) -> Double {
+        if value.isFinite { return value }
+        return value == .infinity ? ceilingDBFS : -120
     }
 
     public static let silence = AudioLevelReading(peakDBFS: -120, rmsDBFS: -120)
@@ -23,11 +32,28 @@ public struct AudioSessionMeter: Sendable, Codable, Equatable {
     public var framesRendered: UInt64
     /// Periods the mixer asked for and found not ready at its deadline: each was silence.
     public var xruns: UInt64
+    /// Samples the guest rendered that were not numbers (NaN, infinite) or beyond +24 dBFS, since
+    /// its stream opened: each period that held one was silence (CONTRACT X7).
+    public var badSamples: UInt64
 
-    public init(level: AudioLevelReading, framesRendered: UInt64, xruns: UInt64) {
+    public init(level: AudioLevelReading, framesRendered: UInt64, xruns: UInt64, badSamples: UInt64 = 0) {
         self.level = level
         self.framesRendered = framesRendered
         self.xruns = xruns
+        self.badSamples = badSamples
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case level, framesRendered, xruns, badSamples
+    }
+
+    /// A host before `badSamples` did not send it: none counted.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        level = try container.decode(AudioLevelReading.self, forKey: .level)
+        framesRendered = try container.decode(UInt64.self, forKey: .framesRendered)
+        xruns = try container.decode(UInt64.self, forKey: .xruns)
+        badSamples = try container.decodeIfPresent(UInt64.self, forKey: .badSamples) ?? 0
     }
 }
 

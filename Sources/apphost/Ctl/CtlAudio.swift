@@ -23,7 +23,7 @@ struct CtlAudio: ParsableCommand {
             if options.json {
                 Output.line(ControlCoding.line(AudioView(status: status)))
             } else {
-                for line in AudioTable(status: status).lines { Output.line(line) }
+                for line in AudioTable(status: status).lines { Output.line(TerminalText.escaped(line)) }
             }
         }
     }
@@ -143,7 +143,7 @@ struct AudioTable {
         guard !sessions.isEmpty else { return lines + ["no sessions"] }
         let header = [
             "GUEST", "CATEGORY", "MODE", "OPTIONS", "ACTIVE", "PLAYING", "INTERRUPTED", "DUCKED", "MUTED", "GAIN",
-            "LEVEL", "ROUTE", "PEAK", "RMS", "FRAMES", "XRUNS",
+            "LEVEL", "ROUTE", "PEAK", "RMS", "FRAMES", "XRUNS", "BAD",
         ]
         let rows = sessions.map { id, session in
             [
@@ -153,6 +153,7 @@ struct AudioTable {
                 session.route.description, session.meter.map { Self.decibels($0.level.peakDBFS) } ?? "-",
                 session.meter.map { Self.decibels($0.level.rmsDBFS) } ?? "-",
                 session.meter.map { String($0.framesRendered) } ?? "-", session.meter.map { String($0.xruns) } ?? "-",
+                session.meter.map { String($0.badSamples) } ?? "-",
             ]
         }
         let columns = Columns(header: header, rows: rows)

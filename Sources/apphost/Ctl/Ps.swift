@@ -1,4 +1,5 @@
 import ApphostControl
+import ApphostCore
 import ArgumentParser
 import Foundation
 
@@ -12,7 +13,7 @@ struct Ps: ParsableCommand {
         if options.json {
             Output.line(ControlCoding.line(status))
         } else {
-            for line in StatusTable(status: status, now: Date()).lines { Output.line(line) }
+            for line in StatusTable(status: status, now: Date()).lines { Output.line(TerminalText.escaped(line)) }
         }
     }
 }
