@@ -378,7 +378,8 @@ struct session_request {
 
 /* CONTRACT X7: spends one of the window's requests, under the lock; false
  * when the window's are spent. A window begins at the first request after
- * the last one ended, as the host counts them (FloodGuard). */
+ * the last one ended. The host keeps the same limit (FloodGuard), and stops
+ * a guest that keeps at it. */
 static bool spend_request(ahr_audio *audio)
 {
     struct timespec now;
