@@ -102,6 +102,7 @@ let package = Package(
             name: "ApphostCore",
             dependencies: [
                 "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The core's seams on Dispatch: a serial DispatchQueue as the host's executor, and the

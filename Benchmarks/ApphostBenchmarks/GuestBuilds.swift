@@ -45,6 +45,14 @@ struct GuestBuilds {
         }
     }
 
+    /// Plugins/Fixtures/audio_flapping_guest.c: a thread that activates and deactivates its audio
+    /// session in a tight loop (CONTRACT X2, X7).
+    func audioFlapping() throws -> String {
+        try Self.build(
+            "Plugins/Fixtures/audio_flapping_guest.c", into: directory, named: "audio-flapping.so",
+            libraries: ["pthread"])
+    }
+
     /// Plugins/Fixtures/region_renderer.c with mix_region.c, the program the session region tests
     /// spawn as a guest's renderer (a sine per period requested).
     func regionRenderer() throws -> String {

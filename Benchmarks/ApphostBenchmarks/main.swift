@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare|sporadic|density]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare|sporadic|density|flood]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -61,6 +61,13 @@ try runAlone("fairshare", standard: 50, counting: "guests", scratch: scratch) { 
 try runAlone("density", standard: 0, counting: "guests asked (0: as many as the limit holds)", scratch: scratch) {
     count in
     try runDensityBenchmark(count: count > 0 ? count : nil, guests: guests, scratch: scratch)
+}
+
+// `apphost-benchmarks [seconds] flood` runs the flooding-guest benchmark alone: the built apphost
+// with a guest flapping its audio session beside the C sample, against the C sample alone, in
+// each isolation mode with `--worker-nice 0`, `seconds` each (15 unless told; about 75 s in all).
+try runAlone("flood", standard: 15, counting: "s each", scratch: scratch) { seconds in
+    try runFloodBenchmark(seconds: seconds, guests: guests, scratch: scratch)
 }
 
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())

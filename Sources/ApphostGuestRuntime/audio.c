@@ -5,9 +5,12 @@
  * (host_context.h), so that any argument at all gets an answer, never a
  * crash (CONTRACT X3).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include "audio.h"
 
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "call_area.h"
@@ -96,10 +99,18 @@ void ahr_audio_init(ahr_audio *audio)
 {
     memset(audio, 0, sizeof *audio);
     pthread_mutex_init(&audio->lock, NULL);
+    audio->request_limit = AHR_AUDIO_REQUEST_LIMIT;
     reset_session(audio);
 }
 
 void ahr_audio_destroy(ahr_audio *audio) { pthread_mutex_destroy(&audio->lock); }
+
+void ahr_audio_set_request_limit(ahr_audio *audio, uint32_t limit)
+{
+    pthread_mutex_lock(&audio->lock);
+    audio->request_limit = limit;
+    pthread_mutex_unlock(&audio->lock);
+}
 
 void ahr_audio_set_accepting(ahr_audio *audio, bool accepting)
 {
@@ -365,10 +376,34 @@ struct session_request {
     int32_t output_override;
 };
 
+/* CONTRACT X7: spends one of the window's requests, under the lock; false
+ * when the window's are spent. A window begins at the first request after
+ * the last one ended. The host keeps the same limit (FloodGuard), and stops
+ * a guest that keeps at it. */
+static bool spend_request(ahr_audio *audio)
+{
+    struct timespec now;
+    uint64_t now_ns;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    now_ns = (uint64_t)now.tv_sec * UINT64_C(1000000000) + (uint64_t)now.tv_nsec;
+    if (audio->budget_spent == 0 || now_ns - audio->budget_since >= AHR_AUDIO_REQUEST_WINDOW_NS) {
+        audio->budget_since = now_ns;
+        audio->budget_spent = 0;
+    }
+    if (audio->request_limit != 0 && audio->budget_spent >= audio->request_limit) {
+        return false;
+    }
+    audio->budget_spent++;
+    return true;
+}
+
 /* Runs `body` on `request` for the guest of `host` and returns its status:
  * before that, APPHOST_ERROR_INVALID_ARGUMENT for a host the registry does
- * not know, and APPHOST_ERROR_INVALID_STATE while the extension does not
- * accept calls (init, deinit, from will_terminate on). */
+ * not know, APPHOST_ERROR_INVALID_STATE while the extension does not
+ * accept calls (init, deinit, from will_terminate on), and
+ * APPHOST_ERROR_LIMIT_REACHED once the window's requests are spent
+ * (CONTRACT X7). */
 static apphost_status_t on_session(const apphost_host_t *host, session_request *request, session_body body)
 {
     ahr_host_context *context = ahr_registry_acquire(host);
@@ -381,7 +416,13 @@ static apphost_status_t on_session(const apphost_host_t *host, session_request *
     audio = context->audio;
     request->context = context;
     pthread_mutex_lock(&audio->lock);
-    status = audio->accepting ? body(request) : APPHOST_ERROR_INVALID_STATE;
+    if (!audio->accepting) {
+        status = APPHOST_ERROR_INVALID_STATE;
+    } else if (!spend_request(audio)) {
+        status = APPHOST_ERROR_LIMIT_REACHED;
+    } else {
+        status = body(request);
+    }
     pthread_mutex_unlock(&audio->lock);
     ahr_registry_release(context);
     return status;

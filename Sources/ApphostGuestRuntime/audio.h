@@ -58,6 +58,14 @@ typedef struct ahr_audio {
     /* A renderer stuck in the guest's render outlived its stop: the guest's
      * library must stay loaded. */
     bool renderer_stuck;
+    /* CONTRACT X7: the requests made in the window that began at
+     * `budget_since` (CLOCK_MONOTONIC, ns), at most `request_limit`;
+     * a window begins at the first request after the last one ended. */
+    uint64_t budget_since;
+    uint32_t budget_spent;
+    /* AHR_AUDIO_REQUEST_LIMIT unless ahr_set_audio_request_limit said
+     * otherwise; 0 for none. */
+    uint32_t request_limit;
 } ahr_audio;
 
 /* The session as at launch: soloAmbient, default mode, no options,
@@ -65,6 +73,9 @@ typedef struct ahr_audio {
 void ahr_audio_init(ahr_audio *audio);
 
 void ahr_audio_destroy(ahr_audio *audio);
+
+/* [thread-safe] See ahr_set_audio_request_limit. */
+void ahr_audio_set_request_limit(ahr_audio *audio, uint32_t limit);
 
 /* The guest started (true), will_terminate is being delivered or the guest
  * is being stopped (false): see `accepting`. */

@@ -322,3 +322,8 @@ void ahr_stop(ahr_runtime *runtime)
     free(runtime->descriptor_strings);
     free(runtime);
 }
+
+void ahr_set_audio_request_limit(ahr_runtime *runtime, uint32_t limit)
+{
+    ahr_audio_set_request_limit(&runtime->audio, limit);
+}

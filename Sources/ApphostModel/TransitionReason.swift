@@ -11,4 +11,7 @@ public enum TransitionReason: String, Sendable, Codable, CaseIterable {
     case crash
     case memory
     case shutdown
+    /// The guest flooded the host with requests, past its limit for longer than the host allows
+    /// (CONTRACT X7).
+    case flooding
 }

@@ -54,14 +54,14 @@ enum JournalFormat {
         case .error, .launchFailed, .stateSaveFailed:
             return error
         case .watchdog, .overrun, .taskExpired, .memoryWarning, .storeRecovered, .eventsDropped, .requestRefused,
-            .notificationRefused, .audioNonconforming, .audioXrun, .audioBadSamples:
+            .notificationRefused, .audioNonconforming, .audioXrun, .audioBadSamples, .throttled:
             return warning
         case .restarting:
             return notice
         case .terminated:
             switch event.reason {
             case .crash: return error
-            case .watchdog, .memory, .budgetExpired: return warning
+            case .watchdog, .memory, .budgetExpired, .flooding: return warning
             default: return info
             }
         case .log:

@@ -1447,7 +1447,8 @@ final class GuestRuntimeCTests: XCTestCase {
     // new category resets them.
     func testEveryCombinationTheTableRefusesChangesNothing() throws {
         let recorder = ReporterRecorder()
-        let (_, fixture) = try startedAudio(recorder)
+        let (runtime, fixture) = try startedAudio(recorder)
+        ahr_set_audio_request_limit(runtime, 0)  // 800 requests: X7's limit is another test's
         let host = try XCTUnwrap(fixture.host())
         let table = try XCTUnwrap(fixture.audio())
         // The C3 and C4 tables, as the contract words them.
@@ -2025,7 +2026,8 @@ final class GuestRuntimeCTests: XCTestCase {
     // The reporter takes its time, so that a report made outside the lock would be overtaken.
     func testAudioReportsComeInTheOrderTheSessionChanged() throws {
         let recorder = ReporterRecorder(slowAudio: true)
-        let (_, fixture) = try startedAudio(recorder)
+        let (runtime, fixture) = try startedAudio(recorder)
+        ahr_set_audio_request_limit(runtime, 0)  // X7's limit is another test's
         let (hostAddress, tableAddress) = (
             UInt(bitPattern: try XCTUnwrap(fixture.host())), UInt(bitPattern: try XCTUnwrap(fixture.audio()))
         )
@@ -2062,6 +2064,40 @@ final class GuestRuntimeCTests: XCTestCase {
             if fixture.session()?.gain != recorder.audio.last?.gain { overtaken += 1 }
         }
         XCTAssertEqual(overtaken, 0, "trials whose last report was not the gain kept")
+    }
+
+    // CONTRACT X7: 100 audio session requests within a second, counted together; the rest of the
+    // window gets APPHOST_ERROR_LIMIT_REACHED at once, reaches no reporter and changes nothing;
+    // the next window takes them again.
+    func testX7AudioRequestsPastTheLimitAreRefusedAtOnce() throws {
+        let recorder = ReporterRecorder()
+        let (_, fixture) = try startedAudio(recorder)
+        let host = try XCTUnwrap(fixture.host())
+        let table = try XCTUnwrap(fixture.audio()).pointee
+        let before = recorder.audio.count
+        XCTAssertEqual(Int(AHR_AUDIO_REQUEST_LIMIT), FloodPolicy.audioRequests.limit)
+        XCTAssertEqual(
+            Duration.nanoseconds(Int64(AHR_AUDIO_REQUEST_WINDOW_NS)), FloodPolicy.audioRequests.window,
+            "the host's policy is the runtime's")
+        var statuses: [Int32] = []
+        for index in 0..<50 {
+            statuses.append(table.set_gain(host, Double(index) / 100))
+            statuses.append(table.set_rendering(host, Int32(index % 2)))
+        }
+        XCTAssertEqual(statuses, Array(repeating: StatusCode.ok, count: 100))
+        var request: apphost_audio_request_t = 7
+        XCTAssertEqual(table.activate(host, &request), StatusCode.limitReached)
+        XCTAssertEqual(request, APPHOST_AUDIO_REQUEST_INVALID)
+        XCTAssertEqual(table.set_gain(host, 1), StatusCode.limitReached)
+        XCTAssertEqual(table.deactivate(host, 0), StatusCode.limitReached)
+        XCTAssertEqual(
+            table.set_configuration(host, Int32(APPHOST_AUDIO_CATEGORY_PLAYBACK.rawValue), 0, 0),
+            StatusCode.limitReached)
+        XCTAssertEqual(recorder.audio.count - before, 100, "the refused ones reach no reporter")
+        XCTAssertEqual(fixture.session()?.gain, 0.49, "and change nothing")
+        usleep(1_100_000)
+        XCTAssertEqual(table.activate(host, &request), StatusCode.ok)
+        XCTAssertEqual(request, 1)
     }
 
     // MARK: Stopping

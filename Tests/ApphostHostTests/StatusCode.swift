@@ -12,4 +12,5 @@ enum StatusCode {
     static let notDeclared = Int32(APPHOST_ERROR_NOT_DECLARED.rawValue)
     static let invalidCombination = Int32(APPHOST_ERROR_INVALID_COMBINATION.rawValue)
     static let unsupported = Int32(APPHOST_ERROR_UNSUPPORTED.rawValue)
+    static let limitReached = Int32(APPHOST_ERROR_LIMIT_REACHED.rawValue)
 }

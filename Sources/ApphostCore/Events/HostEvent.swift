@@ -70,6 +70,10 @@ public struct HostEvent: Sendable, Codable, Equatable {
         /// `name` the count at its start.
         case audioBadSamples = "audio-bad-samples"
         case audioThread = "audio-thread"
+        /// A guest reached the limit of its requests of one kind (`name`: `audio`) and is being
+        /// throttled, reason `flooding`, once for each episode; it is stopped if it keeps at it
+        /// (CONTRACT X7).
+        case throttled
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
         case eventsDropped = "events-dropped"
@@ -134,7 +138,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
             .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun,
-            .audioBadSamples, .audioThread:
+            .audioBadSamples, .audioThread, .throttled:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).

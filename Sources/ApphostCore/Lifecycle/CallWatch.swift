@@ -1,3 +1,5 @@
+import DequeModule
+
 /// The callbacks a guest has not answered yet, and the watchdog's view of the oldest (CONTRACT
 /// B5): a callback gets the whole limit from the moment it becomes the oldest; past the limit the
 /// guest is flagged once; past the hard limit it is stopped. This owns the state and the rule; the
@@ -14,7 +16,10 @@ struct CallWatch {
     }
 
     /// The callbacks sent and not yet answered, oldest first: the first is the one the guest is in.
-    private(set) var inFlight: [String] = []
+    /// A deque, so that answering the oldest costs the same however many wait (CONTRACT X7): an
+    /// array's `removeFirst` moved every other one, and a guest that made the host send faster
+    /// than it answered kept the host's queue in that loop.
+    private(set) var inFlight: Deque<String> = []
     /// When the oldest unanswered callback became the oldest (host uptime).
     private(set) var oldestSince: Duration = .zero
     /// The oldest has been flagged for running past the limit.

@@ -82,6 +82,8 @@ final class GuestRecord: @unchecked Sendable {
     var discarded: [String] = []
     /// N1: its recent notifications, under the policy's limit.
     var notifications = RateWindow()
+    /// X7: its audio session's requests, against `FloodPolicy.audioRequests`.
+    var audioRequests = FloodGuard()
     /// F2: how the actions it was called in ended, each until its call's reply takes it.
     var actionOutcomes: [ActionOutcome] = []
     var lastReason: TransitionReason = .requested

@@ -123,6 +123,7 @@ extension HostCore {
         guest.background.reset()
         guest.audio.reset()
         guest.activations = [:]
+        guest.audioRequests.reset()
         // An action's result whose reply never came (the guest died between them) answers nothing.
         guest.actionOutcomes.removeAll()
         guest.calls.reset()

@@ -44,6 +44,9 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var audio = AudioArbiter()
     var audioRoutes = AudioRoutes()
     let audioPolicy: AudioPolicy
+    /// How many audio session requests a guest may make, and for how long it may keep at that
+    /// limit (X7); its runtime keeps the same limit.
+    let audioRequestPolicy: FloodPolicy
     /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
     let audioMixer: (any AudioMixer)?
     /// Reads the mixer's meters into the event stream once a second while a stream is open.
@@ -65,12 +68,14 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         background: BackgroundPolicy = BackgroundPolicy(), memoryLimit: UInt64? = nil,
         store: (any SessionStore)? = nil, backgroundSceneLimit: Int? = nil, scenes: ScenePolicy = ScenePolicy(),
         audio: AudioPolicy = AudioPolicy(), audioMixer: (any AudioMixer)? = nil,
+        audioRequests: FloodPolicy = .audioRequests,
         measure: @escaping @Sendable (HostMeasurement) -> Void = { _ in },
         emit: @escaping @Sendable (HostEvent) -> Void
     ) {
         self.measure = measure
         self.scenePolicy = scenes
         self.audioPolicy = audio
+        self.audioRequestPolicy = audioRequests
         self.audioMixer = audioMixer
         self.backgroundSceneLimit = backgroundSceneLimit
         self.backgroundPolicy = background

@@ -351,6 +351,15 @@ typedef struct ahr_reporter {
 /* The largest notification limit the runtime keeps count of. */
 enum { AHR_NOTIFICATION_LIMIT_MAX = 10000 };
 
+/* CONTRACT X7: how many audio session requests (set_configuration,
+ * activate, deactivate, set_rendering, set_gain, override_output) a guest
+ * may make within AHR_AUDIO_REQUEST_WINDOW_NS; the rest of the window gets
+ * APPHOST_ERROR_LIMIT_REACHED and reaches no one. The host keeps the same
+ * numbers (ApphostCore's FloodPolicy.audioRequests) and stops a guest that
+ * keeps at the limit. */
+enum { AHR_AUDIO_REQUEST_LIMIT = 100 };
+#define AHR_AUDIO_REQUEST_WINDOW_NS 1000000000ULL
+
 /* The most unspent activations a guest holds (CONTRACT S9). */
 enum { AHR_ACTIVATIONS_MAX = 16 };
 
@@ -652,6 +661,9 @@ typedef struct ahr_call {
  * APPHOST_ERROR_INVALID_STATE, as during init and deinit; activate too
  * while the guest's background time is 0, as begin_task is refused then: a
  * BACKGROUND_TIME of 0 came, or the budget the last one gave has run out.
+ * Past AHR_AUDIO_REQUEST_LIMIT of them within AHR_AUDIO_REQUEST_WINDOW_NS
+ * they return APPHOST_ERROR_LIMIT_REACHED, report nothing and change
+ * nothing, until the window ends (CONTRACT X7; ahr_set_audio_request_limit).
  * APPHOST_ERROR_INVALID_ARGUMENT for an audio call with a value out of its
  * enum's range, or a format of 0. A refused audio call runs no guest code
  * and changes nothing, the app state included.
@@ -726,6 +738,14 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call);
  * runs guest code of its own on the main queue, as tests do.
  */
 void ahr_run_on_main_queue(ahr_runtime *runtime, void (*body)(void *context), void *context);
+
+/*
+ * [thread-safe] Sets how many audio session requests the guest may make
+ * within AHR_AUDIO_REQUEST_WINDOW_NS (CONTRACT X7): AHR_AUDIO_REQUEST_LIMIT
+ * until this is called, which the host keeps; 0 for no limit, for tests of
+ * other rules that make many requests at once. From the next request on.
+ */
+void ahr_set_audio_request_limit(ahr_runtime *runtime, uint32_t limit);
 
 /* ---- Stopping ------------------------------------------------------------- */
 

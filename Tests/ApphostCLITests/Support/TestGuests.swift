@@ -56,6 +56,20 @@ enum TestGuests {
             to: directory + "/" + busyThreadLibrary, flags: ["-pthread"] + flags, file: file, line: line)
     }
 
+    /// Plugins/Fixtures/audio_flapping_guest.c: a thread that activates and deactivates its audio
+    /// session in a loop from did_finish_launching on (CONTRACT X2, X7); it logs "flapping" once
+    /// its thread runs, and "activate refused: <status>" (or deactivate) the first time each is
+    /// refused.
+    static let audioFlappingID = "org.apphost.fixtures.audio-flapping"
+
+    static func audioFlapping(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/audio_flapping_guest.c").path,
+            to: directory + "/audio-flapping.so", flags: ["-pthread"], file: file, line: line)
+    }
+
     /// Plugins/Fixtures/printing_guest.c: writes to its standard output and standard error from
     /// init and callbacks, and logs "printed <callback>" after each.
     static let printingID = "org.apphost.fixtures.printing"
