@@ -29,7 +29,8 @@ struct WorkerUserRegistry: Sendable {
     }
 
     /// Makes the directory (root's, 0700) if it is not there, and checks that it is a directory
-    /// no other user may write; the reason when it cannot be used.
+    /// of this user's that no other user may write (then makes it 0700, as systemd's
+    /// `StateDirectory=` makes it 0755); the reason when it cannot be used.
     func open() throws(Failure) {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw Failure(description: "cannot make the uid registry \(directory): \(String(cString: strerror(errno)))")
@@ -42,6 +43,8 @@ struct WorkerUserRegistry: Sendable {
             throw Failure(
                 description: "the uid registry \(directory) must be the host's user's and written by no other user")
         }
+        // Private: what it records (guests' ids, libraries' paths) is no other user's business.
+        if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
     }
 
     /// Every record there is; a file that does not parse is left out (its uid stays taken).
@@ -97,7 +100,7 @@ struct WorkerUserRegistry: Sendable {
             throw Failure(
                 description: "cannot write in the uid registry \(directory): \(String(cString: strerror(errno)))")
         }
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
