@@ -46,6 +46,9 @@ public struct WorkerUserTable: Sendable {
     public private(set) var running: Set<UInt32> = []
     /// The record of each library path that no running worker has, for `choose`.
     private var idle: [String: Set<UInt32>] = [:]
+    /// The users bound to each guest: one, but for the moment a guest moves to another
+    /// library's user. Each lookup is then constant, however many guests the directory holds.
+    private var byGuest: [String: Set<UInt32>] = [:]
 
     /// The table of `guests` from the registry's records (those of other directories are left out).
     public init(base: UInt32, guests: String, records: [WorkerUserRecord]) {
@@ -54,6 +57,7 @@ public struct WorkerUserTable: Sendable {
         for record in records where record.guests == guests && Self.range(base: base).contains(record.uid) {
             self.records[record.uid] = record
             idle[record.library, default: []].insert(record.uid)
+            if let guest = record.guest { byGuest[guest, default: []].insert(record.uid) }
         }
     }
 
@@ -108,10 +112,11 @@ public struct WorkerUserTable: Sendable {
         }
         let displaced = record.guest.map { $0 == guest ? [] : [$0] } ?? []
         let changed = record.guest != guest
+        if let old = record.guest, changed { byGuest[old]?.remove(uid) }
         record.guest = guest
         records[uid] = record
-        let superseded = records.values.filter { $0.uid != uid && $0.guest == guest && !running.contains($0.uid) }
-            .map(\.uid).sorted()
+        byGuest[guest, default: []].insert(uid)
+        let superseded = (byGuest[guest] ?? []).filter { $0 != uid && !running.contains($0) }.sorted()
         return Binding(write: changed ? record : nil, displaced: displaced, superseded: superseded)
     }
 
@@ -120,6 +125,7 @@ public struct WorkerUserTable: Sendable {
         guard let record = records.removeValue(forKey: uid) else { return }
         running.remove(uid)
         idle[record.library]?.remove(uid)
+        if let guest = record.guest { byGuest[guest]?.remove(uid) }
     }
 
     /// The worker that had `uid` is gone, and everything it started with it. True: its record is
@@ -136,7 +142,7 @@ public struct WorkerUserTable: Sendable {
     /// that owner when it is one of the guest's recorded users, else the guest's lowest one; nil
     /// when the guest has none (the host's then).
     public func user(ofGuest guest: String, owner: UInt32) -> UInt32? {
-        let users = records.values.filter { $0.guest == guest }.map(\.uid)
+        let users = byGuest[guest] ?? []
         return users.contains(owner) ? owner : users.min()
     }
 

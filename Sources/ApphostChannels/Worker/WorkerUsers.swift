@@ -249,7 +249,8 @@ public final class WorkerUsers: Sendable {
                 records, guests: guests, existingGuests: Set(existing), usersWithProcesses: ProcessUsers.all(),
                 holderIsAlive: { kill($0, 0) == 0 || errno == EPERM })
             for uid in unused { registry.remove(uid) }
-            records.removeAll { unused.contains($0.uid) }
+            let freed = Set(unused)
+            records.removeAll { freed.contains($0.uid) }
             let table = WorkerUserTable(base: base, guests: guests, records: records)
             tables[guests] = table
             for name in existing {
