@@ -253,6 +253,9 @@ final class BackgroundTests: HostTestCase {
         let host = try launch(
             [BuildProducts.cSample, BuildProducts.swiftSample], "process", ["--suspend-delay", "0.2"])
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        // The Swift sample launches beside the C one, and often after it is active: a switch
+        // before it has launched is refused ("no guest", "is launching").
+        try host.waitForLog(Self.swiftID, "callback will_connect", prefix: true)
         try ctlSucceeds("switch", Self.swiftID)
         try ctlSucceeds("switch", Self.cID)
         let saved = try host.waitForEvent("the Swift sample saved") {

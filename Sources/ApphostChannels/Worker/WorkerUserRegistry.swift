@@ -86,7 +86,7 @@ struct WorkerUserRegistry: Sendable {
 
     private func path(of uid: UInt32) -> String { "\(directory)/\(uid)" }
 
-    /// The record in a new file of its own beside the records, synced, whose path is returned.
+    /// The record in a new file of its own beside the records, whose path is returned.
     private func writeTemporary(_ record: WorkerUserRecord) throws(Failure) -> String {
         let data: Data
         do {
@@ -101,10 +101,12 @@ struct WorkerUserRegistry: Sendable {
                 description: "cannot write in the uid registry \(directory): \(String(cString: strerror(errno)))")
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Not synced: a launch must not wait for the disk (thousands of guests launch at once,
+        // each a first time). A record lost to a power cut leaves its guest's files to the host
+        // when the host starts again (`WorkerUsers.prepare`), as for a guest with no record.
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard written == data.count, synced else {
+        guard written == data.count else {
             unlink(path)
             throw Failure(description: "cannot write in the uid registry \(directory)")
         }
