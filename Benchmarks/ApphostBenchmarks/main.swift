@@ -19,6 +19,11 @@ defer { try? FileManager.default.removeItem(at: scratch) }
 let dataDirectory = scratch.appendingPathComponent("data").path
 
 HostDescriptorLimit.raise()  // as `apphost launch` does: 200 guests take some 800 descriptors
+// The hosts the benchmarks start, root ones included, record their guests' users in a registry
+// of their own, removed with the scratch directory, never in the machine's (/var/lib/apphost-uids).
+if ProcessInfo.processInfo.environment["APPHOST_UID_REGISTRY"] == nil {
+    setenv("APPHOST_UID_REGISTRY", scratch.appendingPathComponent("uids").path, 1)
+}
 let guests = try GuestBuilds(into: scratch)
 
 // `apphost-benchmarks [iterations] region` runs the session region's wake-to-render benchmark alone.

@@ -9,6 +9,12 @@
  * Given with -D:
  *   FIXTURE_FORK_IN_CONSTRUCTOR  fork in a library constructor instead, while
  *                                the library loads (inspect's throwaway worker)
+ *   FIXTURE_FORK_IN_INIT         fork in init instead
+ *   FIXTURE_REPORT               a path (C literal): the constructor, init and
+ *                                deinit each append a line to that file,
+ *                                "<which> uid <getuid()> orphan <pid>" (-1
+ *                                when it forked nothing), for a test that has
+ *                                no log to read (inspect --launch)
  *   FIXTURE_CRASH                crash (SIGSEGV) on a memory warning
  *   FIXTURE_ID                   the id (a C literal)
  *
@@ -79,18 +85,35 @@ static void spawn(pid_t *child, pid_t *orphan)
     close(channel[0]);
 }
 
-#ifdef FIXTURE_FORK_IN_CONSTRUCTOR
+static void report(const char *which, pid_t orphan)
+{
+#ifdef FIXTURE_REPORT
+    FILE *file = fopen(FIXTURE_REPORT, "a");
+
+    if (file != NULL) {
+        fprintf(file, "%s uid %lu orphan %d\n", which, (unsigned long)getuid(), (int)orphan);
+        fclose(file);
+    }
+#else
+    (void)which;
+    (void)orphan;
+#endif
+}
+
 __attribute__((constructor)) static void construct(void)
 {
-    pid_t child, orphan;
+    pid_t child = -1, orphan = -1;
 
+#ifdef FIXTURE_FORK_IN_CONSTRUCTOR
     spawn(&child, &orphan);
-}
 #endif
+    (void)child;
+    report("constructor", orphan);
+}
 
 static apphost_status_t did_finish_launching(void)
 {
-#ifndef FIXTURE_FORK_IN_CONSTRUCTOR
+#if !defined(FIXTURE_FORK_IN_CONSTRUCTOR) && !defined(FIXTURE_FORK_IN_INIT)
     pid_t child, orphan;
     char line[96];
 
@@ -119,11 +142,18 @@ static const apphost_app_callbacks_t app_callbacks = {
 
 static apphost_status_t init(const apphost_host_t *host)
 {
+    pid_t child = -1, orphan = -1;
+
     g_host = host;
+#ifdef FIXTURE_FORK_IN_INIT
+    spawn(&child, &orphan);
+#endif
+    (void)child;
+    report("init", orphan);
     return APPHOST_OK;
 }
 
-static void deinit(void) {}
+static void deinit(void) { report("deinit", -1); }
 
 static const void *query(const char *interface_id)
 {

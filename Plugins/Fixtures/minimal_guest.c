@@ -21,13 +21,21 @@
  * APPHOST_HAS_MEMBER that the host's struct has the members it reads, as a
  * guest built against newer headers than the host's must. With
  * FIXTURE_WRITE_DATA it writes the file "note" in its data directory and logs
- * "wrote note" or "cannot write note: <errno>".
+ * "wrote note" or "cannot write note: <errno>". With FIXTURE_PROBE (a C
+ * literal: a path, such as another guest's file) it tries to read that file,
+ * an escape attempt (CONTRACT X2), and logs "probe: read" or "probe: <errno
+ * name>" (EACCES, ENOENT, or "another errno"), then "uid <its uid>".
  */
+#ifdef FIXTURE_PROBE
+#define _POSIX_C_SOURCE 200809L /* open, read, getuid */
+#endif
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <apphost/apphost.h>
 
@@ -82,6 +90,27 @@ static apphost_status_t did_finish_launching(void)
     } else {
         snprintf(line, sizeof line, "cannot write note: %d", errno);
         host_interface->log(host_interface, APPHOST_LOG_INFO, line);
+    }
+#endif
+#ifdef FIXTURE_PROBE
+    {
+        char probe[64], buffer[16];
+        int file = open(FIXTURE_PROBE, O_RDONLY);
+        int error = errno;
+
+        if (file >= 0 && read(file, buffer, sizeof buffer) >= 0) {
+            snprintf(probe, sizeof probe, "probe: read");
+        } else {
+            error = file >= 0 ? errno : error;
+            snprintf(probe, sizeof probe, "probe: %s",
+                     error == EACCES ? "EACCES" : error == ENOENT ? "ENOENT" : "another errno");
+        }
+        if (file >= 0) {
+            close(file);
+        }
+        host_interface->log(host_interface, APPHOST_LOG_INFO, probe);
+        snprintf(probe, sizeof probe, "uid %lu", (unsigned long)getuid());
+        host_interface->log(host_interface, APPHOST_LOG_INFO, probe);
     }
 #endif
     return APPHOST_OK;

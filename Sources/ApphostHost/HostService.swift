@@ -38,6 +38,7 @@ public final class HostService: @unchecked Sendable {
     /// This host's metrics (O2), counted from its events and its control requests.
     public let metrics: HostMetrics
     private let metricsSubscription: EventSubscription
+    private let opener: any GuestOpener
 
     public init(
         dataDirectory: DataDirectory, opener: any GuestOpener, restartPolicy: RestartPolicy = .never,
@@ -50,6 +51,7 @@ public final class HostService: @unchecked Sendable {
     ) {
         self.memoryLimit = memoryLimit
         self.droppedEventLines = droppedEventLines
+        self.opener = opener
         let events = EventFanOut()
         self.dataDirectory = dataDirectory
         self.logger = logger
@@ -73,6 +75,9 @@ public final class HostService: @unchecked Sendable {
         try dataDirectory.checkSocketPathLength()
         try dataDirectory.create()
         let lock = try HostLock.acquire(path: dataDirectory.lockPath, dataDirectory: dataDirectory.path)
+        // The lock is ours: what a killed host left in the guests' directories is put right
+        // (their users, CONTRACT X2) before any guest opens.
+        opener.prepare(guestsDirectory: dataDirectory.guestsPath)
         let server: ControlServer
         let store: SQLiteSessionStore
         do {

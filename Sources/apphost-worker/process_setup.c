@@ -5,7 +5,7 @@
  * X2).
  *
  * A host that runs as root gives each worker a user of its own
- * (APPHOST_WORKER_UID_BASE): the worker takes it when LOAD arrives, once the
+ * (APPHOST_WORKER_USER): the worker takes it when LOAD arrives, once the
  * host has set its limits (which, for a process of another user, would take
  * CAP_SYS_RESOURCE) and before any of the guest's code runs, so that the guest
  * may signal none of its host's processes nor another guest's.
@@ -34,9 +34,11 @@
 
 /* The host, as our parent when we started: a later parent means it died. */
 static pid_t g_host;
-/* Whether to take a user of our own at LOAD, and the base of its id. */
+/* Whether to take a user of our own at LOAD, its id and the group it shares
+ * with the other workers. */
 static int g_own_user;
-static unsigned long g_user_base;
+static unsigned long g_user;
+static unsigned long g_user_group;
 
 /* Opens /dev/null on 0, 1 and 2 where closed, so that no later descriptor
  * (the guest's files) lands there and receives what is printed. */
@@ -99,26 +101,42 @@ static void close_inherited_descriptors(void)
     close_listed_descriptors();
 }
 
-/* Reads and forgets APPHOST_WORKER_UID_BASE, so that the guest does not see
- * it. A value that is not a number, or leaves no room for our pid below
- * (uid_t)-1, is the host's mistake: refuse to run rather than run as root. */
-static void read_user_base(void)
+/* A decimal id, neither 0 (root) nor (uid_t)-1; 0 when `text` is none. */
+static unsigned long parse_id(const char *text, char **end)
 {
-    const char *text = getenv(APPHOST_WORKER_UID_BASE_VARIABLE);
+    unsigned long value;
+
+    errno = 0;
+    value = strtoul(text, end, 10);
+    if (errno != 0 || *end == text || value == 0 || value >= 0xFFFFFFFFUL) {
+        return 0;
+    }
+    return value;
+}
+
+/* Reads and forgets APPHOST_WORKER_USER ("<uid>:<group>"), so that the guest
+ * does not see it. A value that is not two usable ids is the host's mistake:
+ * refuse to run rather than run as root. */
+static void read_user(void)
+{
+    const char *text = getenv(APPHOST_WORKER_USER_VARIABLE);
     char *end = NULL;
-    unsigned long base;
+    unsigned long user, group = 0;
 
     if (text == NULL) {
         return;
     }
-    errno = 0;
-    base = strtoul(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || base == 0 || base > 0xFFFFFFFEUL - (unsigned long)getpid()) {
-        worker_fail(WORKER_EXIT_USAGE, "%s=%s is not a usable uid base", APPHOST_WORKER_UID_BASE_VARIABLE, text);
+    user = parse_id(text, &end);
+    if (user != 0 && *end == ':') {
+        group = parse_id(end + 1, &end);
+    }
+    if (user == 0 || group == 0 || *end != '\0') {
+        worker_fail(WORKER_EXIT_USAGE, "%s=%s is not a usable user", APPHOST_WORKER_USER_VARIABLE, text);
     }
     g_own_user = 1;
-    g_user_base = base;
-    unsetenv(APPHOST_WORKER_UID_BASE_VARIABLE);
+    g_user = user;
+    g_user_group = group;
+    unsetenv(APPHOST_WORKER_USER_VARIABLE);
 }
 
 /* Asks the kernel to kill us when the host dies, even by SIGKILL, frozen or
@@ -169,8 +187,8 @@ void process_take_guest_user(void)
     if (!g_own_user) {
         return;
     }
-    user = (uid_t)(g_user_base + (unsigned long)getpid());
-    shared = (gid_t)g_user_base;
+    user = (uid_t)g_user;
+    shared = (gid_t)g_user_group;
     /* Groups first, while we may still change them: no supplementary group
      * of the host's, only the one that lets workers search the host's data
      * directory down to their own. */
@@ -192,7 +210,7 @@ void process_setup(void)
 {
     g_host = getppid();
     guard_standard_descriptors();
-    read_user_base();
+    read_user();
     check_socket();
     /* A program the guest starts must not hold the socket open after the
      * worker died, or the host would not see it go. */

@@ -14,9 +14,9 @@
  */
 void process_setup(void);
 
-/* With a user of its own (the host set APPHOST_WORKER_UID_BASE, read and
- * unset by process_setup): takes the uid and gid base + its pid, with the
- * base as its only supplementary group, keeping no privilege, then asks again
+/* With a user of its own (the host set APPHOST_WORKER_USER, read and unset
+ * by process_setup): takes that uid and the gid of the same number, with the
+ * workers' shared group as its only supplementary group, keeping no privilege, then asks again
  * to die with the host (a change of user clears that). Call it once the host
  * has set the worker's limits and before the guest's code runs; it ends the
  * process when the change fails. Without one it does nothing. */

@@ -4,13 +4,17 @@ import ApphostFreezing
 import ApphostModel
 import Dispatch
 import Foundation
+import Logging
 import Synchronization
 
 /// `inspect --launch`: what `launch` would say of a guest, without a host. The guest is opened by
 /// the opener launch uses (so loading, init and query are checked alike, and fail with the same
 /// line), gets did_finish_launching as launch delivers it (in background, with no scene: A1), and
 /// is closed: deinit runs and its worker exits. Its data directory is a temporary one, removed
-/// afterwards, so that inspecting never touches a host's state.
+/// afterwards, so that inspecting never touches a host's state. With process isolation the worker
+/// runs as launch's do (CONTRACT X2): under a user of its own (a throwaway one, freed once the
+/// worker is gone: a root inspect gives a plugin being vetted no root), in a cgroup of its own,
+/// which is killed whole when it ends, with whatever the guest started.
 enum LaunchCheck {
     /// The descriptor of a guest that launched; throws the one line launch would print.
     static func run(path: String, isolation: IsolationOption, timeout: Duration) throws -> GuestDescriptor {
@@ -22,9 +26,16 @@ enum LaunchCheck {
             opener = InProcessOpener(hostName: "apphost inspect")
         case .process:
             let worker = try WorkerExecutable.locateForCLI()
-            // Nothing is ever suspended here: the SIGSTOP freezer, which needs no cgroup, is enough.
-            opener = WorkerOpener(
-                workerPath: worker, freezer: SignalFreezer(), hostName: "apphost inspect", loadTimeout: timeout)
+            // Errors only, on stderr: stdout is the report's, and the error line the CLI's.
+            var logger = Logger(label: "apphost.inspect") { StreamLogHandler.standardError(label: $0) }
+            logger.logLevel = .error
+            // Nothing is suspended here, but the freezer's cgroup is what ends everything the
+            // guest started, wherever it went (setsid), when its worker ends.
+            var workerOpener = WorkerOpener(
+                workerPath: worker, freezer: Freezers.best(logger: logger), hostName: "apphost inspect",
+                loadTimeout: timeout, users: WorkerUsers.forThisHost(logger: logger))
+            workerOpener.throwawayUsers = true
+            opener = workerOpener
         }
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

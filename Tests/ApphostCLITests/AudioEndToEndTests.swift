@@ -454,7 +454,16 @@ final class AudioEndToEndTests: HostTestCase {
         let mark = host.events.count
         try ctlSucceeds("action", try scene(of: Self.navigationID).session, "prompt", "2500")
         _ = try mixPeriod(host, Self.musicID, "mixed", after: mark, saying: "gain 0.100")
-        Thread.sleep(forTimeInterval: 1.5)
+        // The meters cover a second of periods each: the first after the ducking may straddle it
+        // (-12 dB, half loud), the second is the ducked music's alone. A fixed sleep read one or
+        // the other depending on where the prompt fell in the meters' second.
+        var meters = host.events.count
+        for _ in 0..<2 {
+            let meter = try host.waitForEvent("a meter of the music", after: meters) {
+                $0.kind == .audioMeter && $0.guest == Self.musicID
+            }
+            meters = (host.events.lastIndex(of: meter) ?? meters) + 1
+        }
         let status = try status()
         XCTAssertEqual(try XCTUnwrap(status.guest(Self.musicID)?.audio?.meter).level.rmsDBFS, -29.03, accuracy: 0.3)
         XCTAssertEqual(

@@ -81,7 +81,46 @@ final class LeftoverProcessTests: HostTestCase {
         }
     }
 
+    // CONTRACT X1 X2: `inspect --launch` runs the guest as launch does: its constructor, init
+    // and deinit under a user of its own, never root, in a cgroup of its own that is killed whole
+    // at the end, orphan (setsid) included; its throwaway user is freed after.
+    func testInspectLaunchRunsTheGuestUnderAUserOfItsOwnAndLeavesNoProcess() throws {
+        let report = NSTemporaryDirectory() + "apphost-inspect-report-\(UUID().uuidString)"
+        defer { unlink(report) }
+        let library = try forking(
+            ["-DFIXTURE_FORK_IN_INIT", #"-DFIXTURE_REPORT="\#(report)""#], as: "libForkingInit.so")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: Self.registry))
+        let inspected = try runApphost(["inspect", "--launch", library])
+        XCTAssertEqual(inspected.status, 0, "\(inspected.stderr)")
+        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: " ").map(String.init)
+        }
+        XCTAssertEqual(lines.map { $0.first }, ["constructor", "init", "deinit"], "\(lines)")
+        let range = WorkerUserTests.range
+        for line in lines {
+            let user = line.count > 2 ? UInt32(line[2]) : nil
+            XCTAssertTrue(user.map(range.contains) ?? false, "\(line.first ?? "") ran as uid \(user ?? 0), not its own")
+        }
+        let orphan = try XCTUnwrap(lines.first { $0.first == "init" }.flatMap { $0.count > 4 ? pid_t($0[4]) : nil })
+        XCTAssertGreaterThan(orphan, 0)
+        // Gone, or dead and waiting for a parent to reap it.
+        let state = WorkerProcesses.state(orphan)
+        XCTAssertTrue(
+            state == nil || state == "Z", "the orphan outlived inspect: state \(state.map { String($0) } ?? "gone")")
+        assertNothingLeft(of: library, cgroups: [])
+        XCTAssertEqual(
+            Set(try FileManager.default.contentsOfDirectory(atPath: Self.registry)), before,
+            "the throwaway user is freed")
+    }
+
     // MARK: Helpers
+
+    /// The tests' registry of worker users, made if need be.
+    private static var registry: String {
+        let path = BuildProducts.uidRegistry
+        mkdir(path, 0o700)
+        return path
+    }
 
     private func forking(_ flags: [String], as name: String) throws -> String {
         let library = try TestGuests.forking(flags, as: name, into: scratch.path)

@@ -28,12 +28,13 @@ final class SignalIsolationTests: HostTestCase {
         try assertSignalsAreRefused("SIGKILL", flags: ["-DFIXTURE_SIGNAL_IN_INIT"])
     }
 
-    // CONTRACT X2: what keeps those signals out: each worker runs under a user and group of its
-    // own, base + its pid, with the base as its only other group. Its data directory is its own
-    // while it runs, private; given back to the host when it ends; handed to the next worker,
-    // which can write over what the last one left.
+    // CONTRACT X2: what keeps those signals out: each guest runs under a user and group of its
+    // own, allocated from the range and recorded, with the base as its only other group. Its data
+    // directory is its own while it runs, private; given back to the host when it ends; and the
+    // guest gets the same user again at its next launch.
     func testEachWorkerRunsUnderAUserOfItsOwnThatOwnsItsDataDirectory() throws {
         let base = WorkerUsers.defaultBase
+        let range = WorkerUserTests.range
         let minimal = try TestGuests.minimal(into: scratch.path, flags: ["-DFIXTURE_WRITE_DATA"])
         let host = try startHost([BuildProducts.cSample, minimal])
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
@@ -41,14 +42,20 @@ final class SignalIsolationTests: HostTestCase {
 
         let status = try status()
         let workers = try [Self.cID, TestGuests.minimalID].map { try XCTUnwrap(status.guest($0)?.pid, $0) }
+        var users: [UInt32] = []
         for pid in workers {
-            let user = base + UInt32(pid)
+            let user = try XCTUnwrap(try Self.ids("Uid", of: pid).first)
+            XCTAssertTrue(range.contains(user), "worker \(pid): uid \(user)")
             XCTAssertEqual(try Self.ids("Uid", of: pid), Array(repeating: user, count: 4), "worker \(pid)")
             XCTAssertEqual(try Self.ids("Gid", of: pid), Array(repeating: user, count: 4), "worker \(pid)")
             XCTAssertEqual(try Self.ids("Groups", of: pid), [base], "worker \(pid)")
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: "\(BuildProducts.uidRegistry)/\(user)"), "uid \(user) recorded")
+            users.append(user)
         }
+        XCTAssertNotEqual(users[0], users[1], "a user per guest")
         let directory = "\(dataDirectory)/guests/\(TestGuests.minimalID)"
-        let first = base + UInt32(workers[1])
+        let first = users[1]
         XCTAssertEqual(try Self.owner(of: directory), [first, first, 0o700])
         XCTAssertEqual(try Self.owner(of: directory + "/note").prefix(2), [first, first])
 
@@ -58,9 +65,10 @@ final class SignalIsolationTests: HostTestCase {
         let mark = host.events.count
         try ctlSucceeds("switch", TestGuests.minimalID)
         try host.waitForLog(TestGuests.minimalID, "wrote note", after: mark)
-        let next = base + UInt32(try XCTUnwrap(try self.status().guest(TestGuests.minimalID)?.pid))
-        XCTAssertEqual(try Self.owner(of: directory), [next, next, 0o700])
-        XCTAssertEqual(try Self.owner(of: directory + "/note").prefix(2), [next, next])
+        let next = try XCTUnwrap(try self.status().guest(TestGuests.minimalID)?.pid)
+        XCTAssertEqual(try Self.ids("Uid", of: next).first, first, "the same user at the next launch")
+        XCTAssertEqual(try Self.owner(of: directory), [first, first, 0o700])
+        XCTAssertEqual(try Self.owner(of: directory + "/note").prefix(2), [first, first])
     }
 
     // CONTRACT X1 X2: a library the worker's user may not read is reported so, not as a missing

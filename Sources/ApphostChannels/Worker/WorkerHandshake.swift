@@ -39,14 +39,14 @@ final class WorkerHandshake {
 
     /// With `capture`, what the worker writes to its standard output and standard error goes to
     /// its line handler, line by line, on the host queue (`WorkerOutput`); without, they are the host's.
-    /// With `users`, the worker takes a user of its own at LOAD.
+    /// With `user`, the worker takes that user at LOAD.
     static func spawn(
         executable: String, path: String, timeout: Duration,
-        capture: (hostQueue: any HostExecutor, handleLine: WorkerOutput.LineHandler)? = nil, users: WorkerUsers? = nil
+        capture: (hostQueue: any HostExecutor, handleLine: WorkerOutput.LineHandler)? = nil, user: WorkerUser? = nil
     ) throws(LoadError) -> WorkerHandshake {
         do {
             let (process, socket, pipes) = try WorkerProcess.spawn(
-                executable: executable, capturingOutput: capture != nil, users: users)
+                executable: executable, capturingOutput: capture != nil, user: user)
             var output: WorkerOutput?
             if let pipes, let capture {
                 output = WorkerOutput(
@@ -55,7 +55,7 @@ final class WorkerHandshake {
             }
             return WorkerHandshake(
                 path: path, process: process, output: output, socket: socket, timeout: timeout,
-                ownUser: users != nil)
+                ownUser: user != nil)
         } catch {
             throw LoadError(path: path, cause: .workerFailed(error.description))
         }

@@ -11,13 +11,23 @@ public enum WorkerInspector {
     /// to print. Returns or throws within about `timeout`. With a `freezer`, the worker is in a
     /// cgroup of its own (where the freezer uses cgroups), so that whatever the library's
     /// constructors start ends with it, even processes that left its process group (X2). With
-    /// `users`, the worker loads the library under a user of its own, as a host's workers do.
+    /// `users`, the worker loads the library under a throwaway user of its own, freed once the
+    /// worker, and its cgroup, are gone.
     public static func inspect(
         path: String, workerPath: String, timeout: Duration = .seconds(10), freezer: (any ProcessFreezer)? = nil,
         users: WorkerUsers? = nil
     ) throws(LoadError) -> GuestDescriptor {
         try ElfInspector.check(path: path)
-        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: timeout, users: users)
+        let canonicalPath = GuestLibrary.canonicalize(path)
+        var user: WorkerUser?
+        do throws(WorkerUsers.Failure) {
+            user = try users?.acquire(library: canonicalPath, guestsDirectory: nil)
+        } catch {
+            throw LoadError(path: path, cause: .workerFailed("cannot give the worker a user: \(error)"))
+        }
+        // Runs last: once the worker has been reaped and its cgroup killed.
+        defer { if let user { users?.release(user) } }
+        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: timeout, user: user)
         try worker.awaitHello()
         let pid = worker.process.pid
         if let freezer {
@@ -31,7 +41,7 @@ public enum WorkerInspector {
         // Once the worker has been reaped, however the load went.
         defer { freezer?.release(pid: pid) }
         let descriptor = try worker.load(
-            canonicalPath: GuestLibrary.canonicalize(path), guestsDirectory: "", hostName: "apphost inspect",
+            canonicalPath: canonicalPath, guestsDirectory: "", hostName: "apphost inspect",
             hostVersion: "")
         worker.stop()
         return descriptor

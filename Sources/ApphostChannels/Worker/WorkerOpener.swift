@@ -26,6 +26,9 @@ public struct WorkerOpener: GuestOpener {
     public var limiter: WorkerLimiter?
     /// The users workers take before their guest loads (CONTRACT X2); nil: the host's user.
     public var users: WorkerUsers?
+    /// Each worker gets a throwaway user, freed once it is gone, rather than its guest's recorded
+    /// one: `inspect --launch`, whose data directory is a temporary one.
+    public var throwawayUsers = false
     /// The lower CPU priority of every worker, so that busy guests leave the host its share; nil:
     /// the host's.
     public var priority: WorkerPriority?
@@ -45,6 +48,12 @@ public struct WorkerOpener: GuestOpener {
         self.hostVersion = hostVersion
         self.loadTimeout = loadTimeout
         self.stopTimeout = stopTimeout
+    }
+
+    /// Frees the users of guests whose directories are gone and gives every guest directory
+    /// back to its user, as a killed host left them (`WorkerUsers.prepare`).
+    public func prepare(guestsDirectory: String) {
+        if !throwawayUsers { users?.prepare(guestsDirectory: guestsDirectory) }
     }
 
     public func open(
@@ -74,10 +83,28 @@ public struct WorkerOpener: GuestOpener {
         // X1: the same causes as in-process for files that are not guests, without a worker.
         try ElfInspector.check(path: path)
         let canonicalPath = GuestLibrary.canonicalize(path)
+        // The guest's user, allocated and recorded before any of its code runs (X2).
+        var user: WorkerUser?
+        if let users {
+            if throwawayUsers {
+                users.allowSearch(guestsDirectory)
+            } else {
+                users.prepare(guestsDirectory: guestsDirectory)
+            }
+            do throws(WorkerUsers.Failure) {
+                user = try users.acquire(
+                    library: canonicalPath, guestsDirectory: throwawayUsers ? nil : guestsDirectory)
+            } catch {
+                throw LoadError(path: path, cause: .workerFailed("cannot give the worker a user: \(error)"))
+            }
+        }
+        // Runs last of what follows: once the worker, and its cgroup, are gone.
+        var userHandedOver = false
+        defer { if !userHandedOver, let user { users?.release(user) } }
         // What the guest prints is its log (X2): never the host's output, where it could pass for events.
         let worker = try WorkerHandshake.spawn(
             executable: workerPath, path: path, timeout: loadTimeout,
-            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), users: users)
+            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), user: user)
         let pid = worker.process.pid
         try worker.awaitHello()
         do {
@@ -125,10 +152,9 @@ public struct WorkerOpener: GuestOpener {
             throw LoadError(path: path, cause: .dataDirectoryUnavailable(error.description))
         }
         // A worker under a user of its own gets its data directory while it runs.
-        if let users {
-            users.prepare(guestsDirectory: guestsDirectory)
+        if let users, let user {
             do throws(WorkerUsers.Failure) {
-                try users.handOver(dataDirectory, toWorker: pid)
+                try users.adopt(user, guest: descriptor.id, dataDirectory: dataDirectory)
             } catch {
                 worker.stop()
                 users.takeBack(dataDirectory)
@@ -144,6 +170,7 @@ public struct WorkerOpener: GuestOpener {
         let running = running
         let users = users
         let priority = priority
+        let workerUser = user
         let channel = WorkerChannel(
             process: worker.process, output: worker.output, socket: worker.handOver(), freezer: freezer,
             limiter: limiter,
@@ -154,9 +181,11 @@ public struct WorkerOpener: GuestOpener {
             onExit: {
                 running.release(id: descriptor.id)
                 users?.takeBack(dataDirectory)
+                if let workerUser { users?.release(workerUser) }
                 priority?.release(pid: pid)
             })
         handedOver = true
+        userHandedOver = true
         reserved = false
         return OpenedGuest(descriptor: descriptor, channel: channel)
     }

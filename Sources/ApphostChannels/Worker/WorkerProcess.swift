@@ -44,9 +44,9 @@ final class WorkerProcess: Sendable {
     /// /dev/null, and no other descriptor of the host (they are all close-on-exec, and the rest are
     /// closed in the child too). Its stdout and stderr are the host's, or with `capturingOutput`
     /// the write ends of two new pipes, whose read ends come back in `output` (CONTRACT X2). With
-    /// `users`, the worker takes a user of its own at LOAD. Returns the host end of the socket,
+    /// `user`, the worker takes that user at LOAD. Returns the host end of the socket,
     /// close-on-exec and blocking, and the read ends, close-on-exec.
-    static func spawn(executable: String, capturingOutput: Bool = false, users: WorkerUsers? = nil) throws(SpawnFailure)
+    static func spawn(executable: String, capturingOutput: Bool = false, user: WorkerUser? = nil) throws(SpawnFailure)
         -> (
             process: WorkerProcess, socket: Int32, output: (standardOutput: Int32, standardError: Int32)?
         )
@@ -81,7 +81,7 @@ final class WorkerProcess: Sendable {
             output?.standardOutput.closeWriteEnd()
             output?.standardError.closeWriteEnd()
         }
-        let environment = workerEnvironment(users: users)
+        let environment = workerEnvironment(user: user)
         let outputEnds = output.map {
             (standardOutput: $0.standardOutput.writeEnd, standardError: $0.standardError.writeEnd)
         }
@@ -167,14 +167,14 @@ final class WorkerProcess: Sendable {
     /// The host's environment, without the Swift runtime's crash backtraces (the worker links
     /// libswiftCore): the host reports a guest's death in one line with its cause, and a page of
     /// backtrace on the shared stderr would bury it. An operator who sets SWIFT_BACKTRACE gets
-    /// what they asked for. Which user the worker takes is the host's choice alone: only `users`
+    /// what they asked for. Which user the worker takes is the host's choice alone: only `user`
     /// sets it, never an inherited variable. Nor does a worker get the service manager's
     /// variables (`serviceVariables`): the host alone speaks to it (CONTRACT O3), and a guest that
     /// found `NOTIFY_SOCKET` could say READY=1 or feed the watchdog of a stuck host.
-    private static func workerEnvironment(users: WorkerUsers?) -> [String] {
+    private static func workerEnvironment(user: WorkerUser?) -> [String] {
         var variables: [String] = []
         var sawBacktrace = false
-        let withheld = ([APPHOST_WORKER_UID_BASE_VARIABLE] + serviceVariables).map {
+        let withheld = ([APPHOST_WORKER_USER_VARIABLE] + serviceVariables).map {
             Array(($0 + "=").utf8CString.dropLast())
         }
         var cursor = environ
@@ -185,7 +185,7 @@ final class WorkerProcess: Sendable {
             cursor += 1
         }
         if !sawBacktrace { variables.append("SWIFT_BACKTRACE=enable=no") }
-        if let users { variables.append(users.environment) }
+        if let user { variables.append(user.environment) }
         return variables
     }
 

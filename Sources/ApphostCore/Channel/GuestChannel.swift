@@ -80,4 +80,12 @@ public protocol GuestOpener: Sendable {
         onEvent: @escaping @Sendable (GuestEvent) -> Void,
         completion: @escaping @Sendable (Result<OpenedGuest, LoadError>) -> Void
     )
+
+    /// Makes `guestsDirectory` ready before any guest opens, when the host starts (it holds the
+    /// data directory's lock): what a host that was killed left is put right. Never fails.
+    func prepare(guestsDirectory: String)
+}
+
+extension GuestOpener {
+    public func prepare(guestsDirectory: String) {}
 }

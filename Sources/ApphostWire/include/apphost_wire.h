@@ -209,10 +209,12 @@ enum {
 };
 
 /* Set in the worker's environment by a host that gives each worker a user
- * of its own: a decimal uid base. At LOAD, before the guest's library is
- * loaded, the worker takes the uid and gid base + its pid, with the base as
- * its only supplementary group. Unset: the worker stays the host's user. */
-#define APPHOST_WORKER_UID_BASE_VARIABLE "APPHOST_WORKER_UID_BASE"
+ * of its own: "<uid>:<group>", two decimal numbers. At LOAD, before the
+ * guest's library is loaded, the worker takes the uid, and the gid of the
+ * same number, with <group> as its only supplementary group. The host
+ * allocated the uid for this worker's guest (WorkerUsers). Unset: the worker
+ * stays the host's user. */
+#define APPHOST_WORKER_USER_VARIABLE "APPHOST_WORKER_USER"
 
 enum apphost_wire_type {
     /* host -> worker */

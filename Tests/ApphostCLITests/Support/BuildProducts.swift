@@ -43,8 +43,18 @@ enum BuildProducts {
     }
 
     static func apphost(file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        try path("apphost", file: file, line: line)
+        _ = uidRegistry
+        return try path("apphost", file: file, line: line)
     }
+
+    /// The registry of worker users (APPHOST_UID_REGISTRY) of every host the tests start, set
+    /// in this process's environment, which they inherit: one of the tests' own, so that they do
+    /// not touch the machine's (/var/lib/apphost-uids).
+    static let uidRegistry: String = {
+        let path = NSTemporaryDirectory() + "apphost-test-uids-\(getpid())"
+        setenv("APPHOST_UID_REGISTRY", path, 1)
+        return path
+    }()
 
     private final class BundleMarker {}
     struct MissingProduct: Error {}

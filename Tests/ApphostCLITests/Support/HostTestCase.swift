@@ -11,6 +11,7 @@ class HostTestCase: XCTestCase {
     private var hosts: [HostProcess] = []
 
     override func setUpWithError() throws {
+        _ = BuildProducts.uidRegistry
         scratch = try ScratchDirectory()
     }
 

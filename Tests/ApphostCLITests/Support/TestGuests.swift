@@ -170,6 +170,19 @@ enum TestGuests {
             flags: flags, file: file, line: line)
     }
 
+    /// Plugins/Fixtures/minimal_guest.c as a guest of its own that tries to read `path` (another
+    /// guest's file) at its launch and logs "probe: <what happened>" and "uid <its uid>".
+    static let proberID = "org.apphost.fixtures.prober"
+
+    static func prober(
+        reading path: String, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/minimal_guest.c").path,
+            to: directory + "/libProber.so", flags: [#"-DFIXTURE_ID="\#(proberID)""#, #"-DFIXTURE_PROBE="\#(path)""#],
+            file: file, line: line)
+    }
+
     /// Plugins/Fixtures/forking_guest.c built with `flags`: starts a child and a double-forked
     /// orphan that sleep, each with the library mapped.
     static let forkingID = "org.apphost.fixtures.forking"
