@@ -83,7 +83,7 @@ struct Inspect: ParsableCommand {
                     logger.logLevel = .error
                     descriptor = try WorkerInspector.inspect(
                         path: guest, workerPath: worker, timeout: limit, freezer: Freezers.best(logger: logger),
-                        users: WorkerUsers.forThisHost(logger: logger))
+                        users: WorkerUsers.forThisHostForCLI(logger: logger))
                 case .none:
                     descriptor = try GuestLibrary.inspect(path: guest)
                 }

@@ -35,8 +35,8 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
         case .none:
             return InProcessOpener()
         case .process:
+            let users = try WorkerUsers.forThisHostForCLI(logger: logger)
             do {
-                let users = WorkerUsers.forThisHost(logger: logger)
                 return WorkerOpener(
                     workerPath: try WorkerExecutable.locate(),
                     // Said when the first worker starts, with the freezer: a host that fails to

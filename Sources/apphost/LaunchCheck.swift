@@ -33,7 +33,7 @@ enum LaunchCheck {
             // guest started, wherever it went (setsid), when its worker ends.
             var workerOpener = WorkerOpener(
                 workerPath: worker, freezer: Freezers.best(logger: logger), hostName: "apphost inspect",
-                loadTimeout: timeout, users: WorkerUsers.forThisHost(logger: logger))
+                loadTimeout: timeout, users: try WorkerUsers.forThisHostForCLI(logger: logger))
             workerOpener.throwawayUsers = true
             opener = workerOpener
         }

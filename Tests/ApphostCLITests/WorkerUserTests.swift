@@ -41,6 +41,21 @@ final class WorkerUserTests: HostTestCase {
         }
     }
 
+    // CONTRACT X2: a host that could give its guests users of their own but cannot record them
+    // (here, the registry is a file) does not start, rather than run its guests as root; nor does
+    // inspect --launch. Users of their own need root, as CI has.
+    func testAHostThatCannotRecordUsersDoesNotRunGuestsAsRoot() throws {
+        try XCTSkipUnless(geteuid() == 0, "users of their own need root")
+        let registry = try scratch.file("not-a-directory", contents: "")
+        let guest = try BuildProducts.path(BuildProducts.cSample)
+        for arguments in [["launch", "--data-dir", dataDirectory, guest], ["inspect", "--launch", guest]] {
+            let result = try runApphost(arguments, environment: ["APPHOST_UID_REGISTRY": registry])
+            assertOneLineError(
+                result, containing: "the uid registry \(registry) is not a directory: guests would run as root")
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+        }
+    }
+
     // CONTRACT X2: after its host was killed with SIGKILL, a guest's directory is still its user's,
     // which nobody else gets; when the host starts again, the guest runs as the same user and
     // its files are its own.

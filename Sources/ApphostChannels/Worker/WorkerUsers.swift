@@ -94,8 +94,17 @@ public final class WorkerUsers: Sendable {
         }
     }
 
+    /// Why a host that could give its workers users of their own (root, with the capabilities,
+    /// the range mapped) cannot record them in the registry; nil otherwise. Such a host must not
+    /// start: its guests would run as root, which is a mistake in its setup, not a limit of the
+    /// machine.
+    public static func registryProblem(base: UInt32 = defaultBase) -> String? {
+        guard unavailability(base: base, checkingRegistry: false) == nil else { return nil }
+        return unavailability(base: base)
+    }
+
     /// Why this process cannot give workers users of their own, or nil when it can.
-    static func unavailability(base: UInt32) -> String? {
+    static func unavailability(base: UInt32, checkingRegistry: Bool = true) -> String? {
         guard geteuid() == 0 else { return "the host does not run as root" }
         let needed: [(bit: Int, name: String)] = [
             (0, "CAP_CHOWN"), (5, "CAP_KILL"), (6, "CAP_SETGID"), (7, "CAP_SETUID"), (19, "CAP_SYS_PTRACE"),
@@ -111,6 +120,7 @@ public final class WorkerUsers: Sendable {
         for map in ["uid_map", "gid_map"] where !maps(base, in: (try? KernelFile.read("/proc/self/\(map)")) ?? "") {
             return "uids \(base) to \(base + pidLimit) are not all mapped in this user namespace (/proc/self/\(map))"
         }
+        guard checkingRegistry else { return nil }
         do throws(WorkerUserRegistry.Failure) {
             try WorkerUserRegistry(directory: WorkerUserRegistry.configuredDirectory()).open()
         } catch {
