@@ -56,6 +56,20 @@ final class WorkerUserTests: HostTestCase {
         }
     }
 
+    // CONTRACT X2: a data directory the operator made 0755 is the workers' group's to search and
+    // nobody else's once the host runs (0710, as the host makes its own), not 0715, which let
+    // every user list the guests.
+    func testADataDirectoryMade0755IsNoOtherUsersToList() throws {
+        try XCTSkipUnless(geteuid() == 0, "users of their own need root")
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        chmod(dataDirectory, 0o755)
+        let host = try startHost([BuildProducts.cSample])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        var info = stat()
+        XCTAssertEqual(stat(dataDirectory, &info), 0)
+        XCTAssertEqual(String(info.st_mode & 0o7777, radix: 8), "710")
+    }
+
     // CONTRACT X2: after its host was killed with SIGKILL, a guest's directory is still its user's,
     // which nobody else gets; when the host starts again, the guest runs as the same user and
     // its files are its own.

@@ -379,7 +379,9 @@ public final class WorkerUsers: Sendable {
     }
 
     /// Gives `directory` the workers' group with search permission, the group's only one, when
-    /// the host owns it; the reason when that fails.
+    /// the host owns it, and takes every permission from other users: what the workers may reach
+    /// is for their group to reach, and a data directory an operator made 0755 would otherwise
+    /// let any user list the guests (0715). The reason when that fails.
     private func openForSearch(_ directory: String) -> String? {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return Self.failure(errno, "cannot open", directory) }
@@ -387,7 +389,7 @@ public final class WorkerUsers: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return Self.failure(errno, "cannot stat", directory) }
         guard info.st_uid == hostUser else { return nil }
-        let mode = (info.st_mode & 0o7707) | 0o010
+        let mode = (info.st_mode & 0o7700) | 0o010
         guard
             info.st_gid == base && info.st_mode & 0o7777 == mode
                 || (fchown(descriptor, uid_t.max, base) == 0 && fchmod(descriptor, mode) == 0)
