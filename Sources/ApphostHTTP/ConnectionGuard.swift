@@ -76,7 +76,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func arm(_ context: ChannelHandlerContext, _ timeout: Duration) {
         deadline?.cancel()
         let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
+        deadline = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             channel.close(promise: nil)
         }
     }
@@ -129,14 +129,5 @@ final class ConnectionRegistry: Sendable {
     /// Whether a request is under way on `channel`: such a connection is never evicted.
     func busy(_ channel: any Channel, _ busy: Bool) {
         state.withLock { $0.entries[ObjectIdentifier(channel)]?.busy = busy }
-    }
-
-    var count: Int { state.withLock { $0.entries.count } }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
