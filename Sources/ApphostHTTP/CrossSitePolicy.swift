@@ -23,12 +23,11 @@ package struct CrossSitePolicy: Sendable, Equatable {
 
     /// `binding`'s address, the loopback names, and `extraHosts` (`--http-allowed-host`).
     package init(binding: HTTPBinding, extraHosts: [String] = []) {
-        let wildcard = ["0.0.0.0", "::", ""].contains(binding.host)
         var hosts: Set<String> = ["localhost", "127.0.0.1", "::1"]
-        if !wildcard { hosts.insert(binding.host.lowercased()) }
+        if !binding.isWildcard { hosts.insert(binding.host.lowercased()) }
         for host in extraHosts { hosts.insert(host.lowercased()) }
         allowedHosts = hosts
-        acceptsAnyAddress = wildcard
+        acceptsAnyAddress = binding.isWildcard
     }
 
     /// Why a request is refused, for a one-line error.

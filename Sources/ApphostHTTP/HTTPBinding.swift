@@ -36,6 +36,9 @@ public struct HTTPBinding: Sendable, Equatable, CustomStringConvertible {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
+    /// 0.0.0.0 or ::: every address of the machine.
+    public var isWildcard: Bool { host == "0.0.0.0" || host == "::" }
+
     /// Refuses an address others can reach without a token to ask for (CONTRACT O1).
     public func checkAccess(tokens: HTTPTokens) throws(HTTPSetupError) {
         guard isLoopback || !tokens.isEmpty else {

@@ -12,7 +12,11 @@ struct LogLevelFile: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CLIFailure("cannot read the log level file \(path): \(String(cString: strerror(errno)))")
         }
-        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+        // The first line, even an empty one, as a token file's (BearerToken): a blank first line
+        // is a mistake, not a separator.
+        let line =
+            String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .first ?? ""
         let word = line.trimmingCharacters(in: .whitespaces).lowercased()
         guard let level = Logger.Level(rawValue: word) else {
             let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")

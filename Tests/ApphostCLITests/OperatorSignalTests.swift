@@ -97,6 +97,11 @@ final class OperatorSignalTests: HostTestCase {
             [
                 "apphost: the log level file \(levelFile) says \"chatty\": expected one of trace, debug, info, notice, warning, error, critical"
             ])
+        // The first line is the level, as a token file's first line is the token.
+        try "\ndebug\n".write(toFile: levelFile, atomically: false, encoding: .utf8)
+        let blank = try runApphost(["launch", "--data-dir", dataDirectory, "--log-level-file", levelFile, guest])
+        XCTAssertEqual(blank.status, 1)
+        XCTAssertTrue(blank.stderr.first?.contains("says \"\": expected one of") == true, "\(blank.stderr)")
         let both = try runApphost([
             "launch", "--log-level", "info", "--log-level-file", levelFile, guest,
         ])
