@@ -81,12 +81,26 @@ enum WriteAheadLog {
             offset += frameSize
         }
         // Frames left over from the log's earlier generations carry other salts: not this one's.
+        // A frame whose salts were damaged is this generation's still when its checksum follows
+        // on from the frame before it (the salts are outside the checksum), as far as this
+        // generation's frames run on unbroken; SQLite drops it, and all after it, too.
         var lost = 0
         var lostFrames = intact - lastCommit
+        var previousSum: (UInt32, UInt32)? = sum
         while offset + frameSize <= log.count {
-            if (word(log, offset + 8), word(log, offset + 12)) == salts {
+            let storedSum = (word(log, offset + 16), word(log, offset + 20))
+            let followsOn =
+                previousSum.map { seed in
+                    checksum(
+                        log, (offset + frameHeaderSize)..<(offset + frameSize), bigEndian: bigEndian,
+                        seed: checksum(log, offset..<(offset + 8), bigEndian: bigEndian, seed: seed)) == storedSum
+                } ?? false
+            if followsOn || (word(log, offset + 8), word(log, offset + 12)) == salts {
                 lostFrames += 1
                 if word(log, offset + 4) != 0 { lost += 1 }
+                previousSum = previousSum.map { _ in storedSum }
+            } else {
+                previousSum = nil
             }
             offset += frameSize
         }

@@ -233,6 +233,50 @@ final class SessionDatabaseOpeningTests: XCTestCase {
                 "kept as \(path).damaged-\(stamp)-2 and \(path).damaged-\(stamp)-2-wal") ?? false)
     }
 
+    // CONTRACT X5: wherever a frame of the last saves is damaged (each field of its header, its
+    // page, or a stretch of the log's middle), a save SQLite's recovery drops is said, at the
+    // frame where it happens. A frame whose salts were damaged was taken for one left over from
+    // an earlier generation of the log, and the last save went without a word.
+    func testEveryDamagedFrameOfTheLastSavesIsSaidWhereItIs() throws {
+        let frames = try killedAfterSaves(5)
+        let database = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        let log = try XCTUnwrap(FileManager.default.contents(atPath: path + "-wal"))
+        func frameStart(_ frame: Int) -> Int {
+            WriteAheadLogLayout.headerSize + (frame - 1) * WriteAheadLogLayout.frameSize
+        }
+        var damages: [(what: String, firstFrame: Int, log: Data)] = []
+        for frame in (frames[2] + 1)...frames[4] {
+            // Page number, commit size, both salts, both checksums, and a byte of the page.
+            for field in [0, 4, 8, 12, 16, 20, 24 + 100] {
+                var damaged = log
+                damaged[frameStart(frame) + field] = ~damaged[frameStart(frame) + field]
+                damages.append(("byte \(field) of frame \(frame)", frame, damaged))
+            }
+        }
+        let middle = frameStart(frames[3]) + 2000
+        var zeroed = log
+        zeroed.replaceSubrange(middle..<(middle + 4096), with: Data(count: 4096))
+        damages.append(("4096 zero bytes from \(middle)", frames[3], zeroed))
+
+        for damage in damages {
+            try? FileManager.default.removeItem(atPath: path + "-shm")
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: database))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path + "-wal", contents: damage.log))
+            let store = try SQLiteSessionStore(path: path, now: now)
+            let kept = try store.sessions(of: "org.a").map(\.state)
+            guard kept != [Data("state 5".utf8)] else { continue }
+            XCTAssertEqual(store.notices.count, 1, "\(damage.what): state \(kept) kept without a word")
+            let said = store.notices.first?.description ?? ""
+            XCTAssertTrue(said.hasPrefix("\(path)-wal is damaged at frame "), "\(damage.what): \(said)")
+            let frame = said.dropFirst("\(path)-wal is damaged at frame ".count).prefix { $0.isNumber }
+            XCTAssertEqual(Int(frame), damage.firstFrame, "\(damage.what): \(said)")
+            for copy in try FileManager.default.contentsOfDirectory(atPath: directory) where copy.contains(".damaged-")
+            {
+                try FileManager.default.removeItem(atPath: directory + "/" + copy)
+            }
+        }
+    }
+
     /// Saves `count` states of session s1 of org.a ("state 1", ...) in a store, and copies its
     /// database and log to `path` as a host killed after the last save leaves them (the store is
     /// open meanwhile, so its log is not checkpointed away). Returns how many frames the log held
