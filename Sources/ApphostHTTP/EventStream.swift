@@ -20,7 +20,7 @@ final class EventStream: Sendable {
     let limits: HTTPLimits
 
     private struct Followers: ~Copyable {
-        var streams: [Int: AsyncStream<Item>.Continuation] = [:]
+        var streams: [Int: FollowerBacklog] = [:]
         var nextID = 0
         var closed = false
     }
@@ -31,14 +31,6 @@ final class EventStream: Sendable {
         self.responder = responder
         self.epoch = epoch
         self.limits = limits
-    }
-
-    /// What a follower's stream carries.
-    enum Item: Sendable {
-        case followed(FollowedEvent)
-        case keepAlive
-        /// It fell `limits.followerBacklog` events behind.
-        case overflowed
     }
 
     func add(to router: Router<BasicRequestContext>) {
@@ -57,14 +49,13 @@ final class EventStream: Sendable {
         } catch {
             return JSONReply.failure(error.message, status: .badRequest)
         }
-        let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .unbounded)
-        guard let id = register(continuation) else {
+        let backlog = FollowerBacklog(limit: limits.followerBacklog)
+        guard let id = register(backlog) else {
             return JSONReply.failure(
                 "too many event followers (at most \(limits.maximumFollowers)); try again later",
                 status: .serviceUnavailable,
                 headers: [.retryAfter: "5"])
         }
-        let backlog = Backlog(limit: limits.followerBacklog, stream: continuation)
         let subscription = responder.follow(after: position) { followed in
             // On the host queue (or here, for the replay): never waits.
             backlog.yield(followed)
@@ -72,12 +63,17 @@ final class EventStream: Sendable {
         let keepAlive = Task { [keepAliveInterval = limits.keepAliveInterval] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: keepAliveInterval)
-                continuation.yield(.keepAlive)
+                backlog.keepAlive()
             }
         }
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
+        let overflowNotice =
+            "event: dropped\ndata: "
+            + ControlReply.failure(
+                "events dropped: this follower fell \(limits.followerBacklog) events behind; reconnect to resume"
+            ).line + "\n\n"
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { [self] writer in
@@ -88,21 +84,8 @@ final class EventStream: Sendable {
                 }
                 // At once, so that the client knows it is following before the first event.
                 try await writer.write(ByteBuffer(string: "retry: 1000\n: following events\n\n"))
-                for await item in stream {
-                    switch item {
-                    case .followed(let followed):
-                        backlog.written()
-                        try await writer.write(ByteBuffer(string: message(followed)))
-                    case .keepAlive:
-                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                    case .overflowed:
-                        let error = ControlReply.failure(
-                            "events dropped: this follower fell \(limits.followerBacklog) events behind; reconnect to resume"
-                        ).line
-                        try await writer.write(ByteBuffer(string: "event: dropped\ndata: \(error)\n\n"))
-                        try await writer.finish(nil)
-                        return
-                    }
+                _ = try await backlog.drain(message: message, overflowNotice: overflowNotice) { text in
+                    try await writer.write(ByteBuffer(string: text))
                 }
                 try await writer.finish(nil)
             })
@@ -134,12 +117,12 @@ final class EventStream: Sendable {
         return parts[0] == epoch ? position : .max
     }
 
-    private func register(_ continuation: AsyncStream<Item>.Continuation) -> Int? {
+    private func register(_ backlog: FollowerBacklog) -> Int? {
         followers.withLock { followers in
             guard !followers.closed, followers.streams.count < limits.maximumFollowers else { return nil }
             let id = followers.nextID
             followers.nextID += 1
-            followers.streams[id] = continuation
+            followers.streams[id] = backlog
             return id
         }
     }
@@ -157,32 +140,4 @@ final class EventStream: Sendable {
         for stream in streams { stream.finish() }
     }
 
-    /// The events a follower has been handed and not yet written, at most `limit`: past it, the
-    /// stream gets `.overflowed` once and nothing more.
-    private final class Backlog: Sendable {
-        private let count = Mutex((pending: 0, overflowed: false))
-        let limit: Int
-        let stream: AsyncStream<Item>.Continuation
-
-        init(limit: Int, stream: AsyncStream<Item>.Continuation) {
-            self.limit = limit
-            self.stream = stream
-        }
-
-        func yield(_ followed: FollowedEvent) {
-            let item: Item? = count.withLock { count in
-                if count.overflowed { return nil }
-                guard count.pending < limit else {
-                    count.overflowed = true
-                    return .overflowed
-                }
-                count.pending += 1
-                return .followed(followed)
-            }
-            if let item { stream.yield(item) }
-        }
-
-        /// One event was written.
-        func written() { count.withLock { $0.pending -= 1 } }
-    }
 }
