@@ -4,7 +4,7 @@ import Hummingbird
 /// Answers a request whose path exists for other methods with 405 and the methods it has
 /// (`Allow`), rather than the router's 404, as HTTP asks (RFC 9110, 15.5.6).
 struct AllowedMethods: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = HostRequestContext
     /// The methods of each path the API serves.
     let methods: [String: [HTTPRequest.Method]]
 

@@ -13,7 +13,7 @@ struct CommandRoutes: Sendable {
     /// The largest body accepted, as the control socket's longest line (`call`'s arguments).
     static let maximumBodyLength = 512 * 1024
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HostRequestContext>) {
         router.get("/v1/guests") { _, _ in await answer(StatusCommand()) }
         router.post("/v1/:verb") { request, context in
             let verb = context.parameters.get("verb") ?? ""

@@ -122,7 +122,7 @@ package struct CrossSitePolicy: Sendable, Equatable {
 /// Applies the ``CrossSitePolicy`` to every request: its `Host` and `Origin` before the token is
 /// checked, or (`checksContent`) a POST's content type once the path is known to take a POST.
 struct CrossSiteGuard: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = HostRequestContext
     let policy: CrossSitePolicy
     let checksContent: Bool
 

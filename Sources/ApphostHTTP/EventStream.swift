@@ -1,7 +1,9 @@
 import ApphostControl
 import ApphostCore
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 import Synchronization
 
 /// `GET /v1/events`: the host's event stream as Server-Sent Events (CONTRACT O1). Each event goes
@@ -33,15 +35,15 @@ final class EventStream: Sendable {
         self.limits = limits
     }
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/v1/events") { request, _ in self.follow(request) }
+    func add(to router: Router<HostRequestContext>) {
+        router.get("/v1/events") { request, context in self.follow(request, on: context.channel) }
         // The verb's path, taken before /v1/:verb: it is no command with one reply.
         router.post("/v1/events") { _, _ in
             JSONReply.failure("events are a stream: GET /v1/events", status: .badRequest)
         }
     }
 
-    private func follow(_ request: Request) -> Response {
+    private func follow(_ request: Request, on channel: any Channel) -> Response {
         let position: UInt64?
         do throws(ControlProtocolError) {
             position = try resumePosition(
@@ -60,6 +62,9 @@ final class EventStream: Sendable {
             // On the host queue (or here, for the replay): never waits.
             backlog.yield(followed)
         }
+        channel.pipeline.addHandler(ClientDeparture { backlog.finish() }, position: .first).whenFailure { _ in
+            backlog.finish()
+        }
         let keepAlive = Task { [keepAliveInterval = limits.keepAliveInterval] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: keepAliveInterval)
@@ -69,6 +74,8 @@ final class EventStream: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
+        // nginx buffers a proxied response unless told not to: events would come in lumps.
+        headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         let overflowNotice =
             "event: dropped\ndata: "
             + ControlReply.failure(

@@ -47,7 +47,7 @@ public final class HTTPServer: Sendable {
         let web = WebFiles.load()
         // Loudly: a host without its page still serves its API, but the operator should know.
         if let missing = web.missingMessage { logger.warning("\(missing)") }
-        let router = Router()
+        let router = Router(context: HostRequestContext.self)
         let crossSite = CrossSitePolicy(binding: binding, extraHosts: allowedHosts)
         router.add(middleware: CrossSiteGuard(policy: crossSite, checksContent: false))
         router.add(middleware: TokenCheck(tokens: tokens, routes: RouteAccess(webPaths: web.paths)))

@@ -29,7 +29,7 @@ public final class HostReadiness: Sendable {
 struct HealthRoutes: Sendable {
     let readiness: HostReadiness
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HostRequestContext>) {
         router.get("/healthz") { _, _ in Self.status("alive", .ok) }
         router.get("/readyz") { _, _ in
             switch readiness.current {

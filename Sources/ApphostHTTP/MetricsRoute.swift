@@ -6,7 +6,7 @@ import Hummingbird
 struct MetricsRoute: Sendable {
     let responder: any ControlResponder
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HostRequestContext>) {
         router.get("/metrics") { _, _ in
             let line = await responder.answer(MetricsCommand())
             guard let reply = try? ControlCoding.decode(ControlReply<MetricsExposition>.self, from: line),

@@ -21,7 +21,7 @@ struct RouteAccess: Sendable {
 /// Asks for a bearer token where ``RouteAccess`` says (CONTRACT O1): a missing or wrong one is 401,
 /// a read-only one where control is needed 403, and the request goes no further.
 struct TokenCheck: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = HostRequestContext
     let tokens: HTTPTokens
     let routes: RouteAccess
 

@@ -16,7 +16,7 @@ public struct HostVersion: Codable, Sendable, Equatable {
 struct VersionRoute: Sendable {
     let version: HostVersion
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HostRequestContext>) {
         let line = ControlReply.success(version).line
         router.get("/v1/version") { _, _ in JSONReply.response(line: line, status: .ok) }
     }

@@ -59,9 +59,9 @@ struct WebFiles: Sendable {
     /// The paths served without a token: the page holds no data, it asks the API for it.
     var paths: Set<String> { Set(files.keys.map { "/" + $0 }).union(["/"]) }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<HostRequestContext>) {
         for (name, file) in files {
-            let response = { @Sendable (_: Request, _: BasicRequestContext) -> Response in
+            let response = { @Sendable (_: Request, _: HostRequestContext) -> Response in
                 var headers = HTTPFields()
                 headers[.contentType] = file.contentType
                 headers[.cacheControl] = "no-cache"

@@ -375,6 +375,30 @@ final class HTTPServerTests: XCTestCase {
             "the operator's own connection was kept")
     }
 
+    // CONTRACT O1, X4: a follower's place is free as soon as its client goes, not when a write to
+    // it fails (up to a keep-alive interval later, an hour here); and a proxy is told not to
+    // buffer the stream, which nginx does unless told.
+    func testO1AFollowersPlaceIsFreedWhenItsClientGoes() throws {
+        var limits = HTTPLimits()
+        limits.maximumFollowers = 1
+        limits.keepAliveInterval = .seconds(3600)
+        let port = try start(RecordingHost(replay: 0), limits: limits)
+        for round in 1...3 {
+            var opened = ""
+            let deadline = Date() + 5
+            var stream: Int32 = -1
+            while Date() < deadline, !opened.hasPrefix("HTTP/1.1 200") {
+                if stream >= 0 { close(stream) }
+                stream = try HTTPTestClient.openStream("/v1/events", port: port)
+                opened = HTTPTestClient.read(stream, until: Date() + 1) { $0.contains("\r\n\r\n") }
+                if !opened.hasPrefix("HTTP/1.1 200") { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            XCTAssertTrue(opened.hasPrefix("HTTP/1.1 200"), "round \(round): \(opened)")
+            XCTAssertTrue(opened.lowercased().contains("x-accel-buffering: no"), opened)
+            close(stream)
+        }
+    }
+
     // CONTRACT O1, X4: a follower that does not keep up is told so and dropped, and followers beyond
     // the limit are refused, so that no client makes the host buffer without end.
     func testO1FollowersAreBounded() throws {
