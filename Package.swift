@@ -166,6 +166,7 @@ let package = Package(
             name: "ApphostHost",
             dependencies: [
                 "ApphostCore", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore", "ApphostFreezing",
+                "ApphostVersion",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

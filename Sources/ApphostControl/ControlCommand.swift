@@ -78,6 +78,8 @@ public protocol ControlTarget: AnyObject, Sendable {
     var core: HostCore { get }
     /// The host's status for `ps`.
     func controlStatus() -> HostStatus
+    /// Who the host is, for `host` (CONTRACT O4); nil before it started.
+    var identity: HostIdentity? { get }
     /// The host's metrics in Prometheus' text format, for `metrics` (CONTRACT O2), handed to
     /// `reply` away from the host queue: reading each worker's cost is some 200 us a guest.
     func controlMetrics(_ reply: @escaping @Sendable (String) -> Void)

@@ -8,7 +8,7 @@ public enum ControlCommands {
         TerminateCommand.self, SuspendCommand.self, ResumeCommand.self, EventsCommand.self,
         MemoryWarningCommand.self, ActionCommand.self, CloseCommand.self, DismissCommand.self, LayoutCommand.self,
         AudioSilenceCommand.self, AudioVolumeCommand.self, AudioRouteCommand.self, AudioInterruptCommand.self,
-        AudioResetCommand.self, CallCommand.self, MetricsCommand.self,
+        AudioResetCommand.self, CallCommand.self, MetricsCommand.self, HostCommand.self,
     ]
 
     /// The wire names of the verbs, for error messages.

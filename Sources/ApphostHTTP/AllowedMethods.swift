@@ -14,6 +14,7 @@ struct AllowedMethods: RouterMiddleware {
             "/healthz": [.get], "/readyz": [.get],
         ]
         for verb in ControlCommands.names where verb != EventsCommand.name { methods["/v1/\(verb)"] = [.post] }
+        methods["/v1/\(HostCommand.name)"] = [.get, .post]
         for path in webPaths { methods[path] = [.get] }
         self.methods = methods
     }

@@ -4,7 +4,7 @@ import Hummingbird
 import NIOCore
 
 /// Every control verb as a JSON endpoint (CONTRACT O1): `POST /v1/<verb>` with the verb's members
-/// as a JSON object, and `GET /v1/guests` for `ps`. A request becomes the control line
+/// as a JSON object, `GET /v1/guests` for `ps` and `GET /v1/host` for `host`. A request becomes the control line
 /// `{"command":"<verb>", ...members}` and goes through the one decoder of the control socket
 /// (``ControlCommands/decode(line:)``), so verbs, validation and replies are the socket's.
 struct CommandRoutes: Sendable {
@@ -15,21 +15,28 @@ struct CommandRoutes: Sendable {
 
     func add(to router: Router<HostRequestContext>) {
         router.get("/v1/guests") { _, _ in await answer(StatusCommand()) }
+        router.get("/v1/host") { _, _ in await answer(HostCommand()) }
+        // A path with a GET of its own is no longer /v1/:verb to the router: its POST is its own.
+        router.post("/v1/host") { request, _ in await post(request, verb: HostCommand.name) }
         router.post("/v1/:verb") { request, context in
-            let verb = context.parameters.get("verb") ?? ""
-            var request = request
-            let body: ByteBuffer
-            do {
-                body = try await request.collectBody(upTo: Self.maximumBodyLength)
-            } catch is NIOTooManyBytesError {
-                return JSONReply.failure(
-                    "request body over \(Self.maximumBodyLength) bytes", status: .contentTooLarge)
-            } catch {
-                // A body that ends before its length, or a bad chunk: the client's request is broken.
-                return JSONReply.failure("cannot read the request body: \(error)", status: .badRequest)
-            }
-            return await command(verb: verb, body: Data(buffer: body))
+            await post(request, verb: context.parameters.get("verb") ?? "")
         }
+    }
+
+    /// `POST /v1/<verb>`: the verb with the members of the body.
+    private func post(_ request: Request, verb: String) async -> Response {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.maximumBodyLength)
+        } catch is NIOTooManyBytesError {
+            return JSONReply.failure(
+                "request body over \(Self.maximumBodyLength) bytes", status: .contentTooLarge)
+        } catch {
+            // A body that ends before its length, or a bad chunk: the client's request is broken.
+            return JSONReply.failure("cannot read the request body: \(error)", status: .badRequest)
+        }
+        return await command(verb: verb, body: Data(buffer: body))
     }
 
     /// The command a request names: its verb from the path, its members from the body.

@@ -7,7 +7,7 @@ struct RouteAccess: Sendable {
     /// Served without a token.
     let openPaths: Set<String>
     static let healthPaths: Set<String> = ["/healthz", "/readyz"]
-    static let readPaths: Set<String> = ["/v1/guests", "/v1/events", "/v1/version", "/metrics"]
+    static let readPaths: Set<String> = ["/v1/guests", "/v1/host", "/v1/events", "/v1/version", "/metrics"]
 
     init(webPaths: Set<String>) { openPaths = webPaths.union(Self.healthPaths) }
 

@@ -1,3 +1,4 @@
+import ApphostCore
 import Foundation
 
 /// Where a host keeps its state: the lock that makes it the only host on this directory, the
@@ -48,6 +49,35 @@ public struct DataDirectory: Sendable, Equatable {
     public var guestsPath: String { path + "/guests" }
     /// The SQLite database of scene sessions and their saved state.
     public var sessionsPath: String { path + "/sessions.sqlite" }
+
+    /// The host's id (CONTRACT O4), one line.
+    public var hostIDPath: String { path + "/host-id" }
+
+    /// The id kept in ``hostIDPath``; made at random and kept there the first time. A file that
+    /// holds no id is not overwritten: another program's, or damaged, it is the operator's to move.
+    public func hostID() throws(HostServiceError) -> String {
+        if let data = FileManager.default.contents(atPath: hostIDPath) {
+            let line =
+                String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .first ?? ""
+            guard HostIdentity.isID(line) else {
+                throw HostServiceError(
+                    "\(hostIDPath) holds no host id (32 hexadecimal digits): move it away for a new one")
+            }
+            return String(line)
+        }
+        let id = HostIdentity.makeID()
+        // Whole or not at all: written beside it, then renamed over.
+        let partial = hostIDPath + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: Data((id + "\n").utf8)),
+            chmod(partial, 0o644) == 0, rename(partial, hostIDPath) == 0
+        else {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw HostServiceError("cannot write \(hostIDPath): \(reason)")
+        }
+        return id
+    }
 
     /// Throws when the control socket's path does not fit in a socket address.
     public func checkSocketPathLength() throws(HostServiceError) {

@@ -3,9 +3,11 @@ import ApphostCore
 import ApphostDispatch
 import ApphostModel
 import ApphostStore
+import ApphostVersion
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// A running host: the lifecycle core on its host queue, the data directory it owns, the
 /// control socket and the event fan-out. `apphost launch` is a thin shell around it.
@@ -37,6 +39,9 @@ public final class HostService: @unchecked Sendable {
     private let droppedEventLines: (@Sendable () -> Int)?
     /// This host's metrics (O2), counted from its events and its control requests.
     public let metrics: HostMetrics
+    private let identityState = Mutex<HostIdentity?>(nil)
+    /// Who the host is (CONTRACT O4), once ``start()`` has read or made its id.
+    public var identity: HostIdentity? { identityState.withLock { $0 } }
     private let metricsSubscription: EventSubscription
     private let opener: any GuestOpener
 
@@ -75,6 +80,15 @@ public final class HostService: @unchecked Sendable {
         try dataDirectory.checkSocketPathLength()
         try dataDirectory.create()
         let lock = try HostLock.acquire(path: dataDirectory.lockPath, dataDirectory: dataDirectory.path)
+        let hostID: String
+        do throws(HostServiceError) {
+            hostID = try dataDirectory.hostID()
+        } catch {
+            lock.release()
+            throw error
+        }
+        let identity = HostIdentity(
+            id: hostID, hostname: ProcessInfo.processInfo.hostName, version: APPHOST_VERSION, started: Date())
         // The lock is ours: what a killed host left in the guests' directories is put right
         // (their users, CONTRACT X2) before any guest opens.
         opener.prepare(guestsDirectory: dataDirectory.guestsPath)
@@ -100,6 +114,10 @@ public final class HostService: @unchecked Sendable {
         }
         logger.info("listening", metadata: ["socket": "\(server.socketPath)", "pid": "\(getpid())"])
         hostQueue.executeAndWait {
+            // The run's first event: who the host is (CONTRACT O4).
+            identityState.withLock { $0 = identity }
+            metrics.recordIdentity(identity)
+            events.publish(HostEvent(time: identity.started, kind: .hostStarted, host: identity))
             // Loudly: on stderr (an error when saves were lost) and in the event stream.
             for notice in store.notices {
                 logger.log(level: notice.lostSaves ? .error : .warning, "\(notice.description)")
@@ -267,6 +285,7 @@ extension HostService: ControlResponder, ControlTarget {
     /// The host's status for `ps`, with what the event printer dropped.
     public func controlStatus() -> HostStatus {
         var status = core.status()
+        status.host = identity
         if let dropped = droppedEventLines?(), dropped > 0 { status.droppedEventLines = dropped }
         return status
     }

@@ -12,14 +12,16 @@ final class HostStopper: @unchecked Sendable {
     private let output: HostOutput
     private let notifier: ServiceNotifier?
     private let readiness: HostReadiness
+    private let guestCount: GuestCountStatus?
     /// The HTTP API, once it listens; it answers until the guests are gone.
     var http: HTTPServer?
     private var stopping = false
 
     init(
         service: HostService, mixer: HostMixer, output: HostOutput, notifier: ServiceNotifier? = nil,
-        readiness: HostReadiness = HostReadiness()
+        readiness: HostReadiness = HostReadiness(), guestCount: GuestCountStatus? = nil
     ) {
+        self.guestCount = guestCount
         self.service = service
         self.readiness = readiness
         self.mixer = mixer
@@ -38,6 +40,7 @@ final class HostStopper: @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         readiness.markStopping()
+        guestCount?.stopReporting()
         notifier?.stopping(status: "terminating guests")
         service.shutdown { [output, mixer, http] in
             // What is still queued for output goes first, unless nobody reads it; off the main

@@ -105,15 +105,21 @@ struct Launch: ParsableCommand {
             throw error
         }
         service.metrics.recordBuild(version: HostVersion.build.version, abi: HostVersion.build.abi)
-        let printer = EventPrinter(json: json)
-        let subscription = service.subscribe { output.event($0, line: printer.line($0)) }
-        // Under a service manager (CONTRACT O3): READY=1 once the guests are up, the watchdog fed
-        // from the host queue, STOPPING=1 when shutdown begins. Nil under none.
+        // Under a service manager (CONTRACT O3): READY=1 once the guests are up, STATUS= as they
+        // come and go, the watchdog fed from the host queue, STOPPING=1 when shutdown begins. Nil
+        // under none.
         let notifier = ServiceNotifier.fromEnvironment()
+        let guestCount = notifier.map { notifier in GuestCountStatus { notifier.status($0) } }
+        let printer = EventPrinter(json: json)
+        let subscription = service.subscribe { event in
+            output.event(event, line: printer.line(event))
+            guestCount?.observe(event)
+        }
         // Before start: a signal from now on shuts down gracefully (once the main queue runs).
         let readiness = HostReadiness()
         let stopper = HostStopper(
-            service: service, mixer: mixer, output: output, notifier: notifier, readiness: readiness)
+            service: service, mixer: mixer, output: output, notifier: notifier, readiness: readiness,
+            guestCount: guestCount)
         let reloader = HostReloader(
             tokens: httpConfiguration?.tokens, logLevelFile: levelFile, logLevel: level, logger: logger)
         let trap = SignalTrap { number in
@@ -160,6 +166,7 @@ struct Launch: ParsableCommand {
                 guard launched > 0 else { return DispatchQueue.main.async { stopper.stop(exitCode: 1) } }
                 readiness.markReady()
                 notifier?.ready(status: "\(launched) of \(count) guest\(count == 1 ? "" : "s") launched")
+                guestCount?.startReporting()
             })
         withExtendedLifetime((subscription, trap)) { dispatchMain() }
     }

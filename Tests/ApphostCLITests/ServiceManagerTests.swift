@@ -34,6 +34,22 @@ final class ServiceManagerTests: HostTestCase {
         XCTAssertEqual(socket.messages(during: 0.1), [], "nothing after STOPPING=1 without a watchdog")
     }
 
+    // CONTRACT O3: after READY=1, STATUS= follows the guests as they come and go, as
+    // `systemctl status` shows it: said when the line changes, not at every transition (the C
+    // sample, terminated in the foreground, resigns active before it goes).
+    func testO3StatusFollowsTheGuests() throws {
+        let socket = try NotifySocket(path: scratch.path + "/notify")
+        _ = try startHost(
+            [BuildProducts.cSample, BuildProducts.swiftSample], environment: ["NOTIFY_SOCKET": socket.address])
+        XCTAssertNotNil(socket.wait(timeout: 20) { $0.hasPrefix("READY=1") }, "no READY=1")
+        try ctlSucceeds("terminate", Self.swiftID)
+        XCTAssertEqual(socket.receive(timeout: 10), "STATUS=1 guest, 1 active")
+        try ctlSucceeds("terminate", Self.cID)
+        XCTAssertEqual(socket.receive(timeout: 10), "STATUS=1 guest, 0 active")
+        XCTAssertEqual(socket.receive(timeout: 10), "STATUS=no guests")
+        XCTAssertEqual(socket.messages(during: 0.2), [], "each line once")
+    }
+
     // CONTRACT O3: a host none of whose guests launched stops, and never says it is ready.
     func testO3NoGuestLaunchedNeverReady() throws {
         let socket = try NotifySocket(path: scratch.path + "/notify")

@@ -5,6 +5,8 @@ import Foundation
 /// Flat, so that `--json` prints one object a line that tools like jq read directly.
 public struct HostEvent: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable {
+        /// The first event of a host's run: `host` says who it is (CONTRACT O4).
+        case hostStarted = "host-started"
         case guestLoaded = "guest-loaded"
         case launchFailed = "launch-failed"
         case appState = "app-state"
@@ -93,11 +95,13 @@ public struct HostEvent: Sendable, Codable, Equatable {
     /// A log event's level; nil for every other event.
     public var level: GuestLogLevel?
     public var message: String?
+    /// Who the host is: on `host-started` only.
+    public var host: HostIdentity?
 
     public init(
         time: Date, kind: Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
         from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
-        level: GuestLogLevel? = nil, message: String? = nil
+        level: GuestLogLevel? = nil, message: String? = nil, host: HostIdentity? = nil
     ) {
         self.time = time
         self.kind = kind
@@ -110,12 +114,13 @@ public struct HostEvent: Sendable, Codable, Equatable {
         self.name = name
         self.level = level
         self.message = message
+        self.host = host
     }
 
     enum CodingKeys: String, CodingKey {
         case time
         case kind = "event"
-        case guest, scene, session, from, to, reason, name, level, message
+        case guest, scene, session, from, to, reason, name, level, message, host
     }
 
     /// One human-readable line, as `apphost launch` and `apphost ctl events` print it. What a
@@ -153,6 +158,8 @@ public struct HostEvent: Sendable, Codable, Equatable {
             if let session { parts.append("session \(session.prefix(8))") }
         case .log:
             if let level { parts.append("[\(level)]") }
+        case .hostStarted:
+            if let host { parts.append("\(host.summary), id \(host.id)") }
         default:
             break
         }
@@ -202,8 +209,8 @@ extension JSONDecoder.DateDecodingStrategy {
 
 /// ISO 8601 timestamps with milliseconds, in UTC. Times are rounded to the millisecond both
 /// ways, so that a decoded event encodes to the same text.
-enum ISO8601Timestamps {
-    static func string(from date: Date) -> String {
+public enum ISO8601Timestamps {
+    public static func string(from date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = time_t(milliseconds.quotient(dividingBy: 1000))
         var parts = tm()
@@ -213,7 +220,7 @@ enum ISO8601Timestamps {
             parts.tm_hour, parts.tm_min, parts.tm_sec, Int(milliseconds.floorRemainder(dividingBy: 1000)))
     }
 
-    static func date(from text: String) -> Date? {
+    public static func date(from text: String) -> Date? {
         guard
             let parsed = try? Date(
                 text,

@@ -16,6 +16,8 @@ public struct HostStatus: Sendable, Codable, Equatable {
     public var droppedEventLines: Int? = nil
     /// The host's side of audio: volume, silence switch, call, devices (C9, C10, C12).
     public var audio: AudioHostStatus? = nil
+    /// Who the host is (CONTRACT O4); nil before it started.
+    public var host: HostIdentity? = nil
 
     /// The layout in one line, scenes named "<guest>/<session's first 8 characters>".
     public var layoutLine: String { layout.describe(Layout.shortName) }

@@ -52,6 +52,17 @@ public final class HostMetrics: Sendable {
         .set(to: 1)
     }
 
+    /// Who the host is (CONTRACT O4), once it started.
+    public func recordIdentity(_ identity: HostIdentity) {
+        registry.makeGauge(
+            descriptor: HostMetricFamily.hostInfo.descriptor,
+            labels: [("host_id", identity.id), ("hostname", identity.hostname), ("version", identity.version)]
+        )
+        .set(to: 1)
+        registry.makeGauge(descriptor: HostMetricFamily.hostStartTime.descriptor)
+            .set(to: identity.started.timeIntervalSince1970)
+    }
+
     // MARK: Counted from events
 
     /// Counts one host event; called by the event fan-out, on the host queue.
@@ -266,6 +277,10 @@ struct HostMetricFamily: Sendable {
     static let guests = Self("apphost_guests", "Guests by app state, read when scraped.")
     static let buildInfo = Self(
         "apphost_build_info", "Always 1: the release this host runs and the guest ABI it implements, as labels.")
+    static let hostInfo = Self(
+        "apphost_host_info", "Always 1: who this host is (CONTRACT O4): its id, the machine's name and its release.")
+    static let hostStartTime = Self(
+        "apphost_host_start_time_seconds", "When this run of the host started, in seconds since the Unix epoch.")
     static let cpuSeconds = Self(
         "apphost_guest_cpu_seconds_total",
         "CPU time of a guest's worker: its own cgroup's, with the processes it started, or else the worker's.")
@@ -281,7 +296,7 @@ struct HostMetricFamily: Sendable {
         launches, launchFailures, terminations, crashes, restarts, suspensions, resumes, overruns, taskExpirations,
         watchdogHits, notificationsRefused, actionCalls, audioXruns, audioBadSamples, controlRequests,
         callbackRoundTrip, guests,
-        cpuSeconds, memoryBytes, residentBytes, buildInfo,
+        cpuSeconds, memoryBytes, residentBytes, buildInfo, hostInfo, hostStartTime,
     ]
 
     private init(_ name: String, _ help: String) {

@@ -9,7 +9,9 @@ struct StatusTable {
     let now: Date
 
     var lines: [String] {
-        var lines = [
+        var lines =
+            status.host.map { ["\($0.summary), started \(Self.age(now.timeIntervalSince($0.started))) ago"] } ?? []
+        lines += [
             "foreground: \(status.foreground ?? "none")    alert: \(status.alert ? "shown" : "none")",
             "display: \(status.display)    layout: \(status.layoutLine)",
         ]

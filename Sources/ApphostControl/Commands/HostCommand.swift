@@ -1,0 +1,18 @@
+import ApphostCore
+
+/// `{"command":"host"}`: who the host is (CONTRACT O4): its id, the machine's name, its release
+/// and when this run started.
+public struct HostCommand: ControlCommand, Equatable {
+    public static let name = "host"
+    public static var answeredDuringShutdown: Bool { true }
+
+    public init() {}
+
+    public func apply(
+        to host: any ControlTarget, reply: @escaping @Sendable (Result<HostIdentity, HostCommandError>) -> Void
+    ) {
+        // A host answers only once it started, and it has an identity from then on.
+        guard let identity = host.identity else { return reply(.failure(HostCommandError("the host has not started"))) }
+        reply(.success(identity))
+    }
+}
