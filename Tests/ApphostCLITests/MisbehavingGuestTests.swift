@@ -60,6 +60,7 @@ final class MisbehavingGuestTests: HostTestCase {
                 XCTAssertTrue(failure.message?.hasSuffix(misbehaviour.report) == true, "\(failure.message ?? "")")
             } else {
                 let guest = id(index)
+                try waitForLaunch(guest, of: host)
                 try ctlSucceeds("switch", guest)
                 let report = try host.waitForEvent(misbehaviour.name) { $0.kind == .error && $0.guest == guest }
                 XCTAssertEqual(report.message, misbehaviour.report, misbehaviour.name)
@@ -99,6 +100,7 @@ final class MisbehavingGuestTests: HostTestCase {
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
         for (index, hog) in hogs.enumerated() {
             let guest = id(10 + index)
+            try waitForLaunch(guest, of: host)
             try ctlSucceeds("switch", guest)
             let report = try host.waitForEvent("the \(hog.0) hog's end") { $0.kind == .error && $0.guest == guest }
             XCTAssertEqual(report.message, hog.2)
@@ -133,6 +135,14 @@ final class MisbehavingGuestTests: HostTestCase {
         let result = try runApphost(["launch", "--isolation", "none", "--memory-limit", "64M", sample])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains { $0.contains("need --isolation process") }, "\(result.stderr)")
+    }
+
+    /// The guests launch one after another: a busy machine may not have launched `guest` yet
+    /// when the sample is active, and a switch to a guest still launching is refused.
+    private func waitForLaunch(_ guest: String, of host: HostProcess) throws {
+        _ = try host.waitForEvent("\(guest)'s launch") {
+            $0.kind == .appState && $0.guest == guest && $0.from == "notRunning"
+        }
     }
 
     private func id(_ index: Int) -> String { "org.apphost.fixtures.misbehaving\(index)" }

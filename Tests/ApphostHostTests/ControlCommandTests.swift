@@ -41,7 +41,7 @@ final class ControlCommandTests: XCTestCase {
             [
                 "ps", "switch", "open", "home", "alert", "terminate", "suspend", "resume", "events", "memory-warning",
                 "action", "close", "dismiss", "layout", "audio-silence", "audio-volume", "audio-route",
-                "audio-interrupt", "audio-reset", "call", "metrics",
+                "audio-interrupt", "audio-reset", "call", "metrics", "host",
             ])
     }
 

@@ -181,6 +181,8 @@ final class HostMetricsTests: XCTestCase {
         metrics.measured(.callbackRoundTrip(guest: "a", callback: "will_resign_active", duration: .milliseconds(1)))
         metrics.measured(.audioBadSamples(guest: "a", count: 3))
         metrics.recordBuild(version: "1.2.3", abi: "1.6.0")
+        metrics.recordIdentity(
+            HostIdentity(id: HostIdentity.makeID(), hostname: "here", version: "1.2.3", started: Date()))
         let lines = metrics.exposition(status: status([("a", .background, getpid())])).split(separator: "\n")
         let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
         XCTAssertEqual(Set(typed), Set(HostMetricFamily.all.map { Substring($0.name) }), "every family, once each")
