@@ -106,7 +106,10 @@ public final class HostService: @unchecked Sendable {
                 logger.log(
                     level: notice.lostSaves ? .error : .warning, "\(notice.description)",
                     metadata: ["event": "\(HostEvent.Kind.storeRecovered.rawValue)"])
-                events.publish(HostEvent(time: Date(), kind: .storeRecovered, message: notice.description))
+                events.publish(
+                    HostEvent(
+                        time: Date(), kind: .storeRecovered, name: notice.lostSaves ? HostEvent.savesLost : nil,
+                        message: notice.description))
             }
             core.useStore(store)
             self.lock = lock

@@ -78,7 +78,9 @@ enum JournalFormat {
         switch event.kind {
         case .error, .launchFailed, .stateSaveFailed:
             return error
-        case .watchdog, .overrun, .taskExpired, .memoryWarning, .storeRecovered, .eventsDropped, .requestRefused,
+        case .storeRecovered:
+            return event.name == HostEvent.savesLost ? error : warning
+        case .watchdog, .overrun, .taskExpired, .memoryWarning, .eventsDropped, .requestRefused,
             .notificationRefused, .audioNonconforming, .audioXrun, .audioBadSamples, .throttled:
             return warning
         case .restarting:

@@ -131,6 +131,30 @@ final class JournalSocketTests: JournalSocketCases {
     }
 }
 
+extension JournalSocketTests {
+    // CONTRACT O3, X5: a sessions database made anew (an empty file) is said once in the journal,
+    // by the `store-recovered` entry at warning, not by a log record besides it, as on a terminal.
+    func testO3X5ARecoveredStoreIsOneEntry() throws {
+        try FileManager.default.createDirectory(
+            atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let database = dataDirectory + "/sessions.sqlite"
+        XCTAssertTrue(FileManager.default.createFile(atPath: database, contents: Data()))
+        let (listener, environment) = try journal()
+        let host = try startHost(
+            [BuildProducts.cSample], options: ["--log-format", "journal"], environment: environment)
+        let cID = Self.cID
+        let entries = try entries(from: listener) { entries in
+            entries.contains { $0["EVENT"] == "app-state" && $0["GUEST_ID"] == cID && $0["EVENT_TO"] == "active" }
+        }
+        host.signal(SIGTERM)
+        XCTAssertEqual(try host.waitForExit(), 0)
+        let said = entries.filter { $0["MESSAGE"]?.contains("\(database) was empty") == true }
+        XCTAssertEqual(said.count, 1, "\(said)")
+        XCTAssertEqual(said.first?["EVENT"], "store-recovered")
+        XCTAssertEqual(said.first?["PRIORITY"], "4")
+    }
+}
+
 final class JournalSocketInProcessTests: JournalSocketCases {
     override class var isolation: String? { "none" }
 

@@ -16,7 +16,8 @@ public struct HostEvent: Sendable, Codable, Equatable {
         /// and why ("disk full"). The host tries again; `state-saved` says when it succeeds.
         case stateSaveFailed = "state-save-failed"
         /// The sessions database was found empty or its log damaged, and the host went on: the
-        /// message says what it did and what, if anything, was lost.
+        /// message says what it did and what, if anything, was lost; `name` is `saves-lost`
+        /// (`HostEvent.savesLost`) when committed saves were dropped, an error rather than a warning.
         case storeRecovered = "store-recovered"
         case alert
         case terminated
@@ -78,6 +79,9 @@ public struct HostEvent: Sendable, Codable, Equatable {
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
         case eventsDropped = "events-dropped"
     }
+
+    /// A `store-recovered` event's name when committed saves were lost.
+    public static let savesLost = "saves-lost"
 
     public var time: Date
     public var kind: Kind
