@@ -91,6 +91,9 @@ let package = Package(
         // apphost's version, in one place (apphost_version.h): a C header so that the C worker and
         // the Swift CLI print the same line, and scripts/package names the package after it.
         .target(name: "ApphostVersion"),
+        // Sending an entry to journald's native socket, a datagram or a sealed memfd (C: Glibc's
+        // Swift module has no memfd_create), for the host's log and events under journald.
+        .target(name: "ApphostJournal"),
         // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
         .systemLibrary(name: "CEpoll"),
         // Plain values that policy, control and the CLI share: a guest's descriptor and ABI
@@ -166,7 +169,7 @@ let package = Package(
             name: "ApphostHost",
             dependencies: [
                 "ApphostCore", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore", "ApphostFreezing",
-                "ApphostVersion",
+                "ApphostVersion", "ApphostJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

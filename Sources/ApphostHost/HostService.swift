@@ -120,8 +120,14 @@ public final class HostService: @unchecked Sendable {
             events.publish(HostEvent(time: identity.started, kind: .hostStarted, host: identity))
             // Loudly: on stderr (an error when saves were lost) and in the event stream.
             for notice in store.notices {
-                logger.log(level: notice.lostSaves ? .error : .warning, "\(notice.description)")
-                events.publish(HostEvent(time: Date(), kind: .storeRecovered, message: notice.description))
+                // `event`: a journal that has the event's entry needs no other (HostOutput).
+                logger.log(
+                    level: notice.lostSaves ? .error : .warning, "\(notice.description)",
+                    metadata: ["event": "\(HostEvent.Kind.storeRecovered.rawValue)"])
+                events.publish(
+                    HostEvent(
+                        time: Date(), kind: .storeRecovered, name: notice.lostSaves ? HostEvent.savesLost : nil,
+                        message: notice.description))
             }
             core.useStore(store)
             self.lock = lock

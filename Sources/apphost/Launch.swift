@@ -52,8 +52,10 @@ struct Launch: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Mark each event and log line with its syslog priority (<3> to <7>) for journald (journal), or not (plain).",
-            discussion: "auto: journal for standard output or standard error when $JOURNAL_STREAM names it."))
+            "Send each event and log record to journald's socket as an entry with fields (GUEST_ID, EVENT, ...), or, where it does not listen, mark each line with its syslog priority (journal); or not (plain).",
+            discussion:
+                "auto: journal for standard output or standard error when $JOURNAL_STREAM names it. $APPHOST_JOURNAL_SOCKET names another socket than /run/systemd/journal/socket."
+        ))
     var logFormat: LogFormatOption = .auto
 
     func validate() throws {
@@ -73,7 +75,7 @@ struct Launch: ParsableCommand {
         let level = SharedLogLevel(try levelFile?.read() ?? logLevel?.level ?? .info)
         let output = HostOutput(json: json, format: logFormat)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler(label: label, stream: output.logStream)
+            var handler = output.logHandler(label: label)
             // The shared level decides; this handler writes what reaches it.
             handler.logLevel = .trace
             return SharedLevelLogHandler(inner: handler, shared: level)
@@ -98,7 +100,7 @@ struct Launch: ParsableCommand {
                 restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
                 memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
                 scenes: scenes.policy, audio: AudioPolicy(format: configuration.format), audioMixer: mixer,
-                droppedEventLines: { output.events.droppedLines }, hostQueue: isolation.makeHostQueue(), logger: logger)
+                droppedEventLines: { output.droppedEvents }, hostQueue: isolation.makeHostQueue(), logger: logger)
         } catch {
             // What was logged so far comes before the error line.
             output.flush()
@@ -158,7 +160,8 @@ struct Launch: ParsableCommand {
         service.launch(
             paths: paths,
             onOutcome: { _, result in
-                if case .failure(let error) = result { output.error(error.message) }
+                // The launch-failed event says it too.
+                if case .failure(let error) = result { output.error(error.message, repeatsAnEvent: true) }
             },
             completion: { [count = paths.count] launched in
                 // A host with a guest up serves, even when others failed to launch; one with none

@@ -42,11 +42,11 @@ final class SharedLogLevel: Sendable {
 /// A log handler at the shared level, unless a logger set its own (as the HTTP server quiets
 /// Hummingbird's).
 struct SharedLevelLogHandler: LogHandler {
-    var inner: StreamLogHandler
+    var inner: any LogHandler
     let shared: SharedLogLevel
     private var own: Logger.Level?
 
-    init(inner: StreamLogHandler, shared: SharedLogLevel) {
+    init(inner: any LogHandler, shared: SharedLogLevel) {
         self.inner = inner
         self.shared = shared
     }

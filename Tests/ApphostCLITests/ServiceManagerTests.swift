@@ -5,7 +5,9 @@ import XCTest
 
 /// `apphost launch` under a service manager (CONTRACT O3), against sockets and pipes the test
 /// makes in systemd's place: READY=1 once the guests launched, WATCHDOG=1 while the host runs,
-/// STOPPING=1 on SIGTERM, and lines with syslog priorities for the journal.
+/// STOPPING=1 on SIGTERM, and lines with syslog priorities for the journal where journald's native
+/// socket does not listen (`HostProcess` names one that does not exist; JournalSocketTests and
+/// JournaldTests have the entries sent there).
 final class ServiceManagerTests: HostTestCase {
     private var missingGuest: String { scratch.path + "/libMissing.so" }
 

@@ -23,6 +23,7 @@ final class SessionDatabaseTests: HostTestCase {
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
         let said = "\(databasePath) was empty (0 bytes), as a host that stopped while making it leaves it: made it anew"
         XCTAssertEqual(host.events.filter { $0.kind == .storeRecovered }.map(\.message), [said])
+        XCTAssertEqual(host.events.first { $0.kind == .storeRecovered }?.name, nil, "nothing was lost")
         let (lines, _) = host.stderr.wait(until: Date() + 10) { $0.contains { $0.contains(said) } }
         XCTAssertEqual(lines.filter { $0.contains(said) }.count, 1, "\(lines)")
         XCTAssertTrue(lines.first { $0.contains(said) }?.contains("warning") ?? false, "\(lines)")
@@ -95,6 +96,8 @@ final class SessionDatabaseTests: HostTestCase {
         let event = try host.waitForEvent("store-recovered") { $0.kind == .storeRecovered }
         let message = try XCTUnwrap(event.message)
         XCTAssertTrue(message.hasPrefix("\(logPath) is damaged at frame 5: SQLite keeps "), message)
+        // What makes it an error in the journal, where it is this event's entry alone.
+        XCTAssertEqual(event.name, HostEvent.savesLost)
         let copy = try XCTUnwrap(
             message.components(separatedBy: "the database and its log as found are kept as ").last?.components(
                 separatedBy: " and "

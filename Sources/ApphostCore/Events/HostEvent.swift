@@ -18,7 +18,8 @@ public struct HostEvent: Sendable, Codable, Equatable {
         /// and why ("disk full"). The host tries again; `state-saved` says when it succeeds.
         case stateSaveFailed = "state-save-failed"
         /// The sessions database was found empty or its log damaged, and the host went on: the
-        /// message says what it did and what, if anything, was lost.
+        /// message says what it did and what, if anything, was lost; `name` is `saves-lost`
+        /// (`HostEvent.savesLost`) when committed saves were dropped, an error rather than a warning.
         case storeRecovered = "store-recovered"
         case alert
         case terminated
@@ -81,6 +82,9 @@ public struct HostEvent: Sendable, Codable, Equatable {
         case eventsDropped = "events-dropped"
     }
 
+    /// A `store-recovered` event's name when committed saves were lost.
+    public static let savesLost = "saves-lost"
+
     public var time: Date
     public var kind: Kind
     public var guest: String?
@@ -127,11 +131,14 @@ public struct HostEvent: Sendable, Codable, Equatable {
     /// guest gave (a log line, a title, a name, the path of a guest not yet identified) has its
     /// control characters escaped (`TerminalText`), so that the line stays one line and acts on no
     /// terminal (CONTRACT X2, X7); the JSON line carries the exact text.
-    public var humanLine: String { TerminalText.escaped(rawHumanLine) }
+    public var humanLine: String { TerminalText.escaped(rawHumanLine(withTime: true)) }
+
+    /// `humanLine` without its time, for a log that stamps each entry itself (journald's MESSAGE).
+    public var untimedLine: String { TerminalText.escaped(rawHumanLine(withTime: false)) }
 
     /// The line before escaping: every part of it that is the host's own is plain text.
-    private var rawHumanLine: String {
-        var parts = [Self.timeFormat(time), kind.rawValue]
+    private func rawHumanLine(withTime: Bool) -> String {
+        var parts = withTime ? [Self.timeFormat(time), kind.rawValue] : [kind.rawValue]
         if let guest { parts.append(guest) }
         if let scene { parts.append("scene=\(scene)") }
         switch kind {

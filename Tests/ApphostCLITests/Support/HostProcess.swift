@@ -47,6 +47,11 @@ final class HostProcess {
             process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", apphost] + process.arguments!
         }
         var environment = environment
+        // No test's host reaches the machine's journald: a test that wants its entries names a
+        // socket of its own.
+        if environment["APPHOST_JOURNAL_SOCKET"] == nil {
+            environment["APPHOST_JOURNAL_SOCKET"] = "/nonexistent/apphost-test-journal"
+        }
         if let journalStream {
             let pipe = journalStream == .standardOutput ? stdout.pipe : stderr.pipe
             var info = stat()
