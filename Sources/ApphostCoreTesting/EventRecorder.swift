@@ -36,4 +36,10 @@ public final class MeasurementRecorder: @unchecked Sendable {
             }
         }
     }
+    /// Each count of the mixer's new overruns (C13).
+    public var mixerOverruns: [UInt64] {
+        all.compactMap { measurement in
+            if case .audioMixerOverruns(let count) = measurement { count } else { nil }
+        }
+    }
 }
