@@ -41,5 +41,9 @@ final class GuestCountersTests: XCTestCase {
             """)
         XCTAssertEqual(counters.value(1, "b"), 0.25)
         XCTAssertNil(counters.value(1, "c"))
+        // Alone: that series only, as for a launch that failed before the guest said who it is.
+        counters.count(1, "", by: 1, alone: true)
+        XCTAssertEqual(counters.value(1, ""), 1)
+        XCTAssertNil(counters.value(0, "", reason: "crash"))
     }
 }

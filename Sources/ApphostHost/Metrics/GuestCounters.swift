@@ -54,9 +54,10 @@ struct GuestCounters: Sendable {
     }
 
     /// Adds `amount` (never negative) to `guest`'s series of family `family` (an index in
-    /// `families`), making the guest's series first if it has none.
-    mutating func count(_ family: Int, _ guest: String, reason: String = "", by amount: Double) {
-        add(guest)
+    /// `families`), making the guest's series first if it has none; only this one with `alone`
+    /// (a launch that failed before the guest said who it is: no guest to make series for).
+    mutating func count(_ family: Int, _ guest: String, reason: String = "", by amount: Double, alone: Bool = false) {
+        if !alone { add(guest) }
         counts[guest, default: [:]][Series(family: family, reason: reason), default: 0] += max(0, amount)
     }
 

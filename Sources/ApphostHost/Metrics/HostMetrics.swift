@@ -111,7 +111,8 @@ public final class HostMetrics: Sendable {
             // Its counters at 0 from its first launch; a relaunch keeps what they counted.
             perGuest.withLock { $0.add(guest) }
         case .launchFailed:
-            count(guest: .launchFailures, guest)
+            // Empty when it failed before the guest said who it is: that series alone.
+            count(guest: .launchFailures, guest, alone: guest.isEmpty)
         case .terminated:
             count(.terminations, ["reason": reason])
             // Died rather than asked to go: a crash, or killed by the watchdog.
@@ -187,8 +188,10 @@ public final class HostMetrics: Sendable {
             .increment(by: amount)
     }
 
-    private func count(guest family: GuestFamily, _ guest: String, reason: String = "", by amount: Double = 1) {
-        perGuest.withLock { $0.count(family.rawValue, guest, reason: reason, by: amount) }
+    private func count(
+        guest family: GuestFamily, _ guest: String, reason: String = "", by amount: Double = 1, alone: Bool = false
+    ) {
+        perGuest.withLock { $0.count(family.rawValue, guest, reason: reason, by: amount, alone: alone) }
     }
 
     // MARK: Measured by the core
