@@ -23,7 +23,7 @@ public final class MeasurementRecorder: @unchecked Sendable {
         all.compactMap { measurement in
             switch measurement {
             case .callbackRoundTrip(let guest, let callback, let duration): (guest, callback, duration)
-            case .audioBadSamples: nil
+            case .audioBadSamples, .audioMixerOverruns: nil
             }
         }
     }
@@ -32,8 +32,14 @@ public final class MeasurementRecorder: @unchecked Sendable {
         all.compactMap { measurement in
             switch measurement {
             case .audioBadSamples(let guest, let count): (guest, count)
-            case .callbackRoundTrip: nil
+            case .callbackRoundTrip, .audioMixerOverruns: nil
             }
+        }
+    }
+    /// Each count of the mixer's new overruns (C13).
+    public var mixerOverruns: [UInt64] {
+        all.compactMap { measurement in
+            if case .audioMixerOverruns(let count) = measurement { count } else { nil }
         }
     }
 }

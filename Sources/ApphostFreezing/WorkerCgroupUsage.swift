@@ -45,6 +45,18 @@ package struct WorkerCgroupReader: Sendable {
     /// What `pid`'s own cgroups counted; both nil when it has none (or is gone).
     package func usage(of pid: pid_t) -> WorkerCgroupUsage {
         guard !mounts.isEmpty, let text = readFile("/proc/\(pid)/cgroup") else { return WorkerCgroupUsage() }
+        return usage(of: pid, cgroups: text)
+    }
+
+    /// `pid`'s memberships (its /proc/<pid>/cgroup), read while it ran: once it has exited, that
+    /// file is gone or names the root cgroups, while its own cgroups still hold what they counted
+    /// until they are removed.
+    package func cgroups(of pid: pid_t) -> String? {
+        mounts.isEmpty ? nil : readFile("/proc/\(pid)/cgroup")
+    }
+
+    /// What the cgroups of `pid` named in `text` (its /proc/<pid>/cgroup) counted.
+    package func usage(of pid: pid_t, cgroups text: String) -> WorkerCgroupUsage {
         // Only a cgroup made for this worker: one it shares with the host would count the host.
         let own = CgroupLocation.parseCgroups(text).filter {
             $0.path.split(separator: "/").last.map(String.init) == WorkerCgroups.childName(of: pid)

@@ -20,6 +20,8 @@ final class EventStream: Sendable {
     let responder: any ControlResponder
     let epoch: String
     let limits: HTTPLimits
+    /// Told how many follow after each change, and of each follower dropped.
+    let metrics: HTTPMetricsSink
 
     private struct Followers: ~Copyable {
         var streams: [Int: FollowerBacklog] = [:]
@@ -29,7 +31,10 @@ final class EventStream: Sendable {
 
     private let followers = Mutex(Followers())
 
-    init(responder: any ControlResponder, epoch: String, limits: HTTPLimits) {
+    init(
+        responder: any ControlResponder, epoch: String, limits: HTTPLimits, metrics: HTTPMetricsSink = HTTPMetricsSink()
+    ) {
+        self.metrics = metrics
         self.responder = responder
         self.epoch = epoch
         self.limits = limits
@@ -91,9 +96,10 @@ final class EventStream: Sendable {
                 }
                 // At once, so that the client knows it is following before the first event.
                 try await writer.write(ByteBuffer(string: "retry: 1000\n: following events\n\n"))
-                _ = try await backlog.drain(message: message, overflowNotice: overflowNotice) { text in
+                let overflowed = try await backlog.drain(message: message, overflowNotice: overflowNotice) { text in
                     try await writer.write(ByteBuffer(string: text))
                 }
+                if overflowed { metrics.followerDropped() }
                 try await writer.finish(nil)
             })
     }
@@ -130,12 +136,17 @@ final class EventStream: Sendable {
             let id = followers.nextID
             followers.nextID += 1
             followers.streams[id] = backlog
+            // Under the lock, so that the last count told is the latest.
+            metrics.followers(followers.streams.count)
             return id
         }
     }
 
     private func unregister(_ id: Int) {
-        _ = followers.withLock { $0.streams.removeValue(forKey: id) }
+        followers.withLock { followers in
+            guard followers.streams.removeValue(forKey: id) != nil else { return }
+            metrics.followers(followers.streams.count)
+        }
     }
 
     /// Ends every stream and accepts no more, so that the server can stop.

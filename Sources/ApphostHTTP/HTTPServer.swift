@@ -41,20 +41,21 @@ public final class HTTPServer: Sendable {
     public static func start(
         binding: HTTPBinding, tokens: HTTPTokens = HTTPTokens(), allowedHosts: [String] = [],
         version: HostVersion, readiness: HostReadiness = HostReadiness(.ready), responder: any ControlResponder,
-        limits: HTTPLimits = HTTPLimits(), logger: Logger
+        limits: HTTPLimits = HTTPLimits(), metrics: HTTPMetricsSink = HTTPMetricsSink(), logger: Logger
     ) throws(HTTPSetupError) -> HTTPServer {
         try binding.checkAccess(tokens: tokens)
         let web = WebFiles.load()
         // Loudly: a host without its page still serves its API, but the operator should know.
         if let missing = web.missingMessage { logger.warning("\(missing)") }
         let router = Router(context: HostRequestContext.self)
+        router.add(middleware: RequestMetrics(sink: metrics))
         let crossSite = CrossSitePolicy(binding: binding, extraHosts: allowedHosts)
         router.add(middleware: CrossSiteGuard(policy: crossSite, checksContent: false))
         router.add(middleware: TokenCheck(tokens: tokens, routes: RouteAccess(webPaths: web.paths)))
         router.add(middleware: AllowedMethods(webPaths: web.paths))
         router.add(middleware: CrossSiteGuard(policy: crossSite, checksContent: true))
         let epoch = String(UInt64(Date().timeIntervalSince1970 * 1000))
-        let events = EventStream(responder: responder, epoch: epoch, limits: limits)
+        let events = EventStream(responder: responder, epoch: epoch, limits: limits, metrics: metrics)
         CommandRoutes(responder: responder).add(to: router)
         events.add(to: router)
         MetricsRoute(responder: responder).add(to: router)

@@ -65,6 +65,9 @@ public final class HostService: @unchecked Sendable {
         let metrics = HostMetrics()
         self.metrics = metrics
         metricsSubscription = events.subscribe { metrics.observe($0) }
+        opener.reportWorkerExits { guest, pid, cpuSeconds in
+            metrics.workerExited(guest: guest, pid: pid, cpuSeconds: cpuSeconds)
+        }
         core = HostCore(
             opener: opener, clock: DispatchHostClock(executor: hostQueue), hostQueue: hostQueue,
             sessionIDs: RandomSessionIDs(),
@@ -300,7 +303,8 @@ extension HostService: ControlResponder, ControlTarget {
     /// from the core's status as it is now.
     public func controlMetrics(_ reply: @escaping @Sendable (String) -> Void) {
         let status = core.status()
-        awayFromHostQueue { [metrics] in reply(metrics.exposition(status: status)) }
+        let dropped = droppedEventLines?() ?? 0
+        awayFromHostQueue { [metrics] in reply(metrics.exposition(status: status, droppedEventLines: dropped)) }
     }
 
     public func awayFromHostQueue(_ body: @escaping @Sendable () -> Void) {

@@ -144,7 +144,12 @@ struct Launch: ParsableCommand {
                 let server = try HTTPServer.start(
                     binding: httpConfiguration.binding, tokens: httpConfiguration.tokens,
                     allowedHosts: httpConfiguration.allowedHosts, version: .build, readiness: readiness,
-                    responder: service, logger: logger)
+                    responder: service,
+                    metrics: HTTPMetricsSink(
+                        request: { [metrics = service.metrics] in metrics.httpRequest(route: $0, status: $1) },
+                        followers: { [metrics = service.metrics] in metrics.eventFollowers($0) },
+                        followerDropped: { [metrics = service.metrics] in metrics.eventFollowerDropped() }),
+                    logger: logger)
                 stopper.http = server
                 logger.info("serving HTTP", metadata: ["address": "\(server.address)"])
             } catch {

@@ -138,6 +138,25 @@ final class AudioStreamTests: XCTestCase {
         XCTAssertEqual(host.events.of(.audioXrun, guest: "music").count, 1, "no new xruns")
     }
 
+    // CONTRACT C13, O2: the mixer's overruns are measured for the metrics at each meter reading
+    // that finds new ones, what is new only; a new mixer (its count back to 0) counts from there.
+    func testC13O2TheMixersOverrunsAreMeasuredAsTheyComeIn() throws {
+        launchActive("music", try AudioConfiguration(category: .playback))
+        var reading = mixer.meterReading
+        func meter(periods: UInt64, overruns: UInt64) {
+            reading.output.periods = periods
+            reading.output.overruns = overruns
+            mixer.meterReading = reading
+            host.advance(by: .seconds(1))
+        }
+        meter(periods: 100, overruns: 0)
+        meter(periods: 200, overruns: 3)
+        meter(periods: 300, overruns: 3)
+        meter(periods: 400, overruns: 5)
+        meter(periods: 500, overruns: 1)
+        XCTAssertEqual(host.measurements.mixerOverruns, [3, 2, 1])
+    }
+
     // CONTRACT X7: a session's bad samples (NaN, infinite, beyond +24 dBFS), which the mixer
     // silenced, are counted for the metrics at every meter reading that finds new ones, and named
     // in the event stream once per episode: at the first reading that finds some after one that

@@ -51,12 +51,12 @@ final class HTTPServerTests: XCTestCase {
     private func start(
         _ host: RecordingHost, binding: String = "127.0.0.1:0", tokens: HTTPTokens = HTTPTokens(),
         allowedHosts: [String] = [], readiness: HostReadiness = HostReadiness(.ready),
-        limits: HTTPLimits = HTTPLimits()
+        limits: HTTPLimits = HTTPLimits(), metrics: HTTPMetricsSink = HTTPMetricsSink()
     ) throws -> Int {
         let server = try HTTPServer.start(
             binding: try HTTPBinding(parsing: binding), tokens: tokens, allowedHosts: allowedHosts,
             version: HostVersion(version: "9.8.7", abi: "1.6"), readiness: readiness, responder: host,
-            limits: limits, logger: Logger(label: "test"))
+            limits: limits, metrics: metrics, logger: Logger(label: "test"))
         servers.append(server)
         return server.address.port
     }
@@ -407,7 +407,12 @@ final class HTTPServerTests: XCTestCase {
         limits.followerBacklog = 5
         // A client that went away is noticed when a write to it fails.
         limits.keepAliveInterval = .milliseconds(100)
-        let port = try start(RecordingHost(replay: 100), limits: limits)
+        // CONTRACT O2: what the metrics are told, the followers after each change and each drop.
+        let told = Mutex((followers: [Int](), dropped: 0))
+        let metrics = HTTPMetricsSink(
+            followers: { count in told.withLock { $0.followers.append(count) } },
+            followerDropped: { told.withLock { $0.dropped += 1 } })
+        let port = try start(RecordingHost(replay: 100), limits: limits, metrics: metrics)
 
         // Live only: it holds the one place.
         let first = try HTTPTestClient.openStream("/v1/events", port: port)
@@ -432,6 +437,14 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.event == nil }.count, 5, text)
         XCTAssertEqual(events.last?.event, "dropped", text)
         XCTAssertTrue(events.last?.data.contains("fell 5 events behind") == true, text)
+        // Told once its stream has ended: the dropped one, and every follower gone.
+        let ended = Date() + 5
+        while Date() < ended, told.withLock({ $0.dropped == 0 || $0.followers.last != 0 }) { usleep(10_000) }
+        let seen = told.withLock { $0 }
+        XCTAssertEqual(seen.dropped, 1)
+        XCTAssertEqual(seen.followers.first, 1, "the first follower")
+        XCTAssertEqual(seen.followers.last, 0, "\(seen.followers)")
+        XCTAssertEqual(seen.followers.max(), 1, "one at most")
     }
 }
 

@@ -167,6 +167,107 @@ final class HostMetricsTests: XCTestCase {
         XCTAssertTrue(text.contains(#"apphost_guest_audio_bad_samples_total{guest="b"} 1"#), text)
     }
 
+    // CONTRACT O2: every counter is there at 0 before its first increment, so that an alert on
+    // `increase(...)` sees the first one: the host's from its start (every reason, every verb),
+    // a guest's from its launch, which a relaunch does not reset (issue 35).
+    func testO2EveryCounterIsThereAtZeroFromTheStart() {
+        let metrics = HostMetrics()
+        let fresh = samples(metrics.exposition(status: status([])))
+        for series in [
+            "apphost_guest_launches_total", #"apphost_guest_terminations_total{reason="crash"}"#,
+            #"apphost_guest_suspensions_total{reason="budgetExpired"}"#,
+            #"apphost_guest_resumes_total{reason="automatic"}"#,
+            #"apphost_control_requests_total{verb="switch",outcome="error"}"#,
+            #"apphost_control_requests_total{verb="events",outcome="ok"}"#, "apphost_audio_mixer_overruns_total",
+            "apphost_event_lines_dropped_total", "apphost_http_event_followers_dropped_total",
+        ] {
+            XCTAssertEqual(fresh[series], "0", series)
+        }
+        XCTAssertEqual(fresh["apphost_http_event_followers"], "0.0")
+        XCTAssertFalse(fresh.keys.contains { $0.contains(#"guest="a""#) }, "no guest yet")
+        XCTAssertNotNil(fresh["process_cpu_seconds_total"])
+        XCTAssertNotNil(fresh["process_start_time_seconds"])
+
+        metrics.observe(event(.guestLoaded, "a"))
+        let launched = samples(metrics.exposition(status: status([("a", .active, nil)])))
+        for family in GuestFamily.allCases {
+            let name = family.family.name
+            let reasons: [String?] = family.family.reasons.isEmpty ? [nil] : family.family.reasons
+            for reason in reasons {
+                let series = "\(name){guest=\"a\"" + (reason.map { ",reason=\"\($0)\"" } ?? "") + "}"
+                XCTAssertEqual(launched[series].flatMap(Double.init), 0, series)
+            }
+        }
+        metrics.observe(event(.overrun, "a", reason: .budgetExpired))
+        metrics.observe(event(.suspended, "a", reason: .budgetExpired))
+        metrics.observe(event(.stateSaveFailed, "a"))
+        metrics.observe(event(.guestLoaded, "a"))
+        metrics.measured(.audioMixerOverruns(count: 2))
+        metrics.controlRequest(verb: "switch", succeeded: false)
+        let later = samples(metrics.exposition(status: status([("a", .active, nil)]), droppedEventLines: 5))
+        XCTAssertEqual(later[#"apphost_guest_overruns_total{guest="a"}"#], "1", "a relaunch resets nothing")
+        XCTAssertEqual(later[#"apphost_guest_suspensions_by_guest_total{guest="a"}"#], "1")
+        XCTAssertEqual(later[#"apphost_guest_suspensions_total{reason="budgetExpired"}"#], "1")
+        XCTAssertEqual(later[#"apphost_guest_save_failures_total{guest="a"}"#], "1")
+        XCTAssertEqual(later[#"apphost_guest_crashes_total{guest="a",reason="crash"}"#], "0")
+        XCTAssertEqual(later["apphost_audio_mixer_overruns_total"], "2")
+        XCTAssertEqual(later[#"apphost_control_requests_total{verb="switch",outcome="error"}"#], "1")
+        XCTAssertEqual(later["apphost_event_lines_dropped_total"], "5")
+        XCTAssertEqual(later["apphost_guest_launches_total"], "2")
+        // The dropped lines are a total read when scraped: counted once.
+        let again = samples(metrics.exposition(status: status([]), droppedEventLines: 7))
+        XCTAssertEqual(again["apphost_event_lines_dropped_total"], "7")
+    }
+
+    // CONTRACT O2: the host's own process as the Prometheus clients report theirs.
+    func testO2TheHostsProcessIsReported() throws {
+        let metrics = HostMetrics()
+        let found = samples(metrics.exposition(status: status([])))
+        let cpu = try XCTUnwrap(found["process_cpu_seconds_total"].flatMap(Double.init))
+        XCTAssertGreaterThan(cpu, 0)
+        XCTAssertGreaterThan(try XCTUnwrap(found["process_resident_memory_bytes"].flatMap(Double.init)), 1_000_000)
+        XCTAssertGreaterThan(try XCTUnwrap(found["process_virtual_memory_bytes"].flatMap(Double.init)), 1_000_000)
+        let opened = try XCTUnwrap(found["process_open_fds"].flatMap(Double.init))
+        XCTAssertGreaterThanOrEqual(opened, 3)
+        let descriptors = (0..<8).map { _ in Glibc.open("/dev/null", O_RDONLY) }
+        defer { for descriptor in descriptors { close(descriptor) } }
+        XCTAssertGreaterThanOrEqual(
+            try XCTUnwrap(samples(metrics.exposition(status: status([])))["process_open_fds"].flatMap(Double.init)),
+            opened + 8, "eight more open")
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        XCTAssertEqual(found["process_max_fds"].flatMap(Double.init), Double(limit.rlim_cur))
+        XCTAssertGreaterThanOrEqual(Double(limit.rlim_cur), opened)
+        let started = try XCTUnwrap(found["process_start_time_seconds"].flatMap(Double.init))
+        XCTAssertLessThanOrEqual(started, Date().timeIntervalSince1970)
+        XCTAssertGreaterThan(started, Date().timeIntervalSince1970 - 86_400)
+        // Spend CPU time: the counter follows.
+        let start = clock()
+        while clock() - start < 60 * CLOCKS_PER_SEC / 1000 {}
+        let later = try XCTUnwrap(
+            samples(metrics.exposition(status: status([])))["process_cpu_seconds_total"].flatMap(Double.init))
+        XCTAssertGreaterThanOrEqual(later - cpu, 0.04)
+    }
+
+    // CONTRACT O2: what a worker used after the last scrape is counted when it exits; a scrape
+    // that still finds its pid (gone) counts nothing twice; a new worker of the guest starts anew.
+    func testO2AWorkersCPUTimeAtItsExitIsCounted() throws {
+        let metrics = HostMetrics()
+        let series = #"apphost_guest_cpu_seconds_total{guest="a"}"#
+        metrics.observe(event(.guestLoaded, "a"))
+        XCTAssertEqual(samples(metrics.exposition(status: status([("a", .active, nil)])))[series], "0.0")
+        // Worker 999999 (no such process) exits having used 2.5 s, never scraped: all of it counts.
+        metrics.workerExited(guest: "a", pid: 999_999, cpuSeconds: 2.5)
+        XCTAssertEqual(samples(metrics.exposition(status: status([("a", .active, 999_999)])))[series], "2.5")
+        // This process as its next worker: scraped, then "exits" having used 1.5 s more.
+        let first = samples(metrics.exposition(status: status([("a", .active, getpid())])))
+        let scraped = try XCTUnwrap(first[series].flatMap(Double.init)) - 2.5
+        metrics.workerExited(guest: "a", pid: getpid(), cpuSeconds: scraped + 1.5)
+        let total = try XCTUnwrap(
+            samples(metrics.exposition(status: status([("a", .notRunning, nil)])))[series].flatMap(Double.init))
+        XCTAssertEqual(total, 2.5 + scraped + 1.5, accuracy: 1e-9)
+    }
+
     // Every family says what it is: a `# HELP` line before its `# TYPE` line.
     func testO2EveryFamilyHasHelpText() throws {
         let metrics = HostMetrics()
@@ -183,10 +284,14 @@ final class HostMetricsTests: XCTestCase {
         metrics.recordBuild(version: "1.2.3", abi: "1.6.0")
         metrics.recordIdentity(
             HostIdentity(id: HostIdentity.makeID(), hostname: "here", version: "1.2.3", started: Date()))
+        metrics.httpRequest(route: "/v1/{verb}", status: 200)
         let lines = metrics.exposition(status: status([("a", .background, getpid())])).split(separator: "\n")
         let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
-        XCTAssertEqual(Set(typed), Set(HostMetricFamily.all.map { Substring($0.name) }), "every family, once each")
-        for family in HostMetricFamily.all {
+        let families = HostMetricFamily.all.map { ($0.name, $0.help) } + GuestFamily.all.map { ($0.name, $0.help) }
+        XCTAssertEqual(typed.count, families.count, "every family, once each")
+        XCTAssertEqual(Set(typed), Set(families.map { Substring($0.0) }), "every family, once each")
+        for (name, help) in families {
+            let family = (name: name, help: help)
             let help = try XCTUnwrap(
                 lines.firstIndex { $0.hasPrefix("# HELP \(family.name) ") }, "\(family.name) has a HELP line")
             let type = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("# TYPE \(family.name) ") })

@@ -38,6 +38,14 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private let onEvent: @Sendable (GuestEvent) -> Void
     /// Runs under `lock` once the worker has been reaped, before anyone hears of its end.
     private let onExit: @Sendable () -> Void
+    /// Told the CPU time the worker used in all, once it has exited (before anyone hears of its
+    /// end): the host's metrics count what it used since they last read it (CONTRACT O2).
+    private let onUsage: @Sendable (_ cpuSeconds: Double) -> Void
+    /// The worker's cgroup memberships, read at its start: once it has exited, /proc no longer
+    /// says which cgroups were its own, and those still hold its CPU time until released.
+    private let cgroups: String?
+    /// Reads the worker's own cgroups (the mounts, read once for every worker).
+    private static let cgroupReader = WorkerCgroupReader()
     private let stopTimeout: Duration
     /// Whether the thread that wrote a call reads once for its reply (`readAfterWriting`).
     private let readsAfterWriting: Bool
@@ -115,7 +123,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         process: WorkerProcess, output: WorkerOutput? = nil, socket: WireSocket, freezer: any ProcessFreezer,
         limiter: WorkerLimiter?, hostQueue: any HostExecutor,
         stopTimeout: Duration, readsAfterWriting: Bool = true, onEvent: @escaping @Sendable (GuestEvent) -> Void,
-        onExit: @escaping @Sendable () -> Void
+        onExit: @escaping @Sendable () -> Void, onUsage: @escaping @Sendable (_ cpuSeconds: Double) -> Void = { _ in }
     ) {
         self.process = process
         self.output = output
@@ -128,6 +136,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         self.readsAfterWriting = readsAfterWriting
         self.onEvent = onEvent
         self.onExit = onExit
+        self.onUsage = onUsage
+        // The freezer and the limiter have put it in its own cgroups by now.
+        cgroups = Self.cgroupReader.cgroups(of: process.pid)
         descriptor = socket.descriptor
         decoder = socket.decoder
         freezerQueue = DispatchQueue(label: "apphost.worker.\(process.pid).freezer")
@@ -617,8 +628,11 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             let exit = process.waitForExit(killAfter: .seconds(2))
             // What it printed last is the guest's before its end is (its last words, a crash's message).
             output?.drain(finishingLines: true)
-            // Before the cgroups go: their counters say whether a limit ended it.
+            // Before the cgroups go: their counters say whether a limit ended it, and what it used.
             let limitReason = limiter?.explainDeath(of: pid)
+            let cpuSeconds =
+                cgroups.flatMap { Self.cgroupReader.usage(of: pid, cgroups: $0).cpuSeconds } ?? process.cpuSecondsAtExit
+            if let cpuSeconds { onUsage(cpuSeconds) }
             freezerQueue.async { [self] in
                 freezer.release(pid: pid)
                 limiter?.release(pid: pid)

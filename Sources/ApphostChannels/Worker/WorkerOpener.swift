@@ -4,6 +4,7 @@ import ApphostLimits
 import ApphostLoading
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Opens each guest in a worker process of its own (`apphost-worker`), so that a guest that
 /// crashes, exits or hangs harms neither the host nor the other guests (CONTRACT X2), and so
@@ -33,6 +34,8 @@ public struct WorkerOpener: GuestOpener {
     /// the host's.
     public var priority: WorkerPriority?
     private let running = LoadedGuestRegistry()
+    /// Where each worker's CPU time in all goes when it exits (``reportWorkerExits(to:)``).
+    private let exits = WorkerExitReports()
 
     public init(
         workerPath: String, freezer: any ProcessFreezer, hostName: String = "apphost", hostVersion: String = "0.1.0",
@@ -54,6 +57,12 @@ public struct WorkerOpener: GuestOpener {
     /// back to its user, as a killed host left them (`WorkerUsers.prepare`).
     public func prepare(guestsDirectory: String) {
         if !throwawayUsers { users?.prepare(guestsDirectory: guestsDirectory) }
+    }
+
+    public func reportWorkerExits(
+        to sink: @escaping @Sendable (_ guest: String, _ pid: Int32, _ cpuSeconds: Double) -> Void
+    ) {
+        exits.sink.withLock { $0 = sink }
     }
 
     public func open(
@@ -183,7 +192,8 @@ public struct WorkerOpener: GuestOpener {
                 users?.takeBack(dataDirectory)
                 if let workerUser { users?.release(workerUser) }
                 priority?.release(pid: pid)
-            })
+            },
+            onUsage: { [exits] cpuSeconds in exits.report(guest: descriptor.id, pid: pid, cpuSeconds: cpuSeconds) })
         handedOver = true
         userHandedOver = true
         reserved = false
@@ -203,5 +213,14 @@ public struct WorkerOpener: GuestOpener {
             }
             throw LoadError(path: error.path, cause: .guestCrashed("\(how): \(limit)"))
         }
+    }
+}
+
+/// The sink of ``WorkerOpener/reportWorkerExits(to:)``, shared by the opener's copies.
+final class WorkerExitReports: Sendable {
+    let sink = Mutex<(@Sendable (_ guest: String, _ pid: Int32, _ cpuSeconds: Double) -> Void)?>(nil)
+
+    func report(guest: String, pid: Int32, cpuSeconds: Double) {
+        sink.withLock { $0 }?(guest, pid, cpuSeconds)
     }
 }

@@ -1,6 +1,7 @@
 import ApphostLimits
 import ApphostWire
 import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 
@@ -37,6 +38,7 @@ final class WorkerProcess: Sendable {
     /// The exit, once reaped. Held while reaping and while signalling, so that the two exclude
     /// each other.
     private let reaped = Mutex<WorkerExit?>(nil)
+    private let cpuAtExit = Mutex<Double?>(nil)
 
     private init(pid: pid_t) { self.pid = pid }
 
@@ -211,6 +213,21 @@ final class WorkerProcess: Sendable {
     /// Whether the worker has been reaped.
     var hasExited: Bool { reaped.withLock { $0 != nil } }
 
+    /// The CPU time (user and system) the worker used in all, read from /proc before
+    /// ``waitForExit(killAfter:)`` reaped it; nil before, or when it could not be read.
+    var cpuSecondsAtExit: Double? { cpuAtExit.withLock { $0 } }
+
+    /// utime + stime of /proc/<pid>/stat (fields 14 and 15, counted from the last ")", after
+    /// which field 3 comes first), in seconds.
+    static func cpuSeconds(pid: pid_t) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return nil }
+        return Double(user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Blocks until the worker has exited and returns how; reaps it if nobody has, after killing
     /// what is left in its process group (the processes its guest started). With
     /// `killAfter`, a worker still running after that long is killed: one that closed its socket
@@ -237,6 +254,8 @@ final class WorkerProcess: Sendable {
             // (CONTRACT X2). Until it is reaped, the worker's pid, and so the group's id, is
             // still ours. Those that left the group die with the worker's cgroup, where it has one.
             if waited == 0 { _ = Glibc.kill(-pid, SIGKILL) }
+            // What it used in all, from its stat while it is a zombie: gone once it is reaped.
+            if waited == 0 { cpuAtExit.withLock { $0 = Self.cpuSeconds(pid: pid) } }
             var status: Int32 = 0
             var result: pid_t
             repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR

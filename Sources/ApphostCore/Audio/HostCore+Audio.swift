@@ -349,6 +349,12 @@ extension HostCore {
         // A mixer that stopped (an offline render of a set length) has nothing new to say.
         guard output.periods != audioMeteredPeriods else { return scheduleAudioMeters() }
         audioMeteredPeriods = output.periods
+        // A new mixer (an engine reset) counts from 0 again.
+        if output.overruns < audioMeteredOverruns { audioMeteredOverruns = 0 }
+        if output.overruns > audioMeteredOverruns {
+            measure(.audioMixerOverruns(count: output.overruns - audioMeteredOverruns))
+        }
+        audioMeteredOverruns = output.overruns
         record(
             .audioMeter, name: "output",
             message: "\(Self.levelText(output.level)), \(output.periods) periods, \(output.overruns) overruns")

@@ -84,8 +84,17 @@ public protocol GuestOpener: Sendable {
     /// Makes `guestsDirectory` ready before any guest opens, when the host starts (it holds the
     /// data directory's lock): what a host that was killed left is put right. Never fails.
     func prepare(guestsDirectory: String)
+
+    /// From now on, tells `sink` the CPU time each worker it opened used in all, once it has
+    /// exited (before the host hears of its end), by the guest it ran: what it used after the
+    /// metrics last read it would otherwise be lost with it (CONTRACT O2). Nothing for an opener
+    /// without workers.
+    func reportWorkerExits(to sink: @escaping @Sendable (_ guest: String, _ pid: Int32, _ cpuSeconds: Double) -> Void)
 }
 
 extension GuestOpener {
     public func prepare(guestsDirectory: String) {}
+    public func reportWorkerExits(
+        to sink: @escaping @Sendable (_ guest: String, _ pid: Int32, _ cpuSeconds: Double) -> Void
+    ) {}
 }

@@ -11,4 +11,7 @@ public enum HostMeasurement: Sendable, Equatable {
     /// `count` more samples of `guest`'s audio stream that were not numbers or beyond the mixer's
     /// limit, since the last meter reading (CONTRACT X7): the mixer silenced their periods.
     case audioBadSamples(guest: String, count: UInt64)
+    /// `count` more periods the mixer did not finish before its output needed them, since the
+    /// last meter reading (C13; `ctl audio` and the output's audio-meter event say how many in all).
+    case audioMixerOverruns(count: UInt64)
 }

@@ -53,6 +53,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var audioMeterTimer: (any ScheduledAction)?
     /// The mixer's periods as the last meter events said them.
     var audioMeteredPeriods: UInt64?
+    /// The mixer's overruns as the metrics were last told them.
+    var audioMeteredOverruns: UInt64 = 0
     var alertShown = false
     /// The next scene connection's handle, unique within the host.
     var nextHandle: SceneHandle = 1

@@ -1,3 +1,4 @@
+import ApphostControl
 import ApphostCore
 import ApphostFreezing
 import ApphostModel
@@ -16,6 +17,12 @@ import Synchronization
 /// family is made through the registry with its help text (`HostMetricFamily`), so the
 /// exposition has a `# HELP` line for each: swift-metrics' API has no help text, and the registry
 /// refuses one name made with two.
+///
+/// Every counter exists at 0 before its first increment (an alert on `increase(...)` sees the
+/// first one): the host's from its start, a guest's from its launch (``GuestCounters``, which
+/// also keeps them apart from the registry, so that a launch costs the same however many came
+/// before). The host's process is reported as every Prometheus client reports its own
+/// (`process_cpu_seconds_total`, ...).
 public final class HostMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// Made for `registry`, for code that counts through swift-metrics' API: its metrics have no
@@ -23,6 +30,16 @@ public final class HostMetrics: Sendable {
     public let factory: PrometheusMetricsFactory
     private let cgroups: WorkerCgroupReader
     private let guests = Mutex([String: GuestCost]())
+    /// Each guest's counters, from its launch.
+    private let perGuest = Mutex(GuestCounters(families: GuestFamily.all))
+    /// What the host's process had used at the last scrape, to count only what it used since.
+    private let process = Mutex(ProcessCounted())
+    /// Event lines the printer of the events dropped, as counted at the last scrape.
+    private let droppedLinesCounted = Mutex(0)
+
+    private struct ProcessCounted {
+        var cpuSeconds: Double = 0
+    }
 
     /// What was last read of a guest's worker, to count only the CPU time it used since.
     private struct GuestCost {
@@ -41,6 +58,29 @@ public final class HostMetrics: Sendable {
         self.registry = registry
         self.cgroups = cgroups
         factory = PrometheusMetricsFactory(registry: registry)
+        makeHostCountersAtZero()
+    }
+
+    /// The host's counters at 0, each label set that can be known beforehand: every reason of a
+    /// transition, every control verb with either outcome. What is counted by an open-ended label
+    /// (an action's name, an HTTP route's status) appears when first counted.
+    private func makeHostCountersAtZero() {
+        count(.launches, [:], by: 0)
+        for reason in TransitionReason.allCases {
+            for family in [HostMetricFamily.terminations, .suspensions, .resumes] {
+                count(family, ["reason": reason.rawValue], by: 0)
+            }
+        }
+        for verb in ControlCommands.names + [EventsCommand.name] {
+            for outcome in ["ok", "error"] { count(.controlRequests, ["verb": verb, "outcome": outcome], by: 0) }
+        }
+        for family in [HostMetricFamily.eventLinesDropped, .followersDropped, .mixerOverruns] {
+            count(family, [:], by: 0)
+        }
+        eventFollowers(0)
+        // The process metrics, from their first scrape; its start time is known now.
+        registry.makeGauge(descriptor: HostMetricFamily.processStartTime.descriptor)
+            .set(to: HostProcessUsage.read()?.startTimeSeconds ?? 0)
     }
 
     /// `apphost_build_info{version=...,abi=...} 1`, as Prometheus' exporters say what they run
@@ -68,39 +108,45 @@ public final class HostMetrics: Sendable {
     /// Counts one host event; called by the event fan-out, on the host queue.
     ///
     /// What every guest goes through (launches, suspensions, resumes, terminations, callbacks'
-    /// round trips) is counted by reason or callback only, not by guest: a host of 10,000 guests
-    /// would have some 100,000 series of it, and the registry copies a family's series to add
-    /// one, so that each launch cost time in proportion to the guests before it. What goes
-    /// wrong, which few guests do, keeps its guest label; what each guest costs is read by guest
-    /// when scraped.
+    /// round trips) is counted by reason or callback in the registry, which copies a family's
+    /// series to add one: by guest and reason, a host of 10,000 guests would have some 100,000
+    /// series of it, each launch costing time in proportion to the guests before it. By guest,
+    /// what goes wrong and what a guest costs (suspensions too) are ``GuestCounters``', one
+    /// entry a guest, made at its first launch.
     public func observe(_ event: HostEvent) {
         let guest = event.guest ?? ""
         let reason = event.reason?.rawValue ?? "none"
         switch event.kind {
         case .guestLoaded:
             count(.launches, [:])
+            // Its counters at 0 from its first launch; a relaunch keeps what they counted.
+            perGuest.withLock { $0.add(guest) }
         case .launchFailed:
-            count(.launchFailures, ["guest": guest])
+            // Empty when it failed before the guest said who it is: that series alone.
+            count(guest: .launchFailures, guest, alone: guest.isEmpty)
         case .terminated:
             count(.terminations, ["reason": reason])
             // Died rather than asked to go: a crash, or killed by the watchdog.
             if event.reason == .crash || event.reason == .watchdog {
-                count(.crashes, ["guest": guest, "reason": reason])
+                count(guest: .crashes, guest, reason: reason)
             }
         case .restarting:
-            count(.restarts, ["guest": guest, "reason": reason])
+            count(guest: .restarts, guest, reason: reason)
         case .suspended:
             count(.suspensions, ["reason": reason])
+            count(guest: .suspensions, guest)
         case .resumed:
             count(.resumes, ["reason": reason])
         case .overrun:
-            count(.overruns, ["guest": guest])
+            count(guest: .overruns, guest)
         case .taskExpired:
-            count(.taskExpirations, ["guest": guest])
+            count(guest: .taskExpirations, guest)
         case .watchdog:
-            count(.watchdogHits, ["guest": guest])
+            count(guest: .watchdogHits, guest)
         case .notificationRefused:
-            count(.notificationsRefused, ["guest": guest])
+            count(guest: .notificationsRefused, guest)
+        case .stateSaveFailed:
+            count(guest: .saveFailures, guest)
         case .callback:
             // An action's call is the callback "action <name>" (F2).
             if let name = event.name, name.hasPrefix("action ") {
@@ -108,7 +154,7 @@ public final class HostMetrics: Sendable {
             }
         case .audioXrun:
             // The event's name is how many xruns since the last meter reading.
-            count(.audioXruns, ["guest": guest], by: event.name.flatMap(Int64.init) ?? 1)
+            count(guest: .audioXruns, guest, by: Double(event.name.flatMap(Int64.init) ?? 1))
         default:
             break
         }
@@ -119,9 +165,44 @@ public final class HostMetrics: Sendable {
         count(.controlRequests, ["verb": verb, "outcome": succeeded ? "ok" : "error"])
     }
 
+    /// One HTTP request answered (or refused before any route), by the route it matched (its
+    /// pattern, "unmatched" for none) and its status.
+    public func httpRequest(route: String, status: Int) {
+        count(.httpRequests, ["route": route, "status": String(status)])
+    }
+
+    /// How many clients follow the event stream over HTTP now.
+    public func eventFollowers(_ count: Int) {
+        registry.makeGauge(descriptor: HostMetricFamily.eventFollowers.descriptor).set(to: Double(count))
+    }
+
+    /// An HTTP follower of the event stream fell too far behind and was dropped.
+    public func eventFollowerDropped() {
+        count(.followersDropped, [:])
+    }
+
+    /// A guest's worker has exited, having used `cpuSeconds` in all (read before it was reaped):
+    /// what it used since the last scrape is counted now, or it would be lost with the worker.
+    public func workerExited(guest: String, pid: Int32, cpuSeconds: Double) {
+        guests.withLock { known in
+            let cost = known[guest] ?? GuestCost()
+            let before = cost.pid == pid ? cost.cpuSeconds : 0
+            count(guest: .cpuSeconds, guest, by: max(0, cpuSeconds - before))
+            forgetLevels(cost)
+            // Counted in full: a scrape that still finds its pid finds it gone, and counts nothing.
+            known[guest] = GuestCost(pid: pid, cpuSeconds: max(cpuSeconds, before), memory: nil, resident: nil)
+        }
+    }
+
     private func count(_ family: HostMetricFamily, _ labels: KeyValuePairs<String, String>, by amount: Int64 = 1) {
         registry.makeCounter(descriptor: family.descriptor, labels: labels.map { ($0.key, $0.value) })
             .increment(by: amount)
+    }
+
+    private func count(
+        guest family: GuestFamily, _ guest: String, reason: String = "", by amount: Double = 1, alone: Bool = false
+    ) {
+        perGuest.withLock { $0.count(family.rawValue, guest, reason: reason, by: amount, alone: alone) }
     }
 
     // MARK: Measured by the core
@@ -136,7 +217,9 @@ public final class HostMetrics: Sendable {
                 buckets: Self.roundTripBuckets
             ).record(duration)
         case .audioBadSamples(let guest, let samples):
-            count(.audioBadSamples, ["guest": guest], by: Int64(clamping: samples))
+            count(guest: .audioBadSamples, guest, by: Double(samples))
+        case .audioMixerOverruns(let overruns):
+            count(.mixerOverruns, [:], by: Int64(clamping: overruns))
         }
     }
 
@@ -157,11 +240,37 @@ public final class HostMetrics: Sendable {
 
     // MARK: Read when scraped
 
-    /// The registry's text exposition after reading the levels from `status`: call it on the
-    /// host queue, where `status` was taken.
-    public func exposition(status: HostStatus) -> String {
+    /// The text exposition, the registry's then the guests' counters, after reading the levels
+    /// from `status` and the host's process. Call it away from the host queue (it reads /proc for
+    /// each worker), with a `status` taken there.
+    ///
+    /// `droppedEventLines` is how many event lines the printer of the events has dropped so far.
+    public func exposition(status: HostStatus, droppedEventLines: Int = 0) -> String {
         record(status)
-        return registry.emitToString()
+        recordProcess()
+        droppedLinesCounted.withLock { counted in
+            count(.eventLinesDropped, [:], by: Int64(max(0, droppedEventLines - counted)))
+            counted = max(counted, droppedEventLines)
+        }
+        // The guests' counters, copied out (the copy's storage is shared until the next count).
+        let guestCounters = perGuest.withLock { $0 }
+        return registry.emitToString() + guestCounters.exposition()
+    }
+
+    /// The host's own process, as every Prometheus client reports its own.
+    func recordProcess() {
+        guard let usage = HostProcessUsage.read() else { return }
+        process.withLock { counted in
+            registry.makeCounter(descriptor: HostMetricFamily.processCPUSeconds.descriptor)
+                .increment(by: max(0, usage.cpuSeconds - counted.cpuSeconds))
+            counted.cpuSeconds = max(counted.cpuSeconds, usage.cpuSeconds)
+        }
+        registry.makeGauge(descriptor: HostMetricFamily.processResident.descriptor).set(to: Double(usage.residentBytes))
+        registry.makeGauge(descriptor: HostMetricFamily.processVirtual.descriptor).set(to: Double(usage.virtualBytes))
+        registry.makeGauge(descriptor: HostMetricFamily.processOpenFDs.descriptor).set(
+            to: Double(usage.openDescriptors))
+        registry.makeGauge(descriptor: HostMetricFamily.processMaxFDs.descriptor)
+            .set(to: usage.maximumDescriptors.map { Double($0) } ?? -1)
     }
 
     /// Guests by app state, every state present, and what each worker costs.
@@ -178,18 +287,17 @@ public final class HostMetrics: Sendable {
                 if let pid = guest.pid, let usage = usage(of: pid) {
                     // A new worker (a restart) starts from zero: all it used is new.
                     let before = cost.pid == pid ? cost.cpuSeconds : 0
-                    // Made even for nothing new, so that a worker's first scrape shows its line.
-                    registry.makeCounter(
-                        descriptor: HostMetricFamily.cpuSeconds.descriptor, labels: [("guest", guest.id)]
-                    ).increment(by: max(0, usage.cpuSeconds - before))
+                    count(guest: .cpuSeconds, guest.id, by: max(0, usage.cpuSeconds - before))
                     cost.pid = pid
                     cost.cpuSeconds = usage.cpuSeconds
                     cost.memory = level(cost.memory, .memoryBytes, guest.id, usage.memoryBytes)
                     cost.resident = level(cost.resident, .residentBytes, guest.id, usage.residentBytes)
                 } else {
-                    // No worker any more: its memory is no longer a level to report.
+                    // No worker any more: its memory is no longer a level to report. What it used
+                    // is kept: its exit, reported after this, counts only what came after it.
                     forgetLevels(cost)
-                    cost = GuestCost()
+                    cost.memory = nil
+                    cost.resident = nil
                 }
                 known[guest.id] = cost
             }
@@ -227,7 +335,8 @@ public final class HostMetrics: Sendable {
     }
 }
 
-/// Each family of the host's metrics: its name and its help text, made once through the registry.
+/// Each family of the host's metrics that the registry keeps: its name and its help text, made
+/// once through the registry. The guests' counters are ``GuestFamily``'s.
 struct HostMetricFamily: Sendable {
     let name: String
     let help: String
@@ -239,37 +348,28 @@ struct HostMetricFamily: Sendable {
 
     static let launches = Self(
         "apphost_guest_launches_total", "Guests loaded and launched, restarts included.")
-    static let launchFailures = Self(
-        "apphost_guest_launch_failures_total",
-        "Launches that failed, by guest (empty when it failed before the guest said who it is).")
     static let terminations = Self(
         "apphost_guest_terminations_total", "Guests that stopped running, by reason.")
-    static let crashes = Self(
-        "apphost_guest_crashes_total",
-        "Guests that died rather than were asked to go: reason crash, or watchdog for one it killed.")
-    static let restarts = Self(
-        "apphost_guest_restarts_total", "Relaunches under the restart policy, by guest and the reason it stopped.")
     static let suspensions = Self("apphost_guest_suspensions_total", "Suspensions, by reason.")
     static let resumes = Self("apphost_guest_resumes_total", "Resumptions from suspension, by reason.")
-    static let overruns = Self(
-        "apphost_guest_overruns_total",
-        "Times a guest ran over its background budget still holding background tasks, by guest.")
-    static let taskExpirations = Self(
-        "apphost_guest_task_expirations_total",
-        "Background tasks that expired before the guest ended them, by guest.")
-    static let watchdogHits = Self(
-        "apphost_guest_watchdog_hits_total", "Callbacks that ran past the watchdog's limit, by guest.")
-    static let notificationsRefused = Self(
-        "apphost_guest_notifications_refused_total", "Notifications refused over the guest's rate limit, by guest.")
     static let actionCalls = Self("apphost_guest_action_calls_total", "Actions called, by guest and action.")
-    static let audioXruns = Self(
-        "apphost_guest_audio_xruns_total", "Xruns of a guest's audio stream: periods not rendered in time.")
-    static let audioBadSamples = Self(
-        "apphost_guest_audio_bad_samples_total",
-        "Samples of a guest's audio stream that were not numbers or beyond +24 dBFS: each period that held one "
-            + "was silenced.")
     static let controlRequests = Self(
         "apphost_control_requests_total", "Control requests, by verb and outcome (ok or error).")
+    static let httpRequests = Self(
+        "apphost_http_requests_total",
+        "HTTP requests answered, by route (its pattern; unmatched for none) and status, those refused before a "
+            + "route included.")
+    static let eventFollowers = Self("apphost_http_event_followers", "Clients following the event stream over HTTP.")
+    static let followersDropped = Self(
+        "apphost_http_event_followers_dropped_total",
+        "HTTP followers of the event stream dropped for falling too far behind (they may reconnect and resume).")
+    static let eventLinesDropped = Self(
+        "apphost_event_lines_dropped_total",
+        "Event lines the host dropped from its standard output because it was not being read.")
+    static let mixerOverruns = Self(
+        "apphost_audio_mixer_overruns_total",
+        "Periods the host's mixer did not finish before its output needed them (as ctl audio and the output's "
+            + "audio-meter event count them).")
     static let callbackRoundTrip = Self(
         "apphost_callback_round_trip_seconds",
         "Time from sending a callback to a guest to its reply, waiting behind earlier callbacks included, "
@@ -281,26 +381,97 @@ struct HostMetricFamily: Sendable {
         "apphost_host_info", "Always 1: who this host is (CONTRACT O4): its id, the machine's name and its release.")
     static let hostStartTime = Self(
         "apphost_host_start_time_seconds", "When this run of the host started, in seconds since the Unix epoch.")
-    static let cpuSeconds = Self(
-        "apphost_guest_cpu_seconds_total",
-        "CPU time of a guest's worker: its own cgroup's, with the processes it started, or else the worker's.")
     static let memoryBytes = Self(
         "apphost_guest_memory_bytes",
         "Memory charged to a guest's worker's own cgroup, with the processes it started and page cache, "
             + "or else the worker's resident set.")
     static let residentBytes = Self(
         "apphost_guest_resident_memory_bytes", "Resident set of a guest's worker process, from /proc.")
+    // The host's process, named as the Prometheus client libraries name their own.
+    static let processCPUSeconds = Self(
+        "process_cpu_seconds_total", "Total user and system CPU time spent in seconds.")
+    static let processResident = Self("process_resident_memory_bytes", "Resident memory size in bytes.")
+    static let processVirtual = Self("process_virtual_memory_bytes", "Virtual memory size in bytes.")
+    static let processOpenFDs = Self("process_open_fds", "Number of open file descriptors.")
+    static let processMaxFDs = Self(
+        "process_max_fds", "Maximum number of open file descriptors (-1 when unlimited).")
+    static let processStartTime = Self(
+        "process_start_time_seconds", "Start time of the process since unix epoch in seconds.")
 
     /// Every family, for the tests and the README.
     static let all: [Self] = [
-        launches, launchFailures, terminations, crashes, restarts, suspensions, resumes, overruns, taskExpirations,
-        watchdogHits, notificationsRefused, actionCalls, audioXruns, audioBadSamples, controlRequests,
-        callbackRoundTrip, guests,
-        cpuSeconds, memoryBytes, residentBytes, buildInfo, hostInfo, hostStartTime,
+        launches, terminations, suspensions, resumes, actionCalls, controlRequests, httpRequests, eventFollowers,
+        followersDropped, eventLinesDropped, mixerOverruns, callbackRoundTrip, guests, memoryBytes, residentBytes,
+        buildInfo, processCPUSeconds, processResident, processVirtual, processOpenFDs, processMaxFDs, processStartTime,
+        hostInfo, hostStartTime,
     ]
 
     private init(_ name: String, _ help: String) {
         self.name = name
         self.help = help
     }
+}
+
+/// The guests' counters (``GuestCounters``), each by guest, at 0 from the guest's launch.
+enum GuestFamily: Int, CaseIterable {
+    case launchFailures, crashes, restarts, suspensions, overruns, taskExpirations, watchdogHits
+    case notificationsRefused, saveFailures, audioXruns, audioBadSamples, cpuSeconds
+
+    var family: GuestCounters.Family {
+        switch self {
+        case .launchFailures:
+            .init(
+                "apphost_guest_launch_failures_total",
+                "Launches that failed, by guest (empty when it failed before the guest said who it is).")
+        case .crashes:
+            .init(
+                "apphost_guest_crashes_total",
+                "Guests that died rather than were asked to go: reason crash, or watchdog for one it killed.",
+                reasons: [TransitionReason.crash.rawValue, TransitionReason.watchdog.rawValue])
+        case .restarts:
+            .init(
+                "apphost_guest_restarts_total",
+                "Relaunches under the restart policy, by guest and the reason it stopped.",
+                reasons: [TransitionReason.crash.rawValue, TransitionReason.watchdog.rawValue])
+        case .suspensions:
+            .init(
+                "apphost_guest_suspensions_by_guest_total",
+                "Suspensions, by guest (apphost_guest_suspensions_total has them by reason).")
+        case .overruns:
+            .init(
+                "apphost_guest_overruns_total",
+                "Times a guest ran over its background budget still holding background tasks, by guest.")
+        case .taskExpirations:
+            .init(
+                "apphost_guest_task_expirations_total",
+                "Background tasks that expired before the guest ended them, by guest.")
+        case .watchdogHits:
+            .init("apphost_guest_watchdog_hits_total", "Callbacks that ran past the watchdog's limit, by guest.")
+        case .notificationsRefused:
+            .init(
+                "apphost_guest_notifications_refused_total",
+                "Notifications refused over the guest's rate limit, by guest.")
+        case .saveFailures:
+            .init(
+                "apphost_guest_save_failures_total",
+                "Saves of a guest's scene state (or new sessions) the host could not store (state-save-failed).")
+        case .audioXruns:
+            .init(
+                "apphost_guest_audio_xruns_total",
+                "Xruns of a guest's audio session's stream: periods not rendered in time.")
+        case .audioBadSamples:
+            .init(
+                "apphost_guest_audio_bad_samples_total",
+                "Samples of a guest's audio stream that were not numbers or beyond +24 dBFS: each period that held "
+                    + "one was silenced.")
+        case .cpuSeconds:
+            .init(
+                "apphost_guest_cpu_seconds_total",
+                "CPU time of a guest's worker: its own cgroup's, with the processes it started, or else the "
+                    + "worker's; a worker's last is counted when it exits.",
+                whole: false)
+        }
+    }
+
+    static let all = allCases.map(\.family)
 }
