@@ -4,7 +4,7 @@ import Foundation
 /// AF_UNIX datagram socket bound to a path, whose entries a test reads back as journald would,
 /// from a datagram's fields (`NAME=value` or the binary-safe form) or from the sealed memfd an
 /// entry too large for a datagram comes in.
-public final class JournalListener {
+public final class JournalListener: DatagramReceiving {
     /// One entry's fields, in the order they came.
     public struct Entry: CustomStringConvertible, Sendable {
         public var fields: [(name: String, value: String)]
@@ -75,27 +75,8 @@ public final class JournalListener {
         return Self.parse(buffer[..<count])
     }
 
-    /// Entries until one satisfies `predicate` (returned last), or nil after `timeout`.
-    public func wait(timeout: TimeInterval, for predicate: (Entry) -> Bool) -> [Entry]? {
-        let deadline = Date() + timeout
-        var entries: [Entry] = []
-        while case let left = deadline.timeIntervalSinceNow, left > 0 {
-            guard let entry = receive(timeout: left) else { return nil }
-            entries.append(entry)
-            if predicate(entry) { return entries }
-        }
-        return nil
-    }
-
     /// Every entry that comes within `duration`.
-    public func entries(during duration: TimeInterval) -> [Entry] {
-        let deadline = Date() + duration
-        var entries: [Entry] = []
-        while case let left = deadline.timeIntervalSinceNow, left > 0 {
-            if let entry = receive(timeout: left) { entries.append(entry) }
-        }
-        return entries
-    }
+    public func entries(during duration: TimeInterval) -> [Entry] { received(during: duration) }
 
     /// The fields of a datagram in the native format; nil when it is not one.
     public static func parse(_ bytes: some Collection<UInt8>) -> Entry? {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A socket that plays systemd's notify socket: an AF_UNIX datagram socket bound to a path (or an
 /// abstract name), whose messages a test reads.
-public final class NotifySocket {
+public final class NotifySocket: DatagramReceiving {
     public let descriptor: Int32
     /// What `NOTIFY_SOCKET` says: the path, or `@name` for an abstract one.
     public let address: String
@@ -35,27 +35,8 @@ public final class NotifySocket {
         return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
-    /// Every message that arrives within `duration`.
-    public func messages(during duration: TimeInterval) -> [String] {
-        let deadline = Date() + duration
-        var messages: [String] = []
-        while case let left = deadline.timeIntervalSinceNow, left > 0 {
-            if let message = receive(timeout: left) { messages.append(message) }
-        }
-        return messages
-    }
-
-    /// Messages until one satisfies `predicate` (returned last), or nil after `timeout`.
-    public func wait(timeout: TimeInterval, for predicate: (String) -> Bool) -> [String]? {
-        let deadline = Date() + timeout
-        var messages: [String] = []
-        while case let left = deadline.timeIntervalSinceNow, left > 0 {
-            guard let message = receive(timeout: left) else { return nil }
-            messages.append(message)
-            if predicate(message) { return messages }
-        }
-        return nil
-    }
+    /// Every message that comes within `duration`.
+    public func messages(during duration: TimeInterval) -> [String] { received(during: duration) }
 
     private static func bound(path: [UInt8], abstract: Bool) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
