@@ -58,6 +58,9 @@
  *                       <status name>" for each, and, once its confirmation
  *                       runs, "stored <length> @<scene> = <status name>
  *                       main=<app_state's answer>"
+ *   confirm-null <scene>
+ *                       save_scene_state_confirmed of 1 byte with a NULL
+ *                       confirmation; logs "confirm null = <status name>"
  *   states <scene>      app_state, scene_state and scene_size, the [main-queue]
  *                       functions; logs "states <scene> = app=<state or
  *                       negated status> scene=<state or status> size=<w>x<h
@@ -452,6 +455,9 @@ static void run_one_here(char *command)
         save(first, second);
     } else if (strcmp(verb, "confirm") == 0 && second != NULL) {
         confirm(first, second, third);
+    } else if (strcmp(verb, "confirm-null") == 0) {
+        say("confirm null = %s",
+            name(g_host->save_scene_state_confirmed(g_host, scene_of(first), "n", 1, NULL, NULL)));
     } else if (strcmp(verb, "sleep") == 0) {
         long milliseconds = first == NULL ? 0 : strtol(first, NULL, 10);
         struct timespec pause = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};

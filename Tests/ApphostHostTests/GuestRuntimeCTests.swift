@@ -1195,15 +1195,20 @@ final class GuestRuntimeCTests: XCTestCase {
     // of that id runs the guest's confirmation once, on the main queue (app_state answers there),
     // with ok or internal, and still after the scene disconnected; an id that does not wait gets
     // an invalid handle and runs nothing. At most 64 wait: the next save is refused with
-    // limit_reached and reaches no reporter, until one is confirmed.
+    // limit_reached and reaches no reporter, until one is confirmed. A NULL confirmation is an
+    // invalid argument (after the scene's check, as host.h's rule for handles says).
     func testConfirmedSavesAreConfirmedOnceOnTheMainQueue() throws {
         let recorder = ReporterRecorder()
         let (runtime, fixture) = try startedScenes(recorder)
         XCTAssertEqual(deliver(connect(4), to: runtime), 0)
         var mark = recorder.lines.count
-        fixture.run("confirm 4 3;thread confirm 4 2;confirm 9 1;save 4 1")
+        fixture.run("confirm 4 3;thread confirm 4 2;confirm 9 1;save 4 1;confirm-null 4;confirm-null 0")
         XCTAssertEqual(
-            lines(recorder, since: mark), ["save 3 = ok", "save 2 = ok", "save 1 = invalid_handle", "save 1 = ok"])
+            lines(recorder, since: mark),
+            [
+                "save 3 = ok", "save 2 = ok", "save 1 = invalid_handle", "save 1 = ok",
+                "confirm null = invalid_argument", "confirm null = invalid_handle",
+            ])
         XCTAssertEqual(
             recorder.saves.map(\.description),
             ["scene 4: \(Array("ccc".utf8)) #1", "scene 4: \(Array("cc".utf8)) #2", "scene 4: \(Array("s".utf8))"])
