@@ -19,8 +19,8 @@ struct ahr_host_context {
     /* The guest's apphost_host_t: the key the registry finds this context by. */
     const apphost_host_t *host;
     /* Immutable while registered. `mirror`, `background`, `scenes`,
-     * `audio` and `saves` belong to the runtime, which keeps them until the context is
-     * withdrawn. */
+     * `audio` and `saves` belong to the runtime, which keeps them until
+     * the context is withdrawn. */
     ahr_state_mirror *mirror;
     ahr_background *background;
     ahr_scenes *scenes;
