@@ -52,6 +52,15 @@
  *   save <scene> <length>
  *                       save_scene_state with <length> bytes; logs "save
  *                       <length> = <status name>"
+ *   confirm <scene> <length> [count]
+ *                       save_scene_state_confirmed (ABI 1.7) with <length>
+ *                       bytes, [count] times (1); logs "save <length> =
+ *                       <status name>" for each, and, once its confirmation
+ *                       runs, "stored <length> @<scene> = <status name>
+ *                       main=<app_state's answer>"
+ *   confirm-null <scene>
+ *                       save_scene_state_confirmed of 1 byte with a NULL
+ *                       confirmation; logs "confirm null = <status name>"
  *   states <scene>      app_state, scene_state and scene_size, the [main-queue]
  *                       functions; logs "states <scene> = app=<state or
  *                       negated status> scene=<state or status> size=<w>x<h
@@ -143,6 +152,34 @@ static void save(const char *scene, const char *length_text)
     }
     memset(bytes, 's', length);
     say("save %s = %s", length_text, name(g_host->save_scene_state(g_host, scene_of(scene), bytes, length)));
+    free(bytes);
+}
+
+/* The confirmation of a save of `context` bytes (save_scene_state_confirmed);
+ * app_state tells whether it runs on the main queue (a negative answer: no). */
+static void stored(void *context, apphost_scene_t scene, apphost_status_t status)
+{
+    say("stored %" PRIuPTR " @%" PRIu64 " = %s main=%d", (uintptr_t)context, (uint64_t)scene, name(status),
+        (int)g_host->app_state(g_host));
+}
+
+static void confirm(const char *scene, const char *length_text, const char *count_text)
+{
+    size_t length = (size_t)number(length_text);
+    uint64_t count = count_text == NULL ? 1 : number(count_text);
+    char *bytes = malloc(length > 0 ? length : 1);
+    uint64_t i;
+
+    if (bytes == NULL) {
+        say("save %s = cannot allocate", length_text);
+        return;
+    }
+    memset(bytes, 'c', length);
+    for (i = 0; i < count; i++) {
+        say("save %s = %s", length_text,
+            name(g_host->save_scene_state_confirmed(g_host, scene_of(scene), bytes, length, stored,
+                                                    (void *)(uintptr_t)length)));
+    }
     free(bytes);
 }
 
@@ -416,6 +453,11 @@ static void run_one_here(char *command)
         long_texts();
     } else if (strcmp(verb, "save") == 0 && second != NULL) {
         save(first, second);
+    } else if (strcmp(verb, "confirm") == 0 && second != NULL) {
+        confirm(first, second, third);
+    } else if (strcmp(verb, "confirm-null") == 0) {
+        say("confirm null = %s",
+            name(g_host->save_scene_state_confirmed(g_host, scene_of(first), "n", 1, NULL, NULL)));
     } else if (strcmp(verb, "sleep") == 0) {
         long milliseconds = first == NULL ? 0 : strtol(first, NULL, 10);
         struct timespec pause = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};

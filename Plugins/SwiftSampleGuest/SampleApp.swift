@@ -116,8 +116,22 @@ final class SampleScene: SceneDelegate {
 
     func save() {
         guard let scene else { return }
+        let counter = counter
+        let state = Array(String(counter).utf8)
         do {
-            try scene.saveState(Array(String(counter).utf8))
+            // ABI 1.7: the host says when the state is stored for good (CONTRACT X5), as a
+            // database's commit tells its client; an older host only takes it.
+            try scene.saveState(state) { error in
+                scene.host.log(
+                    level: error == nil ? .info : .warning,
+                    "stored counter=\(counter) scene=\(scene.handle): \(error.map { "\($0)" } ?? "ok")")
+            }
+        } catch ApphostError.unsupported {
+            do {
+                try scene.saveState(state)
+            } catch {
+                scene.host.log(level: .warning, "save_scene_state failed: \(error) scene=\(scene.handle)")
+            }
         } catch {
             scene.host.log(level: .warning, "save_scene_state failed: \(error) scene=\(scene.handle)")
         }

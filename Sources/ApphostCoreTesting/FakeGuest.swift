@@ -16,6 +16,7 @@ public struct ReceivedCall: Equatable, CustomStringConvertible {
             case .didDiscard(let session): "#" + session.prefix(8)
             case .notificationLimit(let count, let window): "=\(count)/\(window)"
             case .saveStatus(let scene, let failed): "@\(scene)=\(failed ? "failed" : "works")"
+            case .saveConfirmation(let id, let stored): "#\(id)=\(stored ? "stored" : "failed")"
             case .audioSetup(_, let route): "=\(route)"
             case .audioActivationFinished(let request, let refusal): "#\(request)=\(refusal?.rawValue ?? "activated")"
             case .audioInterruptionBegan(let reason): "=\(reason)"

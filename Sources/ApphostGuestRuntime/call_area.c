@@ -24,6 +24,8 @@ ahr_call_area ahr_call_area_of(ahr_call_kind kind)
         return AHR_AREA_SCENES;
     case AHR_CALL_SAVE_STATUS:
         return AHR_AREA_RUNTIME;
+    case AHR_CALL_SAVE_CONFIRMATION:
+        return AHR_AREA_SAVES;
     case AHR_CALL_AUDIO_SETUP:
     case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
     case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:

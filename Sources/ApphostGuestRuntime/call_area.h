@@ -20,7 +20,9 @@ typedef enum ahr_call_area {
     /* The actions extension's calls (actions.c). */
     AHR_AREA_ACTIONS,
     /* SAVE_STATUS: ahr_handle answers it itself, from the mirror. */
-    AHR_AREA_RUNTIME
+    AHR_AREA_RUNTIME,
+    /* SAVE_CONFIRMATION: the confirmations of saves (saves.c). */
+    AHR_AREA_SAVES
 } ahr_call_area;
 
 /* The one list of every kind: a new kind gets its area here, and each

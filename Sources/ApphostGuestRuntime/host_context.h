@@ -8,6 +8,7 @@
 #include "audio.h"
 #include "background.h"
 #include "main_queue.h"
+#include "saves.h"
 #include "session_list.h"
 #include "scenes.h"
 #include "state_mirror.h"
@@ -17,15 +18,16 @@ typedef struct ahr_host_context ahr_host_context;
 struct ahr_host_context {
     /* The guest's apphost_host_t: the key the registry finds this context by. */
     const apphost_host_t *host;
-    /* Immutable while registered. `mirror`, `background`, `scenes` and
-     * `audio` belong to the runtime, which keeps them until the context is
-     * withdrawn. */
+    /* Immutable while registered. `mirror`, `background`, `scenes`,
+     * `audio` and `saves` belong to the runtime, which keeps them until
+     * the context is withdrawn. */
     ahr_state_mirror *mirror;
     ahr_background *background;
     ahr_scenes *scenes;
     ahr_audio *audio;
     ahr_main_queue *main_queue;
     ahr_session_list *sessions;
+    ahr_saves *saves;
     char *data_directory;
     ahr_reporter reporter;
 

@@ -90,19 +90,40 @@ typedef struct pending_save {
     apphost_scene_t scene;
     const void *bytes;
     size_t length;
+    /* save_scene_state_confirmed's; NULL for save_scene_state. */
+    apphost_save_confirmation_t confirmation;
+    void *confirmation_context;
+    /* Set when the guest has APPHOST_SAVE_CONFIRMATIONS_MAX confirmations
+     * waiting: nothing was handed over. */
+    bool refused;
 } pending_save;
 
 static void deliver_save(void *argument)
 {
-    const pending_save *save = argument;
+    pending_save *save = argument;
+    uint64_t confirmation = 0;
+
+    /* The id is taken and the save reported under the mirror's lock, so
+     * that the host hears of it before a later did_disconnect of the scene
+     * is delivered, with its confirmation's id. */
+    if (save->confirmation != NULL) {
+        confirmation = ahr_saves_add(save->context->saves, save->scene, save->confirmation,
+                                     save->confirmation_context);
+        if (confirmation == 0) {
+            save->refused = true;
+            return;
+        }
+    }
     ahr_report_send(save->context, &(ahr_report){.kind = AHR_REPORT_SAVE_STATE,
                                                  .scene = save->scene,
+                                                 .id = confirmation,
                                                  .bytes = save->bytes,
                                                  .bytes_length = save->length});
 }
 
-static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphost_scene_t scene, const void *bytes,
-                                              size_t length)
+/* save_scene_state, and save_scene_state_confirmed with a `confirmation`. */
+static apphost_status_t save_state(const apphost_host_t *host, apphost_scene_t scene, const void *bytes,
+                                   size_t length, apphost_save_confirmation_t confirmation, void *confirmation_context)
 {
     static const char empty = 0;
     ahr_host_context *context;
@@ -124,7 +145,8 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
         ahr_registry_release(context);
         return APPHOST_ERROR_TOO_LARGE;
     }
-    save = (pending_save){context, scene, bytes == NULL ? &empty : bytes, length};
+    save = (pending_save){context, scene, bytes == NULL ? &empty : bytes, length, confirmation, confirmation_context,
+                          false};
     /* Handed over under the mirror's lock, so the save reaches the reporter
      * before any later did_disconnect is delivered. While the host cannot
      * store this scene's saves (CONTRACT X5), this one goes to it too, for
@@ -134,7 +156,27 @@ static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphos
     if (!connected) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
+    if (save.refused) {
+        return APPHOST_ERROR_LIMIT_REACHED;
+    }
     return failed ? APPHOST_ERROR_INTERNAL : APPHOST_OK;
+}
+
+static apphost_status_t host_save_scene_state(const apphost_host_t *host, apphost_scene_t scene, const void *bytes,
+                                              size_t length)
+{
+    return save_state(host, scene, bytes, length, NULL, NULL);
+}
+
+static apphost_status_t host_save_scene_state_confirmed(const apphost_host_t *host, apphost_scene_t scene,
+                                                        const void *bytes, size_t length,
+                                                        apphost_save_confirmation_t confirmation, void *context)
+{
+    /* The scene's check comes first, as for every function (host.h). */
+    if (scene != APPHOST_SCENE_INVALID && confirmation == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    return save_state(host, scene, bytes, length, confirmation, context);
 }
 
 static const void *host_get_extension(const apphost_host_t *host, const char *extension_id)
@@ -171,4 +213,5 @@ void ahr_host_functions_install(apphost_host_t *host)
     host->scene_state = host_scene_state;
     host->save_scene_state = host_save_scene_state;
     host->get_extension = host_get_extension;
+    host->save_scene_state_confirmed = host_save_scene_state_confirmed;
 }

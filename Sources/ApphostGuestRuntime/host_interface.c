@@ -27,6 +27,7 @@ static void free_block(host_block *block)
 
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
                                           ahr_audio *audio, ahr_main_queue *main_queue, ahr_session_list *sessions,
+                                          ahr_saves *saves,
                                           const char *data_directory,
                                           const char *host_name, const char *host_version, ahr_reporter reporter)
 {
@@ -54,6 +55,7 @@ apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_backgrou
     block->context.audio = audio;
     block->context.main_queue = main_queue;
     block->context.sessions = sessions;
+    block->context.saves = saves;
     block->context.reporter = reporter;
     pthread_mutex_init(&block->context.use_lock, NULL);
     pthread_cond_init(&block->context.idle, NULL);

@@ -6,6 +6,7 @@
 #include "audio.h"
 #include "background.h"
 #include "main_queue.h"
+#include "saves.h"
 #include "session_list.h"
 #include "scenes.h"
 #include "state_mirror.h"
@@ -17,6 +18,7 @@
  */
 apphost_host_t *ahr_host_interface_create(ahr_state_mirror *mirror, ahr_background *background, ahr_scenes *scenes,
                                           ahr_audio *audio, ahr_main_queue *main_queue, ahr_session_list *sessions,
+                                          ahr_saves *saves,
                                           const char *data_directory,
                                           const char *host_name, const char *host_version, ahr_reporter reporter);
 

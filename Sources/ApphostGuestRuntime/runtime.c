@@ -20,6 +20,7 @@
 #include "main_queue.h"
 #include "session_list.h"
 #include "raw_descriptor.h"
+#include "saves.h"
 #include "scene_connection.h"
 #include "scenes.h"
 #include "state_mirror.h"
@@ -55,6 +56,8 @@ struct ahr_runtime {
     ahr_main_queue main_queue;
     /* The guest's sessions, for list_sessions and the like. */
     ahr_session_list sessions;
+    /* The saves waiting for their confirmation (ABI 1.7). */
+    ahr_saves saves;
     /* From ahr_start until the guest is unloaded. */
     apphost_host_t *host;
     ahr_guest_callbacks callbacks;
@@ -125,6 +128,7 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
     ahr_audio_init(&runtime->audio);
     ahr_main_queue_init(&runtime->main_queue);
     ahr_sessions_init(&runtime->sessions);
+    ahr_saves_init(&runtime->saves);
     *out = runtime;
     return AHR_LOAD_OK;
 }
@@ -171,6 +175,7 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
     }
     runtime->host = ahr_host_interface_create(&runtime->mirror, &runtime->background, &runtime->scenes,
                                               &runtime->audio, &runtime->main_queue, &runtime->sessions,
+                                              &runtime->saves,
                                               data_directory, host_name, host_version, reporter);
     if (runtime->host == NULL) {
         unload(runtime);
@@ -266,6 +271,8 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     } else if (ahr_scenes_is_call(call)) {
         status = ahr_scenes_handle(&runtime->scenes, &runtime->mirror,
                                    runtime->callbacks.has_scenes ? &runtime->callbacks.scenes : NULL, call, discarded);
+    } else if (call->kind == AHR_CALL_SAVE_CONFIRMATION) {
+        status = ahr_saves_confirm(&runtime->saves, call);
     } else if (call->kind == AHR_CALL_ACTION) {
         status = ahr_actions_call(&runtime->actions, call, runtime->reporter);
     } else if (ahr_audio_is_call(call)) {
@@ -319,6 +326,7 @@ void ahr_stop(ahr_runtime *runtime)
     ahr_audio_destroy(&runtime->audio);
     ahr_main_queue_destroy(&runtime->main_queue);
     ahr_sessions_destroy(&runtime->sessions);
+    ahr_saves_destroy(&runtime->saves);
     free(runtime->descriptor_strings);
     free(runtime);
 }

@@ -37,7 +37,8 @@ _Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_
                    (int)AHR_CALL_SECONDARY_AUDIO_HINT == (int)APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT &&
                    (int)AHR_CALL_MEDIA_SERVICES_RESET == (int)APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET &&
                    (int)AHR_CALL_AUDIO_STREAM == (int)APPHOST_WIRE_CALL_AUDIO_STREAM &&
-                   (int)AHR_CALL_ACTION == (int)APPHOST_WIRE_CALL_ACTION,
+                   (int)AHR_CALL_ACTION == (int)APPHOST_WIRE_CALL_ACTION &&
+                   (int)AHR_CALL_SAVE_CONFIRMATION == (int)APPHOST_WIRE_CALL_SAVE_CONFIRMATION,
                "ahr_call_kind matches enum apphost_wire_call");
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
@@ -287,6 +288,10 @@ static void walk_call_body(wire_io *io, ahr_call *call, ahr_value *arguments)
         wire_io_u64(io, &call->scene);
         wire_io_bool(io, &call->save_failed);
         break;
+    case AHR_CALL_SAVE_CONFIRMATION:
+        wire_io_id(io, &call->id, "save confirmation");
+        wire_io_bool(io, &call->save_failed);
+        break;
     case AHR_CALL_AUDIO_SETUP:
         walk_format(io, call);
         walk_route(io, &call->output, &call->input);
@@ -335,7 +340,7 @@ static void walk_call(wire_io *io, wire_call *message)
     /* Checked even when has_scene_state is false: the host sends 0 then. */
     wire_io_enum(io, &call->scene_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
                  "scene state");
-    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_ACTION, "call");
+    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_SAVE_CONFIRMATION, "call");
     call->kind = (ahr_call_kind)kind;
     if (!io->cursor.failed) {
         walk_call_body(io, call, message->arguments);
@@ -457,6 +462,8 @@ static void walk_report(wire_io *io, ahr_report *report)
     case AHR_REPORT_SAVE_STATE:
         wire_io_u64(io, &report->scene);
         walk_state(io, report, "a saved state");
+        /* 0 when the guest asked for no confirmation. */
+        wire_io_u64(io, &report->id);
         break;
     case AHR_REPORT_TASK_BEGAN:
         wire_io_id(io, &report->id, "task");

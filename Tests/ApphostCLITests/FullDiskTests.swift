@@ -31,6 +31,63 @@ final class FullDiskTests: HostTestCase {
     func testSavesOnAFullDiskAreShownAndSaidUntilThereIsRoomIsolated() throws { try fullDisk("process") }
     func testSavesOnAFullDiskAreShownAndSaidUntilThereIsRoomInProcess() throws { try fullDisk("none") }
 
+    func testConfirmedSavesAreConfirmedAfterTheEventIsolated() throws { try confirmedSaves("process") }
+    func testConfirmedSavesAreConfirmedAfterTheEventInProcess() throws { try confirmedSaves("none") }
+
+    // CONTRACT X5 (ABI 1.7): a save made with save_scene_state_confirmed is confirmed to the
+    // guest, on its main queue, once the host has stored it for good, and not before the event
+    // stream said so: ok after its state-saved; while the disk is full, internal after its
+    // state-save-failed (the call itself returned ok, as the host answers before it writes); ok
+    // again once there is room.
+    private func confirmedSaves(_ isolation: String) throws {
+        let fixture = try TestGuests.scenes(into: scratch.path)
+        let host = try startHost([fixture], options: ["--isolation", isolation])
+        self.host = host
+        try host.waitForEvent("the fixture active") {
+            $0.kind == .sceneState && $0.guest == TestGuests.scenesID && $0.to == "foregroundActive"
+        }
+        let session = try XCTUnwrap(try status().guest(TestGuests.scenesID)?.scenes.first?.session)
+        try confirmedSave(
+            100, on: session, host: host, answer: "ok", outcome: .stateSaved, message: "100 bytes", confirmation: "ok")
+
+        let filler = dataDirectory + "/filler"
+        try fill(filler)
+        try confirmedSave(
+            3000, on: session, host: host, answer: "ok", outcome: .stateSaveFailed,
+            message: "3000 bytes not saved: disk full", confirmation: "internal")
+
+        XCTAssertEqual(unlink(filler), 0)
+        try confirmedSave(
+            3002, on: session, host: host, answer: nil, outcome: .stateSaved, message: "3002 bytes", confirmation: "ok")
+    }
+
+    /// Has the fixture save `length` bytes with a confirmation, and waits for what the call
+    /// returned (when `answer` is given), then for the confirmation, which must say
+    /// `confirmation`, run on the main queue, and come after the host's event of that save.
+    private func confirmedSave(
+        _ length: Int, on session: String, host: HostProcess, answer: String?, outcome: HostEvent.Kind,
+        message: String, confirmation: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let mark = host.events.count
+        try ctlSucceeds("action", session, "confirm here \(length)", file: file, line: line)
+        let said = try host.waitForLog(
+            TestGuests.scenesID, "save \(length) = ", prefix: true, after: mark, file: file, line: line)
+        if let answer { XCTAssertEqual(said.message, "save \(length) = \(answer)", file: file, line: line) }
+        let stored = try host.waitForLog(
+            TestGuests.scenesID, "stored \(length) @", prefix: true, after: mark, file: file, line: line)
+        let text = try XCTUnwrap(stored.message, file: file, line: line)
+        XCTAssertTrue(text.contains(" = \(confirmation) main="), text, file: file, line: line)
+        let main = Int(text.split(separator: "=").last.map(String.init) ?? "")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(main, text, file: file, line: line), 0, "on the main queue: \(text)")
+        let events = Array(host.events.dropFirst(mark))
+        let event = events.firstIndex { $0.kind == outcome && $0.session == session && $0.message == message }
+        let confirmed = events.firstIndex { $0.kind == .log && $0.message == text }
+        XCTAssertNotNil(event, "\(outcome.rawValue) \(message)", file: file, line: line)
+        XCTAssertLessThan(
+            try XCTUnwrap(event, file: file, line: line), try XCTUnwrap(confirmed, file: file, line: line),
+            "confirmed after the event: \(events.map(\.humanLine))", file: file, line: line)
+    }
+
     // CONTRACT X5: while the disk is full a save cannot be stored: the event stream says
     // state-save-failed with the cause, and `ctl ps` shows the size of the last state stored and
     // that the last save failed, not the size of the one that failed. The guest's runtime answers

@@ -4,6 +4,31 @@ import XCTest
 /// Scene sessions and their saved state outlive the host, even one killed with SIGKILL
 /// (CONTRACT S8, S12): they live in the data directory's SQLite database.
 final class PersistenceTests: HostTestCase {
+    func testTheSwiftSDKConfirmsASaveAfterTheEventIsolated() throws { try sdkConfirms("process") }
+    func testTheSwiftSDKConfirmsASaveAfterTheEventInProcess() throws { try sdkConfirms("none") }
+
+    // CONTRACT X5 (ABI 1.7): the Swift sample saves with Scene.saveState(_:confirmed:) when it
+    // goes to background; the SDK runs its closure once the host has stored the state, after the
+    // event stream said state-saved for that session.
+    private func sdkConfirms(_ isolation: String) throws {
+        let host = try startHost(
+            [BuildProducts.swiftSample, BuildProducts.cSample],
+            options: ["--isolation", isolation, "--suspend-delay", "60"])
+        try host.waitForLog(Self.swiftID, "callback did_become_active", prefix: true)
+        try host.waitForLog(Self.cID, "callback will_connect", prefix: true)
+        let session = try XCTUnwrap(try status().guest(Self.swiftID)?.scenes.first?.session)
+        let mark = host.events.count
+        try ctlSucceeds("switch", Self.cID)
+        let stored = try host.waitForLog(Self.swiftID, "stored counter=", prefix: true, after: mark)
+        XCTAssertTrue(stored.message?.hasSuffix(": ok") == true, "\(stored.message ?? "")")
+        let events = Array(host.events.dropFirst(mark))
+        let saved = events.firstIndex { $0.kind == .stateSaved && $0.session == session }
+        let confirmed = events.firstIndex { $0.kind == .log && $0.message == stored.message }
+        XCTAssertLessThan(
+            try XCTUnwrap(saved, "state-saved of \(session)"), try XCTUnwrap(confirmed),
+            "\(events.map(\.humanLine))")
+    }
+
     // CONTRACT S12, S8: the host is killed at random moments while its guest saves its state as
     // fast as it can; each restart restores a state at least as new as the last one the host
     // reported saved, never a torn one, into the same session.

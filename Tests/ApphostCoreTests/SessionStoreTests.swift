@@ -146,6 +146,65 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(told().count, 5)
     }
 
+    // CONTRACT X5 (ABI 1.7): a save that asks for a confirmation gets it once the store is done
+    // with it, stored after its state-saved, failed after its state-save-failed and the save
+    // status that says so; a suspended guest hears it when it resumes; a save of a scene that is
+    // gone is failed at once; a launch that ended takes its confirmations with it, so the next
+    // one, whose runtime counts from 1 again, hears none of them; past 64 waiting, a save is kept
+    // and its confirmation is not.
+    func testConfirmedSavesAreConfirmedOnceTheStoreIsDone() throws {
+        let store = MemoryStore()
+        let host = host(on: store)
+        host.run { $0.launch(path: id, foreground: true) }
+        func told() -> [String] { host.calls.allNames(id).filter { $0.contains(":save_") } }
+        func emit(_ event: GuestEvent) {
+            host.opener.guests[id]?.emit(event)
+            host.settle()
+        }
+        store.holdSaves = true
+        emit(.saveSceneState(1, Data("a".utf8), confirmation: 1))
+        XCTAssertEqual(told(), [], "not before the store has it")
+        store.releaseSaves()
+        host.settle()
+        XCTAssertEqual(host.events.of(.stateSaved).count, 1)
+        XCTAssertEqual(told(), ["\(id):save_confirmation#1=stored"])
+
+        store.failSaves = "disk full"
+        emit(.saveSceneState(1, Data("b".utf8), confirmation: 2))
+        XCTAssertEqual(told().dropFirst(), ["\(id):save_status@1=failed", "\(id):save_confirmation#2=failed"])
+
+        store.failSaves = nil
+        host.run { $0.suspend(id) }
+        emit(.saveSceneState(1, Data("c".utf8), confirmation: 3))
+        XCTAssertEqual(told().count, 3, "not while it is suspended")
+        host.run { $0.resume(id) }
+        XCTAssertEqual(told().dropFirst(3), ["\(id):save_status@1=works", "\(id):save_confirmation#3=stored"])
+
+        emit(.saveSceneState(9, Data("d".utf8), confirmation: 4))
+        XCTAssertEqual(told().last, "\(id):save_confirmation#4=failed", "no such scene: nothing stored")
+        XCTAssertEqual(try store.sessions(of: id).first?.state, Data("c".utf8))
+
+        store.holdSaves = true
+        emit(.saveSceneState(1, Data("e".utf8), confirmation: 5))
+        host.run { $0.terminate(id) }
+        store.releaseSaves()
+        host.settle()
+        host.run { $0.launch(path: id, foreground: true) }
+        XCTAssertEqual(try store.sessions(of: id).first?.state, Data("e".utf8))
+        XCTAssertEqual(told().count, 6, "the ended launch's confirmation goes nowhere: \(told())")
+
+        store.holdSaves = true
+        for confirmation in 1...65 { emit(.saveSceneState(2, Data("f".utf8), confirmation: UInt64(confirmation))) }
+        store.releaseSaves()
+        host.settle()
+        XCTAssertEqual(told().count, 6 + 64)
+        XCTAssertEqual(told().last, "\(id):save_confirmation#64=stored")
+        XCTAssertEqual(
+            host.events.of(.error).compactMap(\.message).filter { $0.contains("confirmation") },
+            ["a save asked for a confirmation past the 64 waiting: it gets none"])
+        XCTAssertEqual(host.events.of(.stateSaved).count, 3 + 65, "every save stored all the same")
+    }
+
     // CONTRACT S8, X5: a session the store could not take when it was made is kept, marked, and
     // stored with what it saved once the store can take it.
     func testANewSessionTheStoreCannotTakeIsStoredOnceItCan() throws {

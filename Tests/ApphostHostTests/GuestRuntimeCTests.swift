@@ -1190,6 +1190,55 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertEqual(lines(recorder, since: mark), ["save 1 = ok"], "a new connection")
     }
 
+    // CONTRACT X5 (ABI 1.7): save_scene_state_confirmed hands a save over as save_scene_state
+    // does, with the id of its confirmation (per guest, from 1), from any thread; SAVE_CONFIRMATION
+    // of that id runs the guest's confirmation once, on the main queue (app_state answers there),
+    // with ok or internal, and still after the scene disconnected; an id that does not wait gets
+    // an invalid handle and runs nothing. At most 64 wait: the next save is refused with
+    // limit_reached and reaches no reporter, until one is confirmed. A NULL confirmation is an
+    // invalid argument (after the scene's check, as host.h's rule for handles says).
+    func testConfirmedSavesAreConfirmedOnceOnTheMainQueue() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(4), to: runtime), 0)
+        var mark = recorder.lines.count
+        fixture.run("confirm 4 3;thread confirm 4 2;confirm 9 1;save 4 1;confirm-null 4;confirm-null 0")
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            [
+                "save 3 = ok", "save 2 = ok", "save 1 = invalid_handle", "save 1 = ok",
+                "confirm null = invalid_argument", "confirm null = invalid_handle",
+            ])
+        XCTAssertEqual(
+            recorder.saves.map(\.description),
+            ["scene 4: \(Array("ccc".utf8)) #1", "scene 4: \(Array("cc".utf8)) #2", "scene 4: \(Array("s".utf8))"])
+
+        mark = recorder.lines.count
+        XCTAssertEqual(deliver(.saveConfirmation(2, stored: false), to: runtime), 0)
+        XCTAssertEqual(deliver(.saveConfirmation(2, stored: true), to: runtime), StatusCode.invalidHandle, "once")
+        XCTAssertEqual(deliver(.saveConfirmation(3, stored: true), to: runtime), StatusCode.invalidHandle)
+        XCTAssertEqual(deliver(.scene(4, .didDisconnect), to: runtime), 0)
+        XCTAssertEqual(deliver(.saveConfirmation(1, stored: true), to: runtime), 0, "its scene gone")
+        let background = AppState.background.rawValue
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            ["stored 2 @4 = internal main=\(background)", "stored 3 @4 = ok main=\(background)"])
+
+        XCTAssertEqual(deliver(connect(5), to: runtime), 0)
+        fixture.run("confirm 5 1 64")
+        mark = recorder.lines.count
+        let saves = recorder.saves.count
+        fixture.run("confirm 5 7")
+        XCTAssertEqual(lines(recorder, since: mark), ["save 7 = limit_reached"])
+        XCTAssertEqual(recorder.saves.count, saves, "refused: nothing handed over")
+        XCTAssertEqual(recorder.saves.last?.confirmation, 66)
+        XCTAssertEqual(deliver(.saveConfirmation(40, stored: true), to: runtime), 0)
+        mark = recorder.lines.count
+        fixture.run("confirm 5 7")
+        XCTAssertEqual(lines(recorder, since: mark), ["save 7 = ok"])
+        XCTAssertEqual(recorder.saves.last?.confirmation, 67)
+    }
+
     // CONTRACT S7, S8 (ABI 1.2): list_sessions lists the guest's sessions, connected or not, in
     // the order they first connected, on the main queue; activate_session and close_session
     // answer at once for a session the guest does not have; close_session hands the host the
@@ -2388,7 +2437,12 @@ extension GuestRuntimeCTests {
         struct Save: Equatable, CustomStringConvertible {
             var scene: UInt64
             var bytes: [UInt8]
-            var description: String { "scene \(scene): " + (bytes.count > 32 ? "\(bytes.count) bytes" : "\(bytes)") }
+            /// The id of the confirmation it asked for (ABI 1.7); 0 for none.
+            var confirmation: UInt64 = 0
+            var description: String {
+                "scene \(scene): " + (bytes.count > 32 ? "\(bytes.count) bytes" : "\(bytes)")
+                    + (confirmation == 0 ? "" : " #\(confirmation)")
+            }
         }
 
         /// Everything the reporter got, in order, and the marks a test put between.
@@ -2538,7 +2592,7 @@ extension GuestRuntimeCTests {
             case AHR_REPORT_SAVE_STATE:
                 let copy = Array(UnsafeRawBufferPointer(start: report.bytes, count: report.bytes_length))
                 state.withLock {
-                    $0.saves.append(Save(scene: report.scene, bytes: copy))
+                    $0.saves.append(Save(scene: report.scene, bytes: copy, confirmation: report.id))
                     $0.timeline.append(.save(report.scene))
                     if report.bytes == nil { $0.nullSaves += 1 }
                 }

@@ -615,7 +615,7 @@ final class EventLog: Sendable {
     var saves: [Save] {
         state.withLock { state in
             state.events.compactMap { event in
-                guard case .saveSceneState(let scene, let data) = event else { return nil }
+                guard case .saveSceneState(let scene, let data, _) = event else { return nil }
                 return Save(scene: scene, bytes: Array(data))
             }
         }

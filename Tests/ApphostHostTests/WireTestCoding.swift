@@ -109,9 +109,10 @@ extension WorkerToHostMessage {
             report.kind = AHR_REPORT_LOG
             report.level = level.rawValue
             text(message)
-        case .saveSceneState(let scene, let data):
+        case .saveSceneState(let scene, let data, let confirmation):
             report.kind = AHR_REPORT_SAVE_STATE
             report.scene = scene
+            report.id = confirmation ?? 0
             bytes(data)
         case .taskBegan(let task, let name):
             report.kind = AHR_REPORT_TASK_BEGAN
@@ -291,6 +292,7 @@ extension HostToWorkerMessage {
             guestCall = .notificationLimit(
                 count: Int(call.notification_limit), window: WireDuration.duration(call.notification_window_ns))
         case AHR_CALL_SAVE_STATUS: guestCall = .saveStatus(call.scene, failed: call.save_failed)
+        case AHR_CALL_SAVE_CONFIRMATION: guestCall = .saveConfirmation(call.id, stored: !call.save_failed)
         case AHR_CALL_AUDIO_SETUP:
             guestCall = .audioSetup(
                 AudioFormat(

@@ -298,6 +298,14 @@ final class WorkerProcessTests: XCTestCase {
             (commands(7, "save 1 3"), [.saveState(scene: 1, Array("sss".utf8)), .log(2, "save 3 = internal")], 0),
             (.saveStatus(1, failed: false), [], 0),
             (commands(8, "save 1 2"), [.saveState(scene: 1, Array("ss".utf8)), .log(2, "save 2 = ok")], 0),
+            // X5 (ABI 1.7): a confirmed save carries its confirmation's id; the host's
+            // SAVE_CONFIRMATION of it runs the guest's confirmation on the main queue, once.
+            (
+                commands(9, "confirm 1 2"),
+                [.saveState(scene: 1, Array("cc".utf8), confirmation: 1), .log(2, "save 2 = ok")], 0
+            ),
+            (.saveConfirmation(1, stored: false), [.log(2, "stored 2 @1 = internal main=2")], 0),
+            (.saveConfirmation(1, stored: true), [], StatusCode.invalidHandle),
         ]
         for (index, (call, expected, status)) in conversation.enumerated() {
             let sequence = UInt64(index + 1)
@@ -921,6 +929,8 @@ enum HostFrame {
                 .u64(nanoseconds(window))
         case .saveStatus(let handle, let failed):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SAVE_STATUS.rawValue)).u64(handle).bool(failed)
+        case .saveConfirmation(let id, let stored):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SAVE_CONFIRMATION.rawValue)).u64(id).bool(!stored)
         case .audioSetup(let format, let route):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_SETUP.rawValue))
                 .u32(UInt32(format.sampleRate)).u32(UInt32(format.periodFrames)).u32(UInt32(format.channelCount))
@@ -1000,7 +1010,8 @@ enum WorkerFrame: Equatable {
     case started(outcome: UInt8, status: Int32)
     case reply(sequence: UInt64, status: Int32)
     case log(UInt8, String)
-    case saveState(scene: UInt64, [UInt8])
+    /// With the id of the confirmation it asked for (ABI 1.7, wire 10); 0 for none.
+    case saveState(scene: UInt64, [UInt8], confirmation: UInt64 = 0)
     case stopped
     case taskBegan(UInt64, name: String)
     case taskEnded(UInt64)
@@ -1035,7 +1046,7 @@ enum WorkerFrame: Equatable {
         case APPHOST_WIRE_LOG.rawValue:
             self = .log(try reader.u8(), try reader.string())
         case APPHOST_WIRE_SAVE_STATE.rawValue:
-            self = .saveState(scene: try reader.u64(), try reader.data())
+            self = .saveState(scene: try reader.u64(), try reader.data(), confirmation: try reader.u64())
         case APPHOST_WIRE_STOPPED.rawValue:
             self = .stopped
         case APPHOST_WIRE_TASK_BEGAN.rawValue:

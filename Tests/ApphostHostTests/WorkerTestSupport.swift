@@ -248,7 +248,7 @@ final class WorkerEventLog: Sendable {
 
     var saves: [String] {
         events.compactMap { event in
-            guard case .saveSceneState(let scene, let data) = event else { return nil }
+            guard case .saveSceneState(let scene, let data, _) = event else { return nil }
             return "scene \(scene): \(String(decoding: data, as: UTF8.self))"
         }
     }

@@ -186,6 +186,7 @@ final class WorkerWireCodecTests: XCTestCase {
             .didDiscard(sessionID: "closed-1"), .didDiscard(sessionID: ""),
             .notificationLimit(count: 5, window: .seconds(60)), .notificationLimit(count: 1, window: .nanoseconds(7)),
             .saveStatus(3, failed: true), .saveStatus(.max, failed: false),
+            .saveConfirmation(1, stored: true), .saveConfirmation(.max, stored: false),
         ]
         let scenesCalls = scenes.enumerated().map { index, call in
             HostToWorkerMessage.call(
@@ -218,6 +219,9 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertEqual(
             payload(.saveStatus(5, failed: true)),
             head + [UInt8(APPHOST_WIRE_CALL_SAVE_STATUS.rawValue)] + le64(5) + [1])
+        XCTAssertEqual(
+            payload(.saveConfirmation(5, stored: false)),
+            head + [UInt8(APPHOST_WIRE_CALL_SAVE_CONFIRMATION.rawValue)] + le64(5) + [1])
         XCTAssertEqual(
             payload(.didDismissModal(5, 6)),
             head + [UInt8(APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue)] + le64(5) + le64(6))
@@ -285,6 +289,7 @@ final class WorkerWireCodecTests: XCTestCase {
         ]
         let reports: [GuestEvent] = [
             .log(.error, "x"), .saveSceneState(3, Data()), .saveSceneState(3, Data([0, 1])),
+            .saveSceneState(3, Data([2]), confirmation: 1), .saveSceneState(.max, Data(), confirmation: .max),
             .taskBegan(1, name: "upload"), .taskBegan(.max, name: ""),
             .taskEnded(1), .timerScheduled(2, delay: .milliseconds(5), interval: nil),
             .timerScheduled(3, delay: .zero, interval: .seconds(1)), .timerCancelled(2), .workSubmitted(9),
@@ -391,6 +396,25 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertEqual(try frame(APPHOST_WIRE_WORK_SUBMITTED, le64(6)).event, .workSubmitted(6))
         XCTAssertNil(WorkerToHostMessage.stopped.event)
         XCTAssertNil(WorkerToHostMessage.reply(sequence: 1, status: 0).event)
+    }
+
+    // CONTRACT X5 (ABI 1.7, wire 10): SAVE_STATE ends with the id of the save's confirmation, 0
+    // for none, as apphost_wire.h lays it out; SAVE_CONFIRMATION of id 0 is a protocol error.
+    func testSaveFramesMatchTheHeader() throws {
+        func frame(_ payload: [UInt8]) throws -> GuestEvent? {
+            try WorkerToHostMessage(WireFrame(type: UInt8(APPHOST_WIRE_SAVE_STATE.rawValue), payload: payload)).event
+        }
+        XCTAssertEqual(try frame(le64(3) + le32(2) + [0, 1] + le64(0)), .saveSceneState(3, Data([0, 1])))
+        XCTAssertEqual(
+            try frame(le64(3) + le32(1) + [9] + le64(7)), .saveSceneState(3, Data([9]), confirmation: 7))
+        XCTAssertEqual(
+            WorkerToHostMessage.report(.saveSceneState(3, Data([9]), confirmation: 7)).frame.payload,
+            le64(3) + le32(1) + [9] + le64(7))
+        XCTAssertThrowsError(try frame(le64(3) + le32(1) + [9]), "wire 9's frame, without the confirmation")
+        let head = le64(1) + [UInt8(AppState.active.rawValue), 0, 0]
+        let body = [UInt8(APPHOST_WIRE_CALL_SAVE_CONFIRMATION.rawValue)] + le64(0) + [0]
+        XCTAssertThrowsError(
+            try HostToWorkerMessage(WireFrame(type: UInt8(APPHOST_WIRE_CALL.rawValue), payload: head + body)))
     }
 
     // An id of 0 (never valid), a frame cut short or with bytes left over is a protocol error.
@@ -660,8 +684,9 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_AUDIO_THREAD,
             ].map(\.rawValue), Array(85...91))
         XCTAssertEqual(
-            APPHOST_WIRE_VERSION, 9,
-            "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams, 8 audio threads, 9 actions")
+            APPHOST_WIRE_VERSION, 10,
+            "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams, 8 audio threads, 9 actions,"
+                + " 10 save confirmations")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

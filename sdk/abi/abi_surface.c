@@ -52,6 +52,13 @@ void apphost_abi_host_h(apphost_host_t *host, enum apphost_log_level *level)
     (void)level;
 }
 
+/* host.h, ABI 1.7 */
+APPHOST_ABI_SURFACE void apphost_abi_host_h_1_7(apphost_save_confirmation_t *confirmation);
+void apphost_abi_host_h_1_7(apphost_save_confirmation_t *confirmation)
+{
+    (void)confirmation;
+}
+
 /* app.h */
 APPHOST_ABI_SURFACE void apphost_abi_app_h(apphost_app_callbacks_t *callbacks, enum apphost_app_state *state);
 void apphost_abi_app_h(apphost_app_callbacks_t *callbacks, enum apphost_app_state *state)

@@ -101,6 +101,10 @@ enum RuntimeCall {
             call.kind = AHR_CALL_SAVE_STATUS
             call.scene = scene
             call.save_failed = failed
+        case .saveConfirmation(let id, let stored):
+            call.kind = AHR_CALL_SAVE_CONFIRMATION
+            call.id = id
+            call.save_failed = !stored
         case .audioSetup(let format, let route):
             call.kind = AHR_CALL_AUDIO_SETUP
             call.sample_rate = UInt32(clamping: format.sampleRate)

@@ -17,7 +17,8 @@ enum RuntimeReport {
             guard let level = GuestLogLevel(rawValue: report.level) else { return nil }
             return .log(level, text(report.text, report.text_length))
         case AHR_REPORT_SAVE_STATE:
-            return .saveSceneState(report.scene, bytes(report.bytes, report.bytes_length))
+            return .saveSceneState(
+                report.scene, bytes(report.bytes, report.bytes_length), confirmation: report.id == 0 ? nil : report.id)
         case AHR_REPORT_TASK_BEGAN:
             return .taskBegan(report.id, name: text(report.text, report.text_length))
         case AHR_REPORT_TASK_ENDED:

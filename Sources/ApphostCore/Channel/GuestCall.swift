@@ -45,6 +45,9 @@ public typealias ActivationToken = UInt64
 /// An audio activation request's id (`apphost_audio_request_t`), given by the guest's runtime:
 /// never zero.
 public typealias AudioRequestID = UInt64
+/// A confirmed save's id (ABI 1.7, `save_scene_state_confirmed`), given by the guest's runtime:
+/// never zero.
+public typealias SaveConfirmationID = UInt64
 
 /// One host-to-guest call. Every case is plain data so that it can cross a process boundary; an
 /// audio stream's descriptors cross it beside the bytes (SCM_RIGHTS).
@@ -85,6 +88,9 @@ public enum GuestCall: Sendable, Equatable {
     /// while it could not, `save_scene_state` of the scene still hands its bytes over, for the
     /// host to try, but returns APPHOST_ERROR_INTERNAL. No guest code runs.
     case saveStatus(SceneHandle, failed: Bool)
+    /// A save the guest asked to be confirmed (ABI 1.7) is stored for good, or could not be (X5):
+    /// the runtime runs the confirmation the guest gave with it, on the guest's main queue.
+    case saveConfirmation(SaveConfirmationID, stored: Bool)
     /// The audio extension (audio.h). Tells the runtime the host's format and the session's route,
     /// for `get_session`, once after the guest starts. No guest code runs.
     case audioSetup(AudioFormat, AudioRoute)
@@ -127,6 +133,7 @@ public enum GuestCall: Sendable, Equatable {
         case .didDiscard: "did_discard"
         case .notificationLimit: "notification_limit"
         case .saveStatus: "save_status"
+        case .saveConfirmation: "save_confirmation"
         case .audioSetup: "audio_setup"
         case .audioActivationFinished: "activation_finished"
         case .audioInterruptionBegan: "interruption_began"

@@ -31,7 +31,10 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// before anything the guest sends.
     case identified(guestID: String)
     case log(GuestLogLevel, String)
-    case saveSceneState(SceneHandle, Data)
+    /// `save_scene_state`; with a `confirmation`, `save_scene_state_confirmed` (ABI 1.7): the
+    /// id its runtime gave the save's confirmation, which `saveConfirmation` names once the save
+    /// is stored or could not be (X5).
+    case saveSceneState(SceneHandle, Data, confirmation: SaveConfirmationID? = nil)
     /// The guest's process ended without being asked (CONTRACT X2); the text names the signal
     /// or exit status, such as "killed by SIGSEGV" or "exited with status 3".
     case died(String)

@@ -73,9 +73,11 @@ extension HostCore {
                 return
             }
             crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
-        case .saveSceneState(let handle, let data):
+        case .saveSceneState(let handle, let data, let confirmation):
             guard let guest = route.id.flatMap(self.guest) else { return }
-            sessions.sceneSaved(data, scene: handle, of: guest)
+            // An earlier launch's save is still kept; its confirmation has no one to go to.
+            let current = guest.channel != nil && guest.channel === route.channel
+            sessions.sceneSaved(data, scene: handle, of: guest, confirmation: current ? confirmation : nil)
         case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
             guard route.id != nil else { return route.early.append(event) }
             guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel

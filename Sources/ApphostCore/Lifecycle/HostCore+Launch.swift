@@ -124,6 +124,8 @@ extension HostCore {
         guest.audio.reset()
         guest.activations = [:]
         guest.audioRequests.reset()
+        // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
+        guest.saveConfirmations.reset()
         // An action's result whose reply never came (the guest died between them) answers nothing.
         guest.actionOutcomes.removeAll()
         guest.calls.reset()

@@ -89,11 +89,29 @@ final class SessionKeeper: @unchecked Sendable {
     }
 
     /// S12: scene `handle` of `guest` saved `data`: kept in memory at once, for a reconnection,
-    /// and in the store.
-    func sceneSaved(_ data: Data, scene handle: SceneHandle, of guest: GuestRecord) {
-        guard let index = guest.sceneIndex(handle: handle) else { return }
+    /// and in the store. With a `confirmation` (ABI 1.7), its runtime hears once the store has it
+    /// for good or could not take it, after the event that says so (X5); a save of a scene whose
+    /// session is gone is not stored, and its confirmation says so at once.
+    func sceneSaved(
+        _ data: Data, scene handle: SceneHandle, of guest: GuestRecord, confirmation: SaveConfirmationID? = nil
+    ) {
+        let ticket = confirmation.flatMap { id in
+            let ticket = guest.saveConfirmations.open(id)
+            if ticket == nil {
+                log.record(
+                    .error, guest: guest.id, scene: handle,
+                    message: "a save asked for a confirmation past the \(SaveConfirmations.limit) waiting: it gets none"
+                )
+            }
+            return ticket
+        }
+        guard let index = guest.sceneIndex(handle: handle) else {
+            guard let ticket else { return }
+            guest.saveConfirmations.close(ticket, stored: false)
+            return tellSaveStatus(guest)
+        }
         guest.scenes[index].savedState = data
-        persist(data, of: guest, scene: handle, session: guest.scenes[index].sessionID)
+        persist(data, of: guest, scene: handle, session: guest.scenes[index].sessionID, confirmation: ticket)
     }
 
     /// Runs `body` on the host queue once every save asked for so far is in the store.
@@ -153,11 +171,16 @@ final class SessionKeeper: @unchecked Sendable {
     /// S12: the event says a save is saved once the store has it for good (X5), or that it could
     /// not be stored and why. A `retry` is the keeper's own try of what a scene saved last.
     private func persist(
-        _ data: Data?, of guest: GuestRecord, scene: SceneHandle?, session: String, retry: Bool = false
+        _ data: Data?, of guest: GuestRecord, scene: SceneHandle?, session: String, retry: Bool = false,
+        confirmation: SaveConfirmations.Ticket? = nil
     ) {
-        guard let store else {
-            return finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
+        // On the host queue: at once, or when the store is done.
+        let finish: @Sendable (Result<Void, StoreError>) -> Void = { [weak self] result in
+            self?.finishSave(
+                result, size: data?.count, of: guest, scene: scene, session: session, retry: retry,
+                confirmation: confirmation)
         }
+        guard let store else { return finish(.success(())) }
         if let index = guest.sceneIndex(session: session), !guest.scenes[index].stored {
             // Its session could not be stored when it was made: stored now, with this state. None
             // of its saves goes to the store's queue until then, so none can overtake this.
@@ -165,27 +188,26 @@ final class SessionKeeper: @unchecked Sendable {
             do throws(StoreError) {
                 try store.create(StoredSession(sessionID: session, role: role, state: data), of: guest.id)
                 guest.scenes[index].stored = true
-                finishSave(.success(()), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
+                finish(.success(()))
             } catch {
-                finishSave(.failure(error), size: data?.count, of: guest, scene: scene, session: session, retry: retry)
+                finish(.failure(error))
             }
             return
         }
         guard let data else { return }
         let hostQueue = hostQueue
-        store.save(data, session: session) { [weak self] result in
-            hostQueue.execute { [weak self] in
-                self?.finishSave(result, size: data.count, of: guest, scene: scene, session: session, retry: retry)
-            }
+        store.save(data, session: session) { result in
+            hostQueue.execute { finish(result) }
         }
     }
 
     /// X5: `savedBytes` and the failure `ctl ps` shows follow the saves as the store finishes
     /// them, in the order asked; the guest's runtime hears when its scene's saves fail and when
-    /// they work again. A retry that fails as before says nothing new.
+    /// they work again. A retry that fails as before says nothing new. A save that asked for a
+    /// confirmation gets it after the event (ABI 1.7), and after the save status it changes.
     private func finishSave(
         _ result: Result<Void, StoreError>, size: Int?, of guest: GuestRecord, scene: SceneHandle?, session: String,
-        retry: Bool
+        retry: Bool, confirmation: SaveConfirmations.Ticket?
     ) {
         let index = guest.sceneIndex(session: session)
         let bytes = size.map { $0 == 1 ? "1 byte" : "\($0) bytes" }
@@ -208,6 +230,14 @@ final class SessionKeeper: @unchecked Sendable {
             }
             scheduleSaveRetry()
         }
+        if let confirmation {
+            let stored = if case .success = result { true } else { false }
+            guest.saveConfirmations.close(confirmation, stored: stored)
+        }
+        tellSaveStatus(guest)
+    }
+
+    private func tellSaveStatus(_ guest: GuestRecord) {
         delegate?.tellSaveStatus(guest)
     }
 
@@ -230,8 +260,9 @@ final class SessionKeeper: @unchecked Sendable {
     }
 
     /// X5: which of the guest's connected scenes' last save could not be stored, and which work
-    /// again, since its runtime was last told: the calls that tell it, each taken as told. None
-    /// while the guest is stopped: it hears them when it resumes.
+    /// again, since its runtime was last told, then the confirmations its saves asked for that
+    /// are ready (ABI 1.7): the calls that tell it, each taken as told. None while the guest is
+    /// stopped, or not running: it hears them when it resumes.
     func saveStatusChanges(of guest: GuestRecord) -> [GuestCall] {
         guard guest.phase == .running, !guest.stopped else { return [] }
         var calls: [GuestCall] = []
@@ -242,7 +273,7 @@ final class SessionKeeper: @unchecked Sendable {
             guest.scenes[index].saveFailureTold = failed
             calls.append(.saveStatus(handle, failed: failed))
         }
-        return calls
+        return calls + guest.saveConfirmations.take()
     }
 }
 

@@ -145,7 +145,10 @@ typedef enum ahr_report_kind {
     /* save_scene_state (CONTRACT S12): `scene` and its state in `bytes`, at
      * most APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL, even for an
      * empty state. Made while the scene is known to be connected, so that the
-     * save reaches the reporter before a later did_disconnect is delivered. */
+     * save reaches the reporter before a later did_disconnect is delivered.
+     * `id`: 0, or, for save_scene_state_confirmed (ABI 1.7), the id the
+     * runtime gave its confirmation (saves.h), which SAVE_CONFIRMATION
+     * names once the host stored the save or could not. */
     AHR_REPORT_SAVE_STATE = 70,
 
     /* The background extension ("apphost.background/1", background.h). The
@@ -460,7 +463,10 @@ typedef enum ahr_call_kind {
     /* The session's sound (CONTRACT C13): see ahr_handle. */
     AHR_CALL_AUDIO_STREAM = 24,
     /* An action of the guest's table (CONTRACT F2): see ahr_handle. */
-    AHR_CALL_ACTION = 25
+    AHR_CALL_ACTION = 25,
+    /* A save the guest asked to be confirmed was stored, or could not be
+     * (CONTRACT X5, ABI 1.7): see ahr_handle. */
+    AHR_CALL_SAVE_CONFIRMATION = 26
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */
@@ -503,8 +509,9 @@ typedef struct ahr_call {
     size_t restoration_length;
     /* SCENE_CALLBACK: which one. */
     ahr_scene_callback scene_callback;
-    /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK: the id of the task, timer or work,
-     * as the runtime gave it out (ahr_report). */
+    /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK, SAVE_CONFIRMATION: the id of the
+     * task, timer, work or confirmation, as the runtime gave it out
+     * (ahr_report). */
     uint64_t id;
     /* BACKGROUND_TIME: the nanoseconds left of the guest's background budget
      * as of this call (0: no background work is possible, as before a
@@ -535,7 +542,8 @@ typedef struct ahr_call {
      * any `notification_window_ns` (CONTRACT N1); at least 1. */
     uint32_t notification_limit;
     uint64_t notification_window_ns;
-    /* SAVE_STATUS: the host could not store the scene's last save. */
+    /* SAVE_STATUS: the host could not store the scene's last save.
+     * SAVE_CONFIRMATION: it could not store this save. */
     bool save_failed;
     /* AUDIO_SETUP: the host's audio format (each at least 1). */
     uint32_t sample_rate;
@@ -705,6 +713,14 @@ typedef struct ahr_call {
  * for good. A scene connects with its saves taken to work. Runs no guest
  * code and changes no state; APPHOST_ERROR_INVALID_HANDLE for a scene that
  * is not connected.
+ *
+ * SAVE_CONFIRMATION runs, on the calling thread as the guest's main queue,
+ * the confirmation save_scene_state_confirmed was given for the save whose
+ * SAVE_STATE report carried `id`, with APPHOST_OK, or with
+ * APPHOST_ERROR_INTERNAL when `save_failed` (the host could not store it),
+ * whether or not its scene is still connected; once. An id that does not
+ * wait (never given out, or confirmed already) gets
+ * APPHOST_ERROR_INVALID_HANDLE, and nothing runs.
  *
  * Returns did_finish_launching's status, SHOULD_DISMISS_MODAL's 1 or 0 (a
  * verdict, not a status), APPHOST_OK for every other call and for a

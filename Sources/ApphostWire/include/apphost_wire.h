@@ -106,6 +106,9 @@
  *                               ApphostMixing's mix_region.h, CONTRACT C13)
  *                 ACTION: u32 index (in the guest's actions table), u8 count
  *                               (at most 8), then count values (CONTRACT F2)
+ *                 SAVE_CONFIRMATION: u64 confirmation (never 0), bool failed
+ *                               (the host stored the save whose SAVE_STATE
+ *                               carried it, or could not: CONTRACT X5)
  *               A "value" (actions.h) is u8 type code (b y n q i u x t d s,
  *               'a' for ay; 0, none, only as a result), then: bool for b;
  *               u64 for the integers (two's complement for n i x); f64 for
@@ -147,7 +150,9 @@
  *   REPLY       u64 sequence, i32 status
  *   LOG         u8 level, str message (at most APPHOST_LOG_MESSAGE_MAX_BYTES,
  *               cut on a character boundary, UTF-8 unchecked: the host repairs)
- *   SAVE_STATE  u64 scene, bytes data (u32 length + bytes)
+ *   SAVE_STATE  u64 scene, bytes data (u32 length + bytes), u64 confirmation
+ *               (0: none; else the id, per guest from 1, that the host's
+ *               SAVE_CONFIRMATION names once it stored the save or could not)
  *   STOPPED     (empty)
  *   TASK_BEGAN  u64 task, str name (at most APPHOST_TASK_NAME_MAX_BYTES, cut
  *               on a character boundary, UTF-8 unchecked: the host repairs)
@@ -201,7 +206,7 @@
 #include <stdint.h>
 
 enum {
-    APPHOST_WIRE_VERSION = 9,
+    APPHOST_WIRE_VERSION = 10,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -279,7 +284,8 @@ enum apphost_wire_call {
     APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT = 22,
     APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET = 23,
     APPHOST_WIRE_CALL_AUDIO_STREAM = 24,
-    APPHOST_WIRE_CALL_ACTION = 25
+    APPHOST_WIRE_CALL_ACTION = 25,
+    APPHOST_WIRE_CALL_SAVE_CONFIRMATION = 26
 };
 
 enum apphost_wire_scene_callback {

@@ -97,6 +97,45 @@ public final class Apphost: @unchecked Sendable {
         try ApphostError.check(status)
     }
 
+    /// ABI 1.7: ``saveState(_:for:)``, and a word once the save is stored for good, as a
+    /// database's commit tells its client (CONTRACT X5): `confirmed` runs once on the guest's
+    /// main queue, after the host's event stream reported the save, with nil when the host has
+    /// stored it (a host killed from then on restores it, or a later save), or
+    /// ``ApphostError/internalError`` when it could not (its disk is full, say; it keeps trying
+    /// to store what the scene saved last) or the scene's session closed first. It does not run
+    /// if the guest is terminated first. Thread-safe, but do not wait for it on the main queue:
+    /// it runs there. Throws as ``saveState(_:for:)``, and ``ApphostError/limitReached``, saving
+    /// nothing, while 64 saves wait for theirs; ``ApphostError/unsupported`` from a host older
+    /// than ABI 1.7. After ``ApphostError/internalError`` the bytes still reached the host and
+    /// `confirmed` still runs.
+    public func saveState(
+        _ bytes: [UInt8], for scene: Scene, confirmed: sending @escaping @GuestActor (ApphostError?) -> Void
+    ) throws {
+        guard Int(raw.pointee.struct_size) >= Self.confirmedSaveSize,
+            let function = raw.pointee.save_scene_state_confirmed
+        else {
+            throw ApphostError.unsupported
+        }
+        let callout = HostCallout(oneShot: true) { status in
+            confirmed(ApphostError(status: Int32(bitPattern: UInt32(truncatingIfNeeded: status))))
+        }
+        let status = bytes.withUnsafeBytes { buffer in
+            function(
+                raw, scene.handle, buffer.baseAddress, buffer.count, hostCalloutConfirmationTrampoline,
+                callout.retainForHost())
+        }
+        if let error = ApphostError(status: status) {
+            // Handed over all the same, and confirmed later (host.h).
+            if error != .internalError { callout.hostRefused() }
+            throw error
+        }
+    }
+
+    /// The members up to `save_scene_state_confirmed` (ABI 1.7).
+    static let confirmedSaveSize =
+        MemoryLayout<apphost_host_t>.offset(of: \apphost_host_t.save_scene_state_confirmed)!
+        + MemoryLayout<UnsafeRawPointer>.size
+
     /// The host extension with id `id` ("apphost.<area>/<revision>"), as a
     /// pointer to the C struct its header declares, or nil when the host does
     /// not offer it. Thread-safe. The struct stays valid until the guest is

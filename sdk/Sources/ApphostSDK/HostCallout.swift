@@ -9,7 +9,8 @@ import Synchronization
 
 /// A Swift closure that the host calls on the guest's main queue through a C function pointer
 /// and a `void *context`: an expiration handler (`begin_task`), a timer's work
-/// (`schedule_timer`) or async work (`dispatch_async`). The context is always a `HostCallout`.
+/// (`schedule_timer`), async work (`dispatch_async`) or a save's confirmation
+/// (`save_scene_state_confirmed`, ABI 1.7). The context is always a `HostCallout`.
 ///
 /// Ownership rule. The host never frees a context (background.h), so the SDK manages it:
 ///
@@ -192,6 +193,11 @@ let hostCalloutWorkTrampoline: apphost_work_t = { context in
 /// `apphost_expiration_handler_t` for background tasks.
 let hostCalloutExpirationTrampoline: apphost_expiration_handler_t = { context, task in
     HostCallout.fire(context, task)
+}
+
+/// `apphost_save_confirmation_t` for confirmed saves: the argument is the status's bits.
+let hostCalloutConfirmationTrampoline: apphost_save_confirmation_t = { context, _, status in
+    HostCallout.fire(context, UInt64(UInt32(bitPattern: status)))
 }
 
 /// `apphost_work_t` for the release items that ``HostCallout/retire(host:background:)`` queues.

@@ -122,6 +122,13 @@ public final class Scene: Sendable {
         try host.saveState(bytes, for: self)
     }
 
+    /// ABI 1.7: ``saveState(_:)``, and `confirmed` on the main queue once the host has stored
+    /// the bytes for good (nil) or could not (an error): see
+    /// ``Apphost/saveState(_:for:confirmed:)``. Thread-safe.
+    public func saveState(_ bytes: [UInt8], confirmed: sending @escaping @GuestActor (ApphostError?) -> Void) throws {
+        try host.saveState(bytes, for: self, confirmed: confirmed)
+    }
+
     /// The scene's state as of the callback being delivered.
     @GuestActor
     public func state() throws -> SceneState {

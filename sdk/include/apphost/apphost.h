@@ -6,7 +6,8 @@
  *   version.h     ABI version and the compatibility rule
  *   status.h      status codes and apphost_status_name()
  *   descriptor.h  the guest descriptor and capabilities
- *   host.h        the host interface handed to init
+ *   host.h        the host interface handed to init; since ABI 1.7 saves
+ *                 the host confirms once they are stored
  *   app.h         app states and app callbacks
  *   scene.h       scene handles, states and callbacks
  *   entry.h       the exported entry symbol

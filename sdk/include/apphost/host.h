@@ -64,6 +64,15 @@ enum { APPHOST_LOG_MESSAGE_MAX_BYTES = 4096 };
 
 typedef struct apphost_host apphost_host_t;
 
+/* ABI 1.7: the most saves of one guest that save_scene_state_confirmed may
+ * have waiting for their confirmation at once. */
+enum { APPHOST_SAVE_CONFIRMATIONS_MAX = 64 };
+
+/* ABI 1.7: called on the guest's main queue once the host has stored a save
+ * for good, or found it could not (save_scene_state_confirmed); `scene` is
+ * the handle the save named, which may have disconnected since. */
+typedef void (*apphost_save_confirmation_t)(void *context, apphost_scene_t scene, apphost_status_t status);
+
 struct apphost_host {
     /* sizeof(apphost_host_t) as the host built it. Later minor versions only
      * append members: check struct_size before using a member your headers
@@ -121,6 +130,36 @@ struct apphost_host {
      * offer it. The returned struct is owned by the host and valid until
      * deinit returns. */
     const void *(*get_extension)(const apphost_host_t *host, const char *extension_id);
+
+    /* [thread-safe] ABI 1.7: save_scene_state, and a word when the save is
+     * stored for good, as a database's commit tells its client (CONTRACT
+     * X5). It returns what save_scene_state would, and hands the bytes over
+     * as it does, with one more refusal: APPHOST_ERROR_LIMIT_REACHED when
+     * APPHOST_SAVE_CONFIRMATIONS_MAX saves of the guest wait for their
+     * confirmation (nothing is handed over then); NULL `confirmation`:
+     * APPHOST_ERROR_INVALID_ARGUMENT. When it returns APPHOST_OK or
+     * APPHOST_ERROR_INTERNAL, the host calls `confirmation(context, scene,
+     * status)` once, on the guest's main queue, after the event stream
+     * reported the save: APPHOST_OK when it is stored (`state-saved`: a host
+     * killed from then on restores it, or a later save), and
+     * APPHOST_ERROR_INTERNAL when the host could not store it
+     * (`state-save-failed`, its disk full, say; the host keeps trying to
+     * store what the scene saved last, and a later confirmed save says when
+     * that works) or dropped it because the scene's session had closed.
+     * Confirmations of one scene come in the order of its saves. A host
+     * without a store (it keeps sessions in memory) confirms once it has
+     * the bytes. `context` is the guest's, passed back untouched. Once the
+     * host is terminating the guest, the confirmations still waiting may
+     * never come (none comes after will_terminate returned); a suspended
+     * guest hears them when it resumes. `scene` may be stale by then: it
+     * identifies the save, and is no longer connected if the scene
+     * disconnected meanwhile.
+     *
+     * Never wait for a confirmation on the main queue (inside a callback):
+     * it is delivered there, after the callback returns. */
+    apphost_status_t (*save_scene_state_confirmed)(const apphost_host_t *host, apphost_scene_t scene,
+                                                   const void *bytes, size_t length,
+                                                   apphost_save_confirmation_t confirmation, void *context);
 };
 
 #ifdef __cplusplus
