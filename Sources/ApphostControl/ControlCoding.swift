@@ -34,7 +34,7 @@ public enum ControlCoding {
     /// line.
     public static func line(_ value: some Encodable) -> String {
         guard let data = try? encoder().encode(value) else {
-            return #"{"error":"the host could not encode its reply","ok":false}"#
+            return #"{"code":"conflict","error":"the host could not encode its reply","ok":false}"#
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -59,7 +59,7 @@ extension ControlCommand {
         let answer: @Sendable (Result<Response, HostCommandError>) -> Void = { result in
             switch result {
             case .success(let response): reply(ControlReply.success(response).line)
-            case .failure(let error): reply(ControlReply.failure(error.message).line)
+            case .failure(let error): reply(ControlReply.failure(error).line)
             }
         }
         do {

@@ -50,7 +50,9 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             subscription?.cancel()
             subscription = nil
             write(
-                ControlReply.failure("events dropped: this follower fell \(followerBacklogLimit) bytes behind").line,
+                ControlReply.failure(
+                    "events dropped: this follower fell \(followerBacklogLimit) bytes behind", code: .unavailable
+                ).line,
                 context: context)
             closeAfterWrites(context: context)
         }
@@ -59,7 +61,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         let message = error is LineTooLongError ? "malformed request: \(error)" : "connection error: \(error)"
-        write(ControlReply.failure(message).line, context: context)
+        write(ControlReply.failure(message, code: .invalid).line, context: context)
         closeAfterWrites(context: context)
     }
 
@@ -70,7 +72,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         do {
             command = try ControlCommands.decode(line: line.readableBytesView)
         } catch {
-            write(ControlReply.failure(error.message).line, context: context)
+            write(ControlReply.failure(error).line, context: context)
             return answerNext(context: context)
         }
         if let events = command as? EventsCommand { return startStreaming(after: events.after, context: context) }

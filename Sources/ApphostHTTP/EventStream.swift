@@ -84,7 +84,8 @@ final class EventStream: Sendable {
         let overflowNotice =
             "event: dropped\ndata: "
             + ControlReply.failure(
-                "events dropped: this follower fell \(limits.followerBacklog) events behind; reconnect to resume"
+                "events dropped: this follower fell \(limits.followerBacklog) events behind; reconnect to resume",
+                code: .unavailable
             ).line + "\n\n"
         return Response(
             status: .ok, headers: headers,

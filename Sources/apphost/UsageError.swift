@@ -17,11 +17,12 @@ struct UsageError {
             .map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }.joined(separator: " ")
         guard !text.isEmpty else { return nil }
         var message = text.hasSuffix(".") ? String(text.dropLast()) : text
-        // Options take negative numbers as values (`.unconditional`), but a positional argument
-        // cannot: ArgumentParser reads "-0.5" as an option and then misses the argument.
+        // Options take negative numbers as values (`.unconditional`), and so do the positional
+        // numbers (NumberArgument); any other positional argument reads "-1" as an option, and
+        // then misses the argument.
         if message.hasPrefix("Missing expected argument"), let negative = arguments.first(where: Self.isNegativeNumber)
         {
-            message += ": \(negative) reads as an option, and no value apphost takes is negative"
+            message += ": \(negative) reads as an option"
         }
         self.message = message
         command = Self.commandPath(arguments)

@@ -50,9 +50,9 @@ final class HTTPAPITests: HostTestCase {
         XCTAssertEqual(try status().foreground, Self.swiftID)
 
         let refused = try post("suspend", #"{"guest":"org.example.nobody"}"#, port: port)
-        XCTAssertEqual(refused.status, 409)
+        XCTAssertEqual(refused.status, 404)
         let ctlRefusal = try ctl("suspend", "org.example.nobody")
-        XCTAssertNotEqual(ctlRefusal.status, 0)
+        XCTAssertEqual(ctlRefusal.status, 4)
         let error = try XCTUnwrap(try ControlCoding.decode(ControlReply<ControlMessage>.self, from: refused.body).error)
         XCTAssertEqual(ctlRefusal.stderr, ["apphost: \(error)"])
 
@@ -63,6 +63,74 @@ final class HTTPAPITests: HostTestCase {
         XCTAssertEqual(text[#"apphost_control_requests_total{verb="switch",outcome="ok"}"#], 1)
         XCTAssertEqual(text[#"apphost_control_requests_total{verb="suspend",outcome="error"}"#], 2)
         XCTAssertEqual(text["apphost_guest_launches_total"], 2)
+    }
+
+    // CONTRACT O1: a status a client can rely on, and the same reply line over the socket, whose
+    // code says which: 400 (invalid) for a request wrong whatever the host's state (a ratio out
+    // of range, an action's argument out of its type's range, a member the verb does not have, a
+    // member of the wrong type, each named), 404 (not-found) for no such guest, scene or action,
+    // 409 (conflict) only for a state that forbids the command. ctl prints the same line, and
+    // exits 64, 4 or 1.
+    func testO1StatusesTellABadRequestFromAnUnknownNameFromARefusal() throws {
+        let actions = try TestGuests.actions(into: scratch.path)
+        let host = try startHost([BuildProducts.cSample, actions], options: ["--http", "0", "--log-level", "info"])
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+        try host.waitForEvent("the actions guest's launch") {
+            $0.kind == .appState && $0.guest == TestGuests.actionsID
+        }
+        let port = try host.httpAddress().port
+        let socket = ControlClient(socketPath: dataDirectory + "/control.sock")
+        let actionsID = TestGuests.actionsID
+        let cases: [(verb: String, body: String, status: Int, code: ControlErrorCode, error: String)] = [
+            ("layout", #"{"layout":"ratio","ratio":0.95}"#, 400, .invalid, "ratio 0.95 is out of range (0.1 to 0.9)"),
+            (
+                "call", #"{"guest":"\#(actionsID)","action":"echo-y","arguments":[300]}"#, 400, .invalid,
+                "echo-y(y)y: argument 1 (y): 300 is out of range for y"
+            ),
+            ("call", #"{"guest":"\#(actionsID)","action":"touch","arguments":[1]}"#, 400, .invalid, "touch() takes 0"),
+            ("switch", #"{"guest":"\#(Self.cID)","gest":"x"}"#, 400, .invalid, #"switch has no member "gest""#),
+            ("audio-volume", #"{"volume":"loud"}"#, 400, .invalid, #""volume" must be a number, not a string"#),
+            ("suspend", #"{"guest":"org.example.nobody"}"#, 404, .notFound, "no guest org.example.nobody"),
+            ("close", #"{"scene":"nope"}"#, 404, .notFound, "no scene nope"),
+            ("layout", #"{"layout":"full","scene":"nope"}"#, 404, .notFound, "no scene nope"),
+            ("call", #"{"guest":"\#(actionsID)","action":"nope"}"#, 404, .notFound, "\(actionsID) has no action nope"),
+            ("resume", #"{"guest":"\#(Self.cID)"}"#, 409, .conflict, "\(Self.cID) is not suspended"),
+            ("alert", #"{"dismiss":true}"#, 409, .conflict, "no alert is shown"),
+        ]
+        for (verb, body, status, code, error) in cases {
+            let response = try post(verb, body, port: port)
+            XCTAssertEqual(response.status, status, "\(verb) \(body): \(response.body)")
+            let reply = try ControlCoding.decode(ControlReply<ControlMessage>.self, from: response.body)
+            XCTAssertEqual(reply.code, code, "\(verb) \(body): \(response.body)")
+            XCTAssertTrue(reply.error?.hasPrefix(error) == true, "\(verb) \(body): \(response.body)")
+            let line = #"{"command":"\#(verb)","# + body.dropFirst()
+            XCTAssertEqual(try socket.send(line: line) + "\n", response.body, line)
+        }
+
+        // ctl reaches the verb's own check with a negative number, and says what HTTP says.
+        let ctlCases: [(arguments: [String], verb: String, body: String, status: Int32)] = [
+            (["audio", "volume", "-0.5"], "audio-volume", #"{"volume":-0.5}"#, 64),
+            (["layout", "ratio", "-0.5"], "layout", #"{"layout":"ratio","ratio":-0.5}"#, 64),
+            (
+                ["layout", "split", "a", "b", "--ratio", "2"], "layout",
+                #"{"layout":"split","scene":"a","scene2":"b","ratio":2}"#, 64
+            ),
+            (
+                ["call", actionsID, "echo-y", "-1"], "call",
+                #"{"guest":"\#(actionsID)","action":"echo-y","words":["-1"]}"#, 64
+            ),
+            (["suspend", "org.example.nobody"], "suspend", #"{"guest":"org.example.nobody"}"#, 4),
+            (["resume", Self.cID], "resume", #"{"guest":"\#(Self.cID)"}"#, 1),
+        ]
+        for (arguments, verb, body, status) in ctlCases {
+            let response = try post(verb, body, port: port)
+            let error = try XCTUnwrap(
+                try ControlCoding.decode(ControlReply<ControlMessage>.self, from: response.body).error, response.body)
+            let result = try runApphost(["ctl"] + arguments + ["--data-dir", dataDirectory])
+            XCTAssertEqual(result.status, status, "ctl \(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, ["apphost: \(error)"], "ctl \(arguments)")
+            XCTAssertEqual(result.stdout, [])
+        }
     }
 
     // CONTRACT O1: a follower that loses its connection and comes back with the last id it saw

@@ -39,9 +39,10 @@ final class UsageErrorTests: HostTestCase {
         try assertUsageError(
             ["launch", "--restart", "sometimes", guest], containing: "'sometimes'", help: "apphost launch")
         try assertUsageError(["ctl", "switch"], containing: "Missing expected argument", help: "apphost ctl switch")
+        // A value the verb's own rules refuse: the host's line (and HTTP's), before any host is asked.
         try assertUsageError(
             ["ctl", "--data-dir", dataDirectory, "layout", "split", "a", "b", "--ratio", "2"],
-            containing: "the ratio must be from 0.1 to 0.9", help: "apphost ctl layout split")
+            containing: "ratio 2.0 is out of range (0.1 to 0.9)")
         try assertUsageError(["fly"], containing: "'fly'", help: "apphost")
         // Values no later check would catch before the host starts are usage errors too.
         try assertUsageError(
@@ -104,8 +105,8 @@ final class UsageErrorTests: HostTestCase {
                 help: "apphost launch")
         }
         try assertUsageError(
-            ["ctl", "layout", "split", "a", "b", "--ratio", "1e16"], containing: "ratio",
-            help: "apphost ctl layout split")
+            ["ctl", "--data-dir", dataDirectory, "layout", "split", "a", "b", "--ratio", "1e16"],
+            containing: "ratio 1e+16 is out of range")
     }
 
     // A negative number after an option is its value, not an option of its own: ArgumentParser
@@ -135,9 +136,20 @@ final class UsageErrorTests: HostTestCase {
             XCTAssertTrue(result.stderr.first?.contains(expected) == true, "\(option) -1: \(result.stderr)")
         }
         try assertUsageError(
-            ["ctl", "layout", "split", "a", "b", "--ratio", "-0.5"], containing: "the ratio must be from 0.1 to 0.9")
-        // A positional argument cannot take a value that looks like an option; the error says so.
+            ["ctl", "--data-dir", dataDirectory, "layout", "split", "a", "b", "--ratio", "-0.5"],
+            containing: "ratio -0.5 is out of range (0.1 to 0.9)")
+        // A positional number too reaches the verb's own check, negative or not (issue 35).
         try assertUsageError(
-            ["ctl", "layout", "ratio", "-0.5"], containing: "-0.5", help: "apphost ctl layout ratio")
+            ["ctl", "--data-dir", dataDirectory, "layout", "ratio", "-0.5"],
+            containing: "ratio -0.5 is out of range (0.1 to 0.9)")
+        try assertUsageError(
+            ["ctl", "--data-dir", dataDirectory, "audio", "volume", "-0.5"],
+            containing: "the volume is from 0 to 1, not -0.5")
+        try assertUsageError(
+            ["ctl", "--data-dir", dataDirectory, "audio", "volume", "loud"],
+            containing: #"<volume> must be a number, not "loud""#, help: "apphost ctl audio volume")
+        try assertUsageError(
+            ["ctl", "--data-dir", dataDirectory, "audio", "volume"], containing: "Missing expected argument",
+            help: "apphost ctl audio volume")
     }
 }

@@ -53,22 +53,34 @@ final class ActionCallTests: XCTestCase {
     }
 
     // F2: nothing reaches the guest for arguments that are not the declared ones, or a guest
-    // that cannot take the call; each refusal is one line.
+    // that cannot take the call; each refusal is one line, of the kind HTTP's status follows
+    // (CONTRACT O1): arguments wrong whatever the state are invalid, no such guest or action
+    // not found.
     func testF2RefusalsReachNoGuest() {
-        let refusals: [(String, ActionArguments, String, String)] = [
-            ("count", .words(["1"]), "org.test.notes", "count()i takes 0 arguments, not 1"),
-            ("level", .words(["300", "true"]), "org.test.notes", "level(yb)t: argument 1 (y): 300 is out of range"),
-            ("level", .json([.integer(1), .integer(1)]), "org.test.notes", "argument 2 (b): 1 is not true or false"),
-            ("nope", .words([]), "org.test.notes", "org.test.notes has no action nope (it has add(s), count()i"),
-            ("count", .words([]), "org.test.none", "no guest org.test.none"),
-            ("count", .words([]), "org.test.other", "org.test.other has no action count (it declares none)"),
+        let refusals: [(String, ActionArguments, String, String, HostCommandError.Kind)] = [
+            ("count", .words(["1"]), "org.test.notes", "count()i takes 0 arguments, not 1", .invalid),
+            (
+                "level", .words(["300", "true"]), "org.test.notes", "level(yb)t: argument 1 (y): 300 is out of range",
+                .invalid
+            ),
+            (
+                "level", .json([.integer(1), .integer(1)]), "org.test.notes", "argument 2 (b): 1 is not true or false",
+                .invalid
+            ),
+            (
+                "nope", .words([]), "org.test.notes", "org.test.notes has no action nope (it has add(s), count()i",
+                .notFound
+            ),
+            ("count", .words([]), "org.test.none", "no guest org.test.none", .notFound),
+            ("count", .words([]), "org.test.other", "org.test.other has no action count (it declares none)", .notFound),
         ]
-        for (action, arguments, guest, message) in refusals {
+        for (action, arguments, guest, message, kind) in refusals {
             guard case .failure(let error) = call(action, arguments, guest: guest) else {
                 XCTFail("\(action) was not refused")
                 continue
             }
             XCTAssertTrue(error.message.contains(message), error.message)
+            XCTAssertEqual(error.kind, kind, error.message)
             XCTAssertFalse(error.message.contains("\n"))
         }
         XCTAssertEqual(actionCalls(), [])

@@ -1,4 +1,5 @@
 import ApphostControl
+import ApphostCore
 import ApphostModel
 import Foundation
 import XCTest
@@ -70,18 +71,29 @@ final class ControlCommandSceneTests: XCTestCase {
         }
     }
 
-    // Fields a mode does not use are ignored, as for the other commands.
+    // Members of layout a mode does not use are ignored; a member the verb does not have at all
+    // is refused (CONTRACT O1: it was ignored as well, so a misspelt one did nothing).
     func testFieldsAModeDoesNotUseAreIgnored() throws {
         assertParses(
             #"{"command":"layout","layout":"hide-slide-over","scene":"5","ratio":0.4}"#,
             as: LayoutCommand(.hideSlideOver))
-        assertParses(#"{"command":"close","scene":"5","guest":"org.x"}"#, as: CloseCommand(scene: "5"))
+        XCTAssertEqual(
+            error(#"{"command":"close","scene":"5","guest":"org.x"}"#),
+            #"close has no member "guest" (its members: "scene")"#)
     }
 
-    // The ratio's range is the host's to check (one rule for the CLI and raw clients): the
-    // parser passes it through, and the core refuses it in one line.
-    func testOutOfRangeRatiosReachTheHost() throws {
-        assertParses(#"{"command":"layout","layout":"ratio","ratio":2}"#, as: LayoutCommand(.ratio(2)))
+    // The ratio's range is one rule, LayoutChange.validate, which the core applies and the
+    // command type too: the decoder (on the socket, over HTTP and in ctl before it sends)
+    // refuses a ratio out of range with the core's own line, as a bad request.
+    func testOutOfRangeRatiosAreRefusedWithTheCoresLine() throws {
+        XCTAssertEqual(
+            error(#"{"command":"layout","layout":"ratio","ratio":2}"#), "ratio 2.0 is out of range (0.1 to 0.9)")
+        XCTAssertEqual(
+            error(#"{"command":"layout","layout":"split","scene":"1","scene2":"2","ratio":0.05}"#),
+            "ratio 0.05 is out of range (0.1 to 0.9)")
+        XCTAssertThrowsError(try HostCore.LayoutChange.ratio(2).validate()) { error in
+            XCTAssertEqual(error as? HostCommandError, .invalid("ratio 2.0 is out of range (0.1 to 0.9)"))
+        }
     }
 
     // MARK: Round trip
@@ -150,16 +162,23 @@ final class ControlCommandSceneTests: XCTestCase {
         }
     }
 
-    // A field of the wrong type is a malformed request, like any JSON the protocol cannot read.
-    func testFieldsOfTheWrongTypeAreMalformed() {
-        for line in [
-            #"{"command":"layout","layout":"ratio","ratio":"half"}"#,
-            #"{"command":"layout","layout":"split","scene":"1","scene2":"2","ratio":[0.5]}"#,
-            #"{"command":"action","scene":3,"name":"go"}"#,
-            #"{"command":"action","scene":"3","name":"go","payload":{"a":1}}"#,
-        ] {
-            XCTAssertEqual(
-                error(line)?.hasPrefix("malformed request: expected one JSON object"), true, line)
+    // A field of the wrong type is refused with its name, what it must be and what it was
+    // (CONTRACT O1; it was "malformed request: expected one JSON object ...").
+    func testFieldsOfTheWrongTypeAreNamed() {
+        let cases = [
+            (#"{"command":"layout","layout":"ratio","ratio":"half"}"#, #""ratio" must be a number, not a string"#),
+            (
+                #"{"command":"layout","layout":"split","scene":"1","scene2":"2","ratio":[0.5]}"#,
+                #""ratio" must be a number, not an array"#
+            ),
+            (#"{"command":"action","scene":3,"name":"go"}"#, #""scene" must be a string, not a number"#),
+            (
+                #"{"command":"action","scene":"3","name":"go","payload":{"a":1}}"#,
+                #""payload" must be a string, not an object"#
+            ),
+        ]
+        for (line, expected) in cases {
+            XCTAssertEqual(error(line), expected, line)
         }
     }
 

@@ -63,6 +63,45 @@ final class ControlCommandTests: XCTestCase {
         }
     }
 
+    // CONTRACT O1: a member a verb does not have is refused, for every verb (a misspelt one was
+    // ignored: {"gest":...} did what {} does), whatever its decoding: synthesized, or its own
+    // (layout, audio-route, action, call); and one of the wrong type is named with its type.
+    func testO1UnknownMembersAndWrongTypesAreNamed() throws {
+        let commands: [any ControlCommand] = [
+            StatusCommand(), SwitchCommand(guest: "org.example.notes"), HomeCommand(), AlertCommand(dismiss: true),
+            SuspendCommand(guest: "a.b"), MemoryWarningCommand(level: .critical),
+            ActionCommand(scene: "3", name: "go", payload: "x"), CloseCommand(scene: "3"),
+            LayoutCommand(.split("1", "2", ratio: 0.25)), AudioVolumeCommand(volume: 0.5),
+            AudioRouteCommand(plug: false, device: .lineOut), AudioInterruptCommand(begin: false, shouldResume: true),
+            CallCommand(guest: "a.b", action: "go", arguments: [.integer(1)]), MetricsCommand(), HostCommand(),
+        ]
+        for command in commands {
+            let line = String(command.line.dropLast()) + #","zzz":1}"#
+            let message = try XCTUnwrap(error(line), line)
+            XCTAssertTrue(message.hasPrefix(#"\#(type(of: command).name) has no member "zzz" ("#), message)
+        }
+        XCTAssertEqual(
+            error(#"{"command":"switch","guest":"a","gest":"b"}"#),
+            #"switch has no member "gest" (its members: "guest")"#)
+        XCTAssertEqual(error(#"{"command":"home","x":null}"#), #"home has no member "x" (it takes none)"#)
+        // A member a mode of layout does not use is still one of layout's.
+        XCTAssertNotNil(
+            try? ControlCommands.decode(
+                line: Array(#"{"command":"layout","layout":"full","scene":"1","ratio":2}"#.utf8)))
+
+        XCTAssertEqual(
+            error(#"{"command":"audio-volume","volume":"loud"}"#), #""volume" must be a number, not a string"#)
+        XCTAssertEqual(error(#"{"command":"audio-silence","on":"yes"}"#), #""on" must be true or false, not a string"#)
+        XCTAssertEqual(
+            error(#"{"command":"layout","layout":"ratio","ratio":[1]}"#), #""ratio" must be a number, not an array"#)
+        XCTAssertEqual(
+            error(#"{"command":"call","guest":"a","action":"b","words":["1",2]}"#),
+            #""words"[1] must be a string, not a number"#)
+        XCTAssertEqual(
+            error(#"{"command":"call","guest":"a","action":"b","words":{"a":1}}"#),
+            #""words" must be an array, not an object"#)
+    }
+
     func testLinesCarryOnlyTheirMembers() {
         XCTAssertEqual(StatusCommand().line, #"{"command":"ps"}"#)
         XCTAssertEqual(MetricsCommand().line, #"{"command":"metrics"}"#)
@@ -108,7 +147,8 @@ final class ControlCommandTests: XCTestCase {
             error("not json"),
             #"malformed request: expected one JSON object with a "command" string, such as {"command":"ps"}"#)
         XCTAssertEqual(error(#"{"command":5}"#)?.hasPrefix("malformed request"), true)
-        XCTAssertEqual(error(#"{"command":"switch","guest":5}"#)?.hasPrefix("malformed request"), true)
+        // A member of the wrong type is named, with what it must be (CONTRACT O1).
+        XCTAssertEqual(error(#"{"command":"switch","guest":5}"#), #""guest" must be a string, not a number"#)
         XCTAssertEqual(
             error(#"{"command":"fly"}"#),
             #"unknown command "fly" (known: \#(ControlCommands.names.joined(separator: ", ")))"#)

@@ -81,7 +81,8 @@ final class HTTPServerTests: XCTestCase {
         // What the socket refuses, refused the same, before the host hears of it.
         let refusals: [(String, String?, Int, String)] = [
             ("/v1/switch", "{}", 400, #"switch needs a \"guest\""#),
-            ("/v1/switch", #"{"guest":7}"#, 400, "malformed request"),
+            ("/v1/switch", #"{"guest":7}"#, 400, #"\"guest\" must be a string, not a number"#),
+            ("/v1/switch", #"{"guest":"a","gest":"b"}"#, 400, #"switch has no member \"gest\""#),
             ("/v1/switch", "[1]", 400, "the body must be one JSON object"),
             ("/v1/switch", #"{"command":"home"}"#, 400, #"names the command \"home\" but the path \"switch\""#),
             ("/v1/reboot", nil, 404, #"unknown command \"reboot\""#),
@@ -91,7 +92,7 @@ final class HTTPServerTests: XCTestCase {
             let response = try HTTPTestClient.request("POST", path, port: port, body: body)
             XCTAssertEqual(response.status, status, "\(path) \(body ?? "")")
             XCTAssertTrue(response.body.contains(message), response.body)
-            XCTAssertTrue(response.body.hasPrefix(#"{"error":"#), response.body)
+            XCTAssertTrue(response.body.hasPrefix(#"{"code":""#), response.body)
         }
         XCTAssertEqual(host.commands.withLock { $0.count }, 4)
 

@@ -33,6 +33,6 @@ public struct EventsCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        throw HostCommandError("\(line) cannot be answered with one reply")
+        throw HostCommandError.invalid("\(line) cannot be answered with one reply")
     }
 }

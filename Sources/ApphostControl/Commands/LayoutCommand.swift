@@ -77,6 +77,14 @@ public struct LayoutCommand: ControlCommand, Equatable {
         }
     }
 
+    public func validate() throws(ControlProtocolError) {
+        do throws(HostCommandError) {
+            try change.validate()
+        } catch {
+            throw ControlProtocolError(error.message)
+        }
+    }
+
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {

@@ -17,7 +17,7 @@ public enum ActionArguments: Sendable, Equatable {
     func values(for action: GuestAction) throws(HostCommandError) -> [ActionValue] {
         guard count == action.arguments.count else {
             let takes = action.arguments.count
-            throw HostCommandError(
+            throw HostCommandError.invalid(
                 "\(action.signature) takes \(takes) argument\(takes == 1 ? "" : "s"), not \(count)"
                     + (takes == 0 ? "" : " (\(action.arguments.map(\.rawValue).joined(separator: " ")))"))
         }
@@ -29,7 +29,8 @@ public enum ActionArguments: Sendable, Equatable {
                 case .words(let words): values.append(try ActionValue(word: words[index], as: type))
                 }
             } catch {
-                throw HostCommandError("\(action.signature): argument \(index + 1) (\(type.rawValue)): \(error.reason)")
+                throw HostCommandError.invalid(
+                    "\(action.signature): argument \(index + 1) (\(type.rawValue)): \(error.reason)")
             }
         }
         return values

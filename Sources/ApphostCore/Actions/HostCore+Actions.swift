@@ -72,10 +72,10 @@ extension HostCore {
         guest name: String, action actionName: String, arguments: ActionArguments
     ) throws(HostCommandError) -> (GuestRecord, GuestAction, Int, [ActionValue]) {
         let id = try guestID(named: name)
-        guard let guest = guest(id) else { throw HostCommandError("no guest \(name)") }
+        guard let guest = guest(id) else { throw HostCommandError.notFound("no guest \(name)") }
         guard let (index, action) = guest.descriptor.action(named: actionName) else {
             let declared = guest.descriptor.actions.map(\.signature).joined(separator: ", ")
-            throw HostCommandError(
+            throw HostCommandError.notFound(
                 "\(id) has no action \(actionName) (\(declared.isEmpty ? "it declares none" : "it has \(declared)"))")
         }
         let values = try arguments.values(for: action)

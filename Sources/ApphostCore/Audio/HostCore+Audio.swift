@@ -80,7 +80,9 @@ extension HostCore {
     /// C12: the host's volume, the last factor of every session's level.
     public func setVolume(_ volume: Double) throws(HostCommandError) {
         assertOnHostQueue()
-        guard volume >= 0, volume <= 1 else { throw HostCommandError("the volume is from 0 to 1, not \(volume)") }
+        guard volume >= 0, volume <= 1 else {
+            throw HostCommandError.invalid("the volume is from 0 to 1, not \(volume)")
+        }
         audio.volume = volume
         record(.audioVolume, name: String(volume))
         audioChanged()

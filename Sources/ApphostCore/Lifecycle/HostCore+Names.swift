@@ -9,10 +9,11 @@ extension HostCore {
         let matches = guests.filter { $0.descriptor.name.lowercased() == name.lowercased() }
         if matches.count == 1 { return matches[0].id }
         if matches.count > 1 {
-            throw HostCommandError("\(name) is ambiguous: it names \(matches.map(\.id).joined(separator: ", "))")
+            throw HostCommandError.invalid(
+                "\(name) is ambiguous: it names \(matches.map(\.id).joined(separator: ", "))")
         }
         let loaded = guests.isEmpty ? "no guests are loaded" : "loaded: " + loadedIDs()
-        throw HostCommandError("no guest \(name) (\(loaded))")
+        throw HostCommandError.notFound("no guest \(name) (\(loaded))")
     }
 
     /// A scene by its session id, a unique prefix of one (at least 4 characters), or its
@@ -32,9 +33,10 @@ extension HostCore {
         }
         if found.count == 1 { return .success(found[0]) }
         if found.count > 1 {
-            return .failure(HostCommandError("scene \(name) is ambiguous: give more of its session id"))
+            return .failure(HostCommandError.invalid("scene \(name) is ambiguous: give more of its session id"))
         }
-        return .failure(HostCommandError("no scene \(name) (give a session id, a prefix of one, or a scene handle)"))
+        return .failure(
+            HostCommandError.notFound("no scene \(name) (give a session id, a prefix of one, or a scene handle)"))
     }
 
     /// `findScene`, or nil after failing `completion` with why not.

@@ -395,7 +395,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
 
     private func unknownGuest(_ id: String) -> HostCommandError {
         let known = loadedIDs()
-        return HostCommandError("no guest \(id)" + (known.isEmpty ? "" : " (loaded: \(known))"))
+        return HostCommandError.notFound("no guest \(id)" + (known.isEmpty ? "" : " (loaded: \(known))"))
     }
 
     func record(

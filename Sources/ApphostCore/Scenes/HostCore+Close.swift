@@ -21,7 +21,7 @@ extension HostCore {
         completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
     ) {
         guard let index = guest.sceneIndex(session: session) else {
-            return completion(.failure(HostCommandError("no session \(session) of \(guest.id)")))
+            return completion(.failure(HostCommandError.notFound("no session \(session) of \(guest.id)")))
         }
         guard !guest.changingSuspension, guest.phase != .launching, guest.phase != .terminating else {
             return completion(.failure(HostCommandError("\(guest.id) is \(guest.phase.rawValue); try again")))

@@ -74,6 +74,18 @@ extension HostCore {
         case hideSlideOver
         case pictureInPicture(String)
         case closePictureInPicture
+
+        /// Refuses a change that is wrong whatever the display shows: a ratio out of
+        /// ``Layout/ratios``. `ctl layout` and the control decoder check it with this too.
+        public func validate() throws(HostCommandError) {
+            switch self {
+            case .split(_, _, let ratio), .ratio(let ratio):
+                guard Layout.ratios.contains(ratio) else {
+                    throw .invalid("ratio \(ratio) is out of range (0.1 to 0.9)")
+                }
+            case .fullScreen, .slideOver, .hideSlideOver, .pictureInPicture, .closePictureInPicture: break
+            }
+        }
     }
 
     /// Rearranges the display. Scenes are named as `findScene` reads them; a scene of a
@@ -82,6 +94,11 @@ extension HostCore {
         _ change: LayoutChange, completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
+        do throws(HostCommandError) {
+            try change.validate()
+        } catch {
+            return completion(.failure(error))
+        }
         let names: [String]
         switch change {
         case .fullScreen(let scene), .slideOver(let scene), .pictureInPicture(let scene): names = [scene]
@@ -97,13 +114,7 @@ extension HostCore {
             }
         }
         if scenes.count == 2, scenes[0] == scenes[1] {
-            return completion(.failure(HostCommandError("a split needs two different scenes")))
-        }
-        if case .split(_, _, let ratio) = change, !Layout.ratios.contains(ratio) {
-            return completion(.failure(HostCommandError("ratio \(ratio) is out of range (0.1 to 0.9)")))
-        }
-        if case .ratio(let ratio) = change, !Layout.ratios.contains(ratio) {
-            return completion(.failure(HostCommandError("ratio \(ratio) is out of range (0.1 to 0.9)")))
+            return completion(.failure(HostCommandError.invalid("a split needs two different scenes")))
         }
         whenRunning(Set(scenes.map(\.guest)), completion: completion) { [weak self, scenes] in
             guard let self else { return }

@@ -130,14 +130,17 @@ extension HostCore {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        guard !action.isEmpty else { return completion(.failure(HostCommandError("an action needs a name"))) }
+        guard !action.isEmpty else { return completion(.failure(HostCommandError.invalid("an action needs a name"))) }
         guard action.utf8.count <= Int(APPHOST_SCENES_TEXT_MAX_BYTES) else {
             return completion(
-                .failure(HostCommandError("an action's name is at most \(APPHOST_SCENES_TEXT_MAX_BYTES) bytes")))
+                .failure(HostCommandError.invalid("an action's name is at most \(APPHOST_SCENES_TEXT_MAX_BYTES) bytes"))
+            )
         }
         guard payload.count <= Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) else {
             return completion(
-                .failure(HostCommandError("an action's payload is at most \(APPHOST_ACTION_PAYLOAD_MAX_BYTES) bytes")))
+                .failure(
+                    HostCommandError.invalid("an action's payload is at most \(APPHOST_ACTION_PAYLOAD_MAX_BYTES) bytes")
+                ))
         }
         guard let (guest, index) = findScene(name, else: completion) else { return }
         guard let handle = guest.scenes[index].handle, guest.scenes[index].state.isForeground else {

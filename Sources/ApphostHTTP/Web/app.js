@@ -108,7 +108,7 @@
     }
   }
 
-  // A control reply: {"ok":true,"result":...} or {"ok":false,"error":"one line"}.
+  // A control reply: {"ok":true,"result":...} or {"code":"...","error":"one line","ok":false}.
   async function api(method, path, body) {
     const headers = { Accept: "application/json", ...authHeaders() };
     const init = { method, headers, cache: "no-store" };

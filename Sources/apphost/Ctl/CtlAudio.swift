@@ -39,14 +39,17 @@ struct CtlAudio: ParsableCommand {
     }
 
     struct Volume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the host's volume, from 0 to 1 (C12).")
-        @Argument(help: "From 0 to 1.") var volume: Double
+        static let configuration = CommandConfiguration(
+            abstract: "Set the host's volume, from 0 to 1 (C12).",
+            usage: "apphost ctl audio volume <volume> [--data-dir <dir>] [--json]")
+        // Words, so that a negative number reaches the verb's own check (NumberArgument).
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("From 0 to 1.", valueName: "volume"))
+        var words: [String] = []
         @OptionGroup var options: CtlOptions
-        func validate() throws {
-            guard volume >= 0, volume <= 1 else { throw ValidationError("the volume is from 0 to 1.") }
-        }
+        func validate() throws { _ = try NumberArgument.value(of: words, name: "volume") }
         func run() throws {
-            try ActionOutput.print(options.connect().send(AudioVolumeCommand(volume: volume)), json: options.json)
+            let command = AudioVolumeCommand(volume: try NumberArgument.value(of: words, name: "volume"))
+            try ActionOutput.print(options.connect().send(command), json: options.json)
         }
     }
 

@@ -18,6 +18,7 @@ struct HostConnection {
 
     /// Sends `command` and returns its response, or throws the host's one-line error.
     func send<Command: ControlCommand>(_ command: Command) throws(CLIFailure) -> Command.Response {
+        try Self.validate(command)
         let line: String
         do {
             line = try client.send(command)
@@ -27,14 +28,25 @@ struct HostConnection {
         guard let reply = try? ControlCoding.decode(ControlReply<Command.Response>.self, from: line) else {
             // An error reply has no result, so it does not decode as a success of any type.
             if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: line), !refusal.ok {
-                throw CLIFailure(refusal.error ?? "the host refused the request")
+                throw CLIFailure(refusal: refusal.error ?? "the host refused the request", code: refusal.code)
             }
             throw CLIFailure("the host sent a reply this apphost cannot read: \(line.prefix(200))")
         }
         guard reply.ok, let result = reply.result else {
-            throw CLIFailure(reply.error ?? "the host refused the request")
+            throw CLIFailure(refusal: reply.error ?? "the host refused the request", code: reply.code)
         }
         return result
+    }
+
+    /// Reads `command`'s request line as the host will, with the one decoder of the control
+    /// protocol: what the verb's rules refuse is refused here with the host's own line (and
+    /// HTTP's), exit 64, before any host is asked.
+    static func validate(_ command: some ControlCommand) throws(CLIFailure) {
+        do {
+            _ = try ControlCommands.decode(line: Array(command.line.utf8))
+        } catch {
+            throw CLIFailure(error.message, exitCode: CLIFailure.invalidExitCode)
+        }
     }
 
     /// Prints every event the host emits until it closes the connection; after `position`, first

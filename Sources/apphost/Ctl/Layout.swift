@@ -34,20 +34,21 @@ struct CtlLayout: ParsableCommand {
         @Option(parsing: .unconditional, help: "The left scene's share of the width, from 0.1 to 0.9.")
         var ratio: Double = 0.5
         @OptionGroup var options: CtlOptions
-        func validate() throws { try Ratio.check(ratio) }
         func run() throws { try CtlLayout.send(.split(left, right, ratio: ratio), options) }
     }
 
     struct Ratio: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the divider of the split view shown.")
-        @Argument(help: "The left scene's share of the width, from 0.1 to 0.9.") var ratio: Double
+        static let configuration = CommandConfiguration(
+            abstract: "Move the divider of the split view shown.",
+            usage: "apphost ctl layout ratio <ratio> [--data-dir <dir>] [--json]")
+        // Words, so that a negative number reaches the verb's own check (NumberArgument).
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp("The left scene's share of the width, from 0.1 to 0.9.", valueName: "ratio"))
+        var words: [String] = []
         @OptionGroup var options: CtlOptions
-        func validate() throws { try Self.check(ratio) }
-        func run() throws { try CtlLayout.send(.ratio(ratio), options) }
-
-        static func check(_ ratio: Double) throws {
-            guard Layout.ratios.contains(ratio) else { throw ValidationError("the ratio must be from 0.1 to 0.9.") }
-        }
+        func validate() throws { _ = try NumberArgument.value(of: words, name: "ratio") }
+        func run() throws { try CtlLayout.send(.ratio(try NumberArgument.value(of: words, name: "ratio")), options) }
     }
 
     struct SlideOver: ParsableCommand {
