@@ -54,7 +54,7 @@ enum JournalFormat {
         case .error, .launchFailed, .stateSaveFailed:
             return error
         case .watchdog, .overrun, .taskExpired, .memoryWarning, .storeRecovered, .eventsDropped, .requestRefused,
-            .notificationRefused, .audioNonconforming, .audioXrun, .audioBadSamples, .throttled:
+            .notificationRefused, .audioNonconforming, .audioXrun, .audioBadSamples, .audioDemoted, .throttled:
             return warning
         case .restarting:
             return notice
