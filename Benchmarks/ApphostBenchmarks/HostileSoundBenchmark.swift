@@ -60,12 +60,13 @@ struct HostileSoundBenchmark {
         if beside { Thread.sleep(forTimeInterval: 1) }  // the hostile ones started misbehaving too
 
         let pid = host.process.processIdentifier
-        let eventsFrom = (try? FileManager.default.attributesOfItem(atPath: events.path)[.size] as? Int) ?? 0
         let cpuFrom = Self.cpuTicks(pid)
         let startAt = monotonicNanoseconds()
+        let firstAt = Date()
         let first = try reading(dataDirectory)
         Thread.sleep(forTimeInterval: seconds)
         let last = try reading(dataDirectory)
+        let lastAt = Date()
         var result = Window()
         result.beside = beside
         result.seconds = (monotonicNanoseconds() - startAt) / 1e9
@@ -91,18 +92,24 @@ struct HostileSoundBenchmark {
         }
         result.hostileLeft = last.sessions.filter { $0.guest.hasPrefix("org.apphost.bench.hostile") }.count
 
-        // The events of the window: the host writes them as they come.
+        // The events: the meter seconds that ended within the window (by the events' own time,
+        // as the host's standard output may reach the file late), and the hostile guests' from
+        // their launch.
+        host.stop()
         let data = (try? Data(contentsOf: events)) ?? Data()
-        var offset = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            defer { offset += line.count + 1 }
+        let times = ISO8601DateFormatter()
+        times.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let event = try? JSONDecoder().decode(EventLine.self, from: Data(line)) else { continue }
-            if offset >= eventsFrom, event.event == "audio-xrun", let guest = event.guest, healthyIds.contains(guest),
+            let time = event.time.flatMap { times.date(from: $0) }
+            if let time, time > firstAt.addingTimeInterval(1), time <= lastAt, event.event == "audio-xrun",
+                let guest = event.guest, healthyIds.contains(guest),
                 let count = event.name.flatMap({ UInt64($0) })
             {
                 result.worstSecond = max(result.worstSecond, count)
             }
             if let guest = event.guest, guest.hasPrefix("org.apphost.bench.hostile"),
+                time.map({ $0 <= lastAt }) ?? true,
                 ["terminated", "throttled", "watchdog", "audio-demoted"].contains(event.event)
             {
                 let kind = Int(guest.dropFirst("org.apphost.bench.hostile".count)).map { hostile[$0 - 1].kind } ?? guest
@@ -114,6 +121,7 @@ struct HostileSoundBenchmark {
 
     private struct EventLine: Decodable {
         var event: String
+        var time: String?
         var guest: String?
         var name: String?
         var reason: String?
