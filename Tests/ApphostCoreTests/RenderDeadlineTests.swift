@@ -16,8 +16,9 @@ final class RenderDeadlineTests: XCTestCase {
         host = CoreHarness(audioMixer: mixer)
     }
 
-    private func launchPlaying(_ id: String, thread: Int32) throws -> FakeGuest {
+    private func launchPlaying(_ id: String, thread: Int32, busy: Duration? = nil) throws -> FakeGuest {
         let guest = host.opener.add(id, capabilities: [.backgroundAudio])
+        guest.audioThreadCPUTime = busy
         host.run { $0.launch(path: id, foreground: true) }
         guest.emit(.audioConfigured(try AudioConfiguration(category: .playback, options: .mixWithOthers)))
         guest.emit(.audioActivationRequested(1))
@@ -66,6 +67,17 @@ final class RenderDeadlineTests: XCTestCase {
         second([(spinner, 280, .milliseconds(3960)), (healthy, 80, .milliseconds(40))])
         XCTAssertEqual(spinner.demotedThreads, [41])
         XCTAssertEqual(host.events.of(.audioDemoted).count, 1)
+    }
+
+    // The watch starts with the thread, where its CPU time can be read then: the second meter
+    // reading after it demotes, not the third.
+    func testTheWatchStartsWithTheThread() throws {
+        let spinner = try launchPlaying("spinner", thread: 9, busy: .zero)
+        second([(spinner, 50, .milliseconds(900))])
+        XCTAssertEqual(spinner.demotedThreads, [])
+        second([(spinner, 100, .milliseconds(1800))])
+        XCTAssertEqual(spinner.demotedThreads, [9])
+        XCTAssertEqual(host.events.of(.audioDemoted).map(\.guest), ["spinner"])
     }
 
     // A busy render that keeps up, and a strike that is not followed by another, demote nothing.

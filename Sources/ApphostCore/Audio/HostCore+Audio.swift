@@ -30,6 +30,12 @@ extension HostCore {
             guest.audio.realtimeRenderer = realtime
             guest.audio.renderThread = thread
             guest.audio.renderDeadlines = RenderDeadlineWatch()
+            // Watched from its start, so that a late render is demoted at the second meter
+            // reading, not the third.
+            if realtime, let busy = guest.channel?.audioThreadCPUTime(thread) {
+                _ = guest.audio.renderDeadlines.observe(
+                    xruns: guest.audio.xrunsMetered, busy: busy, at: clock.uptime(), policy: Self.renderDeadlinePolicy)
+            }
             record(.audioThread, guest: id, name: realtime ? "real-time" : "ordinary", message: "thread \(thread)")
             return
         case .audioOutputOverridden(let outputOverride):

@@ -5,16 +5,17 @@
 public struct RenderDeadlinePolicy: Sendable, Equatable {
     /// The share of one core its audio thread used between two meter readings, at least, for a
     /// reading in which it missed periods to count as a strike. A healthy render takes a few
-    /// percent; one that misses because others starved it takes no more than that. Not more
-    /// than a fifth: where the kernel schedules real-time threads by cgroup (cgroup v1,
-    /// RT_GROUP_SCHED), all the workers' audio threads share the real-time time the host
-    /// allotted their cgroup (`CPUWeightCgroup`), a quarter of a core on the 2-core VM, and a
-    /// render that spins gets no more than that before every one of them is throttled.
+    /// percent or less (tone.c: under 0.5%); one that misses because others starved it takes
+    /// no more than that. Low, a twentieth: where the kernel schedules real-time threads by
+    /// cgroup (cgroup v1, RT_GROUP_SCHED), all the workers' audio threads share the real-time
+    /// time the host allotted their cgroup (`CPUWeightCgroup`: a quarter of a core or less on
+    /// the 2-core VM, less again beside other hosts), and a render that spins gets no more than
+    /// that before every one of them, itself included, is throttled.
     public var busyShare: Double
     /// Strikes in a row, at one meter reading a second, before the thread is demoted.
     public var strikes: Int
 
-    public init(busyShare: Double = 0.2, strikes: Int = 2) {
+    public init(busyShare: Double = 0.05, strikes: Int = 2) {
         self.busyShare = busyShare
         self.strikes = strikes
     }
