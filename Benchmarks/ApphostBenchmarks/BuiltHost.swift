@@ -7,14 +7,20 @@ final class BuiltHost {
     /// `<data directory>/host.log`, which failures point to.
     let log: URL
 
-    /// Starts `apphost launch --data-dir <dataDirectory>` with `arguments` (options and guests).
-    init(apphost: String, dataDirectory: URL, arguments: [String]) throws {
+    /// Starts `apphost launch --data-dir <dataDirectory>` with `arguments` (options and guests);
+    /// its standard output (the events, with `--json`) to `events` when given.
+    init(apphost: String, dataDirectory: URL, arguments: [String], events: URL? = nil) throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         log = dataDirectory.appendingPathComponent("host.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: apphost)
         process.arguments = ["launch", "--data-dir", dataDirectory.path] + arguments
-        process.standardOutput = FileHandle.nullDevice
+        if let events {
+            _ = FileManager.default.createFile(atPath: events.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: events)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
     }

@@ -45,6 +45,25 @@ struct GuestBuilds {
         }
     }
 
+    /// Benchmarks/Guests/hostile_guest.c once of each kind (1 to 7: a render that spins past its
+    /// period, one that blocks, one that crashes, rendering flapped, the session flapped, a main
+    /// queue that spins, two threads that spin), ids `org.apphost.bench.hostile<kind>`.
+    func hostileGuests() throws -> [(kind: String, path: String)] {
+        let kinds = [
+            "render spins", "render blocks", "render crashes", "flaps rendering", "flaps session",
+            "main queue spins", "threads spin",
+        ]
+        return try kinds.enumerated().map { index, kind in
+            (
+                kind,
+                try Self.build(
+                    "Benchmarks/Guests/hostile_guest.c", into: directory, named: "hostile-\(index + 1).so",
+                    defines: ["BENCH_ID=\"org.apphost.bench.hostile\(index + 1)\"", "HOSTILE_KIND=\(index + 1)"],
+                    libm: true, libraries: ["pthread"])
+            )
+        }
+    }
+
     /// Plugins/Fixtures/audio_flapping_guest.c: a thread that activates and deactivates its audio
     /// session in a tight loop (CONTRACT X2, X7).
     func audioFlapping() throws -> String {
@@ -100,12 +119,16 @@ struct GuestBuilds {
     }
 
     /// `count` copies of sdk/examples/tone.c, each with an id (`bench.tone.N`) and a frequency
-    /// of its own (200 Hz, then 20 Hz more each), for many sound sessions at once.
-    func tones(_ count: Int) throws -> [String] {
+    /// of its own (200 Hz, then 20 Hz more each), for many sound sessions at once. With
+    /// `backgroundAudio`, each declares APPHOST_CAPABILITY_BACKGROUND_AUDIO and plays on in
+    /// background; without, the host suspends all but the foreground one a second after launch (B6).
+    func tones(_ count: Int, backgroundAudio: Bool = false) throws -> [String] {
         try (0..<count).map { index in
             try Self.build(
-                "sdk/examples/tone.c", into: directory, named: "tone-\(index).so",
-                defines: ["TONE_ID=\"bench.tone.\(index)\"", "TONE_HZ=\(200 + 20 * index).0"], libm: true)
+                "sdk/examples/tone.c", into: directory,
+                named: backgroundAudio ? "tone-bg-\(index).so" : "tone-\(index).so",
+                defines: ["TONE_ID=\"bench.tone.\(index)\"", "TONE_HZ=\(200 + 20 * index).0"]
+                    + (backgroundAudio ? ["TONE_CAPABILITIES=APPHOST_CAPABILITY_BACKGROUND_AUDIO"] : []), libm: true)
         }
     }
 

@@ -1,6 +1,6 @@
 // Benchmarks for apphost. Run from the package root:
 //
-//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare|sporadic|density|flood]
+//     swift build -c release && .build/release/apphost-benchmarks [iterations] [soak|region|sound|actions|http|fairshare|sporadic|density|flood|hostile]
 //
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
@@ -73,6 +73,15 @@ try runAlone("density", standard: 0, counting: "guests asked (0: as many as the 
 // each isolation mode with `--worker-nice 0`, `seconds` each (15 unless told; about 75 s in all).
 try runAlone("flood", standard: 15, counting: "s each", scratch: scratch) { seconds in
     try runFloodBenchmark(seconds: seconds, guests: guests, scratch: scratch)
+}
+
+// `apphost-benchmarks [seconds] hostile [load]` runs the benchmark of healthy sound sessions beside
+// hostile guests alone: 20 tones alone, then beside seven hostile guests, two pairs of windows of
+// `seconds` (20 unless told; about two minutes in all), each in a fresh host, with `load` busy
+// processes at nice 0 through all of them (none unless told). Not in the full run.
+try runAlone("hostile", standard: 20, counting: "s windows", scratch: scratch) { seconds in
+    let load = CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 0
+    try runHostileSoundBenchmark(seconds: seconds, load: load, guests: guests, scratch: scratch)
 }
 
 let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())

@@ -7,6 +7,10 @@
  *   -DFIXTURE_FAULT=3  plays on, with a NaN in every period (CONTRACT X7)
  *   -DFIXTURE_FAULT=4  plays on, with a +Inf in every period
  *   -DFIXTURE_FAULT=5  plays on, with a 1e30 in every period
+ *   -DFIXTURE_FAULT=6  plays on, late: spins for one and a half periods in
+ *                      every render, then sleeps 50 us (so that RLIMIT_RTTIME,
+ *                      which counts the time a real-time thread runs without
+ *                      sleeping, never ends it)
  *   none               goes on playing
  * FIXTURE_ID and FIXTURE_HZ (default 440) tell it apart from a tone beside it.
  * -DFIXTURE_RECORD=1 makes it a recorder instead: a playAndRecord session
@@ -14,10 +18,12 @@
  * period, rather than a sine.
  * Built by the tests with cc, -lm.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <apphost/apphost.h>
@@ -81,7 +87,20 @@ static void render(const apphost_audio_buffer_t *buffer)
                 sleep(1);
             }
         }
-        bad = 1;
+        if (FIXTURE_FAULT == 6) {
+            struct timespec now;
+            struct timespec pause = {0, 50000};
+            uint64_t until;
+
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            until = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec +
+                    (uint64_t)buffer->frame_count * 1500000000u / buffer->sample_rate;
+            do {
+                clock_gettime(CLOCK_MONOTONIC, &now);
+            } while ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec < until);
+            nanosleep(&pause, NULL);
+        }
+        bad = FIXTURE_FAULT >= 3 && FIXTURE_FAULT <= 5;
     }
     if (FIXTURE_RECORD) {
         if (buffer->input != NULL) {

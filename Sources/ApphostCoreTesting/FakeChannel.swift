@@ -75,6 +75,13 @@ public final class FakeChannel: GuestChannel, @unchecked Sendable {
     }
 
     /// As a worker channel: a kill ends in the guest's death; a freeze just succeeds.
+    public func audioThreadCPUTime(_ thread: Int32) -> Duration? { guest.audioThreadCPUTime }
+
+    public func demoteAudioThread(_ thread: Int32) -> Bool {
+        guest.demotedThreads.append(thread)
+        return true
+    }
+
     public func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
         guest.forceStops.append(freezing ? "freeze" : "kill")
         guard !guest.unstoppable else {

@@ -48,6 +48,10 @@ public final class FakeGuest: @unchecked Sendable {
     public var freezeFails = false
     /// What forceStop was asked to do, in order ("kill", "freeze").
     public var forceStops: [String] = []
+    /// The CPU time its audio thread has used, as its channel reads it (nil: unreadable), and the
+    /// threads the host demoted (issue 34, point 9).
+    public var audioThreadCPUTime: Duration?
+    public var demotedThreads: [Int32] = []
     /// Makes forceStop fail, as an in-process channel does.
     public var unstoppable = false
     /// Answers should_dismiss_modal with "keep it" (N3).

@@ -84,7 +84,7 @@ enum JournalFormat {
         case .storeRecovered:
             return event.name == HostEvent.savesLost ? error : warning
         case .watchdog, .overrun, .taskExpired, .memoryWarning, .eventsDropped, .requestRefused,
-            .notificationRefused, .audioNonconforming, .audioXrun, .audioBadSamples, .throttled:
+            .notificationRefused, .audioNonconforming, .audioXrun, .audioBadSamples, .audioDemoted, .throttled:
             return warning
         case .restarting, .hostStarted:
             return notice

@@ -205,6 +205,32 @@ final class SoundTests: HostTestCase {
         XCTAssertGreaterThan(mixed.rmsDB, -7, "both sines before the freeze")
     }
 
+    func testX2ABusyLateRenderIsDemotedInProcess() throws { try busyLateRender("none") }
+    func testX2ABusyLateRenderIsDemotedIsolated() throws { try busyLateRender("process") }
+
+    // X2 (issue 34, point 9): a render that spins past its period in every period at real-time
+    // priority, sleeping a moment after each so that RLIMIT_RTTIME never ends it, would hold back
+    // every other session's audio thread at the same priority. Within seconds its thread runs
+    // under ordinary scheduling, and the event stream says so; the tone plays on.
+    private func busyLateRender(_ isolation: String) throws {
+        let (host, _) = try toneBesideFault(6, isolation)
+        let thread = try host.waitForEvent("its audio thread") {
+            $0.kind == .audioThread && $0.guest == TestGuests.renderFaultID
+        }
+        guard thread.name == "real-time" else { throw XCTSkip("the host cannot give audio threads real-time here") }
+        let tid = try XCTUnwrap(thread.message.flatMap { Int32($0.dropFirst("thread ".count)) })
+        let demoted = try host.waitForEvent("its demotion", timeout: 20) {
+            $0.kind == .audioDemoted && $0.guest == TestGuests.renderFaultID
+        }
+        XCTAssertEqual(demoted.name, "ordinary")
+        XCTAssertEqual(sched_getscheduler(tid), SCHED_OTHER, "isolation \(isolation)")
+        let faultXruns = try meters().sessions[TestGuests.renderFaultID]?.xruns ?? 0
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertGreaterThan(
+            try meters().sessions[TestGuests.renderFaultID]?.xruns ?? 0, faultXruns, "it is as late as before")
+        try stop(host)
+    }
+
     // MARK: - X7: samples that are not numbers are the guest's own silence
 
     func testX7NaNSamplesAreTheGuestsOwnSilenceInProcess() throws { try badSamples(3, "none") }

@@ -22,6 +22,11 @@
 #ifndef TONE_HZ
 #define TONE_HZ 1000.0
 #endif
+/* APPHOST_CAPABILITY_BACKGROUND_AUDIO to keep playing in background, where a
+ * guest without it is suspended (CONTRACT B6). */
+#ifndef TONE_CAPABILITIES
+#define TONE_CAPABILITIES 0
+#endif
 #define TONE_AMPLITUDE 0.5
 
 static const apphost_host_t *host;   /* from init, valid until deinit returns */
@@ -136,7 +141,7 @@ static const apphost_guest_descriptor_t descriptor = {
     "1.0.0",            /* version */
     NULL,               /* vendor */
     NULL,               /* description */
-    0,                  /* capabilities */
+    TONE_CAPABILITIES,  /* capabilities */
     NULL,               /* actions (ABI 1.6, actions.h) */
 };
 

@@ -29,6 +29,15 @@ public final class InProcessChannel: GuestChannel {
 
     public var descriptor: GuestDescriptor { guest.descriptor }
 
+    /// The guest's audio thread is one of the host's own.
+    public func audioThreadCPUTime(_ thread: Int32) -> Duration? {
+        AudioThreadPriority.cpuTime(thread: thread, of: nil)
+    }
+
+    public func demoteAudioThread(_ thread: Int32) -> Bool {
+        AudioThreadPriority.demote(thread: thread, of: nil)
+    }
+
     public func send(_ message: GuestMessage, reply: @escaping @Sendable (GuestReply) -> Void) {
         let closed = state.withLock { state -> Bool? in
             if state.suspended && !state.closeRequested {

@@ -28,6 +28,15 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// The worker's process id, for operators and tests.
     public let pid: pid_t
     public var processID: Int32? { pid }
+
+    public func audioThreadCPUTime(_ thread: Int32) -> Duration? {
+        AudioThreadPriority.cpuTime(thread: thread, of: pid)
+    }
+
+    public func demoteAudioThread(_ thread: Int32) -> Bool {
+        lock.withLock { audioDemoted = true }
+        return AudioThreadPriority.demote(thread: thread, of: pid)
+    }
     private let process: WorkerProcess
     /// The worker's standard output and standard error, read as the guest's logs.
     private let output: WorkerOutput?
@@ -73,6 +82,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
 
     /// What the host queue is to run, in the order the state changed; see `locked`.
     private var outbox: [@Sendable () -> Void] = []
+    /// Its audio thread was demoted: no other is made real-time (issue 34, point 9).
+    private var audioDemoted = false
     /// A delivery of the outbox is under way: whoever posts leaves the new work to it.
     private var draining = false
 
@@ -592,8 +603,9 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     private func handle(_ message: WorkerToHostMessage, of type: UInt8) throws(WireProtocolError) {
         switch message {
         case .report(.audioThread(let thread, realtime: false)):
-            // The worker's audio thread could not make itself real-time: the host does.
-            let realtime = AudioThreadPriority.promote(thread: thread, of: pid)
+            // The worker's audio thread could not make itself real-time: the host does, unless
+            // it was demoted (for good) before.
+            let realtime = !audioDemoted && AudioThreadPriority.promote(thread: thread, of: pid)
             post { [onEvent] in onEvent(.audioThread(id: thread, realtime: realtime)) }
         case .report(let event):
             // In the order the worker wrote them: a task begun, or a scene requested, before a

@@ -24,6 +24,10 @@ struct GuestAudioState {
     var badSamplesEpisode = false
     /// Whether its audio thread runs real-time (SCHED_FIFO); nil before it started.
     var realtimeRenderer: Bool?
+    /// Its audio thread's id, as its runtime reported it, and that thread's render watched
+    /// against its deadlines while it runs real-time.
+    var renderThread: Int32?
+    var renderDeadlines = RenderDeadlineWatch()
 
     /// Forgets everything of a run but its stream, which the core closes as the guest's app state
     /// becomes notRunning, just after (`audioFollowsAppState`).

@@ -28,6 +28,14 @@ extension HostCore {
             audio.setGain(id, gain)
         case .audioThread(let thread, let realtime):
             guest.audio.realtimeRenderer = realtime
+            guest.audio.renderThread = thread
+            guest.audio.renderDeadlines = RenderDeadlineWatch()
+            // Watched from its start, so that a late render is demoted at the second meter
+            // reading, not the third.
+            if realtime, let busy = guest.channel?.audioThreadCPUTime(thread) {
+                _ = guest.audio.renderDeadlines.observe(
+                    xruns: guest.audio.xrunsMetered, busy: busy, at: clock.uptime(), policy: Self.renderDeadlinePolicy)
+            }
             record(.audioThread, guest: id, name: realtime ? "real-time" : "ordinary", message: "thread \(thread)")
             return
         case .audioOutputOverridden(let outputOverride):
@@ -342,6 +350,27 @@ extension HostCore {
         }
     }
 
+    /// The policy of `watchRenderDeadlines`.
+    static let renderDeadlinePolicy = RenderDeadlinePolicy()
+
+    /// A real-time audio thread that keeps missing its deadlines while it keeps a processor busy
+    /// is demoted to ordinary scheduling, and the event stream names it (issue 34, point 9): at
+    /// the same real-time priority as every other session's, it would hold theirs back.
+    private func watchRenderDeadlines(_ guest: GuestRecord, xruns: UInt64) {
+        guard guest.audio.realtimeRenderer == true, let thread = guest.audio.renderThread,
+            let channel = guest.channel, let busy = channel.audioThreadCPUTime(thread),
+            let demotion = guest.audio.renderDeadlines.observe(
+                xruns: xruns, busy: busy, at: clock.uptime(), policy: Self.renderDeadlinePolicy)
+        else { return }
+        let demoted = channel.demoteAudioThread(thread)
+        if demoted { guest.audio.realtimeRenderer = false }
+        record(
+            .audioDemoted, guest: guest.id, name: demoted ? "ordinary" : "failed",
+            message: "thread \(thread) missed \(demotion.missed) periods over \(demotion.over.secondsText), "
+                + "busy \(Int((demotion.busyShare * 100).rounded()))% of a core at real-time priority; "
+                + (demoted ? "it runs at ordinary priority from now on" : "it could not be demoted"))
+    }
+
     private func recordAudioMeters() {
         guard let audioMixer else { return }
         let streaming = guests.filter { $0.audio.stream == .open }
@@ -374,6 +403,7 @@ extension HostCore {
             }
             guest.audio.xrunsMetered = meter.xruns
             noteBadSamples(guest, meter.badSamples)
+            watchRenderDeadlines(guest, xruns: meter.xruns)
         }
         scheduleAudioMeters()
     }

@@ -35,10 +35,23 @@ public protocol GuestChannel: AnyObject, Sendable {
     /// The process the guest runs in when that is not the host's (a worker), for operators; nil
     /// by default.
     var processID: Int32? { get }
+
+    /// The CPU time the guest's audio thread `thread` (its id as the runtime reported it) has
+    /// used so far, or nil where it cannot be read (no such thread of the guest's); nil by default.
+    func audioThreadCPUTime(_ thread: Int32) -> Duration?
+
+    /// Takes real-time priority away from the guest's audio thread `thread` for good: ordinary
+    /// scheduling, and, in a worker, no way to ask for real-time again (issue 34, point 9). True
+    /// when done; false by default.
+    func demoteAudioThread(_ thread: Int32) -> Bool
 }
 
 extension GuestChannel {
     public var processID: Int32? { nil }
+
+    public func audioThreadCPUTime(_ thread: Int32) -> Duration? { nil }
+
+    public func demoteAudioThread(_ thread: Int32) -> Bool { false }
 
     public func send(all messages: [(GuestMessage, @Sendable (GuestReply) -> Void)]) {
         for (message, reply) in messages { send(message, reply: reply) }

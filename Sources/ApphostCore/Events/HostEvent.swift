@@ -73,6 +73,10 @@ public struct HostEvent: Sendable, Codable, Equatable {
         /// `name` the count at its start.
         case audioBadSamples = "audio-bad-samples"
         case audioThread = "audio-thread"
+        /// A guest's real-time audio thread kept missing its deadlines while it kept a processor
+        /// busy, and now runs at ordinary priority (`name` "ordinary", or "failed" when the host
+        /// could not); the message says what it missed (issue 34, point 9).
+        case audioDemoted = "audio-demoted"
         /// A guest reached the limit of its requests of one kind (`name`: `audio`) and is being
         /// throttled, reason `flooding`, once for each episode; it is stopped if it keeps at it
         /// (CONTRACT X7).
@@ -150,7 +154,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
             .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun,
-            .audioBadSamples, .audioThread, .throttled:
+            .audioBadSamples, .audioThread, .audioDemoted, .throttled:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).
