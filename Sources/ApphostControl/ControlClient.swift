@@ -31,8 +31,9 @@ public struct ControlClient: Sendable {
     }
 
     /// Sends an `events` request and calls `onEvent` with every event line, in order, until the
-    /// host closes the connection (for a request that does not follow, once it sent what it holds). Throws if the host refuses, or ends the stream with an error
-    /// (a follower that fell too far behind is dropped).
+    /// host closes the connection (for a request that does not follow, once it sent what it
+    /// holds). Throws if the host refuses, or ends the stream with an error (a follower that fell
+    /// too far behind is dropped).
     public func follow(_ request: EventsCommand = EventsCommand(), onEvent: @escaping @Sendable (String) -> Void)
         throws(ControlClientError)
     {

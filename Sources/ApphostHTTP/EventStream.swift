@@ -119,7 +119,7 @@ final class EventStream: Sendable {
     }
 
     /// The `events` request a follower's query makes: `Last-Event-ID` or else `?after=`, each
-    /// `guest=` and `kind=` (a name or a comma-separated list), and `follow=false`. An empty
+    /// `guest=` and `kind=` (one, or a comma-separated list), and `follow=false`. An empty
     /// `after` is none, as EventSource sends no id before its first event.
     func request(from request: Request) throws(ControlProtocolError) -> EventsCommand {
         let query = request.uri.queryParameters
