@@ -186,8 +186,14 @@ class EventPositionCases: HostTestCase {
         let host = try startBothSamples()
         let logs = try ctlSucceeds("logs", Self.swiftID)
         let json = try ctlSucceeds("logs", Self.swiftID, "--json")
-        // The guest may log more meanwhile: what ctl printed is a prefix of what the host printed.
-        let held = host.events.filter { $0.kind == .log && $0.guest == Self.swiftID }
+        // The guest may log more meanwhile: what ctl printed is a prefix of what the host printed,
+        // once the host's own writer has caught up with the socket.
+        let isLog = { (event: HostEvent) in event.kind == .log && event.guest == Self.swiftID }
+        _ = host.stdout.wait(until: Date() + 10) { lines in
+            lines.compactMap { try? ControlCoding.decode(HostEvent.self, from: $0) }.filter(isLog).count
+                >= json.stdout.count
+        }
+        let held = host.events.filter(isLog)
         XCTAssertFalse(logs.stdout.isEmpty)
         XCTAssertEqual(try json.stdout.map { try decode($0).event }, Array(held.prefix(json.stdout.count)))
         XCTAssertTrue(try json.stdout.allSatisfy { try decode($0).position != nil })

@@ -235,7 +235,6 @@ final class HTTPAPITests: HostTestCase {
         let host = try startBothSamples()
         try ctlSucceeds("home")
         try host.waitForEvent("home's layout") { $0.kind == .layout }
-        let printed = host.events
 
         func follow(after position: String) throws -> [(position: EventPosition, event: HostEvent)] {
             let socket = try connectRaw(socketPath: dataDirectory + "/control.sock")
@@ -254,6 +253,9 @@ final class HTTPAPITests: HostTestCase {
             }
         }
         let everything = try follow(after: "0")
+        // The host prints its events through a writer of its own, which may lag the socket.
+        _ = host.stdout.wait(until: Date() + 10) { $0.count >= everything.count }
+        let printed = host.events
         XCTAssertEqual(everything.map(\.position.number), Array(1...UInt64(everything.count)))
         XCTAssertEqual(Set(everything.map(\.position.run)).count, 1, "one run")
         XCTAssertEqual(everything.map(\.event), Array(printed.prefix(everything.count)), "as the host printed them")
