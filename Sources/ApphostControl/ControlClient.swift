@@ -31,9 +31,10 @@ public struct ControlClient: Sendable {
     }
 
     /// Sends an `events` request and calls `onEvent` with every event line, in order, until the
-    /// host closes the connection. Throws if the host refuses, or ends the stream with an error
-    /// (a follower that fell too far behind is dropped).
-    public func follow(after position: UInt64? = nil, onEvent: @escaping @Sendable (String) -> Void)
+    /// host closes the connection (for a request that does not follow, once it sent what it
+    /// holds). Throws if the host refuses, or ends the stream with an error (a follower that fell
+    /// too far behind is dropped).
+    public func follow(_ request: EventsCommand = EventsCommand(), onEvent: @escaping @Sendable (String) -> Void)
         throws(ControlClientError)
     {
         let streamError = StreamError()
@@ -48,7 +49,7 @@ public struct ControlClient: Sendable {
             }
         }
         try withConnection(onLaterLine: onLine) { channel, firstLine throws(ControlClientError) in
-            write(EventsCommand(after: position).line, to: channel)
+            write(request.line, to: channel)
             let reply = try waitForReply(firstLine, on: channel)
             if let refusal = try? ControlCoding.decode(ControlReply<ControlMessage>.self, from: reply), !refusal.ok {
                 throw ControlClientError.refused(refusal.error ?? "the host refused to stream events")

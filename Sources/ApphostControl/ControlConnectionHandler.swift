@@ -75,7 +75,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             write(ControlReply.failure(error).line, context: context)
             return answerNext(context: context)
         }
-        if let events = command as? EventsCommand { return startStreaming(after: events.after, context: context) }
+        if let events = command as? EventsCommand { return startStreaming(events, context: context) }
 
         answering = true
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -107,12 +107,25 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         lastWrite.whenComplete { _ in channel.close(promise: nil) }
     }
 
-    private func startStreaming(after position: UInt64?, context: ChannelHandlerContext) {
+    private func startStreaming(_ request: EventsCommand, context: ChannelHandlerContext) {
         queued.removeAll()
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        subscription = responder.follow(after: position) { followed in
+        let start: EventStart
+        let filter: EventFilter
+        do throws(ControlProtocolError) {
+            // Validated when decoded: this does not fail.
+            start = try request.start
+            filter = try request.filter
+        } catch {
+            write(ControlReply.failure(error).line, context: context)
+            return answerNext(context: context)
+        }
+        // The acknowledgement goes out before any event: events reach the channel through its
+        // event loop, which is running this code.
+        write(ControlReply.message("following events").line, context: context)
+        subscription = responder.follow(from: start, filter: filter, live: request.isLive) { followed in
             // The host emits on one queue and the loop runs tasks in order, so events keep theirs;
             // the check on the loop stops events already in flight once the follower is dropped.
             let line = EventsCommand.streamLine(followed)
@@ -121,9 +134,17 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 handler.value.write(line, context: boundContext.value)
             }
         }
-        // The acknowledgement goes out before any event: events reach the channel through its
-        // event loop, which is running this code.
-        write(ControlReply.message("following events").line, context: context)
+        guard request.isLive else {
+            // What the host holds was handed over before `follow` returned, each event as a task on
+            // this loop: this one runs after them, and ends the stream once they are written.
+            eventLoop.execute {
+                let handler = handler.value
+                guard handler.subscription != nil else { return }
+                handler.subscription = nil
+                handler.closeAfterWrites(context: boundContext.value)
+            }
+            return
+        }
     }
 
     private func write(_ line: String, context: ChannelHandlerContext) {

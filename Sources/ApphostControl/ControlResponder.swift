@@ -6,8 +6,11 @@ public protocol ControlResponder: Sendable {
     /// newline. `reply` runs once, on any thread.
     func respond(to command: any ControlCommand, reply: @escaping @Sendable (String) -> Void)
 
-    /// Sends `handler` the events the host still holds after `position` (with how many it no
-    /// longer holds, first), then every event from now on, in order, until the subscription is
-    /// cancelled; with nil, only the events from now on. `handler` must not block.
-    func follow(after position: UInt64?, _ handler: @escaping @Sendable (FollowedEvent) -> Void) -> EventSubscription
+    /// Sends `handler` the events the host still holds from `start` on that `filter` admits (with
+    /// what it will not get, first: events no longer held, or a restart since the position asked
+    /// for), then, when `live`, every such event from now on, in order, until the subscription is
+    /// cancelled. The replay runs before this returns. `handler` must not block.
+    func follow(
+        from start: EventStart, filter: EventFilter, live: Bool, _ handler: @escaping @Sendable (FollowedEvent) -> Void
+    ) -> EventSubscription
 }

@@ -7,10 +7,13 @@ import NIOCore
 import Synchronization
 
 /// `GET /v1/events`: the host's event stream as Server-Sent Events (CONTRACT O1). Each event goes
-/// with an id, `<epoch>.<position>`; a client that reconnects sends the last it saw as
-/// `Last-Event-ID` (as EventSource does by itself) or `?after=`, and gets first what the host
-/// still holds after it. The epoch is this server's start, so that an id from an earlier run of
-/// the host is not taken for a position of this one.
+/// with an id, its position `RUN.NUMBER` (``EventPosition``), the same as the control socket's;
+/// a client that reconnects sends the last it saw as `Last-Event-ID` (as EventSource does by
+/// itself) or `?after=`, and gets first what the host still holds after it, or, for an id of an
+/// earlier run of the host, a gap that says it restarted and all this run holds. `?guest=` and
+/// `?kind=` (repeated, or comma-separated lists) filter; `?follow=false` ends the stream after
+/// what the host holds. The query becomes an ``EventsCommand``, validated there, as the control
+/// socket's request is.
 ///
 /// What a follower costs is bounded (``HTTPLimits``): so many at once, each with so many events
 /// not yet written to it. One that falls that far behind is told so and
@@ -18,7 +21,6 @@ import Synchronization
 /// may reconnect and resume.
 final class EventStream: Sendable {
     let responder: any ControlResponder
-    let epoch: String
     let limits: HTTPLimits
     /// Told how many follow after each change, and of each follower dropped.
     let metrics: HTTPMetricsSink
@@ -31,12 +33,9 @@ final class EventStream: Sendable {
 
     private let followers = Mutex(Followers())
 
-    init(
-        responder: any ControlResponder, epoch: String, limits: HTTPLimits, metrics: HTTPMetricsSink = HTTPMetricsSink()
-    ) {
+    init(responder: any ControlResponder, limits: HTTPLimits, metrics: HTTPMetricsSink = HTTPMetricsSink()) {
         self.metrics = metrics
         self.responder = responder
-        self.epoch = epoch
         self.limits = limits
     }
 
@@ -49,10 +48,14 @@ final class EventStream: Sendable {
     }
 
     private func follow(_ request: Request, on channel: any Channel) -> Response {
-        let position: UInt64?
+        let command: EventsCommand
+        let start: EventStart
+        let filter: EventFilter
         do throws(ControlProtocolError) {
-            position = try resumePosition(
-                lastEventID: request.headers[lastEventID], after: request.uri.queryParameters.get("after"))
+            command = try self.request(from: request)
+            try command.validate()
+            start = try command.start
+            filter = try command.filter
         } catch {
             return JSONReply.failure(error.message, status: .badRequest)
         }
@@ -63,10 +66,12 @@ final class EventStream: Sendable {
                 status: .serviceUnavailable,
                 headers: [.retryAfter: "5"])
         }
-        let subscription = responder.follow(after: position) { followed in
+        let subscription = responder.follow(from: start, filter: filter, live: command.isLive) { followed in
             // On the host queue (or here, for the replay): never waits.
             backlog.yield(followed)
         }
+        // Not following: what the host holds was handed over before `follow` returned.
+        if !command.isLive { backlog.finish() }
         channel.pipeline.addHandler(ClientDeparture { backlog.finish() }, position: .first).whenFailure { _ in
             backlog.finish()
         }
@@ -111,24 +116,26 @@ final class EventStream: Sendable {
     func message(_ followed: FollowedEvent) -> String {
         switch followed {
         case .event(let position, let event):
-            return "id: \(epoch).\(position)\ndata: \(event.jsonLine())\n\n"
-        case .missed(let count):
+            return "id: \(position)\ndata: \(event.jsonLine())\n\n"
+        case .missed(let count, let restarted):
             let missed = count.map(String.init) ?? "null"
-            return "event: gap\ndata: {\"missed\":\(missed)}\n\n"
+            return "event: gap\ndata: {\"missed\":\(missed),\"restarted\":\(restarted)}\n\n"
         }
     }
 
-    /// The position to resume after: `Last-Event-ID` first, then `?after=`; either an id this
-    /// server sent (`<epoch>.<position>`) or, for `after`, a bare position. An id of another run
-    /// of the host resumes from the oldest event held, with a gap of unknown size.
-    func resumePosition(lastEventID: String?, after: String?) throws(ControlProtocolError) -> UInt64? {
-        guard let text = lastEventID ?? after, !text.isEmpty else { return nil }
-        if lastEventID == nil, let position = UInt64(text) { return position }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let position = UInt64(parts[1]), !parts[0].isEmpty else {
-            throw ControlProtocolError("malformed event id \"\(text)\": expected one this server sent, EPOCH.POSITION")
+    /// The `events` request a follower's query makes: `Last-Event-ID` or else `?after=`, each
+    /// `guest=` and `kind=` (one, or a comma-separated list), and `follow=false`. An empty
+    /// `after` is none, as EventSource sends no id before its first event.
+    func request(from request: Request) throws(ControlProtocolError) -> EventsCommand {
+        let query = request.uri.queryParameters
+        let after = [request.headers[lastEventID], query.get("after")].compactMap { $0 }.first { !$0.isEmpty }
+        var command = EventsCommand(after: after, guests: query.getAll("guest"), kinds: query.getAll("kind"))
+        switch query.get("follow") {
+        case nil, "true": break
+        case "false": command.follow = false
+        case let other?: throw ControlProtocolError("follow must be true or false, not \"\(other)\"")
         }
-        return parts[0] == epoch ? position : .max
+        return command
     }
 
     private func register(_ backlog: FollowerBacklog) -> Int? {

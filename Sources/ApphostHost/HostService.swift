@@ -40,6 +40,8 @@ public final class HostService: @unchecked Sendable {
     /// This host's metrics (O2), counted from its events and its control requests.
     public let metrics: HostMetrics
     private let identityState = Mutex<HostIdentity?>(nil)
+    /// When this run began: its identity's start, and the run its event positions name.
+    private let started: Date
     /// Who the host is (CONTRACT O4), once ``start()`` has read or made its id.
     public var identity: HostIdentity? { identityState.withLock { $0 } }
     private let metricsSubscription: EventSubscription
@@ -57,7 +59,10 @@ public final class HostService: @unchecked Sendable {
         self.memoryLimit = memoryLimit
         self.droppedEventLines = droppedEventLines
         self.opener = opener
-        let events = EventFanOut()
+        // This run of the host: its start, which its event positions carry (EventPosition).
+        let started = Date()
+        self.started = started
+        let events = EventFanOut(run: EventPosition.run(startedAt: started))
         self.dataDirectory = dataDirectory
         self.logger = logger
         self.hostQueue = hostQueue
@@ -91,7 +96,7 @@ public final class HostService: @unchecked Sendable {
             throw error
         }
         let identity = HostIdentity(
-            id: hostID, hostname: ProcessInfo.processInfo.hostName, version: APPHOST_VERSION, started: Date())
+            id: hostID, hostname: ProcessInfo.processInfo.hostName, version: APPHOST_VERSION, started: started)
         // The lock is ours: what a killed host left in the guests' directories is put right
         // (their users, CONTRACT X2) before any guest opens.
         opener.prepare(guestsDirectory: dataDirectory.guestsPath)
@@ -275,11 +280,11 @@ extension HostService: ControlResponder, ControlTarget {
         }
     }
 
-    public func follow(after position: UInt64?, _ handler: @escaping @Sendable (FollowedEvent) -> Void)
-        -> EventSubscription
-    {
+    public func follow(
+        from start: EventStart, filter: EventFilter, live: Bool, _ handler: @escaping @Sendable (FollowedEvent) -> Void
+    ) -> EventSubscription {
         metrics.controlRequest(verb: EventsCommand.name, succeeded: true)
-        return events.follow(after: position, handler)
+        return events.follow(from: start, filter: filter, live: live, handler)
     }
 
     private func perform(_ command: any ControlCommand, reply: @escaping @Sendable (String) -> Void) {

@@ -49,7 +49,9 @@ final class ControlCommandTests: XCTestCase {
         let commands: [any ControlCommand] = [
             StatusCommand(), SwitchCommand(guest: "org.example.notes"), OpenCommand(guest: "Notes"), HomeCommand(),
             AlertCommand(), AlertCommand(dismiss: true), TerminateCommand(guest: "a.b"), SuspendCommand(guest: "a.b"),
-            ResumeCommand(guest: "a.b"), EventsCommand(), MemoryWarningCommand(level: .critical),
+            ResumeCommand(guest: "a.b"), EventsCommand(),
+            EventsCommand(after: "17.3", guests: ["a.b"], kinds: ["log", "app-state"], follow: false),
+            MemoryWarningCommand(level: .critical),
             ActionCommand(scene: "3", name: "go", payload: "x"), CloseCommand(scene: "3"), DismissCommand(scene: "3"),
             LayoutCommand(.split("1", "2", ratio: 0.25)), AudioSilenceCommand(on: true),
             AudioVolumeCommand(volume: 0.5),
@@ -128,6 +130,27 @@ final class ControlCommandTests: XCTestCase {
                     "\(verb) \(members)")
             }
         }
+    }
+
+    // CONTRACT O1: an events request's position names its run, and its filters name known kinds;
+    // validated here for the control socket and HTTP alike.
+    func testO1EventsRequestsAreValidated() throws {
+        let request = try ControlCommands.decode(
+            line: Array(#"{"command":"events","after":"17.3","guests":["a.b"],"kinds":["log,app-state"]}"#.utf8))
+        let events = try XCTUnwrap(request as? EventsCommand)
+        XCTAssertEqual(try events.start, .after(EventPosition(run: 17, number: 3)))
+        XCTAssertEqual(try events.filter, EventFilter(guests: ["a.b"], kinds: [.log, .appState]))
+        XCTAssertTrue(events.isLive)
+        XCTAssertEqual(
+            try (ControlCommands.decode(line: Array(#"{"command":"events","after":0}"#.utf8)) as? EventsCommand)?.start,
+            .oldest)
+        XCTAssertEqual(
+            error(#"{"command":"events","after":5}"#),
+            "a bare position (5) cannot tell this run of the host from another: give RUN.POSITION as the event stream's ids and ctl events show them, or 0 for everything the host holds"
+        )
+        XCTAssertEqual(
+            error(#"{"command":"events","kinds":["lgo"]}"#)?.hasPrefix(#"unknown event kind "lgo" (known: "#), true)
+        XCTAssertEqual(error(#"{"command":"events","guests":[""]}"#), "an empty guest id in the event filter")
     }
 
     // The audio verbs' one-line errors (C9, C10, C12).

@@ -8,19 +8,19 @@ import XCTest
 /// `limit` events behind is told once and ends.
 final class FollowerBacklogTests: XCTestCase {
     private func message(_ followed: FollowedEvent) -> String {
-        guard case .missed(let count) = followed else { return "?" }
+        guard case .missed(let count, _) = followed else { return "?" }
         return "\(count ?? 0);"
     }
 
     // What is handed over while a write is under way goes out in the next write, all of it.
     func testEventsHandedDuringAWriteGoOutTogetherInTheNext() async throws {
         let backlog = FollowerBacklog(limit: 1000)
-        backlog.yield(.missed(count: 1))
+        backlog.yield(.missed(count: 1, restarted: false))
         var writes: [String] = []
         let overflowed = try await backlog.drain(message: message, overflowNotice: "dropped") { text in
             writes.append(text)
             if writes.count == 1 {
-                for count in 2...200 { backlog.yield(.missed(count: UInt64(count))) }
+                for count in 2...200 { backlog.yield(.missed(count: UInt64(count), restarted: false)) }
             } else {
                 backlog.finish()
             }
@@ -32,11 +32,11 @@ final class FollowerBacklogTests: XCTestCase {
     // Past its limit a follower gets what fitted, then the notice, and nothing more.
     func testAFollowerThatFallsBehindIsToldOnceAndEnds() async throws {
         let backlog = FollowerBacklog(limit: 3)
-        backlog.yield(.missed(count: 1))
+        backlog.yield(.missed(count: 1, restarted: false))
         var writes: [String] = []
         let overflowed = try await backlog.drain(message: message, overflowNotice: "dropped") { text in
             writes.append(text)
-            for count in 2...9 { backlog.yield(.missed(count: UInt64(count))) }
+            for count in 2...9 { backlog.yield(.missed(count: UInt64(count), restarted: false)) }
         }
         XCTAssertTrue(overflowed)
         XCTAssertEqual(writes, ["1;", "2;3;4;dropped"])
@@ -51,7 +51,7 @@ final class FollowerBacklogTests: XCTestCase {
             writes.append(text)
             if writes.count == 1 {
                 backlog.keepAlive()
-                backlog.yield(.missed(count: 7))
+                backlog.yield(.missed(count: 7, restarted: false))
             } else {
                 backlog.finish()
             }

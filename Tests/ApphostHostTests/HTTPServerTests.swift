@@ -15,6 +15,8 @@ final class HTTPServerTests: XCTestCase {
     /// that asks for a position.
     private final class RecordingHost: ControlResponder {
         let commands = Mutex<[String]>([])
+        /// What each follower asked for.
+        let follows = Mutex<[(start: EventStart, filter: EventFilter, live: Bool)]>([])
         let replay: Int
 
         init(replay: Int = 0) { self.replay = replay }
@@ -24,13 +26,15 @@ final class HTTPServerTests: XCTestCase {
             reply(ControlReply.message("did \(type(of: command).name)").line)
         }
 
-        func follow(after position: UInt64?, _ handler: @escaping @Sendable (FollowedEvent) -> Void)
-            -> EventSubscription
-        {
-            if position != nil {
+        func follow(
+            from start: EventStart, filter: EventFilter, live: Bool,
+            _ handler: @escaping @Sendable (FollowedEvent) -> Void
+        ) -> EventSubscription {
+            follows.withLock { $0.append((start, filter, live)) }
+            if start != .live {
                 for number in 0..<replay {
                     let event = HostEvent(time: Date(timeIntervalSince1970: 0), kind: .log, message: "\(number)")
-                    handler(.event(position: UInt64(number + 1), event))
+                    handler(.event(position: EventPosition(run: 1, number: UInt64(number + 1)), event))
                 }
             }
             return EventSubscription {}
@@ -398,6 +402,37 @@ final class HTTPServerTests: XCTestCase {
             XCTAssertTrue(opened.lowercased().contains("x-accel-buffering: no"), opened)
             close(stream)
         }
+    }
+
+    // CONTRACT O1: the stream's query is an events request, validated as the control socket's:
+    // Last-Event-ID before ?after=, filters by guest and kind (repeated or comma lists), follow=false
+    // ends after the replay; an unknown kind, a bare position or a bad follow is one line, 400.
+    func testO1TheEventQueryIsValidatedAsTheSocketsRequest() throws {
+        let host = RecordingHost(replay: 2)
+        let port = try start(host)
+        let replay = try HTTPTestClient.request(
+            "GET", "/v1/events?after=0&guest=a.b,c.d&kind=log&kind=app-state,terminated&follow=false", port: port,
+            headers: ["Last-Event-ID": "17.3"])
+        XCTAssertEqual(replay.status, 200, replay.body)
+        let events = HTTPTestClient.events(in: "HTTP/1.1 200 OK\r\n\r\n" + replay.body)
+        XCTAssertEqual(events.map(\.id), ["1.1", "1.2"], replay.body)
+        let asked = try XCTUnwrap(host.follows.withLock { $0.first })
+        XCTAssertEqual(asked.start, .after(EventPosition(run: 17, number: 3)))
+        XCTAssertEqual(asked.filter, EventFilter(guests: ["a.b", "c.d"], kinds: [.log, .appState, .terminated]))
+        XCTAssertFalse(asked.live)
+
+        for (query, error) in [
+            ("kind=log,nonsense", #"unknown event kind \"nonsense\""#),
+            ("after=42", "a bare position (42) cannot tell this run of the host from another"),
+            ("after=1.x", #"malformed event position \"1.x\""#),
+            ("follow=maybe", #"follow must be true or false, not \"maybe\""#),
+        ] {
+            let refused = try HTTPTestClient.request("GET", "/v1/events?\(query)", port: port)
+            XCTAssertEqual(refused.status, 400, query)
+            XCTAssertTrue(refused.body.contains(error), refused.body)
+            XCTAssertEqual(refused.body.split(separator: "\n").count, 1)
+        }
+        XCTAssertEqual(host.follows.withLock { $0.count }, 1, "a refused request asks the host nothing")
     }
 
     // CONTRACT O1, X4: a follower that does not keep up is told so and dropped, and followers beyond

@@ -33,8 +33,9 @@ struct EventJournal {
     struct Replay {
         var entries: [(position: UInt64, event: HostEvent)]
         /// Events after `position` the journal no longer holds: 0 for none, nil when `position`
-        /// is past the newest, so that the follower's count comes from another stream (a host
-        /// that restarted numbers from 1 again) and everything held is replayed.
+        /// is past the newest, so that the follower's number is not one of this journal's and
+        /// everything held is replayed. (A position of another run of the host never reaches
+        /// here as one of this run's: the fan-out tells the runs apart, ``EventPosition``.)
         var missed: UInt64?
     }
 

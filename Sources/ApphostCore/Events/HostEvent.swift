@@ -4,7 +4,7 @@ import Foundation
 /// One entry of the host's event stream (CONTRACT A5: every transition carries its reason).
 /// Flat, so that `--json` prints one object a line that tools like jq read directly.
 public struct HostEvent: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
         /// The first event of a host's run: `host` says who it is (CONTRACT O4).
         case hostStarted = "host-started"
         case guestLoaded = "guest-loaded"
@@ -139,6 +139,13 @@ public struct HostEvent: Sendable, Codable, Equatable {
 
     /// `humanLine` without its time, for a log that stamps each entry itself (journald's MESSAGE).
     public var untimedLine: String { TerminalText.escaped(rawHumanLine(withTime: false)) }
+
+    /// A log event as `ctl logs` prints it, one guest's: its time, level and message, escaped as
+    /// ``humanLine`` is.
+    public var humanLogLine: String {
+        TerminalText.escaped(
+            [Self.timeFormat(time), "[\(level.map { "\($0)" } ?? "?")]", message ?? ""].joined(separator: " "))
+    }
 
     /// The line before escaping: every part of it that is the host's own is plain text.
     private func rawHumanLine(withTime: Bool) -> String {

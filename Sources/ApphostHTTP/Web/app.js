@@ -433,13 +433,17 @@
       // Before the first event seen, the history merely starts later than the host's start:
       // this page missed nothing.
       if (state.lastEventId === null) return;
-      // {"missed":K}, or {"missed":null} when the host cannot tell how many.
-      let missed = null;
+      // {"missed":K,"restarted":false}, or {"missed":null,"restarted":true} when the host
+      // restarted since the last event seen: what it holds of its new run follows.
+      let gap = {};
       try {
-        missed = JSON.parse(data).missed;
+        gap = JSON.parse(data) || {};
       } catch {}
-      const count = typeof missed === "number" ? `${missed} events` : "events";
-      addEvent("gap", `missed ${count} the host no longer holds`, null, id);
+      const count = typeof gap.missed === "number" ? `${gap.missed} events` : "events";
+      const text = gap.restarted
+        ? "the host restarted: events of its earlier run are not held"
+        : `missed ${count} the host no longer holds`;
+      addEvent("gap", text, null, id);
       scheduleRefresh(0);
       return;
     }

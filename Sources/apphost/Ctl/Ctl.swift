@@ -6,7 +6,7 @@ struct Ctl: ParsableCommand {
         subcommands: [
             Ps.self, Switch.self, Open.self, Home.self, Alert.self, Suspend.self, Resume.self, Terminate.self,
             MemoryWarning.self, Action.self, Call.self, Close.self, Dismiss.self, CtlLayout.self, CtlAudio.self,
-            Events.self, CtlMetrics.self, CtlHost.self,
+            Events.self, Logs.self, CtlMetrics.self, CtlHost.self,
         ])
 
     /// Before the subcommand (`ctl --data-dir D ps`), as systemctl and docker take theirs;

@@ -49,11 +49,11 @@ struct HostConnection {
         }
     }
 
-    /// Prints every event the host emits until it closes the connection; after `position`, first
-    /// those the host still holds after it.
-    func follow(after position: UInt64?, with printer: EventPrinter) throws(CLIFailure) {
+    /// Prints the events `request` asks for until the host closes the connection: first those the
+    /// host still holds after its position, if it has one.
+    func follow(_ request: EventsCommand, with printer: EventPrinter) throws(CLIFailure) {
         do {
-            try client.follow(after: position) { printer.print(line: $0) }
+            try client.follow(request) { printer.print(line: $0) }
         } catch {
             throw failure(error)
         }

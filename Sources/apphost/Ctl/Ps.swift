@@ -1,5 +1,6 @@
 import ApphostControl
 import ApphostCore
+import ApphostModel
 import ArgumentParser
 import Foundation
 
@@ -8,8 +9,32 @@ struct Ps: ParsableCommand {
 
     @OptionGroup var options: CtlOptions
 
+    @Option(
+        name: .customLong("state"),
+        help: ArgumentHelp(
+            "Only the guests in this app state: \(AppState.allCases.map(\.description).joined(separator: ", ")) (repeat the option, or give a comma-separated list).",
+            valueName: "state"))
+    var states: [String] = []
+
+    /// The states asked for; empty for every guest.
+    private func chosenStates() throws -> Set<AppState> {
+        var chosen: Set<AppState> = []
+        for name in states.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            guard let state = AppState.allCases.first(where: { $0.description == name }) else {
+                let known = AppState.allCases.map(\.description).joined(separator: ", ")
+                throw ValidationError("unknown app state \"\(name)\" (known: \(known))")
+            }
+            chosen.insert(state)
+        }
+        return chosen
+    }
+
+    func validate() throws { _ = try chosenStates() }
+
     func run() throws {
-        let status = try options.connect().send(StatusCommand())
+        var status = try options.connect().send(StatusCommand())
+        let chosen = try chosenStates()
+        if !chosen.isEmpty { status.guests.removeAll { !chosen.contains($0.appState) } }
         if options.json {
             Output.line(ControlCoding.line(status))
         } else {
