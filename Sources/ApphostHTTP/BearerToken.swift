@@ -5,6 +5,8 @@ import Foundation
 /// `bearer_token_file` keep theirs.
 public struct BearerToken: Sendable {
     let bytes: [UInt8]
+    /// The token as a client sends it (`apphost ctl --url --token-file`).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Fewer characters than this are too easy to guess: `openssl rand -hex 16` makes 32.
     public static let minimumLength = 16

@@ -17,6 +17,12 @@ enum Output {
     /// the message (its control characters escaped, CONTRACT X2, X7).
     static func error(_ message: String) { emit("apphost: \(TerminalText.escaped(message))\n", to: STDERR_FILENO) }
 
+    /// Whether `error` lines are JSON (`ctl --json`): set once, before anything fails.
+    nonisolated(unsafe) static var errorsAsJSON = false
+
+    /// One line on standard error as it is (a JSON error line: its escapes keep it one line).
+    static func errorLine(_ line: String) { emit(line + "\n", to: STDERR_FILENO) }
+
     /// Keeps standard output for this process's own lines and points descriptor 1 at standard
     /// error: what anything else in the process writes there (a guest run in the host's process,
     /// a library) lands among the errors, never among the lines `line` prints, and a worker

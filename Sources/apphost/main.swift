@@ -7,7 +7,11 @@ do {
     var command = try Apphost.parseAsRoot()
     try command.run()
 } catch let failure as CLIFailure {
-    Output.error(failure.message)
+    if Output.errorsAsJSON {
+        Output.errorLine(failure.jsonLine)
+    } else {
+        Output.error(failure.message)
+    }
     Apphost.exit(withError: ExitCode(failure.exitCode))
 } catch {
     if let usage = UsageError(error, arguments: Array(CommandLine.arguments.dropFirst())) {

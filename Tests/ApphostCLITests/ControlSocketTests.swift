@@ -6,7 +6,7 @@ import XCTest
 final class ControlSocketTests: HostTestCase {
     func testCtlWithoutAHostIsOneLineError() throws {
         let result = try ctl("ps")
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 3, "no host running: systemctl's \"not running\"")
         assertOneLineError(result, containing: "no host is running with data dir \(dataDirectory)")
         XCTAssertTrue(result.stderr.first?.contains(dataDirectory + "/control.sock") == true, "\(result.stderr)")
     }

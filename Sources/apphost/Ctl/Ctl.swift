@@ -1,4 +1,6 @@
+import ApphostHTTP
 import ArgumentParser
+import Foundation
 
 struct Ctl: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +23,39 @@ struct CtlOptions: ParsableArguments {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    func connect() throws(CLIFailure) -> HostConnection {
-        try HostConnection(dataDirectory: dataDirectory.resolve())
+    @Option(
+        help: ArgumentHelp(
+            "Drive the host whose HTTP API is at this address (default $APPHOST_URL) rather than the one on the data directory.",
+            valueName: "url"))
+    var url: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --url: the file whose first line is the API's token (default $APPHOST_TOKEN_FILE).",
+            valueName: "path"))
+    var tokenFile: String?
+
+    func connect(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIFailure)
+        -> HostConnection
+    {
+        // With --json, a failure is the reply line a host sends for one, on standard error.
+        Output.errorsAsJSON = json
+        let url = url ?? environment["APPHOST_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let tokenFile = tokenFile ?? environment["APPHOST_TOKEN_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let url else {
+            if tokenFile != nil, self.tokenFile != nil {
+                throw CLIFailure("--token-file goes with --url", exitCode: CLIFailure.invalidExitCode)
+            }
+            return try HostConnection(dataDirectory: dataDirectory.resolve())
+        }
+        var token: String?
+        if let tokenFile {
+            do throws(HTTPSetupError) {
+                token = try BearerToken(file: tokenFile).text
+            } catch {
+                throw CLIFailure(error.message)
+            }
+        }
+        return HostConnection(remote: try HTTPControlClient(url: url, token: token))
     }
 }

@@ -1,10 +1,16 @@
 import ApphostControl
 import ApphostHost
 
-/// The CLI's side of the control socket: sends a request and turns every failure into one line.
+/// The CLI's way to a host: the control socket of a data directory, or a host's HTTP API
+/// (`--url`), with the same requests, replies and exit statuses (CONTRACT O4). Sends a request
+/// and turns every failure into one line.
 struct HostConnection {
-    let dataDirectory: DataDirectory
-    private let client: ControlClient
+    private enum Transport {
+        case socket(ControlClient, DataDirectory)
+        case http(HTTPControlClient)
+    }
+
+    private let transport: Transport
 
     init(dataDirectory: DataDirectory) throws(CLIFailure) {
         do {
@@ -12,18 +18,24 @@ struct HostConnection {
         } catch {
             throw CLIFailure(error)
         }
-        self.dataDirectory = dataDirectory
-        client = ControlClient(socketPath: dataDirectory.socketPath)
+        transport = .socket(ControlClient(socketPath: dataDirectory.socketPath), dataDirectory)
     }
+
+    init(remote: HTTPControlClient) { transport = .http(remote) }
 
     /// Sends `command` and returns its response, or throws the host's one-line error.
     func send<Command: ControlCommand>(_ command: Command) throws(CLIFailure) -> Command.Response {
         try Self.validate(command)
         let line: String
-        do {
-            line = try client.send(command)
-        } catch {
-            throw failure(error)
+        switch transport {
+        case .socket(let client, let dataDirectory):
+            do {
+                line = try client.send(command)
+            } catch {
+                throw Self.failure(error, dataDirectory: dataDirectory)
+            }
+        case .http(let client):
+            line = try client.send(verb: Command.name, line: command.line)
         }
         guard let reply = try? ControlCoding.decode(ControlReply<Command.Response>.self, from: line) else {
             // An error reply has no result, so it does not decode as a success of any type.
@@ -52,19 +64,24 @@ struct HostConnection {
     /// Prints the events `request` asks for until the host closes the connection: first those the
     /// host still holds after its position, if it has one.
     func follow(_ request: EventsCommand, with printer: EventPrinter) throws(CLIFailure) {
-        do {
+        switch transport {
+        case .socket(let client, let dataDirectory):
+            do {
+                try client.follow(request) { printer.print(line: $0) }
+            } catch {
+                throw Self.failure(error, dataDirectory: dataDirectory)
+            }
+        case .http(let client):
             try client.follow(request) { printer.print(line: $0) }
-        } catch {
-            throw failure(error)
         }
     }
 
-    private func failure(_ error: ControlClientError) -> CLIFailure {
+    private static func failure(_ error: ControlClientError, dataDirectory: DataDirectory) -> CLIFailure {
         switch error {
         case .notListening(let socketPath):
             CLIFailure(
                 "no host is running with data dir \(dataDirectory.path) (nothing listens on \(socketPath); "
-                    + "start one with apphost launch)")
+                    + "start one with apphost launch)", exitCode: CLIFailure.notRunningExitCode)
         case .refused, .failed:
             CLIFailure(error)
         }
