@@ -119,7 +119,7 @@
   }
 
   // A control reply: {"ok":true,"result":...} or {"ok":false,"error":"one line"}.
-  async function api(method, path, body) {
+  async function api(method, path, body, options = {}) {
     const headers = { Accept: "application/json", ...authHeaders() };
     const init = { method, headers, cache: "no-store" };
     // Every POST is JSON, an empty one too: the host refuses any other (a form post from a
@@ -142,7 +142,7 @@
       // Not a control reply: a proxy's page, or a server error.
     }
     if (reply && typeof reply === "object" && "ok" in reply) {
-      if (reply.ok) return reply.result;
+      if (reply.ok) return options.raw ? { result: reply.result, text } : reply.result;
       throw new APIError(reply.error || `HTTP ${response.status}`, response.status);
     }
     const detail = oneLine(text).slice(0, 160);
@@ -554,11 +554,14 @@
     output.textContent = "calling…";
     button.disabled = true;
     try {
-      const reply = await api("POST", "v1/call", { guest: form.dataset.guest, action, words });
+      const { result: reply, text: raw } = await api("POST", "v1/call", { guest: form.dataset.guest, action, words }, { raw: true });
       clearError();
       output.dataset.state = "done";
       if (reply && "result" in reply) {
-        const value = typeof reply.result === "string" ? reply.result : JSON.stringify(reply.result);
+        let value = typeof reply.result === "string" ? reply.result : JSON.stringify(reply.result);
+        // A 64-bit integer as the host wrote it: a JavaScript number rounds it past 2^53.
+        const exact = /"result"\s*:\s*(-?\d+)\s*[,}]/.exec(raw);
+        if (typeof reply.result === "number" && Number.isInteger(reply.result) && exact) value = exact[1];
         output.dataset.result = value;
         output.textContent = `→ ${value}`;
         output.title = `result of type ${reply.type || "?"}`;
