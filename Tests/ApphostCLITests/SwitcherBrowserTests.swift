@@ -75,6 +75,8 @@ final class SwitcherBrowserTests: HostTestCase {
     }
 
     static let musicID = "org.apphost.samples.music"
+    static let overrunID = "org.apphost.samples.overrun"
+    static let overrun = "libCOverrunGuest.so"
 
     // CONTRACT O1, B2, S11, F2, C9, C10, C12 (issue 35, point 8): the switcher's new parts, in the
     // browser. Terminate asks first from the keyboard too (Enter on the focused button, Escape
@@ -92,19 +94,29 @@ final class SwitcherBrowserTests: HostTestCase {
     private func newParts(_ isolation: String) throws {
         try requireChromium()
         let host = try startHost(
-            [BuildProducts.cSample, Self.notes, BuildProducts.cMusic],
-            // Suspended a second after going idle in background (B6), as an operator's host would.
-            options: ["--isolation", isolation, "--http", "127.0.0.1:0", "--log-level", "info", "--suspend-delay", "1"])
-        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
+            [Self.overrun, BuildProducts.cSample, Self.notes, BuildProducts.cMusic],
+            // Suspended a second after going idle in background (B6), as an operator's host would;
+            // C Overrun's task runs over a budget of 2 s (B4), which the others never spend.
+            options: [
+                "--background-budget", "2", "--expiration-grace", "1", "--isolation", isolation, "--http",
+                "127.0.0.1:0", "--log-level", "info", "--suspend-delay", "1",
+            ])
+        try host.waitForLog(Self.cID, "callback will_connect", prefix: true)
         try host.waitForLog(Self.notesID, "connected list: ", prefix: true)
         try host.waitForLog(Self.musicID, "music: ready")
+        // C Overrun begins its task when it leaves the foreground, which it has at launch.
+        try host.waitForLog(Self.overrunID, "callback will_enter_foreground", prefix: true)
+        let mark = host.events.count
+        try ctlSucceeds("switch", Self.cID)
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true, after: mark)
+        try host.waitForLog(Self.overrunID, "sync began", prefix: true, after: mark)
 
         let url = try httpURL(of: host)
         let screenshot = scratch.path + "/switcher-parts.png"
         let result = try runCommand(
             "/usr/bin/env",
             [
-                "python3", Self.driver, url, "--guests", "3", "--screenshot", screenshot, "--timeout", "90",
+                "python3", Self.driver, url, "--guests", "4", "--screenshot", screenshot, "--timeout", "90",
                 "--scenario", "parts",
             ],
             timeout: 120)
@@ -114,7 +126,9 @@ final class SwitcherBrowserTests: HostTestCase {
         }
         let summary = try JSONDecoder().decode(PartsSummary.self, from: Data(result.stdout.joined().utf8))
         XCTAssertEqual(summary.pageErrors, [], "the page threw or logged errors")
-        for name in ["suspendedBudget", "layoutPicture", "actionCall", "audioPanel", "keyboardConfirmation"] {
+        for name in [
+            "suspendedBudget", "expiredBudget", "layoutPicture", "actionCall", "audioPanel", "keyboardConfirmation",
+        ] {
             guard let check = summary.checks[name] else {
                 XCTFail("the driver did not check \(name)")
                 continue
@@ -128,11 +142,18 @@ final class SwitcherBrowserTests: HostTestCase {
             XCTAssertFalse(budget.text.contains("unlimited"), budget.text)
             XCTAssertEqual(budget.hostAppState, "suspended")
         }
+        if let budget = summary.checks["expiredBudget"]?.detail?.budget {
+            XCTAssertEqual(budget.kind, "expired")
+            XCTAssertFalse(budget.text.contains("unlimited"), budget.text)
+            XCTAssertEqual(budget.hostSuspension, "budgetExpired")
+        }
+
+        let final = try status()
+        XCTAssertEqual(final.guest(Self.overrunID)?.suspension?.reason, .budgetExpired)
 
         // S11: the picture is the host's layout: each region's scene where the host put it, the
         // split's halves at 70% and 30% of the width, slide over 320 of 1920 points, picture in
         // picture a quarter.
-        let final = try status()
         if let picture = summary.checks["layoutPicture"]?.detail?.picture, let layout = summary.observed?.hostLayout,
             case .split(let first, let second, let ratio) = layout.main
         {
@@ -169,7 +190,7 @@ final class SwitcherBrowserTests: HostTestCase {
         XCTAssertEqual(final.audio?.volume ?? 0, 0.8, accuracy: 1e-9)
         XCTAssertEqual(final.audio?.devices.map(\.rawValue).contains("headphones"), true)
         if let sessions = summary.checks["audioPanel"]?.detail?.sessions {
-            XCTAssertEqual(Set(sessions.map(\.guest)), [Self.cID, Self.notesID, Self.musicID])
+            XCTAssertEqual(Set(sessions.map(\.guest)), [Self.cID, Self.notesID, Self.musicID, Self.overrunID])
             XCTAssertGreaterThan(sessions.first { $0.guest == Self.musicID }?.level ?? 0, 0)
         }
 
@@ -242,6 +263,7 @@ final class SwitcherBrowserTests: HostTestCase {
             var text: String
             var kind: String?
             var hostAppState: String?
+            var hostSuspension: String?
         }
 
         struct Picture: Decodable {

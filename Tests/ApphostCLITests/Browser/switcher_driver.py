@@ -14,8 +14,8 @@ PNG screenshot to PATH, then plays the scenario:
 - home (the default): notes the foreground guest, clicks the page's Home button with a real
   mouse click, and waits until the page shows that guest in background (or suspended) and no
   longer in the foreground.
-- parts (issue 35, point 8), with the C sample, Swift Notes and C Music loaded: a suspended
-  guest's budget; the layout changed from the page's form (split with a ratio, slide over,
+- parts (issue 35, point 8), with the C sample, Swift Notes, C Music and C Overrun loaded: a
+  suspended guest's budget, and one whose budget expired; the layout changed from the page's form (split with a ratio, slide over,
   picture in picture) and the picture the page draws of it, beside the host's layout; an action
   called from its form; the audio panel (sessions and levels, the silence switch, the volume,
   a device plugged in), each seen in GET /v1/guests; Terminate pressed with Enter, which must
@@ -361,6 +361,7 @@ class HostAPI:
 C_ID = "org.apphost.samples.c"
 NOTES_ID = "org.apphost.samples.notes"
 MUSIC_ID = "org.apphost.samples.music"
+OVERRUN_ID = "org.apphost.samples.overrun"
 
 # The picture the page draws: each region's place and session, its box as fractions of the
 # picture's.
@@ -434,25 +435,33 @@ def parts(browser, api, arguments, deadline):
             checks[name] = {"ok": False, "detail": str(error)}
 
     # A suspended guest's budget: Swift Notes goes to background at launch and is suspended once
-    # idle (B6); its card must not call its budget unlimited.
-    def budget(step_deadline):
-        browser.wait_for(
-            f"""document.querySelector('#guests .guest[data-guest={json.dumps(NOTES_ID)}]')?.dataset.appState === "suspended" """,
-            step_deadline, "Swift Notes suspended on the page", DESCRIBE)
-        shown = browser.evaluate(
-            f"""(() => {{
-                const element = document.querySelector('#guests .guest[data-guest={json.dumps(NOTES_ID)}] [data-field="budget"]');
-                return element ? {{text: element.textContent, kind: element.dataset.budget ?? null}} : null;
-            }})()""")
-        host = api.guest(NOTES_ID)
-        if shown is None:
-            raise DriverError("the card shows no budget")
-        if "unlimited" in shown["text"] or shown["kind"] not in ("suspended", "expired"):
-            raise DriverError(f"a suspended guest's budget reads {shown['text']!r} (kind {shown['kind']!r})")
-        return {"text": shown["text"], "kind": shown["kind"], "hostAppState": host["appState"] if host else None,
-                "hostSuspension": (host or {}).get("suspension", {}).get("reason")}
+    # idle (B6); C Overrun holds its task past its budget and is suspended for it (B4). Neither
+    # card may call its budget unlimited.
+    def budget_of(guest_id, kinds, why):
+        def step(step_deadline):
+            browser.wait_for(
+                f"""(() => {{
+                    const card = document.querySelector('#guests .guest[data-guest={json.dumps(guest_id)}]');
+                    return card?.dataset.appState === "suspended"
+                        && card.querySelector('[data-field="suspension"]')?.dataset.reason === {json.dumps(why)};
+                }})()""",
+                step_deadline, f"{guest_id} suspended ({why}) on the page", DESCRIBE)
+            shown = browser.evaluate(
+                f"""(() => {{
+                    const element = document.querySelector('#guests .guest[data-guest={json.dumps(guest_id)}] [data-field="budget"]');
+                    return element ? {{text: element.textContent, kind: element.dataset.budget ?? null}} : null;
+                }})()""")
+            host = api.guest(guest_id)
+            if shown is None:
+                raise DriverError("the card shows no budget")
+            if "unlimited" in shown["text"] or shown["kind"] not in kinds:
+                raise DriverError(f"a guest suspended ({why}) has its budget read {shown['text']!r} (kind {shown['kind']!r})")
+            return {"text": shown["text"], "kind": shown["kind"], "hostAppState": host["appState"] if host else None,
+                    "hostSuspension": ((host or {}).get("suspension") or {}).get("reason")}
+        return step
 
-    check("suspendedBudget", budget)
+    check("suspendedBudget", budget_of(NOTES_ID, ("suspended",), "automatic"))
+    check("expiredBudget", budget_of(OVERRUN_ID, ("expired",), "budgetExpired"))
 
     # A second window of the C sample, for the split's other half (through the API: the page
     # has no verb for it).
