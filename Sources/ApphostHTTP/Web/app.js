@@ -798,8 +798,8 @@
 
   function renderAudio(status) {
     const audio = status.audio;
-    const section = $(".audio-section");
-    section.dataset.available = audio ? "true" : "false";
+    // A status without the host's audio (none before this API had it) shows no panel.
+    $(".audio-section").hidden = !audio;
     if (!audio) return;
     const silence = $("#silence");
     if (!state.pending.has(silence)) silence.checked = Boolean(audio.silenceSwitch);
