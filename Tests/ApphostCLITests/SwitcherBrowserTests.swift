@@ -127,7 +127,8 @@ final class SwitcherBrowserTests: HostTestCase {
         let summary = try JSONDecoder().decode(PartsSummary.self, from: Data(result.stdout.joined().utf8))
         XCTAssertEqual(summary.pageErrors, [], "the page threw or logged errors")
         for name in [
-            "suspendedBudget", "expiredBudget", "layoutPicture", "actionCall", "audioPanel", "keyboardConfirmation",
+            "suspendedBudget", "expiredBudget", "layoutPicture", "actionCall", "audioPanel", "keyboardClose",
+            "keyboardConfirmation",
         ] {
             guard let check = summary.checks[name] else {
                 XCTFail("the driver did not check \(name)")

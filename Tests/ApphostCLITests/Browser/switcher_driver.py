@@ -18,8 +18,8 @@ PNG screenshot to PATH, then plays the scenario:
   suspended guest's budget, and one whose budget expired; the layout changed from the page's form (split with a ratio, slide over,
   picture in picture) and the picture the page draws of it, beside the host's layout; an action
   called from its form; the audio panel (sessions and levels, the silence switch, the volume,
-  a device plugged in), each seen in GET /v1/guests; Terminate pressed with Enter, which must
-  ask first. Each check is recorded in the summary's "checks" ({"ok":..,"detail":..}), and a
+  a device plugged in), each seen in GET /v1/guests; Close pressed with Space and Terminate
+  pressed with Enter, which must ask first. Each check is recorded in the summary's "checks" ({"ok":..,"detail":..}), and a
   failed one does not stop the others.
 
 It then prints one JSON object (the summary) on standard output and exits 0; on a timeout or
@@ -584,6 +584,29 @@ def parts(browser, api, arguments, deadline):
         return {"sessions": rows, "page": shown, "host": hosts}
 
     check("audioPanel", audio)
+
+    # Close from the keyboard, with Space: it asks too, and Escape leaves the scene be.
+    def keyboard_close(step_deadline):
+        scene = page_scenes(browser, C_ID)[0]
+        button = f'#guests .scene[data-session={json.dumps(scene)}] button[data-action="close"]'
+        browser.focus(button)
+        browser.press(" ")
+        time.sleep(0.3)  # what Space set off, if it sent the verb at once, reaches the host meanwhile
+        asked = browser.evaluate("""document.querySelector("#confirm")?.open === true""")
+        sessions = [s["session"] for g in api.status()["guests"] for s in g["scenes"]]
+        if not asked:
+            raise DriverError(f"Space on Close asked nothing (the host {'still has' if scene in sessions else 'closed'} the scene)")
+        if scene not in sessions:
+            raise DriverError("Space on Close closed the scene before any confirmation")
+        browser.press("Escape")
+        browser.wait_for("""document.querySelector("#confirm")?.open === false""", step_deadline,
+                         "the confirmation to close on Escape", DESCRIBE)
+        time.sleep(0.3)
+        if scene not in [s["session"] for g in api.status()["guests"] for s in g["scenes"]]:
+            raise DriverError("Escape on the confirmation closed the scene")
+        return {"asked": asked, "kept": True}
+
+    check("keyboardClose", keyboard_close)
 
     # Terminate from the keyboard: Enter on the focused button asks first; Escape cancels; Tab
     # to the confirmation and Enter terminates.
