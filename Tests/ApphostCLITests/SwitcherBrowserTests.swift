@@ -74,7 +74,230 @@ final class SwitcherBrowserTests: HostTestCase {
         }
     }
 
+    static let musicID = "org.apphost.samples.music"
+    static let overrunID = "org.apphost.samples.overrun"
+    static let overrun = "libCOverrunGuest.so"
+
+    // CONTRACT O1, B2, S11, F2, C9, C10, C12 (issue 35, point 8): the switcher's new parts, in the
+    // browser. Terminate asks first from the keyboard too (Enter on the focused button, Escape
+    // cancels, Tab and Enter confirm); a suspended guest's budget is not "unlimited"; the layout
+    // changed from the page's form (split at 0.7, slide over, picture in picture) is drawn as the
+    // host has it; an action called from its form shows its result; the audio panel shows the
+    // sessions and their levels and drives the silence switch, the volume and a device.
+    func testTheNewPartsAskFromTheKeyboardDrawTheLayoutCallActionsAndDriveTheAudioIsolated() throws {
+        try newParts("process")
+    }
+    func testTheNewPartsAskFromTheKeyboardDrawTheLayoutCallActionsAndDriveTheAudioInProcess() throws {
+        try newParts("none")
+    }
+
+    private func newParts(_ isolation: String) throws {
+        try requireChromium()
+        let host = try startHost(
+            [Self.overrun, BuildProducts.cSample, Self.notes, BuildProducts.cMusic],
+            // Suspended a second after going idle in background (B6), as an operator's host would;
+            // C Overrun's task runs over a budget of 2 s (B4), which the others never spend.
+            options: [
+                "--background-budget", "2", "--expiration-grace", "1", "--isolation", isolation, "--http",
+                "127.0.0.1:0", "--log-level", "info", "--suspend-delay", "1",
+            ])
+        try host.waitForLog(Self.cID, "callback will_connect", prefix: true)
+        try host.waitForLog(Self.notesID, "connected list: ", prefix: true)
+        try host.waitForLog(Self.musicID, "music: ready")
+        // C Overrun begins its task when it leaves the foreground, which it has at launch.
+        try host.waitForLog(Self.overrunID, "callback will_enter_foreground", prefix: true)
+        let mark = host.events.count
+        try ctlSucceeds("switch", Self.cID)
+        try host.waitForLog(Self.cID, "callback did_become_active", prefix: true, after: mark)
+        try host.waitForLog(Self.overrunID, "sync began", prefix: true, after: mark)
+
+        let url = try httpURL(of: host)
+        let screenshot = scratch.path + "/switcher-parts.png"
+        let result = try runCommand(
+            "/usr/bin/env",
+            [
+                "python3", Self.driver, url, "--guests", "4", "--screenshot", screenshot, "--timeout", "90",
+                "--scenario", "parts",
+            ],
+            timeout: 120)
+        guard result.status == 0, result.stdout.count == 1 else {
+            XCTFail("the driver failed (\(result.status)): \((result.stderr + result.stdout).joined(separator: "\n"))")
+            throw HostTestFailure()
+        }
+        let summary = try JSONDecoder().decode(PartsSummary.self, from: Data(result.stdout.joined().utf8))
+        XCTAssertEqual(summary.pageErrors, [], "the page threw or logged errors")
+        for name in [
+            "suspendedBudget", "expiredBudget", "layoutPicture", "actionCall", "audioPanel", "keyboardClose",
+            "keyboardConfirmation",
+        ] {
+            guard let check = summary.checks[name] else {
+                XCTFail("the driver did not check \(name)")
+                continue
+            }
+            XCTAssertTrue(check.ok, "\(name): \(check.failure ?? "")")
+        }
+
+        // B2: the suspended guest's budget, as the page showed it.
+        if let budget = summary.checks["suspendedBudget"]?.detail?.budget {
+            XCTAssertEqual(budget.kind, "suspended")
+            XCTAssertFalse(budget.text.contains("unlimited"), budget.text)
+            XCTAssertEqual(budget.hostAppState, "suspended")
+        }
+        if let budget = summary.checks["expiredBudget"]?.detail?.budget {
+            XCTAssertEqual(budget.kind, "expired")
+            XCTAssertFalse(budget.text.contains("unlimited"), budget.text)
+            XCTAssertEqual(budget.hostSuspension, "budgetExpired")
+        }
+
+        let final = try status()
+        XCTAssertEqual(final.guest(Self.overrunID)?.suspension?.reason, .budgetExpired)
+
+        // S11: the picture is the host's layout: each region's scene where the host put it, the
+        // split's halves at 70% and 30% of the width, slide over 320 of 1920 points, picture in
+        // picture a quarter.
+        if let picture = summary.checks["layoutPicture"]?.detail?.picture, let layout = summary.observed?.hostLayout,
+            case .split(let first, let second, let ratio) = layout.main
+        {
+            // The split stays when Swift Notes, in picture in picture, is terminated below.
+            XCTAssertEqual(final.layout.main, layout.main)
+            XCTAssertEqual(picture.main, "split")
+            XCTAssertEqual(picture.ratio ?? 0, 0.7, accuracy: 1e-9)
+            XCTAssertEqual(ratio, 0.7, accuracy: 1e-9)
+            let regions = Dictionary(picture.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first })
+            XCTAssertEqual(Set(regions.keys), ["split-first", "split-second", "slide-over", "pip"])
+            XCTAssertEqual(regions["split-first"]?.session, first.session)
+            XCTAssertEqual(regions["split-second"]?.session, second.session)
+            XCTAssertEqual(regions["slide-over"]?.session, layout.slideOver.last?.session)
+            XCTAssertEqual(regions["slide-over"]?.guest, Self.musicID)
+            XCTAssertEqual(regions["pip"]?.session, layout.pictureInPicture?.session)
+            XCTAssertEqual(regions["pip"]?.guest, Self.notesID)
+            // Within a pixel of a picture some 400 wide, its border aside.
+            XCTAssertEqual(
+                (regions["split-first"]?.width ?? 0)
+                    / ((regions["split-first"]?.width ?? 0) + (regions["split-second"]?.width ?? 1)),
+                0.7, accuracy: 0.01)
+            XCTAssertEqual(regions["slide-over"]?.width ?? 0, 320.0 / 1920, accuracy: 0.01)
+            XCTAssertEqual(regions["pip"]?.width ?? 0, 0.25, accuracy: 0.01)
+        } else {
+            XCTFail("no picture, or the host's layout is no split: \(final.layoutLine)")
+        }
+
+        // F2: greet(s)s called with "World" from its form.
+        XCTAssertEqual(summary.checks["actionCall"]?.detail?.greet?.result, "Hello, World!")
+        XCTAssertEqual(summary.checks["actionCall"]?.detail?.scenes?.result, "2")
+
+        // C9, C10, C12: what the page drove, as the host has it now.
+        XCTAssertEqual(final.audio?.silenceSwitch, true)
+        XCTAssertEqual(final.audio?.volume ?? 0, 0.8, accuracy: 1e-9)
+        XCTAssertEqual(final.audio?.devices.map(\.rawValue).contains("headphones"), true)
+        if let sessions = summary.checks["audioPanel"]?.detail?.sessions {
+            XCTAssertEqual(Set(sessions.map(\.guest)), [Self.cID, Self.notesID, Self.musicID, Self.overrunID])
+            XCTAssertGreaterThan(sessions.first { $0.guest == Self.musicID }?.level ?? 0, 0)
+        }
+
+        // Terminated only once confirmed: Swift Notes ran while the page asked, and after Escape.
+        if let keyboard = summary.checks["keyboardConfirmation"]?.detail?.keyboard {
+            XCTAssertTrue(keyboard.asked)
+            XCTAssertEqual(keyboard.phaseWhileAsking, "running")
+            XCTAssertEqual(keyboard.phaseAfterCancel, "running")
+            XCTAssertEqual(keyboard.focusedInDialog, "confirm-cancel", "Cancel is the safe first focus")
+            XCTAssertEqual(keyboard.focusAfterTab, "confirm-ok")
+        }
+        XCTAssertEqual(final.guest(Self.notesID)?.phase, .notRunning)
+        XCTAssertEqual(final.guest(Self.notesID)?.lastReason, .requested)
+    }
+
     // MARK: - Helpers
+
+    private struct PartsSummary: Decodable {
+        var checks: [String: Check]
+        var observed: Observed?
+        var pageErrors: [String]
+
+        /// What GET /v1/guests said when the page drew its picture.
+        struct Observed: Decodable {
+            var hostLayout: Layout?
+        }
+
+        struct Check: Decodable {
+            var ok: Bool
+            /// What the check saw when it passed; why it failed otherwise.
+            var detail: Detail?
+            var failure: String?
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                ok = try container.decode(Bool.self, forKey: .ok)
+                if ok {
+                    detail = try container.decodeIfPresent(Detail.self, forKey: .detail)
+                } else {
+                    failure = try container.decodeIfPresent(String.self, forKey: .detail)
+                }
+            }
+
+            private enum CodingKeys: String, CodingKey { case ok, detail }
+        }
+
+        /// One type for every check's detail: each decodes the members it has.
+        struct Detail: Decodable {
+            var budget: Budget?
+            var picture: Picture?
+            var greet: CallResult?
+            var scenes: CallResult?
+            var sessions: [Session]?
+            var keyboard: Keyboard?
+
+            init(from decoder: any Decoder) throws {
+                budget = try? Budget(from: decoder)
+                picture = try? Picture(from: decoder)
+                keyboard = try? Keyboard(from: decoder)
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                greet = try container.decodeIfPresent(CallResult.self, forKey: .greet)
+                scenes = try container.decodeIfPresent(CallResult.self, forKey: .scenes)
+                sessions = try container.decodeIfPresent([Session].self, forKey: .sessions)
+            }
+
+            private enum CodingKeys: String, CodingKey { case greet, scenes, sessions }
+        }
+
+        struct Budget: Decodable {
+            var text: String
+            var kind: String?
+            var hostAppState: String?
+            var hostSuspension: String?
+        }
+
+        struct Picture: Decodable {
+            var main: String?
+            var ratio: Double?
+            var regions: [Region]
+        }
+
+        struct Region: Decodable {
+            var region: String
+            var session: String
+            var guest: String
+            var left: Double
+            var width: Double
+        }
+
+        struct CallResult: Decodable {
+            var result: String?
+        }
+
+        struct Session: Decodable {
+            var guest: String
+            var level: Double
+        }
+
+        struct Keyboard: Decodable {
+            var asked: Bool
+            var phaseWhileAsking: String
+            var phaseAfterCancel: String
+            var focusedInDialog: String?
+            var focusAfterTab: String?
+        }
+    }
 
     private struct DriverSummary: Decodable {
         var foregroundBefore: String?

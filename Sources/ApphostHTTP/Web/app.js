@@ -13,6 +13,16 @@
 //   #error                                  the last error, one line (hidden when none)
 //   #connection[data-connection]            live, connecting, reconnecting, unauthorized
 //   #events li[data-event="KIND"]           recent events, newest first
+//   #confirm[open]                          the confirmation Terminate and Close ask for, from a
+//                                           click or a key alike; #confirm-ok, #confirm-cancel
+//   .guest [data-field="budget"][data-budget]  counting, unlimited, suspended, expired, none
+//   #display-picture .region[data-region]   full, split-first, split-second, slide-over, pip,
+//                                           prominent; each with data-session and data-guest
+//   #display-picture[data-ratio]            the split's first share, as the host has it
+//   #layout-form (#layout-mode, #layout-scene, #layout-scene2, #layout-ratio)
+//   .guest form.call[data-action-name]      a form per action, its output.call-result[data-state]
+//   #silence, #volume, #devices input[data-device]   the host's audio, driven from the page
+//   #audio-sessions tr[data-guest]          a session; data-level, data-active, data-rendering
 "use strict";
 
 (() => {
@@ -20,7 +30,7 @@
   const MAX_EVENTS = 40;
   const REFRESH_DELAY_MS = 120;
   // Events that change nothing the page shows: no status refresh for them.
-  const QUIET_EVENTS = new Set(["log", "callback", "audio-meter", "audio-level", "state-saved"]);
+  const QUIET_EVENTS = new Set(["log", "callback", "audio-meter", "state-saved"]);
   // Periodic events the recent-events list would drown in.
   const UNLISTED_EVENTS = new Set(["audio-meter"]);
 
@@ -109,7 +119,7 @@
   }
 
   // A control reply: {"ok":true,"result":...} or {"code":"...","error":"one line","ok":false}.
-  async function api(method, path, body) {
+  async function api(method, path, body, options = {}) {
     const headers = { Accept: "application/json", ...authHeaders() };
     const init = { method, headers, cache: "no-store" };
     // Every POST is JSON, an empty one too: the host refuses any other (a form post from a
@@ -132,7 +142,7 @@
       // Not a control reply: a proxy's page, or a server error.
     }
     if (reply && typeof reply === "object" && "ok" in reply) {
-      if (reply.ok) return reply.result;
+      if (reply.ok) return options.raw ? { result: reply.result, text } : reply.result;
       throw new APIError(reply.error || `HTTP ${response.status}`, response.status);
     }
     const detail = oneLine(text).slice(0, 160);
@@ -244,6 +254,8 @@
     foregroundElement.textContent = foreground || "none (home)";
     $("#display").textContent = text(status.display);
     $("#layout").textContent = layoutLine(status.layout);
+    renderDisplay(status);
+    renderAudio(status);
 
     const alertButton = $("#alert");
     alertButton.dataset.alert = status.alert ? "true" : "false";
@@ -256,13 +268,13 @@
     const cards = new Map();
     for (const card of container.querySelectorAll(".guest")) cards.set(card.dataset.guest, card);
     const keep = new Set();
-    for (const guest of guests) {
+    guests.forEach((guest, index) => {
       let card = cards.get(guest.id);
       if (!card) card = $("#guest-template").content.firstElementChild.cloneNode(true);
       renderGuest(card, guest, foreground);
-      container.appendChild(card);  // moves an existing card into the status's order
+      place(container, card, index);  // an existing card into the status's order
       keep.add(guest.id);
-    }
+    });
     for (const [id, card] of cards) if (!keep.has(id)) card.remove();
 
     container.dataset.count = String(guests.length);
@@ -271,6 +283,42 @@
     count.dataset.count = String(guests.length);
     $("#empty").hidden = guests.length > 0;
     document.body.dataset.ready = "true";
+  }
+
+  // The background budget (B2): counting down in background, unlimited only in the foreground;
+  // a suspended guest runs no time (a fresh budget when it resumes in background), and one
+  // whose budget ran out says so.
+  function budget(guest) {
+    const suspension = guest.suspension;
+    if (suspension && suspension.reason === "budgetExpired") {
+      return { kind: "expired", text: "expired: 0 s left, suspended" };
+    }
+    if (suspension || guest.appState === "suspended") {
+      const reason = suspension ? suspension.reason : "suspended";
+      return { kind: "suspended", text: `none while suspended (${reason}); fresh on resume` };
+    }
+    if (typeof guest.backgroundTimeRemaining === "number") {
+      const left = guest.backgroundTimeRemaining;
+      return { kind: left > 0 ? "counting" : "expired", text: left > 0 ? `${left.toFixed(1)} s left` : "expired: 0 s left" };
+    }
+    if (guest.phase === "notRunning" || guest.appState === "notRunning") {
+      return guest.lastReason === "budgetExpired"
+        ? { kind: "expired", text: "expired: terminated" }
+        : { kind: "none", text: "–" };
+    }
+    if (guest.appState === "active" || guest.appState === "inactive") {
+      return { kind: "unlimited", text: "unlimited (foreground)" };
+    }
+    if (guest.audio && guest.audio.rendering) return { kind: "unlimited", text: "not counted: background audio" };
+    return { kind: "none", text: "–" };
+  }
+
+  // Puts `element` at `index` among `parent`'s children, moving it only when it is elsewhere:
+  // a move takes the focus away from a button or a field in it, a keyboard user's place.
+  function place(parent, element, index) {
+    const at = parent.children[index];
+    if (at === element) return;
+    parent.insertBefore(element, at || null);
   }
 
   function renderGuest(card, guest, foreground) {
@@ -295,10 +343,10 @@
     suspension.dataset.reason = guest.suspension ? guest.suspension.reason : "";
     field(card, "pid").textContent = text(guest.pid, guest.phase === "running" ? "in process" : "–");
     field(card, "version").textContent = text(guest.version);
-    field(card, "budget").textContent =
-      typeof guest.backgroundTimeRemaining === "number"
-        ? `${guest.backgroundTimeRemaining.toFixed(1)} s left`
-        : "unlimited";
+    const budgetElement = field(card, "budget");
+    const budgetShown = budget(guest);
+    budgetElement.textContent = budgetShown.text;
+    budgetElement.dataset.budget = budgetShown.kind;
     const tasks = Array.isArray(guest.tasks) ? guest.tasks : [];
     field(card, "tasks").textContent = tasks.length
       ? tasks.map((task) => `${task.name}${task.expired ? " (expired)" : ""}`).join(", ")
@@ -321,18 +369,213 @@
     const items = new Map();
     for (const item of list.querySelectorAll(":scope > .scene")) items.set(item.dataset.session, item);
     const keep = new Set();
-    for (const scene of scenes) {
+    scenes.forEach((scene, index) => {
       let item = items.get(scene.session);
       if (!item) item = $("#scene-template").content.firstElementChild.cloneNode(true);
       renderScene(item, scene, guest);
-      list.appendChild(item);
+      place(list, item, index);
       keep.add(scene.session);
-    }
+    });
     for (const [session, item] of items) if (!keep.has(session)) item.remove();
     if (!scenes.length) {
       list.dataset.empty = "true";
     } else {
       delete list.dataset.empty;
+    }
+    renderCalls(card, guest);
+  }
+
+  // ---- a guest's actions (F1, F2): a form per action, made from its signature -----------
+
+  // The integer types' ranges, as the header's table gives them (as text: 64 bits do not fit
+  // a JavaScript number).
+  const INTEGER_RANGES = {
+    y: ["0", "255"],
+    n: ["-32768", "32767"],
+    q: ["0", "65535"],
+    i: ["-2147483648", "2147483647"],
+    u: ["0", "4294967295"],
+    x: ["-9223372036854775808", "9223372036854775807"],
+    t: ["0", "18446744073709551615"],
+  };
+  const TYPE_NAMES = {
+    b: "boolean", y: "byte", n: "int16", q: "uint16", i: "int32", u: "uint32", x: "int64", t: "uint64",
+    d: "double", s: "string", ay: "bytes, base64",
+  };
+
+  function signature(action) {
+    return `${action.name}(${(action.arguments || []).join("")})${action.result || ""}`;
+  }
+
+  function renderCalls(card, guest) {
+    const details = field(card, "calls");
+    const actions = Array.isArray(guest.actions) ? guest.actions : [];
+    details.hidden = actions.length === 0;
+    field(card, "callCount").textContent = `(${actions.length})`;
+    // Built again only when the actions change, so that what a person typed stays.
+    const key = JSON.stringify(actions);
+    const forms = field(card, "callForms");
+    if (forms.dataset.key === key) {
+      for (const form of forms.querySelectorAll("form.call")) form.dataset.guest = guest.id;
+      return;
+    }
+    forms.dataset.key = key;
+    forms.replaceChildren(...actions.map((action) => callForm(guest.id, action)));
+  }
+
+  function callForm(guestID, action) {
+    const form = document.createElement("form");
+    form.className = "call";
+    form.dataset.guest = guestID;
+    form.dataset.actionName = action.name;
+    form.dataset.signature = signature(action);
+    form.autocomplete = "off";
+    const head = document.createElement("div");
+    head.className = "call-head";
+    const code = document.createElement("code");
+    code.textContent = signature(action);
+    head.append(code);
+    if (action.description) {
+      const about = document.createElement("span");
+      about.className = "call-about";
+      about.textContent = action.description + (action.foreground ? " (in the foreground only)" : "");
+      head.append(about);
+    }
+    form.append(head);
+    const types = Array.isArray(action.arguments) ? action.arguments : [];
+    types.forEach((type, index) => form.append(argumentField(guestID, action.name, type, index)));
+    const row = document.createElement("div");
+    row.className = "call-row";
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.className = "small";
+    button.textContent = "Call";
+    button.setAttribute("aria-label", `Call ${action.name}`);
+    const output = document.createElement("output");
+    output.className = "call-result";
+    output.dataset.state = "";
+    output.setAttribute("aria-live", "polite");
+    row.append(button, output);
+    form.append(row);
+    return form;
+  }
+
+  function argumentField(guestID, actionName, type, index) {
+    const id = `call-${guestID}-${actionName}-${index}`.replace(/[^A-Za-z0-9_-]/g, "_");
+    const wrapper = document.createElement("div");
+    wrapper.className = "call-argument";
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = `argument ${index + 1}`;
+    const kind = document.createElement("small");
+    kind.textContent = ` ${TYPE_NAMES[type] || type}`;
+    label.append(kind);
+    const input = document.createElement("input");
+    input.id = id;
+    input.dataset.type = type;
+    input.dataset.index = String(index);
+    const range = INTEGER_RANGES[type];
+    if (type === "b") {
+      input.type = "checkbox";
+      wrapper.append(input, label);
+      return wrapper;
+    }
+    if (range) {
+      // Numbers within a double's exact range get a number field; 64-bit ones text with a pattern.
+      const exact = type !== "x" && type !== "t";
+      input.type = exact ? "number" : "text";
+      if (exact) {
+        input.min = range[0];
+        input.max = range[1];
+        input.step = "1";
+      } else {
+        input.inputMode = "numeric";
+        input.pattern = range[0].startsWith("-") ? "-?[0-9]+" : "[0-9]+";
+      }
+      input.required = true;
+      input.title = `an integer from ${range[0]} to ${range[1]}`;
+      input.placeholder = `${range[0]} … ${range[1]}`;
+    } else if (type === "d") {
+      input.type = "number";
+      input.step = "any";
+      input.required = true;
+      input.title = "a finite number";
+    } else if (type === "ay") {
+      input.type = "text";
+      input.pattern = "[A-Za-z0-9+/]*={0,2}";
+      input.title = "base64 text";
+      input.spellcheck = false;
+    } else {
+      input.type = "text";
+      input.spellcheck = false;
+    }
+    wrapper.append(label, input);
+    return wrapper;
+  }
+
+  // The argument as a word the host parses by the action's types; an error for a value out of
+  // its type's range.
+  function argumentWord(input) {
+    const type = input.dataset.type;
+    if (type === "b") return input.checked ? "true" : "false";
+    const value = input.value.trim();
+    const range = INTEGER_RANGES[type];
+    if (range) {
+      if (!/^-?[0-9]+$/.test(value)) throw new Error(`argument ${Number(input.dataset.index) + 1}: an integer is needed`);
+      const number = BigInt(value);
+      if (number < BigInt(range[0]) || number > BigInt(range[1])) {
+        throw new Error(`argument ${Number(input.dataset.index) + 1}: ${value} is not from ${range[0]} to ${range[1]}`);
+      }
+      return number.toString();
+    }
+    if (type === "d") {
+      if (value === "" || !Number.isFinite(Number(value))) throw new Error(`argument ${Number(input.dataset.index) + 1}: a finite number is needed`);
+      return value;
+    }
+    return input.value;  // a string as it is; bytes as base64
+  }
+
+  async function onCall(event) {
+    const form = event.target.closest("form.call");
+    if (!form) return;
+    event.preventDefault();
+    const output = form.querySelector("output.call-result");
+    const button = form.querySelector('button[type="submit"]');
+    let words;
+    try {
+      words = [...form.querySelectorAll("input[data-type]")].map(argumentWord);
+    } catch (error) {
+      output.dataset.state = "error";
+      output.textContent = oneLine(error.message);
+      return;
+    }
+    const action = form.dataset.actionName;
+    output.dataset.state = "calling";
+    output.textContent = "calling…";
+    button.disabled = true;
+    try {
+      const { result: reply, text: raw } = await api("POST", "v1/call", { guest: form.dataset.guest, action, words }, { raw: true });
+      clearError();
+      output.dataset.state = "done";
+      if (reply && "result" in reply) {
+        let value = typeof reply.result === "string" ? reply.result : JSON.stringify(reply.result);
+        // A 64-bit integer as the host wrote it: a JavaScript number rounds it past 2^53.
+        const exact = /"result"\s*:\s*(-?\d+)\s*[,}]/.exec(raw);
+        if (typeof reply.result === "number" && Number.isInteger(reply.result) && exact) value = exact[1];
+        output.dataset.result = value;
+        output.textContent = `→ ${value}`;
+        output.title = `result of type ${reply.type || "?"}`;
+      } else {
+        output.dataset.result = "";
+        output.textContent = "done (no result)";
+      }
+    } catch (error) {
+      output.dataset.state = "error";
+      output.textContent = oneLine(error.message);
+      showError(`call ${action}: ${error.message}`);
+      if (error.status === 401) setConnection("unauthorized", "token needed");
+    } finally {
+      button.disabled = false;
     }
   }
 
@@ -390,6 +633,347 @@
 
     const close = item.querySelector('button[data-action="close"]');
     close.dataset.scene = scene.session;
+  }
+
+  // ---- the display (S11): its layout as a picture, and a form to change it --------------
+
+  // Every scene of the status by its session: its guest, handle and a name for people.
+  function scenesBySession(status) {
+    const scenes = new Map();
+    for (const guest of Array.isArray(status.guests) ? status.guests : []) {
+      for (const scene of Array.isArray(guest.scenes) ? guest.scenes : []) {
+        const handle = scene.handle === undefined || scene.handle === null ? null : scene.handle;
+        const what = scene.title ? `“${scene.title}”` : handle !== null ? `#${handle}` : String(scene.session).slice(0, 8);
+        scenes.set(scene.session, {
+          guest: guest.id, guestName: text(guest.name, guest.id), handle, session: scene.session, state: scene.state,
+          label: `${text(guest.name, guest.id)} ${what}`,
+        });
+      }
+    }
+    return scenes;
+  }
+
+  function displaySize(display) {
+    const match = /^(\d+)x(\d+)$/.exec(String(display || ""));
+    return match ? { width: Number(match[1]), height: Number(match[2]) } : { width: 1920, height: 1080 };
+  }
+
+  // Each region as the host sizes it (Layout.sizes): a split divides the width by its ratio;
+  // slide over is a 320-point column on the right; picture in picture a quarter of the width at
+  // 16:9 (drawn in the bottom left corner); a prominent scene 70% by 80%, in the middle.
+  function regions(layout, size) {
+    const result = [];
+    if (!layout) return result;
+    const main = layout.main || { mode: "empty", scenes: [] };
+    const scenes = Array.isArray(main.scenes) ? main.scenes : [];
+    if (main.mode === "fullScreen" && scenes[0]) {
+      result.push({ region: "full", ref: scenes[0], left: 0, top: 0, width: 1, height: 1, place: "full screen" });
+    } else if (main.mode === "split" && scenes.length === 2) {
+      const ratio = typeof main.ratio === "number" ? main.ratio : 0.5;
+      result.push({ region: "split-first", ref: scenes[0], left: 0, top: 0, width: ratio, height: 1, place: "split left" });
+      result.push({ region: "split-second", ref: scenes[1], left: ratio, top: 0, width: 1 - ratio, height: 1, place: "split right" });
+    }
+    const slideOver = Array.isArray(layout.slideOver) ? layout.slideOver : [];
+    if (slideOver.length) {
+      const width = Math.min(size.width, 320) / size.width;
+      result.push({ region: "slide-over", ref: slideOver.at(-1), left: 1 - width, top: 0, width, height: 1, place: "slide over", hidden: slideOver.length - 1 });
+    }
+    if (layout.pictureInPicture) {
+      const width = 0.25;
+      const height = Math.min(1, (size.width / 4) * 9 / 16 / size.height);
+      result.push({ region: "pip", ref: layout.pictureInPicture, left: 0.02, top: 0.98 - height, width, height, place: "picture in picture" });
+    }
+    if (layout.prominent) {
+      result.push({ region: "prominent", ref: layout.prominent, left: 0.15, top: 0.1, width: 0.7, height: 0.8, place: "prominent" });
+    }
+    return result;
+  }
+
+  function renderDisplay(status) {
+    const size = displaySize(status.display);
+    $("#display-size").textContent = text(status.display, "");
+    const picture = $("#display-picture");
+    picture.style.aspectRatio = `${size.width} / ${size.height}`;
+    const layout = status.layout || {};
+    const main = layout.main || { mode: "empty" };
+    picture.dataset.main = main.mode || "empty";
+    picture.dataset.ratio = main.mode === "split" && typeof main.ratio === "number" ? String(main.ratio) : "";
+    const scenes = scenesBySession(status);
+    const shown = regions(layout, size);
+    const items = shown.map((region) => {
+      const scene = scenes.get(region.ref.session);
+      const element = document.createElement("div");
+      element.className = `region region-${region.region}`;
+      element.dataset.region = region.region;
+      element.dataset.session = region.ref.session;
+      element.dataset.guest = region.ref.guest;
+      element.style.left = `${region.left * 100}%`;
+      element.style.top = `${region.top * 100}%`;
+      element.style.width = `${region.width * 100}%`;
+      element.style.height = `${region.height * 100}%`;
+      const name = document.createElement("span");
+      name.className = "region-name";
+      name.textContent = scene ? scene.label : `${region.ref.guest} ${String(region.ref.session).slice(0, 8)}`;
+      const place = document.createElement("span");
+      place.className = "region-place";
+      place.textContent = region.region === "split-first" || region.region === "split-second"
+        ? `${region.place} ${Math.round(region.width * 100)}%`
+        : region.place + (region.hidden ? ` (+${region.hidden} hidden)` : "");
+      element.append(name, place);
+      return element;
+    });
+    if (!items.length) {
+      const home = document.createElement("span");
+      home.className = "display-home";
+      home.textContent = "home: no scene shown";
+      items.push(home);
+    }
+    picture.replaceChildren(...items);
+    picture.setAttribute(
+      "aria-label",
+      shown.length
+        ? `the display, ${text(status.display, "")}: ` + shown.map((region) => `${region.place} ${(scenes.get(region.ref.session) || {}).label || region.ref.guest}`).join("; ")
+        : "the display: home, no scene shown");
+    renderLayoutForm(scenes, main);
+  }
+
+  function fillSelect(select, scenes) {
+    const chosen = select.value;
+    const options = [...scenes.values()].map((scene) => {
+      const option = document.createElement("option");
+      option.value = scene.session;
+      option.textContent = `${scene.label} (${scene.state})`;
+      option.dataset.guest = scene.guest;
+      return option;
+    });
+    const key = options.map((option) => `${option.value}=${option.textContent}`).join("|");
+    if (select.dataset.key !== key) {
+      select.dataset.key = key;
+      select.replaceChildren(...options);
+      if (chosen && scenes.has(chosen)) select.value = chosen;
+    }
+  }
+
+  function renderLayoutForm(scenes, main) {
+    fillSelect($("#layout-scene"), scenes);
+    fillSelect($("#layout-scene2"), scenes);
+    const ratio = $("#layout-ratio");
+    // The host's ratio, unless a person is choosing one.
+    if (main.mode === "split" && typeof main.ratio === "number" && document.activeElement !== ratio && !ratio.dataset.touched) {
+      ratio.value = String(main.ratio);
+    }
+    $("#layout-ratio-value").textContent = `${Math.round(Number(ratio.value) * 100)}%`;
+    showLayoutFields();
+  }
+
+  function showLayoutFields() {
+    const mode = $("#layout-mode").value;
+    for (const row of document.querySelectorAll("#layout-form [data-modes]")) {
+      row.hidden = !row.dataset.modes.split(" ").includes(mode);
+    }
+    $("#layout-form [data-field=sceneLabel]").textContent = mode === "split" ? "first scene" : "scene";
+  }
+
+  function onLayoutSubmit(event) {
+    event.preventDefault();
+    const mode = $("#layout-mode").value;
+    const body = { layout: mode };
+    if (["full", "split", "slide-over", "pip"].includes(mode)) {
+      body.scene = $("#layout-scene").value;
+      if (!body.scene) return showError("layout: there is no scene to arrange");
+    }
+    if (mode === "split") body.scene2 = $("#layout-scene2").value;
+    if (mode === "split" || mode === "ratio") body.ratio = Number($("#layout-ratio").value);
+    delete $("#layout-ratio").dataset.touched;
+    return send("layout", body, $("#layout-apply"));
+  }
+
+  // ---- audio (C1 to C13): the host's side, and each guest's session ----------------------
+
+  const DEVICES = ["speaker", "built-in-mic", "headphones", "bluetooth", "line-out", "line-in"];
+
+  function dbfs(value) {
+    return typeof value === "number" && Number.isFinite(value) ? Math.max(-120, Math.min(0, value)) : -120;
+  }
+
+  function renderAudio(status) {
+    const audio = status.audio;
+    // A status without the host's audio (none before this API had it) shows no panel.
+    $(".audio-section").hidden = !audio;
+    if (!audio) return;
+    const silence = $("#silence");
+    if (!state.pending.has(silence)) silence.checked = Boolean(audio.silenceSwitch);
+    silence.dataset.on = audio.silenceSwitch ? "true" : "false";
+    const volume = $("#volume");
+    // Not under a person's hand: a slider being moved keeps its place.
+    if (document.activeElement !== volume && !state.pending.has(volume)) volume.value = String(audio.volume);
+    volume.dataset.volume = String(audio.volume);
+    $("#volume-value").textContent = `${Math.round(audio.volume * 100)}%`;
+    const output = $("#audio-output");
+    output.textContent = text(audio.output);
+    output.dataset.output = text(audio.output, "");
+    const input = $("#audio-input");
+    input.textContent = text(audio.input);
+    input.dataset.input = text(audio.input, "");
+    $("#audio-call").hidden = !audio.callInProgress;
+    const mixer = audio.mixer;
+    const peak = mixer && mixer.level ? dbfs(mixer.level.peakDBFS) : -120;
+    $("#mixer-level").value = peak;
+    $("#mixer-level-text").textContent = mixer ? `${peak.toFixed(0)} dBFS peak · ${text(mixer.sink)}` : "no mixer";
+
+    const plugged = new Set(Array.isArray(audio.devices) ? audio.devices : []);
+    const list = $("#devices");
+    if (!list.children.length) {
+      for (const device of DEVICES) {
+        const id = `device-${device}`;
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.id = id;
+        box.dataset.device = device;
+        const label = document.createElement("label");
+        label.htmlFor = id;
+        label.textContent = device;
+        const wrapper = document.createElement("span");
+        wrapper.className = "device";
+        wrapper.append(box, label);
+        list.append(wrapper);
+      }
+    }
+    for (const box of list.querySelectorAll("input[data-device]")) {
+      if (!state.pending.has(box)) box.checked = plugged.has(box.dataset.device);
+      box.dataset.plugged = plugged.has(box.dataset.device) ? "true" : "false";
+    }
+
+    const body = $("#audio-sessions tbody");
+    const rows = [];
+    for (const guest of Array.isArray(status.guests) ? status.guests : []) {
+      const session = guest.audio;
+      if (!session) continue;
+      const row = document.createElement("tr");
+      row.dataset.guest = guest.id;
+      row.dataset.active = session.active ? "true" : "false";
+      row.dataset.rendering = session.rendering ? "true" : "false";
+      row.dataset.level = String(session.level);
+      row.dataset.gain = String(session.gain);
+      row.dataset.muted = session.muted ? "true" : "false";
+      const cells = [];
+      const name = document.createElement("th");
+      name.scope = "row";
+      name.textContent = text(guest.name, guest.id);
+      name.title = guest.id;
+      cells.push(name);
+      const category = document.createElement("td");
+      category.textContent = `${session.category}${session.mode && session.mode !== "default" ? ` · ${session.mode}` : ""}`;
+      cells.push(category);
+      const flags = [session.active ? "active" : "inactive"];
+      if (session.rendering) flags.push("playing");
+      if (session.interruption) flags.push(`interrupted (${session.interruption})`);
+      if (session.ducked) flags.push("ducked");
+      if (session.muted) flags.push("muted");
+      const what = document.createElement("td");
+      what.textContent = flags.join(", ");
+      cells.push(what);
+      const level = document.createElement("td");
+      level.className = "level";
+      const meter = document.createElement("meter");
+      meter.min = 0;
+      meter.max = 1;
+      meter.value = Math.max(0, Math.min(1, Number(session.level) || 0));
+      meter.setAttribute("aria-label", `${text(guest.name, guest.id)}'s level`);
+      const figure = document.createElement("span");
+      const peak = session.meter && session.meter.level ? ` · ${dbfs(session.meter.level.peakDBFS).toFixed(0)} dBFS` : "";
+      figure.textContent = `${Math.round((Number(session.level) || 0) * 100)}% of gain ${Math.round((Number(session.gain) || 0) * 100)}%${peak}`;
+      level.append(meter, figure);
+      cells.push(level);
+      const route = document.createElement("td");
+      route.textContent = session.route ? `${text(session.route.output)} / ${text(session.route.input)}` : "–";
+      cells.push(route);
+      row.append(...cells);
+      rows.push(row);
+    }
+    if (!rows.length) {
+      const row = document.createElement("tr");
+      const cell = document.createElement("td");
+      cell.colSpan = 5;
+      cell.className = "muted";
+      cell.textContent = "no running guest has a session";
+      row.append(cell);
+      rows.push(row);
+    }
+    body.replaceChildren(...rows);
+  }
+
+  async function sendControl(verb, body, control) {
+    state.pending.add(control);
+    try {
+      await send(verb, body);
+    } finally {
+      state.pending.delete(control);
+      if (state.status) render(state.status);
+    }
+  }
+
+  // One volume request at a time, the latest value last: a slider moved by several key presses
+  // sends several, which must not reach the host out of order.
+  async function sendVolume(slider) {
+    state.volumeWanted = Number(slider.value);
+    if (state.volumeSending) return;
+    state.volumeSending = true;
+    state.pending.add(slider);
+    try {
+      while (state.volumeWanted !== state.volumeSent) {
+        const volume = state.volumeWanted;
+        state.volumeSent = volume;
+        await send("audio-volume", { volume });
+      }
+    } finally {
+      state.volumeSending = false;
+      state.volumeSent = undefined;
+      state.pending.delete(slider);
+      if (state.status) render(state.status);
+    }
+  }
+
+  function onChange(event) {
+    const target = event.target;
+    if (target.id === "silence") return sendControl("audio-silence", { on: target.checked }, target);
+    if (target.id === "volume") return sendVolume(target);
+    if (target.dataset && target.dataset.device) {
+      return sendControl("audio-route", { plug: target.checked, device: target.dataset.device }, target);
+    }
+    if (target.id === "layout-mode") return showLayoutFields();
+  }
+
+  function onInput(event) {
+    const target = event.target;
+    if (target.id === "volume") $("#volume-value").textContent = `${Math.round(Number(target.value) * 100)}%`;
+    if (target.id === "layout-ratio") {
+      target.dataset.touched = "true";
+      $("#layout-ratio-value").textContent = `${Math.round(Number(target.value) * 100)}%`;
+    }
+  }
+
+  // ---- the confirmation Terminate and Close ask for ---------------------------------------
+
+  // The same for a click and for Enter or Space on a focused button: a modal dialog, Cancel
+  // focused first; only Confirm sends the verb.
+  function confirmThen(title, message, confirmText, action, origin) {
+    const dialog = $("#confirm");
+    if (dialog.open) return;
+    $("#confirm-title").textContent = title;
+    $("#confirm-text").textContent = message;
+    $("#confirm-ok").textContent = confirmText;
+    dialog.returnValue = "";
+    dialog.addEventListener(
+      "close",
+      () => {
+        const confirmed = dialog.returnValue === "confirm";
+        if (origin && origin.isConnected) origin.focus();
+        if (confirmed) action();
+      },
+      { once: true });
+    dialog.showModal();
+    $("#confirm-cancel").focus();
   }
 
   // ---- events ---------------------------------------------------------------------------
@@ -584,23 +1168,24 @@
         return send(action, { guest: button.dataset.guest }, button);
       case "terminate": {
         const id = button.dataset.guest;
-        if (!event.detail || window.confirm(`Terminate ${id}? Its saved state survives.`)) {
-          return send("terminate", { guest: id }, button);
-        }
-        return;
+        return confirmThen(`Terminate ${id}?`, "Its process ends; its saved state survives.", "Terminate",
+          () => send("terminate", { guest: id }, button), button);
       }
       case "close": {
         const scene = button.dataset.scene;
-        if (!event.detail || window.confirm(`Close scene ${scene.slice(0, 8)} for good? Its session and saved state go.`)) {
-          return send("close", { scene }, button);
-        }
-        return;
+        return confirmThen(`Close scene ${scene.slice(0, 8)} for good?`, "Its session and saved state go.", "Close",
+          () => send("close", { scene }, button), button);
       }
     }
   }
 
   function start() {
     document.addEventListener("click", onClick);
+    document.addEventListener("submit", onCall);
+    document.addEventListener("change", onChange);
+    document.addEventListener("input", onInput);
+    $("#layout-form").addEventListener("submit", onLayoutSubmit);
+    showLayoutFields();
     const input = $("#token");
     input.value = token();
     $("#token-form").addEventListener("submit", (event) => {
