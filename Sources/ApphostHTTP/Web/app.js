@@ -819,7 +819,7 @@
     const mixer = audio.mixer;
     const peak = mixer && mixer.level ? dbfs(mixer.level.peakDBFS) : -120;
     $("#mixer-level").value = peak;
-    $("#mixer-level-text").textContent = mixer ? `${peak.toFixed(0)} dBFS peak · ${text(mixer.sink)}` : "no mixer";
+    $("#mixer-level-text").textContent = mixer ? `${peak.toFixed(0)} dBFS peak · sink ${text(mixer.sink)}` : "no mixer";
 
     const plugged = new Set(Array.isArray(audio.devices) ? audio.devices : []);
     const list = $("#devices");
