@@ -164,11 +164,7 @@ public final class LineWriter: @unchecked Sendable {
             switch sink {
             case .descriptor(let descriptor): written = writeAll(lines, to: descriptor)
             case .items(let send):
-                var lost = 0
-                var lostNotices = 0
-                for (index, item) in lines.enumerated() where !send(item) {
-                    if let count = notices[index] { lostNotices += count } else { lost += 1 }
-                }
+                let (lost, lostNotices) = Self.sendEach(lines, notices: notices, with: send)
                 condition.lock()
                 // Said before the next item queued: a notice sent now would fail as these did.
                 // A notice refused says its count again with the next one.
@@ -190,6 +186,21 @@ public final class LineWriter: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Sends each item; answers how many could not be sent that were items, and how many lines
+    /// the notices among them that could not be sent said were dropped. Apart from `run`, whose
+    /// endless loop the optimizer takes long over with this loop inside it.
+    @inline(never)
+    private static func sendEach(
+        _ items: [[UInt8]], notices: [Int: Int], with send: ([UInt8]) -> Bool
+    ) -> (lost: Int, lostNotices: Int) {
+        var lost = 0
+        var lostNotices = 0
+        for (index, item) in items.enumerated() where !send(item) {
+            if let count = notices[index] { lostNotices += count } else { lost += 1 }
+        }
+        return (lost, lostNotices)
     }
 
     /// Writes `lines` in chunks of whole lines of up to a page (a longer line goes alone); returns

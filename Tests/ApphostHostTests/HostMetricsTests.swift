@@ -367,11 +367,20 @@ final class HostMetricsTests: XCTestCase {
         let arguments = strings.map { strdup($0) as UnsafeMutablePointer<CChar>? } + [nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
-        XCTAssertEqual(posix_spawn(&pid, "/bin/sh", nil, nil, arguments, environ), 0)
+        // In a process group of its own, so that the spinning subshell goes with the shell: a
+        // subshell left orphaned spun on, and, once this process had become a subreaper (as a
+        // host does for its workers), stayed its zombie child for the worker tests to find.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        XCTAssertEqual(posix_spawn(&pid, "/bin/sh", nil, &attributes, arguments, environ), 0)
         defer {
             cgroups.release(pid: pid)
-            kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
+            kill(-pid, SIGKILL)
+            // The shell, and the subshell if it was handed to this process.
+            while waitpid(-pid, nil, 0) > 0 {}
         }
         try cgroups.adopt(pid: pid)
 
