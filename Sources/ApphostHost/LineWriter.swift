@@ -143,55 +143,59 @@ public final class LineWriter: @unchecked Sendable {
     }
 
     private func run() {
-        while true {
+        while true { writeNextBatch() }
+    }
+
+    /// Waits for something to write, writes all that is queued, and says how it went. Apart
+    /// from `run`'s endless loop: with this body inside it, the optimizer's loop-invariant code
+    /// motion took over 15 minutes of a release build on `run` alone.
+    @inline(never)
+    private func writeNextBatch() {
+        condition.lock()
+        while queued.isEmpty && dropped == 0 || broken {
+            condition.wait()
+        }
+        // Caught up with what was queued, the lines dropped meanwhile are said now.
+        let noticed = queued.isEmpty ? queueNoticeIfDropped() : 0
+        let lines = queued
+        let notices = queuedNotices
+        queued = []
+        queuedNotices = [:]
+        queuedBytes = 0
+        writing = true
+        lastProgress = .now
+        condition.unlock()
+        if noticed > 0 { onNotice(noticed) }
+
+        let written: Bool
+        switch sink {
+        case .descriptor(let descriptor): written = writeAll(lines, to: descriptor)
+        case .items(let send):
+            let (lost, lostNotices) = Self.sendEach(lines, notices: notices, with: send)
             condition.lock()
-            while queued.isEmpty && dropped == 0 || broken {
-                condition.wait()
-            }
-            // Caught up with what was queued, the lines dropped meanwhile are said now.
-            let noticed = queued.isEmpty ? queueNoticeIfDropped() : 0
-            let lines = queued
-            let notices = queuedNotices
+            // Said before the next item queued: a notice sent now would fail as these did.
+            // A notice refused says its count again with the next one.
+            unsent += lost + lostNotices
+            droppedInAll += lost
+            lastProgress = .now
+            condition.unlock()
+            written = true
+        }
+        condition.lock()
+        writing = false
+        if !written {
+            broken = true
             queued = []
             queuedNotices = [:]
             queuedBytes = 0
-            writing = true
-            lastProgress = .now
-            condition.unlock()
-            if noticed > 0 { onNotice(noticed) }
-
-            let written: Bool
-            switch sink {
-            case .descriptor(let descriptor): written = writeAll(lines, to: descriptor)
-            case .items(let send):
-                let (lost, lostNotices) = Self.sendEach(lines, notices: notices, with: send)
-                condition.lock()
-                // Said before the next item queued: a notice sent now would fail as these did.
-                // A notice refused says its count again with the next one.
-                unsent += lost + lostNotices
-                droppedInAll += lost
-                lastProgress = .now
-                condition.unlock()
-                written = true
-            }
-            condition.lock()
-            writing = false
-            if !written {
-                broken = true
-                queued = []
-                queuedNotices = [:]
-                queuedBytes = 0
-                dropped = 0
-            }
-            condition.broadcast()
-            condition.unlock()
+            dropped = 0
         }
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Sends each item; answers how many could not be sent that were items, and how many lines
-    /// the notices among them that could not be sent said were dropped. Apart from `run`, whose
-    /// endless loop the optimizer takes long over with this loop inside it.
-    @inline(never)
+    /// the notices among them that could not be sent said were dropped.
     private static func sendEach(
         _ items: [[UInt8]], notices: [Int: Int], with send: ([UInt8]) -> Bool
     ) -> (lost: Int, lostNotices: Int) {
