@@ -12,7 +12,7 @@ import Glibc
 /// events (one a second for each session that missed periods) give the most periods a healthy
 /// session missed in one second, the dropout; /proc gives the host process's CPU. With `load`,
 /// as many busy processes at nice 0 run through every window, alone and beside alike.
-struct HostileSoundBenchmark {
+struct HostileSoundBenchmark: AudioReadingBenchmark {
     let apphost: String
     let directory: URL
     let healthy: [String]
@@ -125,33 +125,6 @@ struct HostileSoundBenchmark {
         var guest: String?
         var name: String?
         var reason: String?
-    }
-
-    private func waitFor(
-        seconds: Double, _ what: String, _ dataDirectory: URL, until done: (AudioReading) -> Bool
-    ) throws -> AudioReading {
-        let deadline = monotonicNanoseconds() + seconds * 1e9
-        while true {
-            if let reading = try? reading(dataDirectory), done(reading) { return reading }
-            guard monotonicNanoseconds() < deadline else {
-                throw BenchmarkFailure("waited \(Int(seconds)) s for \(what)")
-            }
-            Thread.sleep(forTimeInterval: 0.25)
-        }
-    }
-
-    private func reading(_ dataDirectory: URL) throws -> AudioReading {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: apphost)
-        process.arguments = ["ctl", "audio", "--json", "--data-dir", dataDirectory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchmarkFailure("apphost ctl audio failed") }
-        return try JSONDecoder().decode(AudioReading.self, from: data)
     }
 
     /// utime + stime of `pid`, in clock ticks (/proc/<pid>/stat, fields 14 and 15).

@@ -10,7 +10,7 @@ import Glibc
 /// xruns of every session. Then every guest is terminated (`ctl terminate`), and once no stream is
 /// left, the same mixer thread of the same host is measured over as long a window with no session
 /// at all: the baseline, so that the cost per session shows.
-struct SoundSessionsBenchmark {
+struct SoundSessionsBenchmark: AudioReadingBenchmark {
     let apphost: String
     let directory: URL
 
@@ -86,46 +86,6 @@ struct SoundSessionsBenchmark {
         return window
     }
 
-    /// A reading and when it was taken: the middle of the `ctl` run (the host answers in between).
-    private func timedReading(_ dataDirectory: URL) throws -> (AudioReading, Double) {
-        let start = monotonicNanoseconds()
-        let reading = try reading(dataDirectory)
-        return (reading, (start + monotonicNanoseconds()) / 2)
-    }
-
-    private func waitFor(
-        seconds: Double, _ what: String, _ dataDirectory: URL, until done: (AudioReading) -> Bool
-    ) throws -> AudioReading {
-        let deadline = monotonicNanoseconds() + seconds * 1e9
-        while true {
-            if let reading = try? reading(dataDirectory), done(reading) { return reading }
-            guard monotonicNanoseconds() < deadline else {
-                throw BenchmarkFailure("waited \(Int(seconds)) s for \(what)")
-            }
-            Thread.sleep(forTimeInterval: 0.25)
-        }
-    }
-
-    private func reading(_ dataDirectory: URL) throws -> AudioReading {
-        try JSONDecoder().decode(AudioReading.self, from: try ctl(["audio", "--json"], dataDirectory))
-    }
-
-    @discardableResult
-    private func ctl(_ arguments: [String], _ dataDirectory: URL) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: apphost)
-        process.arguments = ["ctl"] + arguments + ["--data-dir", dataDirectory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkFailure("apphost ctl \(arguments.joined(separator: " ")) failed")
-        }
-        return data
-    }
 }
 
 /// What the benchmark reads of `ctl audio --json`.
