@@ -107,9 +107,17 @@ final class WorkerUserTests: HostTestCase {
     func testAGuestOfAnotherHostCannotReadAKilledHostsGuestsFiles() throws {
         // Orphans come to this process, which reaps the killed worker so that its pid is free.
         XCTAssertEqual(Self.setChildSubreaper(1), 0)
-        defer { _ = Self.setChildSubreaper(0) }
+        // The hosts this test runs are this process's children of its own; what else came to it
+        // (what the killed host left, its spawner among them) is killed and reaped before the
+        // test ends, or it would stay a zombie child of the test process for later tests to find.
+        var hosts: [pid_t] = []
+        defer {
+            Self.reapAdopted(except: hosts)
+            _ = Self.setChildSubreaper(0)
+        }
         let minimal = try TestGuests.minimal(into: scratch.path, flags: ["-DFIXTURE_WRITE_DATA"])
         let victim = try startHost([minimal])
+        hosts.append(victim.pid)
         try victim.waitForLog(TestGuests.minimalID, "wrote note")
         let worker = try XCTUnwrap(try status().guest(TestGuests.minimalID)?.pid)
         let victimUser = try XCTUnwrap(try Self.user(of: worker))
@@ -123,6 +131,7 @@ final class WorkerUserTests: HostTestCase {
         let prober = try TestGuests.prober(reading: note, into: scratch.path)
         let otherData = scratch.path + "/other-data"
         let host = try otherHost([prober], dataDirectory: otherData)
+        hosts.append(host.pid)
         var mark = 0
         var consumed: Int32 = 1
         var reused = false
@@ -159,6 +168,21 @@ final class WorkerUserTests: HostTestCase {
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return -1 }
         return unsafeBitCast(symbol, to: Prctl.self)(36 /* PR_SET_CHILD_SUBREAPER */, on, 0, 0, 0)
+    }
+
+    /// Kills and reaps this process's children but `hosts`: the orphans a subreaper adopted.
+    private static func reapAdopted(except hosts: [pid_t]) {
+        let me = getpid()
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), !hosts.contains(pid),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == me else { continue }
+            kill(pid, SIGKILL)
+            while waitpid(pid, nil, 0) < 0 && errno == EINTR {}
+        }
     }
 
     /// The next process gets `pid + 1`, unless another takes it first (root only).
