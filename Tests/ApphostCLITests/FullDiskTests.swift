@@ -34,19 +34,24 @@ final class FullDiskTests: HostTestCase {
     func testConfirmedSavesAreConfirmedAfterTheEventIsolated() throws { try confirmedSaves("process") }
     func testConfirmedSavesAreConfirmedAfterTheEventInProcess() throws { try confirmedSaves("none") }
 
-    // CONTRACT X5 (ABI 1.7): a save made with save_scene_state_confirmed is confirmed to the
-    // guest, on its main queue, once the host has stored it for good, and not before the event
-    // stream said so: ok after its state-saved; while the disk is full, internal after its
-    // state-save-failed (the call itself returned ok, as the host answers before it writes); ok
-    // again once there is room.
-    private func confirmedSaves(_ isolation: String) throws {
+    /// The scenes fixture, launched in `isolation` and active: its host and its scene's session.
+    private func startScenesFixture(_ isolation: String) throws -> (HostProcess, String) {
         let fixture = try TestGuests.scenes(into: scratch.path)
         let host = try startHost([fixture], options: ["--isolation", isolation])
         self.host = host
         try host.waitForEvent("the fixture active") {
             $0.kind == .sceneState && $0.guest == TestGuests.scenesID && $0.to == "foregroundActive"
         }
-        let session = try XCTUnwrap(try status().guest(TestGuests.scenesID)?.scenes.first?.session)
+        return (host, try XCTUnwrap(try status().guest(TestGuests.scenesID)?.scenes.first?.session))
+    }
+
+    // CONTRACT X5 (ABI 1.7): a save made with save_scene_state_confirmed is confirmed to the
+    // guest, on its main queue, once the host has stored it for good, and not before the event
+    // stream said so: ok after its state-saved; while the disk is full, internal after its
+    // state-save-failed (the call itself returned ok, as the host answers before it writes); ok
+    // again once there is room.
+    private func confirmedSaves(_ isolation: String) throws {
+        let (host, session) = try startScenesFixture(isolation)
         try confirmedSave(
             100, on: session, host: host, answer: "ok", outcome: .stateSaved, message: "100 bytes", confirmation: "ok")
 
@@ -95,13 +100,7 @@ final class FullDiskTests: HostTestCase {
     // on the scene's saves return APPHOST_ERROR_INTERNAL (and still reach the host) until one is
     // stored. Once there is room again the next save is stored, and a later host restores it.
     private func fullDisk(_ isolation: String) throws {
-        let fixture = try TestGuests.scenes(into: scratch.path)
-        let host = try startHost([fixture], options: ["--isolation", isolation])
-        self.host = host
-        try host.waitForEvent("the fixture active") {
-            $0.kind == .sceneState && $0.guest == TestGuests.scenesID && $0.to == "foregroundActive"
-        }
-        let session = try XCTUnwrap(try status().guest(TestGuests.scenesID)?.scenes.first?.session)
+        let (host, session) = try startScenesFixture(isolation)
         try save(100, on: session, host: host, answer: "ok", outcome: .stateSaved, message: "100 bytes")
 
         let filler = dataDirectory + "/filler"
@@ -128,13 +127,9 @@ final class FullDiskTests: HostTestCase {
         XCTAssertNil(scene.saveFailure)
 
         host.kill()
-        let again = try startHost([fixture], options: ["--isolation", isolation])
-        self.host = again
-        try again.waitForEvent("the fixture active") {
-            $0.kind == .sceneState && $0.guest == TestGuests.scenesID && $0.to == "foregroundActive"
-        }
+        let (_, restored) = try startScenesFixture(isolation)
+        XCTAssertEqual(restored, session)
         scene = try XCTUnwrap(try status().guest(TestGuests.scenesID)?.scenes.first)
-        XCTAssertEqual(scene.session, session)
         XCTAssertEqual(scene.savedBytes, 3003, "stored for good")
     }
 
