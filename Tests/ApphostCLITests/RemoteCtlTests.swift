@@ -65,6 +65,7 @@ final class RemoteCtlTests: HostTestCase {
 
         // The environment names the API as --url does; nothing there is exit 3, as no host on the
         // data directory is.
+        XCTAssertEqual(try ctl(["host", "--json", "--url", url + "/"]).stdout, try ctl(["host", "--json"]).stdout)
         let viaEnvironment = try runApphost(["ctl", "host", "--json"], environment: ["APPHOST_URL": url])
         XCTAssertEqual(viaEnvironment.stdout, try ctl(["host", "--json"]).stdout)
         let nobody = try runApphost(["ctl", "ps", "--url", "http://127.0.0.1:1"])

@@ -43,7 +43,7 @@ struct CtlOptions: ParsableArguments {
         let url = url ?? environment["APPHOST_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let tokenFile = tokenFile ?? environment["APPHOST_TOKEN_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         guard let url else {
-            if tokenFile != nil, self.tokenFile != nil {
+            if self.tokenFile != nil {
                 throw CLIFailure("--token-file goes with --url", exitCode: CLIFailure.invalidExitCode)
             }
             return try HostConnection(dataDirectory: dataDirectory.resolve())

@@ -27,7 +27,8 @@ struct HTTPControlClient {
                 "--url must be an http:// or https:// address of a host's API, such as http://127.0.0.1:8080, "
                     + "not \"\(text)\"", exitCode: CLIFailure.invalidExitCode)
         }
-        base = text.hasSuffix("/") ? url.deletingLastPathComponent() : url
+        // appendingPathComponent takes a trailing slash as it is: "https://proxy/apphost/" keeps its prefix.
+        base = url
         self.token = token
     }
 
