@@ -1,3 +1,4 @@
+import ApphostControl
 import ApphostHTTP
 import ArgumentParser
 import Foundation
@@ -6,8 +7,10 @@ struct Ctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Control a running host through its control socket.",
         subcommands: [
-            Ps.self, Switch.self, Open.self, Home.self, Alert.self, Suspend.self, Resume.self, Terminate.self,
-            MemoryWarning.self, Action.self, Call.self, Close.self, Dismiss.self, CtlLayout.self, CtlAudio.self,
+            Ps.self, GuestVerb<SwitchCommand>.self, GuestVerb<OpenCommand>.self, Home.self, Alert.self,
+            GuestVerb<SuspendCommand>.self, GuestVerb<ResumeCommand>.self, GuestVerb<TerminateCommand>.self,
+            MemoryWarning.self, Action.self, Call.self, SceneVerb<CloseCommand>.self, SceneVerb<DismissCommand>.self,
+            CtlLayout.self, CtlAudio.self,
             Events.self, Logs.self, CtlMetrics.self, CtlHost.self,
         ])
 
