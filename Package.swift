@@ -56,14 +56,17 @@ let package = Package(
     targets: [
         // The host <-> worker wire protocol: its frames, its catalogue of messages and the one codec
         // (C) that both the worker and the Swift host use.
-        .target(name: "ApphostWire", dependencies: ["ApphostGuestRuntime", cApphost]),
+        .target(name: "ApphostWire", dependencies: ["ApphostGuestRuntime", "ApphostMessages", cApphost]),
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
         // calls on the thread that owns it. The worker process runs it, and so does the host for
         // the guests it runs in its own process (ApphostChannels' InProcessChannel).
         // Its audio thread renders into the session regions of ApphostMixing (mix_region.h).
         // Its actions (CONTRACT F2) are called through libffi, whose call interfaces it prepares at load.
         // libffi calls a function whose signature is known only at run time, a guest's action.
-        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing", cFFI]),
+        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing", cFFI, "ApphostMessages"]),
+        // The host-worker messages, each described once (apphost_messages.h): the C enums, names
+        // and walks follow from its X-macro table.
+        .target(name: "ApphostMessages"),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
         // meters, the sinks (a WAV file, nothing), the input sources record sessions receive
