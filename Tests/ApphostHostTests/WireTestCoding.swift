@@ -8,7 +8,10 @@ import Foundation
 @testable import ApphostLoading
 
 // The directions the host never takes, for tests that play the worker: encoding what a worker
-// sends and decoding what the host sends, through the same C codec (wire_messages.h).
+// sends and decoding what the host sends, through the same C codec (wire_messages.h). Reports and
+// calls go through code generated from apphost_messages.h's table (WireMessageGenerator's tests
+// side: `tableReport`, `tableCall`), with the converters of WireTestFields.swift; the frames of
+// the conversation are mapped here.
 
 extension WireFrame {
     /// The frame whose whole bytes (length prefix, type, payload) are `bytes`.
