@@ -2,6 +2,7 @@ import ApphostCore
 import ApphostGuestRuntime
 import ApphostMessages
 import ApphostWire
+import Foundation
 import XCTest
 
 @testable import ApphostChannels
@@ -112,6 +113,65 @@ final class WireMessageTableTests: XCTestCase {
         unknown.kind = ahr_call_kind(rawValue: 200)
         XCTAssertThrowsError(try HostToWorkerMessage.tableCall(of: unknown)) {
             XCTAssertEqual($0 as? WireFieldError, .unknownKind)
+        }
+    }
+
+    // MARK: The generator on bad input
+
+    /// The generator the build plugin runs, built next to the test bundle.
+    private func generator() throws -> String {
+        let bundle = Bundle(for: WireMessageTableTests.self).bundleURL
+        let candidates = [bundle.deletingLastPathComponent(), bundle]
+        guard
+            let directory = candidates.first(where: {
+                FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("WireMessageGeneratorTool").path)
+            })
+        else {
+            throw XCTSkip("no WireMessageGeneratorTool next to the test bundle")
+        }
+        return directory.appendingPathComponent("WireMessageGeneratorTool").path
+    }
+
+    /// Runs the generator on `table` (a file's text) and returns its exit status and its error output.
+    private func generate(_ table: String?) throws -> (status: Int32, error: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("table.h")
+        if let table { try table.write(to: input, atomically: true, encoding: .utf8) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try generator())
+        process.arguments = [input.path, "channels", directory.appendingPathComponent("out.swift").path]
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    func testTheGeneratorRefusesABadTableInOneLine() throws {
+        let cases: [(String?, String)] = [
+            (nil, "cannot open"),
+            ("#define APPHOST_MESSAGES_REPORTS(X, F, A, S) \\\n", "no #define APPHOST_MESSAGES_CALLS"),
+            (
+                "#define APPHOST_MESSAGES_CALLS(X, F, A, S) X(1, TWO_FIELDS)\n"
+                    + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S) X(69, LOG, log, , )\n",
+                "is not X(number, NAME, swiftCase, fields, arguments)"
+            ),
+            (
+                "#define APPHOST_MESSAGES_CALLS(X, F, A, S) X(1, A, a, , A(_))\n"
+                    + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S)\n",
+                "has no converter"
+            ),
+            ("/* never closed\n", "an unterminated comment"),
+        ]
+        for (table, reason) in cases {
+            let (status, error) = try generate(table)
+            XCTAssertEqual(status, 1, reason)
+            XCTAssertTrue(error.hasPrefix("wire-message-generator: "), error)
+            XCTAssertTrue(error.contains(reason), error)
+            XCTAssertEqual(error.split(separator: "\n").count, 1, error)
         }
     }
 }
