@@ -56,14 +56,24 @@ let package = Package(
     targets: [
         // The host <-> worker wire protocol: its frames, its catalogue of messages and the one codec
         // (C) that both the worker and the Swift host use.
-        .target(name: "ApphostWire", dependencies: ["ApphostGuestRuntime", cApphost]),
+        .target(name: "ApphostWire", dependencies: ["ApphostGuestRuntime", "ApphostMessages", cApphost]),
         // The guest side of a channel in C: loads a guest, gives it the host interface, delivers
         // calls on the thread that owns it. The worker process runs it, and so does the host for
         // the guests it runs in its own process (ApphostChannels' InProcessChannel).
         // Its audio thread renders into the session regions of ApphostMixing (mix_region.h).
         // Its actions (CONTRACT F2) are called through libffi, whose call interfaces it prepares at load.
         // libffi calls a function whose signature is known only at run time, a guest's action.
-        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing", cFFI]),
+        .target(name: "ApphostGuestRuntime", dependencies: [cApphost, "ApphostMixing", cFFI, "ApphostMessages"]),
+        // The host-worker messages, each described once (apphost_messages.h): the C enums, names
+        // and walks follow from its X-macro table, and the Swift mappings from the build plugin
+        // WireMessageGenerator, which reads it.
+        .target(name: "ApphostMessages"),
+        // The generator of the Swift side of apphost_messages.h, and the build plugin that runs it
+        // for ApphostChannels and the tests (BuildPlugins/: Plugins/ holds the sample guests).
+        .executableTarget(name: "WireMessageGeneratorTool", path: "BuildPlugins/WireMessageGeneratorTool"),
+        .plugin(
+            name: "WireMessageGenerator", capability: .buildTool(), dependencies: ["WireMessageGeneratorTool"],
+            path: "BuildPlugins/WireMessageGenerator"),
         // The host's mixing building blocks (CONTRACT C13), in C so that the mixer's real-time
         // thread never allocates, locks or enters the Swift runtime: the mix of one period, level
         // meters, the sinks (a WAV file, nothing), the input sources record sessions receive
@@ -160,7 +170,8 @@ let package = Package(
                 "ApphostCore", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
                 "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
-            ]
+            ],
+            plugins: ["WireMessageGenerator"]
         ),
         // The composition root: HostService, the ControlTarget, wires the core to the sessions
         // store, the control server and the events on one host queue, with the GuestOpener it is
@@ -296,8 +307,9 @@ let package = Package(
                 "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
-                "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+                "ApphostServiceTesting", "ApphostMessages", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            plugins: ["WireMessageGenerator"]),
         // The mixing blocks, measured with sox (scripts/setup installs it).
         .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing", "ApphostALSA", "ApphostSoundTesting"]),
         .testTarget(

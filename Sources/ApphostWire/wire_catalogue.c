@@ -1,8 +1,15 @@
 /*
- * The catalogue: every message of apphost_wire.h, its fields described once,
- * in the order the header lays them out. wire_encode and wire_decode both
- * walk these descriptions (wire_io.h), so a message added here is encoded
- * and decoded alike on both sides.
+ * The catalogue: the walk of every message of apphost_messages.h's table.
+ * wire_encode and wire_decode both walk these descriptions (wire_io.h), so a
+ * message is encoded and decoded alike on both sides. The calls' and the
+ * reports' walks are made from the table's field lists (F(member, kind):
+ * WIRE_FIELD_<kind> below), each a case of one switch, as if written by
+ * hand; a kind that checks more than its type (an id that is never 0, an
+ * enum's range, a limit, descriptors, an action's values) is a macro or a
+ * function here. The conversation's frames (LOAD to STOP, HELLO to STOPPED)
+ * keep walks written by hand: each has a body of its own in wire_message's
+ * union (wire_load, ahr_raw_descriptor...), which the table's flat members
+ * of ahr_call and ahr_report do not describe.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,65 +18,16 @@
 #include "wire_io.h"
 #include "wire_messages.h"
 
-/* The runtime numbers calls, scene callbacks and reports as the wire does,
- * so a decoded value is used as it is. */
-_Static_assert((int)AHR_CALL_DID_FINISH_LAUNCHING == (int)APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING &&
-                   (int)AHR_CALL_WILL_TERMINATE == (int)APPHOST_WIRE_CALL_WILL_TERMINATE &&
-                   (int)AHR_CALL_MEMORY_WARNING == (int)APPHOST_WIRE_CALL_MEMORY_WARNING &&
-                   (int)AHR_CALL_WILL_CONNECT == (int)APPHOST_WIRE_CALL_WILL_CONNECT &&
-                   (int)AHR_CALL_SCENE_CALLBACK == (int)APPHOST_WIRE_CALL_SCENE_CALLBACK &&
-                   (int)AHR_CALL_EXPIRE_TASK == (int)APPHOST_WIRE_CALL_EXPIRE_TASK &&
-                   (int)AHR_CALL_FIRE_TIMER == (int)APPHOST_WIRE_CALL_FIRE_TIMER &&
-                   (int)AHR_CALL_RUN_WORK == (int)APPHOST_WIRE_CALL_RUN_WORK &&
-                   (int)AHR_CALL_BACKGROUND_TIME == (int)APPHOST_WIRE_CALL_BACKGROUND_TIME &&
-                   (int)AHR_CALL_SCENE_SIZE == (int)APPHOST_WIRE_CALL_SCENE_SIZE &&
-                   (int)AHR_CALL_PERFORM_ACTION == (int)APPHOST_WIRE_CALL_PERFORM_ACTION &&
-                   (int)AHR_CALL_SHOULD_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL &&
-                   (int)AHR_CALL_DID_DISMISS_MODAL == (int)APPHOST_WIRE_CALL_DID_DISMISS_MODAL &&
-                   (int)AHR_CALL_DID_DISCARD == (int)APPHOST_WIRE_CALL_DID_DISCARD &&
-                   (int)AHR_CALL_NOTIFICATION_LIMIT == (int)APPHOST_WIRE_CALL_NOTIFICATION_LIMIT &&
-                   (int)AHR_CALL_SAVE_STATUS == (int)APPHOST_WIRE_CALL_SAVE_STATUS &&
-                   (int)AHR_CALL_AUDIO_SETUP == (int)APPHOST_WIRE_CALL_AUDIO_SETUP &&
-                   (int)AHR_CALL_AUDIO_ACTIVATION_FINISHED == (int)APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED &&
-                   (int)AHR_CALL_AUDIO_INTERRUPTION_BEGAN == (int)APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_BEGAN &&
-                   (int)AHR_CALL_AUDIO_INTERRUPTION_ENDED == (int)APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED &&
-                   (int)AHR_CALL_AUDIO_ROUTE_CHANGED == (int)APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED &&
-                   (int)AHR_CALL_SECONDARY_AUDIO_HINT == (int)APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT &&
-                   (int)AHR_CALL_MEDIA_SERVICES_RESET == (int)APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET &&
-                   (int)AHR_CALL_AUDIO_STREAM == (int)APPHOST_WIRE_CALL_AUDIO_STREAM &&
-                   (int)AHR_CALL_ACTION == (int)APPHOST_WIRE_CALL_ACTION &&
-                   (int)AHR_CALL_SAVE_CONFIRMATION == (int)APPHOST_WIRE_CALL_SAVE_CONFIRMATION,
-               "ahr_call_kind matches enum apphost_wire_call");
+/* The runtime numbers scene callbacks as the wire does, so a decoded value
+ * is used as it is. (Calls and reports need no such check: the runtime's
+ * kinds and the wire's numbers are both made from apphost_messages.h.) */
 _Static_assert((int)AHR_SCENE_WILL_ENTER_FOREGROUND == (int)APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND &&
                    (int)AHR_SCENE_DID_BECOME_ACTIVE == (int)APPHOST_WIRE_SCENE_DID_BECOME_ACTIVE &&
                    (int)AHR_SCENE_WILL_RESIGN_ACTIVE == (int)APPHOST_WIRE_SCENE_WILL_RESIGN_ACTIVE &&
                    (int)AHR_SCENE_DID_ENTER_BACKGROUND == (int)APPHOST_WIRE_SCENE_DID_ENTER_BACKGROUND &&
                    (int)AHR_SCENE_DID_DISCONNECT == (int)APPHOST_WIRE_SCENE_DID_DISCONNECT,
                "ahr_scene_callback matches enum apphost_wire_scene_callback");
-_Static_assert((int)AHR_REPORT_LOG == (int)APPHOST_WIRE_LOG &&
-                   (int)AHR_REPORT_SAVE_STATE == (int)APPHOST_WIRE_SAVE_STATE &&
-                   (int)AHR_REPORT_TASK_BEGAN == (int)APPHOST_WIRE_TASK_BEGAN &&
-                   (int)AHR_REPORT_TASK_ENDED == (int)APPHOST_WIRE_TASK_ENDED &&
-                   (int)AHR_REPORT_TIMER_SCHEDULED == (int)APPHOST_WIRE_TIMER_SCHEDULED &&
-                   (int)AHR_REPORT_TIMER_CANCELLED == (int)APPHOST_WIRE_TIMER_CANCELLED &&
-                   (int)AHR_REPORT_WORK_SUBMITTED == (int)APPHOST_WIRE_WORK_SUBMITTED &&
-                   (int)AHR_REPORT_SCENE_REQUESTED == (int)APPHOST_WIRE_SCENE_REQUESTED &&
-                   (int)AHR_REPORT_SESSION_ACTIVATION_REQUESTED == (int)APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED &&
-                   (int)AHR_REPORT_LOADING_PROGRESS == (int)APPHOST_WIRE_LOADING_PROGRESS &&
-                   (int)AHR_REPORT_MODAL_PRESENTED == (int)APPHOST_WIRE_MODAL_PRESENTED &&
-                   (int)AHR_REPORT_MODAL_DISMISSED == (int)APPHOST_WIRE_MODAL_DISMISSED &&
-                   (int)AHR_REPORT_NOTIFICATION_POSTED == (int)APPHOST_WIRE_NOTIFICATION_POSTED &&
-                   (int)AHR_REPORT_SESSION_CLOSE_REQUESTED == (int)APPHOST_WIRE_SESSION_CLOSE_REQUESTED &&
-                   (int)AHR_REPORT_SCENE_TITLE_CHANGED == (int)APPHOST_WIRE_SCENE_TITLE_CHANGED &&
-                   (int)AHR_REPORT_AUDIO_CONFIGURED == (int)APPHOST_WIRE_AUDIO_CONFIGURED &&
-                   (int)AHR_REPORT_AUDIO_ACTIVATION_REQUESTED == (int)APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED &&
-                   (int)AHR_REPORT_AUDIO_DEACTIVATED == (int)APPHOST_WIRE_AUDIO_DEACTIVATED &&
-                   (int)AHR_REPORT_AUDIO_RENDERING == (int)APPHOST_WIRE_AUDIO_RENDERING &&
-                   (int)AHR_REPORT_AUDIO_GAIN == (int)APPHOST_WIRE_AUDIO_GAIN &&
-                   (int)AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN == (int)APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN &&
-                   (int)AHR_REPORT_AUDIO_THREAD == (int)APPHOST_WIRE_AUDIO_THREAD &&
-                   (int)AHR_REPORT_ACTION_RESULT == (int)APPHOST_WIRE_ACTION_RESULT,
-               "ahr_report_kind matches enum apphost_wire_type");
+
 
 /* Every option bit audio.h names. */
 #define AUDIO_OPTIONS_ALL                                                                                      \
@@ -87,6 +45,73 @@ static void walk_load(wire_io *io, wire_load *load)
 }
 
 static void walk_start(wire_io *io, wire_start *start) { wire_io_wire_bytes(io, &start->data_directory); }
+
+/* The kinds of fields apphost_messages.h's table names: WIRE_FIELD_<kind>(io,
+ * message, member) walks `member` of the ahr_call or ahr_report `message`.
+ * A kind that checks more than its type does, or walks more than one
+ * member, is a function below. */
+#define WIRE_FIELD_u32(io, message, member) wire_io_u32(io, &(message)->member)
+#define WIRE_FIELD_u64(io, message, member) wire_io_u64(io, &(message)->member)
+#define WIRE_FIELD_bool(io, message, member) wire_io_bool(io, &(message)->member)
+#define WIRE_FIELD_text(io, message, member) wire_io_text(io, &(message)->member, &(message)->member##_length)
+#define WIRE_FIELD_fd(io, message, member) wire_io_fd(io, &(message)->member)
+#define WIRE_FIELD_scene_role(io, message, member)                                                          \
+    wire_io_enum(io, &(message)->member, APPHOST_SCENE_ROLE_PRIMARY, APPHOST_SCENE_ROLE_AUXILIARY, "scene role")
+
+/* ---- Host to worker: the calls --------------------------------------------- */
+
+#define WIRE_FIELD_initial_state(io, call, member)                                                          \
+    wire_io_enum(io, &(call)->member, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,        \
+                 "initial state")
+#define WIRE_FIELD_restoration(io, call, member) walk_restoration(io, call)
+#define WIRE_FIELD_scene_callback(io, call, member) walk_scene_callback(io, call)
+#define WIRE_FIELD_background_time(io, call, member) walk_background_time(io, &(call)->member)
+#define WIRE_FIELD_size_class(io, call, member)                                                             \
+    wire_io_enum(io, &(call)->member, APPHOST_SIZE_CLASS_COMPACT, APPHOST_SIZE_CLASS_REGULAR, "size class")
+#define WIRE_FIELD_action_name(io, call, member) walk_action_name(io, call)
+#define WIRE_FIELD_action_payload(io, call, member) walk_action_payload(io, call)
+#define WIRE_FIELD_audio_format(io, call, member) walk_format(io, call)
+#define WIRE_FIELD_audio_output(io, call, member)                                                           \
+    wire_io_enum(io, &(call)->member, APPHOST_AUDIO_OUTPUT_NONE, APPHOST_AUDIO_OUTPUT_LINE_OUT, "audio output")
+#define WIRE_FIELD_audio_input(io, call, member)                                                            \
+    wire_io_enum(io, &(call)->member, APPHOST_AUDIO_INPUT_NONE, APPHOST_AUDIO_INPUT_LINE_IN, "audio input")
+#define WIRE_FIELD_audio_request_id(io, message, member) wire_io_id(io, &(message)->member, "audio request")
+#define WIRE_FIELD_activation_result(io, call, member)                                                      \
+    wire_io_enum(io, &(call)->member, APPHOST_AUDIO_ACTIVATED, APPHOST_AUDIO_REFUSED_NOT_RUNNING,            \
+                 "activation result")
+#define WIRE_FIELD_interruption_reason(io, call, member)                                                    \
+    wire_io_enum(io, &(call)->member, APPHOST_AUDIO_INTERRUPTION_OTHER_SESSION,                             \
+                 APPHOST_AUDIO_INTERRUPTION_SUSPENDED, "interruption reason")
+#define WIRE_FIELD_route_change_reason(io, call, member)                                                    \
+    wire_io_enum(io, &(call)->member, APPHOST_AUDIO_ROUTE_NEW_DEVICE_AVAILABLE, APPHOST_AUDIO_ROUTE_OVERRIDE, \
+                 "route change reason")
+/* `arguments` is walk_call_body's: where a decoded ACTION's arguments go. */
+#define WIRE_FIELD_action_arguments(io, call, member) walk_action_arguments(io, call, arguments)
+#define WIRE_FIELD_save_confirmation_id(io, call, member) wire_io_id(io, &(call)->member, "save confirmation")
+
+/* WILL_CONNECT's restoration: an "opt bytes", has_restoration, restoration
+ * and restoration_length. Present, even when empty (S12): an empty state may
+ * come without bytes. */
+static void walk_restoration(wire_io *io, ahr_call *call)
+{
+    const char *restoration = !call->has_restoration ? NULL : call->restoration != NULL ? call->restoration : "";
+
+    wire_io_optional_bytes(io, &restoration, &call->restoration_length);
+    if (wire_io_reading(io)) {
+        call->has_restoration = restoration != NULL;
+        call->restoration = restoration;
+    }
+}
+
+/* SCENE_CALLBACK's callback, a u8 of enum apphost_wire_scene_callback. */
+static void walk_scene_callback(wire_io *io, ahr_call *call)
+{
+    int32_t callback = call->scene_callback;
+
+    wire_io_enum(io, &callback, APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND, APPHOST_WIRE_SCENE_DID_DISCONNECT,
+                 "scene callback");
+    call->scene_callback = (ahr_scene_callback)callback;
+}
 
 /* BACKGROUND_TIME's "opt u64": absent is unlimited; the runtime's signed
  * nanoseconds hold any budget a host gives (292 years), so a larger one is
@@ -107,38 +132,25 @@ static void walk_background_time(wire_io *io, int64_t *nanoseconds)
     }
 }
 
-/* WILL_CONNECT's fields after the scene. */
-static void walk_connection(wire_io *io, ahr_call *call)
-{
-    /* Present, even when empty (S12): an empty state may come without bytes. */
-    const char *restoration = !call->has_restoration ? NULL : call->restoration != NULL ? call->restoration : "";
-
-    wire_io_text(io, &call->session_id, &call->session_id_length);
-    wire_io_enum(io, &call->role, APPHOST_SCENE_ROLE_PRIMARY, APPHOST_SCENE_ROLE_AUXILIARY, "scene role");
-    wire_io_enum(io, &call->initial_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
-                 "initial state");
-    wire_io_optional_bytes(io, &restoration, &call->restoration_length);
-    if (wire_io_reading(io)) {
-        call->has_restoration = restoration != NULL;
-        call->restoration = restoration;
-    }
-}
-
-/* PERFORM_ACTION's fields after the scene. An empty payload is read as NULL,
- * as ahr_handle hands it on. */
-static void walk_action(wire_io *io, ahr_call *call)
+/* PERFORM_ACTION's name (action_name and action_name_length), cut one byte
+ * past the runtime's limit when written. */
+static void walk_action_name(wire_io *io, ahr_call *call)
 {
     const void *name = call->action_name;
 
     wire_io_bytes(io, &name, &call->action_name_length, APPHOST_SCENES_TEXT_MAX_BYTES + 1);
-    wire_io_bytes(io, &call->payload, &call->payload_length, APPHOST_ACTION_PAYLOAD_MAX_BYTES + 1);
-    wire_io_u64(io, &call->activation_ns);
-    wire_io_u64(io, &call->activation);
     if (wire_io_reading(io)) {
         call->action_name = name;
-        if (call->payload_length == 0) {
-            call->payload = NULL;
-        }
+    }
+}
+
+/* PERFORM_ACTION's payload (payload and payload_length). An empty one is
+ * read as NULL, as ahr_handle hands it on. */
+static void walk_action_payload(wire_io *io, ahr_call *call)
+{
+    wire_io_bytes(io, &call->payload, &call->payload_length, APPHOST_ACTION_PAYLOAD_MAX_BYTES + 1);
+    if (wire_io_reading(io) && call->payload_length == 0) {
+        call->payload = NULL;
     }
 }
 
@@ -191,12 +203,12 @@ static void walk_value(wire_io *io, ahr_value *value)
                     (char)code);
 }
 
-/* ACTION's fields: the index, then the arguments, into `storage` when read. */
-static void walk_action_call(wire_io *io, ahr_call *call, ahr_value *storage)
+/* ACTION's arguments (action_arguments and action_argument_count): their
+ * count, then each, into `storage` when read. */
+static void walk_action_arguments(wire_io *io, ahr_call *call, ahr_value *storage)
 {
     uint8_t count = (uint8_t)call->action_argument_count;
 
-    wire_io_u32(io, &call->action_index);
     wire_io_u8(io, &count);
     wire_io_require(io, count <= APPHOST_ACTION_ARGUMENTS_MAX, "an action call with %u arguments", (unsigned)count);
     if (io->cursor.failed) {
@@ -211,8 +223,8 @@ static void walk_action_call(wire_io *io, ahr_call *call, ahr_value *storage)
     }
 }
 
-/* The fields after the call's kind. */
-/* AUDIO_SETUP's format: each value at least 1. */
+/* AUDIO_SETUP's format: sample_rate, period_frames and channel_count, each
+ * at least 1. */
 static void walk_format(wire_io *io, ahr_call *call)
 {
     wire_io_u32(io, &call->sample_rate);
@@ -223,109 +235,30 @@ static void walk_format(wire_io *io, ahr_call *call)
                     (unsigned)call->period_frames, (unsigned)call->channel_count);
 }
 
-static void walk_route(wire_io *io, int32_t *output, int32_t *input)
-{
-    wire_io_enum(io, output, APPHOST_AUDIO_OUTPUT_NONE, APPHOST_AUDIO_OUTPUT_LINE_OUT, "audio output");
-    wire_io_enum(io, input, APPHOST_AUDIO_INPUT_NONE, APPHOST_AUDIO_INPUT_LINE_IN, "audio input");
-}
+#define WIRE_MESSAGE_IGNORE(...)
+#define WIRE_WALK_CALL_FIELD(member, kind) WIRE_FIELD_##kind(io, call, member);
+#define WIRE_WALK_CALL(number, name, swift_case, fields, arguments)                                         \
+    case AHR_CALL_##name:                                                                                    \
+        fields break;
 
-static void walk_interruption_reason(wire_io *io, int32_t *reason)
-{
-    wire_io_enum(io, reason, APPHOST_AUDIO_INTERRUPTION_OTHER_SESSION, APPHOST_AUDIO_INTERRUPTION_SUSPENDED,
-                 "interruption reason");
-}
+/* The calls are numbered 1 to WIRE_CALL_LAST: each number at most the
+ * count, and no two alike (walk_call_body's switch would not compile), so
+ * a number in that range is a call's. */
+#define WIRE_CALL_ONE(...) +1
+#define WIRE_CALL_AT_MOST_LAST(number, ...) &&(number) >= 1 && (number) <= WIRE_CALL_LAST
+enum {
+    WIRE_CALL_FIRST = 1,
+    WIRE_CALL_LAST = 0 APPHOST_MESSAGES_CALLS(WIRE_CALL_ONE, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
+};
+_Static_assert(1 APPHOST_MESSAGES_CALLS(WIRE_CALL_AT_MOST_LAST, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE,
+                                        WIRE_MESSAGE_IGNORE),
+               "the calls of apphost_messages.h are numbered from 1 without a gap");
 
+/* The fields after the call's kind, as the table lists them. */
 static void walk_call_body(wire_io *io, ahr_call *call, ahr_value *arguments)
 {
-    int32_t callback = call->scene_callback;
-
     switch (call->kind) {
-    case AHR_CALL_DID_FINISH_LAUNCHING:
-    case AHR_CALL_WILL_TERMINATE:
-    case AHR_CALL_MEMORY_WARNING:
-        break;
-    case AHR_CALL_WILL_CONNECT:
-        wire_io_u64(io, &call->scene);
-        walk_connection(io, call);
-        break;
-    case AHR_CALL_SCENE_CALLBACK:
-        wire_io_u64(io, &call->scene);
-        wire_io_enum(io, &callback, APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND, APPHOST_WIRE_SCENE_DID_DISCONNECT,
-                     "scene callback");
-        call->scene_callback = (ahr_scene_callback)callback;
-        break;
-    case AHR_CALL_EXPIRE_TASK:
-    case AHR_CALL_FIRE_TIMER:
-    case AHR_CALL_RUN_WORK:
-        wire_io_u64(io, &call->id);
-        break;
-    case AHR_CALL_BACKGROUND_TIME:
-        walk_background_time(io, &call->background_time_ns);
-        break;
-    case AHR_CALL_SCENE_SIZE:
-        wire_io_u64(io, &call->scene);
-        wire_io_u32(io, &call->width);
-        wire_io_u32(io, &call->height);
-        wire_io_enum(io, &call->size_class, APPHOST_SIZE_CLASS_COMPACT, APPHOST_SIZE_CLASS_REGULAR, "size class");
-        break;
-    case AHR_CALL_PERFORM_ACTION:
-        wire_io_u64(io, &call->scene);
-        walk_action(io, call);
-        break;
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-        wire_io_u64(io, &call->scene);
-        wire_io_u64(io, &call->modal);
-        break;
-    case AHR_CALL_DID_DISCARD:
-        wire_io_text(io, &call->session_id, &call->session_id_length);
-        break;
-    case AHR_CALL_NOTIFICATION_LIMIT:
-        wire_io_u32(io, &call->notification_limit);
-        wire_io_u64(io, &call->notification_window_ns);
-        break;
-    case AHR_CALL_SAVE_STATUS:
-        wire_io_u64(io, &call->scene);
-        wire_io_bool(io, &call->save_failed);
-        break;
-    case AHR_CALL_SAVE_CONFIRMATION:
-        wire_io_id(io, &call->id, "save confirmation");
-        wire_io_bool(io, &call->save_failed);
-        break;
-    case AHR_CALL_AUDIO_SETUP:
-        walk_format(io, call);
-        walk_route(io, &call->output, &call->input);
-        break;
-    case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-        wire_io_id(io, &call->audio_request, "audio request");
-        wire_io_enum(io, &call->activation_result, APPHOST_AUDIO_ACTIVATED, APPHOST_AUDIO_REFUSED_NOT_RUNNING,
-                     "activation result");
-        break;
-    case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
-        walk_interruption_reason(io, &call->interruption_reason);
-        break;
-    case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-        walk_interruption_reason(io, &call->interruption_reason);
-        wire_io_bool(io, &call->should_resume);
-        break;
-    case AHR_CALL_AUDIO_ROUTE_CHANGED:
-        wire_io_enum(io, &call->route_change_reason, APPHOST_AUDIO_ROUTE_NEW_DEVICE_AVAILABLE,
-                     APPHOST_AUDIO_ROUTE_OVERRIDE, "route change reason");
-        walk_route(io, &call->previous_output, &call->previous_input);
-        walk_route(io, &call->output, &call->input);
-        break;
-    case AHR_CALL_SECONDARY_AUDIO_HINT:
-        wire_io_bool(io, &call->silence_secondary);
-        break;
-    case AHR_CALL_MEDIA_SERVICES_RESET:
-        break;
-    case AHR_CALL_AUDIO_STREAM:
-        wire_io_fd(io, &call->audio_memfd);
-        wire_io_fd(io, &call->audio_wake_fd);
-        break;
-    case AHR_CALL_ACTION:
-        walk_action_call(io, call, arguments);
-        break;
+        APPHOST_MESSAGES_CALLS(WIRE_WALK_CALL, WIRE_WALK_CALL_FIELD, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
     }
 }
 
@@ -340,7 +273,7 @@ static void walk_call(wire_io *io, wire_call *message)
     /* Checked even when has_scene_state is false: the host sends 0 then. */
     wire_io_enum(io, &call->scene_state, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,
                  "scene state");
-    wire_io_enum(io, &kind, APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING, APPHOST_WIRE_CALL_SAVE_CONFIRMATION, "call");
+    wire_io_enum(io, &kind, WIRE_CALL_FIRST, WIRE_CALL_LAST, "call");
     call->kind = (ahr_call_kind)kind;
     if (!io->cursor.failed) {
         walk_call_body(io, call, message->arguments);
@@ -429,17 +362,57 @@ static void walk_reply(wire_io *io, wire_reply *reply)
     wire_io_i32(io, &reply->status);
 }
 
-/* A scene's state, at most what the ABI lets a guest save. */
+/* ---- Worker to host: the reports -------------------------------------------- */
+
+#define WIRE_FIELD_log_level(io, report, member)                                                            \
+    wire_io_enum(io, &(report)->member, APPHOST_LOG_TRACE, APPHOST_LOG_ERROR, "log level")
+#define WIRE_FIELD_saved_state(io, report, member) walk_state(io, report, "a saved state")
+#define WIRE_FIELD_requested_state(io, report, member) walk_state(io, report, "a requested scene's state")
+#define WIRE_FIELD_task_id(io, report, member) wire_io_id(io, &(report)->member, "task")
+#define WIRE_FIELD_timer_id(io, report, member) wire_io_id(io, &(report)->member, "timer")
+#define WIRE_FIELD_work_id(io, report, member) wire_io_id(io, &(report)->member, "work")
+#define WIRE_FIELD_modal_id(io, report, member) wire_io_id(io, &(report)->member, "modal")
+#define WIRE_FIELD_presentation_style(io, report, member)                                                   \
+    wire_io_enum(io, &(report)->member, APPHOST_PRESENTATION_AUTOMATIC, APPHOST_PRESENTATION_PROMINENT,      \
+                 "presentation style")
+#define WIRE_FIELD_modal_style(io, report, member)                                                          \
+    wire_io_enum(io, &(report)->member, APPHOST_MODAL_SHEET, APPHOST_MODAL_FULL_SCREEN, "modal style")
+#define WIRE_FIELD_progress(io, report, member) walk_progress(io, &(report)->member)
+#define WIRE_FIELD_audio_category(io, report, member)                                                       \
+    wire_io_enum(io, &(report)->member, APPHOST_AUDIO_CATEGORY_AMBIENT, APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD, \
+                 "audio category")
+#define WIRE_FIELD_audio_mode(io, report, member)                                                           \
+    wire_io_enum(io, &(report)->member, APPHOST_AUDIO_MODE_DEFAULT, APPHOST_AUDIO_MODE_VIDEO_CHAT, "audio mode")
+#define WIRE_FIELD_audio_options(io, report, member)                                                        \
+    do {                                                                                                     \
+        wire_io_u32(io, &(report)->member);                                                                  \
+        wire_io_require(io, ((report)->member & ~(uint32_t)AUDIO_OPTIONS_ALL) == 0, "audio options 0x%x",   \
+                        (unsigned)(report)->member);                                                         \
+    } while (0)
+#define WIRE_FIELD_gain(io, report, member)                                                                 \
+    do {                                                                                                     \
+        wire_io_f64(io, &(report)->member);                                                                  \
+        wire_io_require(io, (report)->member >= 0 && (report)->member <= 1, "an audio gain of %g",          \
+                        (report)->member);                                                                   \
+    } while (0)
+#define WIRE_FIELD_output_override(io, report, member)                                                      \
+    wire_io_enum(io, &(report)->member, APPHOST_AUDIO_OVERRIDE_NONE, APPHOST_AUDIO_OVERRIDE_SPEAKER,         \
+                 "output override")
+#define WIRE_FIELD_audio_thread_id(io, report, member)                                                      \
+    do {                                                                                                     \
+        wire_io_id(io, &(report)->member, "audio thread");                                                   \
+        wire_io_require(io, (report)->member <= INT32_MAX, "an audio thread id of %llu",                     \
+                        (unsigned long long)(report)->member);                                               \
+    } while (0)
+#define WIRE_FIELD_action_result(io, report, member) walk_action_result(io, report)
+
+/* A scene's state (bytes and bytes_length), at most what the ABI lets a
+ * guest save. */
 static void walk_state(wire_io *io, ahr_report *report, const char *what)
 {
     wire_io_bytes(io, &report->bytes, &report->bytes_length, SIZE_MAX);
     wire_io_require(io, report->bytes_length <= APPHOST_SCENE_STATE_MAX_BYTES,
                     "%s of %zu bytes, over the ABI's limit", what, report->bytes_length);
-}
-
-static void walk_presentation_style(wire_io *io, int32_t *style)
-{
-    wire_io_enum(io, style, APPHOST_PRESENTATION_AUTOMATIC, APPHOST_PRESENTATION_PROMINENT, "presentation style");
 }
 
 /* A fraction from 0 to 1, or one of the two values scenes.h names. */
@@ -452,121 +425,47 @@ static void walk_progress(wire_io *io, double *progress)
                     "a loading progress of %g", *progress);
 }
 
+/* ACTION_RESULT: `flag`, then the result in `value` when it is set, or the
+ * problem in `text` when not. */
+static void walk_action_result(wire_io *io, ahr_report *report)
+{
+    wire_io_bool(io, &report->flag);
+    if (report->flag) {
+        walk_value(io, &report->value);
+    } else {
+        wire_io_text(io, &report->text, &report->text_length);
+    }
+}
+
+#define WIRE_WALK_REPORT_FIELD(member, kind) WIRE_FIELD_##kind(io, report, member);
+#define WIRE_WALK_REPORT(number, name, swift_case, fields, arguments)                                       \
+    case AHR_REPORT_##name:                                                                                  \
+        fields break;
+
+/* A report's fields, as the table lists them. */
 static void walk_report(wire_io *io, ahr_report *report)
 {
     switch (report->kind) {
-    case AHR_REPORT_LOG:
-        wire_io_enum(io, &report->level, APPHOST_LOG_TRACE, APPHOST_LOG_ERROR, "log level");
-        wire_io_text(io, &report->text, &report->text_length);
-        break;
-    case AHR_REPORT_SAVE_STATE:
-        wire_io_u64(io, &report->scene);
-        walk_state(io, report, "a saved state");
-        /* 0 when the guest asked for no confirmation. */
-        wire_io_u64(io, &report->id);
-        break;
-    case AHR_REPORT_TASK_BEGAN:
-        wire_io_id(io, &report->id, "task");
-        wire_io_text(io, &report->text, &report->text_length);
-        break;
-    case AHR_REPORT_TASK_ENDED:
-        wire_io_id(io, &report->id, "task");
-        break;
-    case AHR_REPORT_TIMER_SCHEDULED:
-        wire_io_id(io, &report->id, "timer");
-        wire_io_u64(io, &report->delay_ns);
-        wire_io_u64(io, &report->interval_ns);
-        break;
-    case AHR_REPORT_TIMER_CANCELLED:
-        wire_io_id(io, &report->id, "timer");
-        break;
-    case AHR_REPORT_WORK_SUBMITTED:
-        wire_io_id(io, &report->id, "work");
-        break;
-    case AHR_REPORT_SCENE_REQUESTED:
-        wire_io_u64(io, &report->activation);
-        wire_io_u64(io, &report->scene);
-        wire_io_enum(io, &report->role, APPHOST_SCENE_ROLE_PRIMARY, APPHOST_SCENE_ROLE_AUXILIARY, "scene role");
-        walk_presentation_style(io, &report->style);
-        walk_state(io, report, "a requested scene's state");
-        break;
-    case AHR_REPORT_SESSION_ACTIVATION_REQUESTED:
-        wire_io_text(io, &report->text, &report->text_length);
-        walk_presentation_style(io, &report->style);
-        break;
-    case AHR_REPORT_LOADING_PROGRESS:
-        wire_io_u64(io, &report->scene);
-        walk_progress(io, &report->progress);
-        break;
-    case AHR_REPORT_MODAL_PRESENTED:
-        wire_io_u64(io, &report->scene);
-        wire_io_id(io, &report->id, "modal");
-        wire_io_enum(io, &report->style, APPHOST_MODAL_SHEET, APPHOST_MODAL_FULL_SCREEN, "modal style");
-        wire_io_text(io, &report->text, &report->text_length);
-        break;
-    case AHR_REPORT_MODAL_DISMISSED:
-        wire_io_u64(io, &report->scene);
-        wire_io_id(io, &report->id, "modal");
-        break;
-    case AHR_REPORT_NOTIFICATION_POSTED:
-        wire_io_text(io, &report->text, &report->text_length);
-        wire_io_text(io, &report->body, &report->body_length);
-        break;
-    case AHR_REPORT_SESSION_CLOSE_REQUESTED:
-        wire_io_text(io, &report->text, &report->text_length);
-        break;
-    case AHR_REPORT_SCENE_TITLE_CHANGED:
-        wire_io_u64(io, &report->scene);
-        wire_io_text(io, &report->text, &report->text_length);
-        break;
-    case AHR_REPORT_AUDIO_CONFIGURED:
-        wire_io_enum(io, &report->category, APPHOST_AUDIO_CATEGORY_AMBIENT, APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD,
-                     "audio category");
-        wire_io_enum(io, &report->mode, APPHOST_AUDIO_MODE_DEFAULT, APPHOST_AUDIO_MODE_VIDEO_CHAT, "audio mode");
-        wire_io_u32(io, &report->options);
-        wire_io_require(io, (report->options & ~(uint32_t)AUDIO_OPTIONS_ALL) == 0, "audio options 0x%x",
-                        (unsigned)report->options);
-        break;
-    case AHR_REPORT_AUDIO_ACTIVATION_REQUESTED:
-        wire_io_id(io, &report->id, "audio request");
-        break;
-    case AHR_REPORT_AUDIO_DEACTIVATED:
-    case AHR_REPORT_AUDIO_RENDERING:
-        wire_io_bool(io, &report->flag);
-        break;
-    case AHR_REPORT_AUDIO_GAIN:
-        wire_io_f64(io, &report->gain);
-        wire_io_require(io, report->gain >= 0 && report->gain <= 1, "an audio gain of %g", report->gain);
-        break;
-    case AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN:
-        wire_io_enum(io, &report->output_override, APPHOST_AUDIO_OVERRIDE_NONE, APPHOST_AUDIO_OVERRIDE_SPEAKER,
-                     "output override");
-        break;
-    case AHR_REPORT_ACTION_RESULT:
-        wire_io_bool(io, &report->flag);
-        if (report->flag) {
-            walk_value(io, &report->value);
-        } else {
-            wire_io_text(io, &report->text, &report->text_length);
-        }
-        break;
-    case AHR_REPORT_AUDIO_THREAD:
-        wire_io_id(io, &report->id, "audio thread");
-        wire_io_require(io, report->id <= INT32_MAX, "an audio thread id of %llu", (unsigned long long)report->id);
-        wire_io_bool(io, &report->flag);
-        break;
+        APPHOST_MESSAGES_REPORTS(WIRE_WALK_REPORT, WIRE_WALK_REPORT_FIELD, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
     }
 }
 
 /* ---- Both ways -------------------------------------------------------------- */
 
-/* LOG to the last report, but for STOPPED, the conversation's own. */
+#define WIRE_REPORT_CASE(number, name, ...) case APPHOST_WIRE_##name:
+
+/* Whether `type` is a report's, from the table: a switch, not a scan. */
 static bool is_report(uint8_t type)
 {
-    return type >= APPHOST_WIRE_LOG && type <= APPHOST_WIRE_ACTION_RESULT && type != APPHOST_WIRE_STOPPED;
+    switch (type) {
+        APPHOST_MESSAGES_REPORTS(WIRE_REPORT_CASE, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
+        return true;
+    }
+    return false;
 }
 
-/* Walks the body of a message of a known type; false for an unknown one. */
+/* Walks the body of a message of a known type; false for an unknown one.
+ * Frames by hand (see the top), reports as the table lists them. */
 static bool walk(wire_io *io, wire_message *message)
 {
     if (is_report(message->type)) {
@@ -729,75 +628,15 @@ bool wire_decode_reply(const uint8_t *payload, size_t length, wire_reply *reply,
     return finish_reading(&io);
 }
 
+#define WIRE_TYPE_NAME(number, name, ...)                                                                    \
+    case APPHOST_WIRE_##name:                                                                                \
+        return #name;
+
 const char *wire_type_name(uint8_t type)
 {
     switch (type) {
-    case APPHOST_WIRE_LOAD:
-        return "LOAD";
-    case APPHOST_WIRE_START:
-        return "START";
-    case APPHOST_WIRE_CALL:
-        return "CALL";
-    case APPHOST_WIRE_STOP:
-        return "STOP";
-    case APPHOST_WIRE_HELLO:
-        return "HELLO";
-    case APPHOST_WIRE_LOADED:
-        return "LOADED";
-    case APPHOST_WIRE_LOAD_FAILED:
-        return "LOAD_FAILED";
-    case APPHOST_WIRE_STARTED:
-        return "STARTED";
-    case APPHOST_WIRE_REPLY:
-        return "REPLY";
-    case APPHOST_WIRE_LOG:
-        return "LOG";
-    case APPHOST_WIRE_SAVE_STATE:
-        return "SAVE_STATE";
-    case APPHOST_WIRE_STOPPED:
-        return "STOPPED";
-    case APPHOST_WIRE_TASK_BEGAN:
-        return "TASK_BEGAN";
-    case APPHOST_WIRE_TASK_ENDED:
-        return "TASK_ENDED";
-    case APPHOST_WIRE_TIMER_SCHEDULED:
-        return "TIMER_SCHEDULED";
-    case APPHOST_WIRE_TIMER_CANCELLED:
-        return "TIMER_CANCELLED";
-    case APPHOST_WIRE_WORK_SUBMITTED:
-        return "WORK_SUBMITTED";
-    case APPHOST_WIRE_SCENE_REQUESTED:
-        return "SCENE_REQUESTED";
-    case APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED:
-        return "SESSION_ACTIVATION_REQUESTED";
-    case APPHOST_WIRE_LOADING_PROGRESS:
-        return "LOADING_PROGRESS";
-    case APPHOST_WIRE_MODAL_PRESENTED:
-        return "MODAL_PRESENTED";
-    case APPHOST_WIRE_MODAL_DISMISSED:
-        return "MODAL_DISMISSED";
-    case APPHOST_WIRE_NOTIFICATION_POSTED:
-        return "NOTIFICATION_POSTED";
-    case APPHOST_WIRE_SESSION_CLOSE_REQUESTED:
-        return "SESSION_CLOSE_REQUESTED";
-    case APPHOST_WIRE_SCENE_TITLE_CHANGED:
-        return "SCENE_TITLE_CHANGED";
-    case APPHOST_WIRE_AUDIO_CONFIGURED:
-        return "AUDIO_CONFIGURED";
-    case APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED:
-        return "AUDIO_ACTIVATION_REQUESTED";
-    case APPHOST_WIRE_AUDIO_DEACTIVATED:
-        return "AUDIO_DEACTIVATED";
-    case APPHOST_WIRE_AUDIO_RENDERING:
-        return "AUDIO_RENDERING";
-    case APPHOST_WIRE_AUDIO_GAIN:
-        return "AUDIO_GAIN";
-    case APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN:
-        return "AUDIO_OUTPUT_OVERRIDDEN";
-    case APPHOST_WIRE_AUDIO_THREAD:
-        return "AUDIO_THREAD";
-    case APPHOST_WIRE_ACTION_RESULT:
-        return "ACTION_RESULT";
+        APPHOST_MESSAGES_FRAMES(WIRE_TYPE_NAME)
+        APPHOST_MESSAGES_REPORTS(WIRE_TYPE_NAME, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
     }
     return "unknown";
 }

@@ -27,6 +27,8 @@
 
 #include <apphost/apphost.h>
 
+#include "apphost_messages.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -133,132 +135,16 @@ const ahr_raw_descriptor *ahr_descriptor(const ahr_runtime *runtime);
 
 /*
  * What the guest asks of the host: its own calls, after the runtime checked
- * their arguments (CONTRACT X3). The values are those of enum
- * apphost_wire_type, so that a worker sends a report as the frame of the same
- * number; each kind says which members of ahr_report it sets (the others are
- * zero).
+ * their arguments (CONTRACT X3). The kinds are the reports of
+ * apphost_messages.h's table, whose numbers enum apphost_wire_type takes too,
+ * so that a worker sends a report as the frame of the same number. The table
+ * lists the members of ahr_report each kind sets (the others are zero), and
+ * says what each means.
  */
+#define AHR_REPORT_KIND(number, name, swift_case, fields, arguments) AHR_REPORT_##name = number,
+#define AHR_MESSAGE_IGNORE(...)
 typedef enum ahr_report_kind {
-    /* log: `level` (enum apphost_log_level) and `text`, at most
-     * APPHOST_LOG_MESSAGE_MAX_BYTES, cut at a character boundary. */
-    AHR_REPORT_LOG = 69,
-    /* save_scene_state (CONTRACT S12): `scene` and its state in `bytes`, at
-     * most APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL, even for an
-     * empty state. Made while the scene is known to be connected, so that the
-     * save reaches the reporter before a later did_disconnect is delivered.
-     * `id`: 0, or, for save_scene_state_confirmed (ABI 1.7), the id the
-     * runtime gave its confirmation (saves.h), which SAVE_CONFIRMATION
-     * names once the host stored the save or could not. */
-    AHR_REPORT_SAVE_STATE = 70,
-
-    /* The background extension ("apphost.background/1", background.h). The
-     * runtime gives out the ids itself, per guest, counting from 1, and
-     * answers the guest at once; these tell the host, which runs the budget
-     * and the timers and later sends EXPIRE_TASK, FIRE_TIMER and RUN_WORK.
-     * Each is reported while the runtime holds its background lock, so that
-     * the reports about one id come in the order they happened, and a task
-     * begun before a BACKGROUND_TIME call is handled is reported before
-     * ahr_handle returns from it. */
-
-    /* begin_task returned task `id`, named `text` (at most
-     * APPHOST_TASK_NAME_MAX_BYTES, cut at a character boundary; never NULL). */
-    AHR_REPORT_TASK_BEGAN = 72,
-    /* end_task ended task `id`. */
-    AHR_REPORT_TASK_ENDED = 73,
-    /* schedule_timer made timer `id`: FIRE_TIMER after `delay_ns`, then every
-     * `interval_ns` unless that is 0. */
-    AHR_REPORT_TIMER_SCHEDULED = 74,
-    /* cancel_timer cancelled timer `id`. */
-    AHR_REPORT_TIMER_CANCELLED = 75,
-    /* dispatch_async submitted work `id`, for RUN_WORK. */
-    AHR_REPORT_WORK_SUBMITTED = 76,
-
-    /* The scenes extension ("apphost.scenes/1", scenes.h). The runtime
-     * checks each request against what it knows (the connected scenes of
-     * its mirror, the transient activation, the modals it gave out) and
-     * reports only accepted ones, each while it holds its scenes lock, so
-     * that an activation is consumed once and the modals of a scene are
-     * reported in the order they changed. Those about a scene
-     * (SCENE_REQUESTED, LOADING_PROGRESS, MODAL_PRESENTED, MODAL_DISMISSED)
-     * are made while the scene is known to be connected, under the mirror's
-     * lock too, so that they reach the reporter before a later
-     * did_disconnect is delivered (and a SCENE_REQUESTED made inside
-     * perform_action before ahr_handle returns from it). */
-
-    /* request_scene (or request_scene_with_activation) spent `activation`
-     * (CONTRACT S9), as PERFORM_ACTION handed it out: a new scene of `role`
-     * (enum apphost_scene_role) shown with `style` (enum
-     * apphost_presentation_style) beside connected scene `scene`, whose
-     * session starts with the state in `bytes`, at most
-     * APPHOST_SCENE_STATE_MAX_BYTES; `bytes` is never NULL. */
-    AHR_REPORT_SCENE_REQUESTED = 77,
-    /* activate_session: the session id in `text`, 1 to
-     * AHR_SESSION_ID_MAX_BYTES bytes, one of the guest's, and `style` (enum
-     * apphost_presentation_style). */
-    AHR_REPORT_SESSION_ACTIVATION_REQUESTED = 78,
-    /* set_loading_progress for connected `scene` (CONTRACT N2): `progress`,
-     * a fraction from 0 to 1, APPHOST_PROGRESS_INDETERMINATE or
-     * APPHOST_PROGRESS_NONE, never NaN. */
-    AHR_REPORT_LOADING_PROGRESS = 79,
-    /* present_modal put modal `id` (the runtime's, per guest, counting from
-     * 1) on top of `scene`'s modal stack (CONTRACT N3), with `style` (enum
-     * apphost_modal_style) and a title in `text` of 1 to
-     * APPHOST_SCENES_TEXT_MAX_BYTES bytes, cut at a character boundary. */
-    AHR_REPORT_MODAL_PRESENTED = 80,
-    /* dismiss_modal took modal `id`, and every modal above it, off `scene`'s
-     * stack. */
-    AHR_REPORT_MODAL_DISMISSED = 81,
-    /* post_notification (CONTRACT N1): a title in `text` of 1 to
-     * APPHOST_SCENES_TEXT_MAX_BYTES bytes and a body in `body` of at most
-     * that many (0 for a NULL body), both cut at a character boundary;
-     * neither pointer is NULL. */
-    AHR_REPORT_NOTIFICATION_POSTED = 82,
-    /* close_session (ABI 1.2): the id in `text` of one of the guest's
-     * sessions, 1 to AHR_SESSION_ID_MAX_BYTES bytes, to close for good
-     * (CONTRACT S7). */
-    AHR_REPORT_SESSION_CLOSE_REQUESTED = 83,
-    /* set_scene_title (ABI 1.3): connected `scene`'s title in `text`, at most
-     * APPHOST_SCENES_TEXT_MAX_BYTES, cut at a character boundary; empty when
-     * the guest took it away (NULL or ""). */
-    AHR_REPORT_SCENE_TITLE_CHANGED = 84,
-
-    /* The audio extension ("apphost.audio/1", audio.h, ABI 1.4). The runtime
-     * checks each call (the C2 to C4 table included) and keeps the session's
-     * configuration, activity, gain, route and format in its mirror, for
-     * get_session; each report is made under the mirror's audio lock, so
-     * that reports come in the order the calls changed the mirror. */
-
-    /* set_configuration: `category`, `mode` and `options` as accepted, with
-     * the MIX_WITH_OTHERS that the other mixing options imply. */
-    AHR_REPORT_AUDIO_CONFIGURED = 85,
-    /* activate: request `id` (the runtime's, per guest, counting from 1).
-     * Made while the background lock shows time left too, so that a
-     * request is either reported before ahr_handle returns from a
-     * BACKGROUND_TIME of 0, or refused. */
-    AHR_REPORT_AUDIO_ACTIVATION_REQUESTED = 86,
-    /* deactivate: `flag` is true with APPHOST_AUDIO_NOTIFY_OTHERS. */
-    AHR_REPORT_AUDIO_DEACTIVATED = 87,
-    /* set_rendering: `flag`. */
-    AHR_REPORT_AUDIO_RENDERING = 88,
-    /* set_gain: `gain`, 0 to 1. */
-    AHR_REPORT_AUDIO_GAIN = 89,
-    /* override_output of a PLAY_AND_RECORD session: `output_override`
-     * (enum apphost_audio_output_override). */
-    AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN = 90,
-    /* The audio thread of a stream started (AHR_CALL_AUDIO_STREAM): `id` is
-     * its thread id (gettid), `flag` whether it got SCHED_FIFO itself; a
-     * host with the privilege may make it real-time when it could not. */
-    AHR_REPORT_AUDIO_THREAD = 91,
-
-    /* The actions extension ("apphost.actions/1", actions.h, ABI 1.6). */
-
-    /* An ACTION call's outcome, made on the main queue before ahr_handle
-     * returns from it, once per call that ran the guest's function: with
-     * `flag` set, the function's result in `value` (of the action's result
-     * type; type AHR_VALUE_NONE for a void one), whose bytes are the
-     * guest's; without, a broken result, and `text` says how (ahr_handle
-     * then returns APPHOST_ERROR_GUEST_FAILED). */
-    AHR_REPORT_ACTION_RESULT = 92
+    APPHOST_MESSAGES_REPORTS(AHR_REPORT_KIND, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
 } ahr_report_kind;
 
 /* The type codes of actions.h's signatures, one per value; ay is
@@ -429,44 +315,12 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
 
 /* ---- Calls ---------------------------------------------------------------- */
 
-/* The host-to-guest calls; the values are those of enum apphost_wire_call.
- * call_area.c says which part of the runtime handles each. */
+/* The host-to-guest calls: the calls of apphost_messages.h's table, whose
+ * numbers enum apphost_wire_call takes too. call_area.c says which part of
+ * the runtime handles each. */
+#define AHR_CALL_KIND(number, name, swift_case, fields, arguments) AHR_CALL_##name = number,
 typedef enum ahr_call_kind {
-    AHR_CALL_DID_FINISH_LAUNCHING = 1,
-    AHR_CALL_WILL_TERMINATE = 2,
-    AHR_CALL_MEMORY_WARNING = 3,
-    AHR_CALL_WILL_CONNECT = 4,
-    AHR_CALL_SCENE_CALLBACK = 5,
-    /* The background extension's calls: see ahr_handle. */
-    AHR_CALL_EXPIRE_TASK = 6,
-    AHR_CALL_FIRE_TIMER = 7,
-    AHR_CALL_RUN_WORK = 8,
-    AHR_CALL_BACKGROUND_TIME = 9,
-    /* The scenes extension's calls: see ahr_handle. */
-    AHR_CALL_SCENE_SIZE = 10,
-    AHR_CALL_PERFORM_ACTION = 11,
-    AHR_CALL_SHOULD_DISMISS_MODAL = 12,
-    AHR_CALL_DID_DISMISS_MODAL = 13,
-    AHR_CALL_DID_DISCARD = 14,
-    /* The host's notification limit: see ahr_handle. */
-    AHR_CALL_NOTIFICATION_LIMIT = 15,
-    /* Whether a scene's last save could be stored: see ahr_handle. */
-    AHR_CALL_SAVE_STATUS = 16,
-    /* The audio extension's calls: see ahr_handle. */
-    AHR_CALL_AUDIO_SETUP = 17,
-    AHR_CALL_AUDIO_ACTIVATION_FINISHED = 18,
-    AHR_CALL_AUDIO_INTERRUPTION_BEGAN = 19,
-    AHR_CALL_AUDIO_INTERRUPTION_ENDED = 20,
-    AHR_CALL_AUDIO_ROUTE_CHANGED = 21,
-    AHR_CALL_SECONDARY_AUDIO_HINT = 22,
-    AHR_CALL_MEDIA_SERVICES_RESET = 23,
-    /* The session's sound (CONTRACT C13): see ahr_handle. */
-    AHR_CALL_AUDIO_STREAM = 24,
-    /* An action of the guest's table (CONTRACT F2): see ahr_handle. */
-    AHR_CALL_ACTION = 25,
-    /* A save the guest asked to be confirmed was stored, or could not be
-     * (CONTRACT X5, ABI 1.7): see ahr_handle. */
-    AHR_CALL_SAVE_CONFIRMATION = 26
+    APPHOST_MESSAGES_CALLS(AHR_CALL_KIND, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
 } ahr_call_kind;
 
 /* BACKGROUND_TIME's background_time_ns while the guest is in the foreground. */

@@ -1,14 +1,14 @@
 /*
- * The host <-> worker wire protocol, version 9 (1 had no background calls,
- * 2 no scenes calls, 3 no activation tokens, 4 no scene titles, 5 no audio,
- * 6 no audio streams, 7 no audio threads, 8 no actions).
+ * The host <-> worker wire protocol, version APPHOST_MESSAGES_WIRE_VERSION
+ * (apphost_messages.h, which says what each version added).
  *
  * With process isolation each guest runs in its own worker process
  * (apphost-worker), which talks to the host over one SOCK_STREAM socketpair
- * (the worker's file descriptor 3). This header is the one definition of
- * the protocol; its one codec is wire_messages.h, whose catalogue
- * (wire_catalogue.c) describes each message's fields once, in the order
- * given below, for the C worker and the Swift host alike.
+ * (the worker's file descriptor 3). This header defines the framing and
+ * the conversation; every message, its number and its fields are listed
+ * once in apphost_messages.h's table, and its one codec is wire_messages.h,
+ * whose catalogue (wire_catalogue.c) walks each message's fields as the
+ * table lists them, for the C worker and the Swift host alike.
  *
  * Framing. Every message is one frame:
  *
@@ -61,71 +61,8 @@
  *               guest's data directory and names it in START)
  *   START       str data_directory
  *   CALL        u64 sequence, u8 app_state, bool has_scene_state, u8 scene_state,
- *               u8 call (enum apphost_wire_call), then per call:
- *                 DID_FINISH_LAUNCHING, WILL_TERMINATE, MEMORY_WARNING: nothing
- *                 WILL_CONNECT: u64 scene, str session_id, u8 role, u8 initial_state,
- *                               opt bytes restoration_data
- *                 SCENE_CALLBACK: u64 scene, u8 callback (enum apphost_wire_scene_callback)
- *                 EXPIRE_TASK: u64 task     (runs its expiration handler)
- *                 FIRE_TIMER: u64 timer     (runs its work)
- *                 RUN_WORK: u64 work        (runs the async work)
- *                 BACKGROUND_TIME: opt u64 nanoseconds of background budget
- *                               left (absent: unlimited, in the foreground;
- *                               values past INT64_MAX read as INT64_MAX)
- *                 SCENE_SIZE: u64 scene, u32 width, u32 height,
- *                               u8 size_class (enum apphost_size_class)
- *                 PERFORM_ACTION: u64 scene, str name, bytes payload,
- *                               u64 activation window (nanoseconds the
- *                               activation lasts from the call's delivery),
- *                               u64 activation token (the host's, never 0)
- *                 SHOULD_DISMISS_MODAL: u64 scene, u64 modal
- *                               (the REPLY's status is the verdict: 1 to let
- *                               the modal go, 0 to keep it)
- *                 DID_DISMISS_MODAL: u64 scene, u64 modal
- *                 DID_DISCARD: str session_id
- *                 NOTIFICATION_LIMIT: u32 count, u64 window nanoseconds (the
- *                               host's limit on notifications, CONTRACT N1)
- *                 SAVE_STATUS: u64 scene, bool failed (the host could not
- *                               store the scene's last save, CONTRACT X5)
- *                 AUDIO_SETUP: u32 sample_rate, u32 period_frames,
- *                               u32 channel_count (each at least 1),
- *                               u8 output, u8 input (enum apphost_audio_output,
- *                               enum apphost_audio_input)
- *                 AUDIO_ACTIVATION_FINISHED: u64 request, u8 result (enum
- *                               apphost_audio_activation_result)
- *                 AUDIO_INTERRUPTION_BEGAN: u8 reason (enum
- *                               apphost_audio_interruption_reason)
- *                 AUDIO_INTERRUPTION_ENDED: u8 reason, bool should_resume
- *                 AUDIO_ROUTE_CHANGED: u8 reason (enum
- *                               apphost_audio_route_change_reason), u8
- *                               previous output, u8 previous input, u8 output,
- *                               u8 input
- *                 SECONDARY_AUDIO_HINT: bool silence
- *                 MEDIA_SERVICES_RESET: nothing
- *                 AUDIO_STREAM: fd memfd, fd wake (the session's region,
- *                               ApphostMixing's mix_region.h, CONTRACT C13)
- *                 ACTION: u32 index (in the guest's actions table), u8 count
- *                               (at most 8), then count values (CONTRACT F2)
- *                 SAVE_CONFIRMATION: u64 confirmation (never 0), bool failed
- *                               (the host stored the save whose SAVE_STATE
- *                               carried it, or could not: CONTRACT X5)
- *               A "value" (actions.h) is u8 type code (b y n q i u x t d s,
- *               'a' for ay; 0, none, only as a result), then: bool for b;
- *               u64 for the integers (two's complement for n i x); f64 for
- *               d; bytes for s and ay (at most 65536). It must be valid for
- *               its type: within its range, a finite d, an s of UTF-8
- *               without NUL; anything else is a protocol error.
- *               An "fd" field is a u8, the descriptor's index among those the
- *               frame carries (0, 1, ... in field order): the descriptors
- *               themselves travel beside the bytes, as SCM_RIGHTS ancillary
- *               data sent with the frame's first byte, so that they reach
- *               the worker no later than the frame does.
- *               The ids are those the worker sent in the frames below; the
- *               REPLY's status for an id it never sent is
- *               APPHOST_ERROR_INVALID_HANDLE, and so on, as ahr_handle
- *               (apphost_guest_runtime.h) answers: a name past
- *               APPHOST_SCENES_TEXT_MAX_BYTES is cut, a payload past
- *               APPHOST_ACTION_PAYLOAD_MAX_BYTES is APPHOST_ERROR_TOO_LARGE.
+ *               u8 call (enum apphost_wire_call), then that call's fields, as
+ *               apphost_messages.h lists and describes them
  *   STOP        (empty)
  *
  * Worker to host:
@@ -148,65 +85,19 @@
  *               (for DLOPEN: the dlerror() text; for NO_ENTRY: dlsym's)
  *   STARTED     u8 outcome (enum apphost_wire_start_outcome), i32 init_status
  *   REPLY       u64 sequence, i32 status
- *   LOG         u8 level, str message (at most APPHOST_LOG_MESSAGE_MAX_BYTES,
- *               cut on a character boundary, UTF-8 unchecked: the host repairs)
- *   SAVE_STATE  u64 scene, bytes data (u32 length + bytes), u64 confirmation
- *               (0: none; else the id, per guest from 1, that the host's
- *               SAVE_CONFIRMATION names once it stored the save or could not)
+ *   (reports)   LOG, SAVE_STATE, and TASK_BEGAN to the last: the report's
+ *               fields, as apphost_messages.h lists and describes them
  *   STOPPED     (empty)
- *   TASK_BEGAN  u64 task, str name (at most APPHOST_TASK_NAME_MAX_BYTES, cut
- *               on a character boundary, UTF-8 unchecked: the host repairs)
- *   TASK_ENDED  u64 task
- *   TIMER_SCHEDULED  u64 timer, u64 delay, u64 interval (0: fires once)
- *   TIMER_CANCELLED  u64 timer
- *   WORK_SUBMITTED   u64 work
- *               Ids are the worker's, per guest, counting from 1 for each
- *               kind; 0 is never one.
- *   SCENE_REQUESTED  u64 activation (the token it spent), u64 from, u8 role
- *               (enum apphost_scene_role), u8 style (enum
- *               apphost_presentation_style), bytes state (at most
- *               APPHOST_SCENE_STATE_MAX_BYTES): request_scene or
- *               request_scene_with_activation (CONTRACT S9)
- *   SESSION_ACTIVATION_REQUESTED  str session_id, u8 style (enum
- *               apphost_presentation_style)
- *   LOADING_PROGRESS  u64 scene, f64 progress (a fraction from 0 to 1,
- *               APPHOST_PROGRESS_INDETERMINATE or APPHOST_PROGRESS_NONE)
- *   MODAL_PRESENTED  u64 scene, u64 modal, u8 style (enum
- *               apphost_modal_style), str title
- *   MODAL_DISMISSED  u64 scene, u64 modal (and every modal above it)
- *   NOTIFICATION_POSTED  str title, str body (empty for none)
- *   SESSION_CLOSE_REQUESTED  str session_id: close_session, of one of the
- *               guest's sessions (CONTRACT S7)
- *   SCENE_TITLE_CHANGED  u64 scene, str title (empty for none):
- *               set_scene_title (ABI 1.3)
- *               Strings are the guest's bytes, UTF-8 unchecked (the host
- *               repairs): titles and bodies at most
- *               APPHOST_SCENES_TEXT_MAX_BYTES, cut on a character
- *               boundary; session ids 1 to 256 bytes (the runtime refuses
- *               longer ones). Modal ids are the worker's, per guest,
- *               counting from 1; 0 is never one.
- *   AUDIO_CONFIGURED  u8 category, u8 mode (enums apphost_audio_category and
- *               apphost_audio_mode), u32 options (only audio.h's bits; the
- *               combination as the runtime accepted it, CONTRACT C3, C4)
- *   AUDIO_ACTIVATION_REQUESTED  u64 request (the worker's, per guest,
- *               counting from 1)
- *   AUDIO_DEACTIVATED  bool notify_others
- *   AUDIO_RENDERING  bool rendering
- *   AUDIO_GAIN  f64 gain (0 to 1)
- *   AUDIO_OUTPUT_OVERRIDDEN  u8 override (enum apphost_audio_output_override)
- *   AUDIO_THREAD  u64 thread id (the worker's gettid, never 0), bool realtime
- *               (it got SCHED_FIFO itself)
- *   ACTION_RESULT  bool ok, then a value (the action's result; none for a
- *               void one) when ok, or str problem (a broken result) when
- *               not: written during an ACTION CALL, before its REPLY
  */
 #ifndef APPHOST_WIRE_H
 #define APPHOST_WIRE_H
 
 #include <stdint.h>
 
+#include "apphost_messages.h"
+
 enum {
-    APPHOST_WIRE_VERSION = 10,
+    APPHOST_WIRE_VERSION = APPHOST_MESSAGES_WIRE_VERSION,
     /* The worker's end of the socketpair. */
     APPHOST_WIRE_WORKER_FD = 3,
     /* Largest frame: a 1 MiB scene state plus room for the other fields. */
@@ -221,71 +112,20 @@ enum {
  * stays the host's user. */
 #define APPHOST_WORKER_USER_VARIABLE "APPHOST_WORKER_USER"
 
+/* The numbers of apphost_messages.h's table: a frame's type is one of its
+ * frames or reports (a report's frame has the report's number), a CALL's
+ * call one of its calls. */
+#define APPHOST_WIRE_TYPE(number, name, ...) APPHOST_WIRE_##name = number,
+#define APPHOST_WIRE_CALL_NUMBER(number, name, ...) APPHOST_WIRE_CALL_##name = number,
+#define APPHOST_WIRE_IGNORE(...)
+
 enum apphost_wire_type {
-    /* host -> worker */
-    APPHOST_WIRE_LOAD = 1,
-    APPHOST_WIRE_START = 2,
-    APPHOST_WIRE_CALL = 3,
-    APPHOST_WIRE_STOP = 4,
-    /* worker -> host */
-    APPHOST_WIRE_HELLO = 64,
-    APPHOST_WIRE_LOADED = 65,
-    APPHOST_WIRE_LOAD_FAILED = 66,
-    APPHOST_WIRE_STARTED = 67,
-    APPHOST_WIRE_REPLY = 68,
-    APPHOST_WIRE_LOG = 69,
-    APPHOST_WIRE_SAVE_STATE = 70,
-    APPHOST_WIRE_STOPPED = 71,
-    APPHOST_WIRE_TASK_BEGAN = 72,
-    APPHOST_WIRE_TASK_ENDED = 73,
-    APPHOST_WIRE_TIMER_SCHEDULED = 74,
-    APPHOST_WIRE_TIMER_CANCELLED = 75,
-    APPHOST_WIRE_WORK_SUBMITTED = 76,
-    APPHOST_WIRE_SCENE_REQUESTED = 77,
-    APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED = 78,
-    APPHOST_WIRE_LOADING_PROGRESS = 79,
-    APPHOST_WIRE_MODAL_PRESENTED = 80,
-    APPHOST_WIRE_MODAL_DISMISSED = 81,
-    APPHOST_WIRE_NOTIFICATION_POSTED = 82,
-    APPHOST_WIRE_SESSION_CLOSE_REQUESTED = 83,
-    APPHOST_WIRE_SCENE_TITLE_CHANGED = 84,
-    APPHOST_WIRE_AUDIO_CONFIGURED = 85,
-    APPHOST_WIRE_AUDIO_ACTIVATION_REQUESTED = 86,
-    APPHOST_WIRE_AUDIO_DEACTIVATED = 87,
-    APPHOST_WIRE_AUDIO_RENDERING = 88,
-    APPHOST_WIRE_AUDIO_GAIN = 89,
-    APPHOST_WIRE_AUDIO_OUTPUT_OVERRIDDEN = 90,
-    APPHOST_WIRE_AUDIO_THREAD = 91,
-    APPHOST_WIRE_ACTION_RESULT = 92
+    APPHOST_MESSAGES_FRAMES(APPHOST_WIRE_TYPE)
+    APPHOST_MESSAGES_REPORTS(APPHOST_WIRE_TYPE, APPHOST_WIRE_IGNORE, APPHOST_WIRE_IGNORE, APPHOST_WIRE_IGNORE)
 };
 
 enum apphost_wire_call {
-    APPHOST_WIRE_CALL_DID_FINISH_LAUNCHING = 1,
-    APPHOST_WIRE_CALL_WILL_TERMINATE = 2,
-    APPHOST_WIRE_CALL_MEMORY_WARNING = 3,
-    APPHOST_WIRE_CALL_WILL_CONNECT = 4,
-    APPHOST_WIRE_CALL_SCENE_CALLBACK = 5,
-    APPHOST_WIRE_CALL_EXPIRE_TASK = 6,
-    APPHOST_WIRE_CALL_FIRE_TIMER = 7,
-    APPHOST_WIRE_CALL_RUN_WORK = 8,
-    APPHOST_WIRE_CALL_BACKGROUND_TIME = 9,
-    APPHOST_WIRE_CALL_SCENE_SIZE = 10,
-    APPHOST_WIRE_CALL_PERFORM_ACTION = 11,
-    APPHOST_WIRE_CALL_SHOULD_DISMISS_MODAL = 12,
-    APPHOST_WIRE_CALL_DID_DISMISS_MODAL = 13,
-    APPHOST_WIRE_CALL_DID_DISCARD = 14,
-    APPHOST_WIRE_CALL_NOTIFICATION_LIMIT = 15,
-    APPHOST_WIRE_CALL_SAVE_STATUS = 16,
-    APPHOST_WIRE_CALL_AUDIO_SETUP = 17,
-    APPHOST_WIRE_CALL_AUDIO_ACTIVATION_FINISHED = 18,
-    APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_BEGAN = 19,
-    APPHOST_WIRE_CALL_AUDIO_INTERRUPTION_ENDED = 20,
-    APPHOST_WIRE_CALL_AUDIO_ROUTE_CHANGED = 21,
-    APPHOST_WIRE_CALL_SECONDARY_AUDIO_HINT = 22,
-    APPHOST_WIRE_CALL_MEDIA_SERVICES_RESET = 23,
-    APPHOST_WIRE_CALL_AUDIO_STREAM = 24,
-    APPHOST_WIRE_CALL_ACTION = 25,
-    APPHOST_WIRE_CALL_SAVE_CONFIRMATION = 26
+    APPHOST_MESSAGES_CALLS(APPHOST_WIRE_CALL_NUMBER, APPHOST_WIRE_IGNORE, APPHOST_WIRE_IGNORE, APPHOST_WIRE_IGNORE)
 };
 
 enum apphost_wire_scene_callback {

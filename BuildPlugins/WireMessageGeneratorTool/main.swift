@@ -1,0 +1,404 @@
+// Reads apphost_messages.h's table (Sources/ApphostMessages/include) and writes the Swift side of
+// its calls and reports: `wire-message-generator TABLE channels|tests OUTPUT`. `channels` is
+// ApphostChannels' mapping (GuestCall to ahr_call, ahr_report to GuestEvent) and the table as
+// Swift data; `tests` is the tests' mapping the other way (GuestEvent to ahr_report, ahr_call to
+// GuestCall). Run by the build plugin WireMessageGenerator, only when the table changes. The
+// standard library only, so that it builds in seconds.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One value of a Swift case: `A(label, converter, members...)`, or `S(...)` when the converter
+/// lends pointers only while a closure runs.
+struct Argument {
+    var label: String
+    var converter: String
+    var members: [String]
+    var scoped: Bool
+}
+
+/// One call or report: `X(number, NAME, swiftCase, fields, arguments)`.
+struct Message {
+    var number: Int
+    var name: String
+    var swiftCase: String
+    var arguments: [Argument]
+}
+
+func fail(_ message: String) -> Never {
+    let line = "wire-message-generator: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(1)
+}
+
+func readFile(_ path: String) -> String {
+    guard let file = fopen(path, "r") else { fail("cannot open \(path)") }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count <= 0 { break }
+        bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func writeFile(_ path: String, _ text: String) {
+    guard let file = fopen(path, "w") else { fail("cannot write \(path)") }
+    defer { fclose(file) }
+    fputs(text, file)
+}
+
+/// The text without C comments, with each macro's continued lines joined.
+func logicalLines(_ text: String) -> [String] {
+    var plain = ""
+    var rest = Substring(text)
+    while let start = rest.range(of: "/*") {
+        plain += rest[..<start.lowerBound]
+        guard let end = rest[start.upperBound...].range(of: "*/") else { fail("an unterminated comment") }
+        rest = rest[end.upperBound...]
+    }
+    plain += rest
+    return plain.replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n").map(String.init)
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.range(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
+
+extension Substring {
+    func range(of target: String) -> Range<Substring.Index>? {
+        let needle = Array(target.utf8)
+        var index = startIndex
+        while index < endIndex {
+            if self[index...].utf8.starts(with: needle) {
+                return index..<self.utf8.index(index, offsetBy: needle.count)
+            }
+            index = self.index(after: index)
+        }
+        return nil
+    }
+}
+
+/// The calls of `name(...)` at the top level of `text`, each as its arguments split at the
+/// top-level commas, trimmed.
+func invocations(of name: String, in text: Substring) -> [[String]] {
+    var result: [[String]] = []
+    let characters = Array(text)
+    var index = 0
+    while index < characters.count {
+        let isStart =
+            characters[index...].starts(with: name + "(")
+            && (index == 0
+                || !(characters[index - 1].isLetter || characters[index - 1].isNumber
+                    || characters[index - 1] == "_"))
+        guard isStart else {
+            index += 1
+            continue
+        }
+        index += name.count + 1
+        var depth = 0
+        var current = ""
+        var arguments: [String] = []
+        while index < characters.count {
+            let character = characters[index]
+            index += 1
+            if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                if depth == 0 { break }
+                depth -= 1
+            } else if character == "," && depth == 0 {
+                arguments.append(current.trimmed)
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        arguments.append(current.trimmed)
+        result.append(arguments)
+    }
+    return result
+}
+
+extension String {
+    var trimmed: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
+
+/// The messages of the macro `#define <macro>(X, F, A, S)`.
+func messages(of macro: String, in lines: [String]) -> [Message] {
+    let prefix = "#define \(macro)(X, F, A, S)"
+    guard let line = lines.first(where: { $0.trimmed.hasPrefix(prefix) }) else { fail("no \(prefix)") }
+    let body = line.trimmed.dropFirst(prefix.count)
+    return invocations(of: "X", in: body).map { fields in
+        guard fields.count == 5, let number = Int(fields[0]) else {
+            fail("an entry of \(macro) is not X(number, NAME, swiftCase, fields, arguments): \(fields)")
+        }
+        var arguments: [(Int, Argument)] = []
+        for kind in ["A", "S"] {
+            for (offset, value) in positionedInvocations(of: kind, in: fields[4]) {
+                guard value.count >= 2 else { fail("\(kind)(\(value)) of \(fields[1]) has no converter") }
+                arguments.append(
+                    (
+                        offset,
+                        Argument(
+                            label: value[0], converter: value[1], members: Array(value.dropFirst(2)),
+                            scoped: kind == "S")
+                    ))
+            }
+        }
+        return Message(
+            number: number, name: fields[1], swiftCase: fields[2],
+            arguments: arguments.sorted { $0.0 < $1.0 }.map(\.1))
+    }
+}
+
+/// `invocations`, each with where it starts, so that A and S keep the table's order.
+func positionedInvocations(of name: String, in text: String) -> [(Int, [String])] {
+    var result: [(Int, [String])] = []
+    let characters = Array(text)
+    var index = 0
+    while index < characters.count {
+        if characters[index...].starts(with: name + "(")
+            && (index == 0 || characters[index - 1] == " " || characters[index - 1] == ")")
+        {
+            let invocation = invocations(of: name, in: Substring(String(characters[index...])))
+            result.append((index, invocation[0]))
+        }
+        index += 1
+    }
+    return result
+}
+
+// MARK: - Swift
+
+let header = """
+    // Generated by WireMessageGenerator (BuildPlugins/) from apphost_messages.h: edit the table, not
+    // this file.
+
+    """
+
+func label(_ argument: Argument) -> String {
+    argument.label == "_" ? "" : "\(argument.label): "
+}
+
+/// The Swift expression that reads `argument` from `source` (an ahr_call or ahr_report).
+func read(_ argument: Argument, from source: String) -> String {
+    "WireRead.\(argument.converter)(\(argument.members.map { "\(source).\($0)" }.joined(separator: ", ")))"
+}
+
+/// `return try .case(reads...)`, or `return .case` for a case without values.
+func construction(_ message: Message, from source: String) -> String {
+    guard !message.arguments.isEmpty else { return "return .\(message.swiftCase)" }
+    let values = message.arguments.map { label($0) + read($0, from: source) }
+    return "return try .\(message.swiftCase)(\(values.joined(separator: ", ")))"
+}
+
+func pattern(_ message: Message) -> String {
+    guard !message.arguments.isEmpty else { return ".\(message.swiftCase)" }
+    let names = message.arguments.enumerated().map { index, argument in
+        argument.members.isEmpty ? "_" : "let a\(index)"
+    }
+    return ".\(message.swiftCase)(\(names.joined(separator: ", ")))"
+}
+
+/// Statements that write argument `index` into `target`'s members from `value`.
+func assignments(_ argument: Argument, _ value: String, into target: String, indent: String) -> [String] {
+    if argument.members.count == 1 {
+        return ["\(indent)\(target).\(argument.members[0]) = \(value)"]
+    }
+    var lines = ["\(indent)let v = \(value)"]
+    for (index, member) in argument.members.enumerated() {
+        lines.append("\(indent)\(target).\(member) = v.\(index)")
+    }
+    return ["\(indent)do {"] + lines.map { "    " + $0 } + ["\(indent)}"]
+}
+
+func channels(calls: [Message], reports: [Message]) -> String {
+    var out = header
+    out += """
+        import ApphostCore
+        import ApphostGuestRuntime
+        import ApphostModel
+        import CApphost
+        import Foundation
+
+        extension RuntimeReport {
+            /// `report` as a `GuestEvent`, each value through the converter the table names.
+            /// Throws `WireFieldError.unknownKind` for a kind the table does not have, and
+            /// `.invalid` for a value its converter refuses.
+            static func tableEvent(of report: ahr_report) throws(WireFieldError) -> GuestEvent {
+                do {
+                    switch report.kind {
+
+        """
+    for message in reports {
+        out += "            case AHR_REPORT_\(message.name):\n"
+        out += "                \(construction(message, from: "report"))\n"
+    }
+    out += """
+                    default:
+                        throw WireFieldError.unknownKind
+                    }
+                } catch let error as WireFieldError {
+                    throw error
+                } catch {
+                    throw WireFieldError.invalid
+                }
+            }
+        }
+
+        extension RuntimeCall {
+            /// Sets `call`'s kind and members for `guestCall`, each value through the converter the
+            /// table names, and calls `body` with it while the pointers it lends live.
+            static func withTableCall<Result>(
+                _ guestCall: GuestCall, _ call: inout ahr_call, _ body: (UnsafePointer<ahr_call>) -> Result
+            ) -> Result {
+                switch guestCall {
+
+        """
+    for message in calls {
+        out += "        case \(pattern(message)):\n"
+        out += "            call.kind = AHR_CALL_\(message.name)\n"
+        var indent = "            "
+        for (index, argument) in message.arguments.enumerated() where !argument.scoped && !argument.members.isEmpty {
+            out +=
+                assignments(argument, "WireWrite.\(argument.converter)(a\(index))", into: "call", indent: indent)
+                .joined(separator: "\n") + "\n"
+        }
+        var closings: [String] = []
+        for (index, argument) in message.arguments.enumerated() where argument.scoped {
+            let names = argument.members.indices.map { "m\($0)" }
+            out += "\(indent)return WireWrite.\(argument.converter)(a\(index)) { \(names.joined(separator: ", ")) in\n"
+            for (member, name) in zip(argument.members, names) {
+                out += "\(indent)    call.\(member) = \(name)\n"
+            }
+            closings.append("\(indent)}")
+            indent += "    "
+        }
+        out += "\(indent)return body(&call)\n"
+        for closing in closings.reversed() {
+            out += closing + "\n"
+        }
+    }
+    out += """
+                }
+            }
+        }
+
+        /// The calls and reports the generator read, for the test that checks them against the C
+        /// table (apphost_messages[]).
+        enum WireMessageTable {
+            static let calls: [(number: UInt8, name: String, swiftCase: String)] = [
+
+        """
+    for message in calls {
+        out += "        (\(message.number), \"\(message.name)\", \"\(message.swiftCase)\"),\n"
+    }
+    out += """
+            ]
+            static let reports: [(number: UInt8, name: String, swiftCase: String)] = [
+
+        """
+    for message in reports {
+        out += "        (\(message.number), \"\(message.name)\", \"\(message.swiftCase)\"),\n"
+    }
+    out += """
+            ]
+        }
+
+        """
+    return out
+}
+
+func tests(calls: [Message], reports: [Message]) -> String {
+    var out = header
+    out += """
+        import ApphostCore
+        import ApphostGuestRuntime
+        import ApphostModel
+        import CApphost
+        import Foundation
+
+        @testable import ApphostChannels
+
+        extension WorkerToHostMessage {
+            /// `event` as the runtime reports it (`RuntimeReport` the other way), its texts and
+            /// bytes copied into `arena`.
+            static func tableReport(of event: GuestEvent, _ arena: WireArena) -> ahr_report {
+                var report = ahr_report()
+                switch event {
+
+        """
+    for message in reports {
+        out += "        case \(pattern(message)):\n"
+        out += "            report.kind = AHR_REPORT_\(message.name)\n"
+        for (index, argument) in message.arguments.enumerated() where !argument.members.isEmpty {
+            out +=
+                assignments(
+                    argument, "WireWrite.\(argument.converter)(a\(index), arena)", into: "report",
+                    indent: "            "
+                ).joined(separator: "\n") + "\n"
+        }
+    }
+    out += """
+                default:
+                    preconditionFailure("\\(event) is the channel's own, never a worker's frame")
+                }
+                return report
+            }
+        }
+
+        extension HostToWorkerMessage {
+            /// `call` as the host made it (`RuntimeCall` the other way); throws for a call the
+            /// tests cannot rebuild (an action's declaration, an audio stream's descriptors).
+            static func tableCall(of call: ahr_call) throws(WireFieldError) -> GuestCall {
+                do {
+                    switch call.kind {
+
+        """
+    for message in calls {
+        out += "            case AHR_CALL_\(message.name):\n"
+        out += "                \(construction(message, from: "call"))\n"
+    }
+    out += """
+                    default:
+                        throw WireFieldError.unknownKind
+                    }
+                } catch let error as WireFieldError {
+                    throw error
+                } catch {
+                    throw WireFieldError.invalid
+                }
+            }
+        }
+
+        """
+    return out
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, ["channels", "tests"].contains(arguments[2]) else {
+    fail("usage: wire-message-generator TABLE channels|tests OUTPUT")
+}
+let lines = logicalLines(readFile(arguments[1]))
+let calls = messages(of: "APPHOST_MESSAGES_CALLS", in: lines)
+let reports = messages(of: "APPHOST_MESSAGES_REPORTS", in: lines)
+writeFile(
+    arguments[3],
+    arguments[2] == "channels" ? channels(calls: calls, reports: reports) : tests(calls: calls, reports: reports))
