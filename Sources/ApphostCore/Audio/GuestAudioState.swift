@@ -6,6 +6,9 @@ import ApphostModel
 struct GuestAudioState {
     /// B8, C14.
     var held = HeldAudio()
+    /// B9: its session is active and may play in background (the arbiter says so), which keeps
+    /// it from suspension.
+    var playsInBackground = false
     /// C10: a guest that was playing when its output went away should pause; this checks it did.
     var conformanceCheck: (any ScheduledAction)?
     /// How many times it went on playing after its output went away (C10), for operators.

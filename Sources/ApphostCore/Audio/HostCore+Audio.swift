@@ -186,7 +186,7 @@ extension HostCore {
         guard guest.stopped else { return deliver(guest, call) }
         guest.audio.held.hold(call)
         if case .audioInterruptionEnded(_, shouldResume: true) = call, guest.suspension == .suspended,
-            guest.background.suspendReason == .automatic, declaresBackgroundAudio(guest)
+            guest.suspendedFor?.reason == .automatic, declaresBackgroundAudio(guest)
         {
             resume(guest.id, reason: .automatic)
         }
@@ -269,7 +269,10 @@ extension HostCore {
                 record(.audioLevel, guest: guest.id, name: muted ? "muted" : "unmuted")
             }
             let plays = audio.playsInBackground(guest.id, declaresBackgroundAudio: declaresBackgroundAudio(guest))
-            if plays != guest.background.audioPlaysInBackground { audioSessionChanged(guest, playsInBackground: plays) }
+            if plays != guest.audio.playsInBackground {
+                guest.audio.playsInBackground = plays
+                audioSessionChanged(guest)
+            }
             updateMix(guest)
         }
     }

@@ -84,7 +84,7 @@ extension HostCore {
             else {
                 return
             }
-            handleBackground(event, from: guest, channel: channel)
+            perform(background.report(event, from: guest.id, backgroundFacts(guest)), for: guest)
         case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
             .notificationPosted, .sessionCloseRequested, .sceneTitleChanged:
             guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel

@@ -64,8 +64,10 @@ final class GuestRecord: @unchecked Sendable {
     var phase: GuestPhase = .notRunning
     /// Whether the host lets its code run (B7), and which change of that is under way.
     var suspension = Suspension.running
-    /// Its tasks, budget, timers and what waits for it while suspended (B1 to B9).
-    var background = BackgroundState()
+    /// Why and since when it is suspended, for operators; nil while it runs.
+    var suspendedFor: SuspensionCause?
+    /// What waits for it while it is stopped, beside its audio and background work (B8).
+    var held = HeldDeliveries()
     /// What waits for it of its audio session while suspended, and the checks of how it plays.
     var audio = GuestAudioState()
     /// The callbacks sent and not yet answered, and the watchdog's view of them (B5).
@@ -142,10 +144,16 @@ final class GuestRecord: @unchecked Sendable {
 enum Suspension: Equatable {
     /// Its code runs.
     case running
-    /// A suspension is under way: calls for it wait in `background` as for a suspended guest.
+    /// A suspension is under way: calls for it wait as for a suspended guest.
     case suspending
     /// Stopped: no code of it runs until it is resumed.
     case suspended
     /// A resumption is under way; calls still wait until the channel confirms it.
     case resuming
+}
+
+/// Why and since when a guest is suspended (B7), for operators.
+struct SuspensionCause {
+    var since: Date
+    var reason: TransitionReason
 }

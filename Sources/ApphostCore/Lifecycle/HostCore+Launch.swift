@@ -1,9 +1,10 @@
 import ApphostModel
 import Foundation
 
-/// A guest's life from its launch (CONTRACT A1, A2) to its unloading (A3), and its death (X2):
-/// the scenes connect once the launch callback succeeds; a guest that stops running, however it
-/// stops, has its scenes unattached and is reported terminated once what it saved is stored.
+/// A guest's life from its launch (CONTRACT A1, A2) to its unloading (A3), its suspensions (B7)
+/// and its death (X2): the scenes connect once the launch callback succeeds; a guest that stops
+/// running, however it stops, has its scenes unattached and is reported terminated once what it
+/// saved is stored.
 extension HostCore {
     // MARK: Launch
 
@@ -83,7 +84,7 @@ extension HostCore {
         for session in sessions.pendingDiscards(of: guest, stored: stored) { announceDiscard(session, to: guest) }
         if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
         noteAppState(guest, from: before, reason: .requested)
-        guest.background.lastUsed = clock.uptime()
+        memory.used(guest.id, at: clock.uptime())
         if foreground {
             bringToForeground(guest, reason: .requested)
         }
@@ -120,7 +121,9 @@ extension HostCore {
         let before = guest.appState
         guest.channel = nil
         guest.suspension = .running
-        guest.background.reset()
+        guest.suspendedFor = nil
+        guest.held = HeldDeliveries()
+        perform(background.ended(guest.id), for: guest)
         guest.audio.reset()
         guest.activations = [:]
         guest.audioRequests.reset()
@@ -143,6 +146,84 @@ extension HostCore {
             self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
             then()
         }
+    }
+
+    // MARK: Suspension (B5, B7, B8)
+
+    /// B7: tells the runtime that no background work is possible any more (begin_task then
+    /// returns the invalid id, B1), then has the channel stop the guest once every call sent so
+    /// far has returned. A task begun before that is known by the time the reply arrives: with
+    /// `onlyIfIdle` (B6), such a task calls the suspension off.
+    func stopGuest(
+        _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason, onlyIfIdle: Bool = false,
+        completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
+    ) {
+        guest.suspension = .suspending
+        perform(background.stopping(guest.id), for: guest)
+        deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
+            guard let self else { return }
+            guard guest.channel === channel else { return completion(.failure(self.gone(guest.id))) }
+            if onlyIfIdle,
+                guest.appState != .background
+                    || self.background.holdsWork(guest.id, playsAudio: guest.audio.playsInBackground)
+            {
+                guest.suspension = .running
+                self.stayedRunning(guest)
+                return completion(.failure(HostCommandError("\(guest.id) began background work meanwhile")))
+            }
+            self.changeSuspension(guest, channel: channel, to: true, reason: reason, completion: completion)
+        }
+    }
+
+    /// The channel confirmed the suspension: no budget runs while suspended.
+    func markSuspended(_ guest: GuestRecord, reason: TransitionReason) {
+        perform(background.suspended(guest.id), for: guest)
+        guest.suspendedFor = SuspensionCause(since: clock.now(), reason: reason)
+    }
+
+    /// B5: the watchdog froze a guest stuck in a callback: it is suspended where it stands, its
+    /// scenes out of the layout, for someone to look at.
+    func frozenByWatchdog(_ guest: GuestRecord, overdue: String) {
+        let before = guest.appState
+        guest.suspension = .suspended
+        arrange(layout.keeping { $0.guest != guest.id }, reason: .watchdog)
+        markSuspended(guest, reason: .watchdog)
+        noteAppState(guest, from: before, reason: .watchdog)
+        record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
+    }
+
+    /// A suspension did not happen: the guest gets back what is left of its budget (which ran on
+    /// meanwhile), and what waited for it.
+    func stayedRunning(_ guest: GuestRecord) {
+        perform(background.stayedRunning(guest.id, at: clock.uptime()), for: guest)
+        deliverHeld(guest)
+    }
+
+    /// The guest runs again. In background it gets a fresh budget (and is suspended again once
+    /// idle, B6); then what waited for it is delivered, in order (B8).
+    func resumed(_ guest: GuestRecord) {
+        background.resumed(guest.id)
+        guest.suspendedFor = nil
+        if guest.appState == .background { enteredBackground(guest) }
+        deliverHeld(guest)
+    }
+
+    /// B8: the scenes disconnected meanwhile, its saves' and its audio session's news, one memory
+    /// warning however many were sent, each timer that fell due once, then the async work
+    /// submitted meanwhile, in order.
+    private func deliverHeld(_ guest: GuestRecord) {
+        guard guest.channel != nil else { return }
+        for scene in guest.held.takeDisconnects() {
+            deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached)
+        }
+        // X5: whether its scenes' saves failed, or work again, since it was stopped.
+        tellSaveStatus(guest)
+        // C14: its session's interruption, route and hints, coalesced.
+        deliverHeldAudio(guest)
+        // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
+        for session in guest.discarded { announceDiscard(session, to: guest) }
+        if guest.held.takeMemoryWarning() { deliver(guest, .didReceiveMemoryWarning) }
+        perform(background.releaseHeld(guest.id), for: guest)
     }
 
     // MARK: Crashes

@@ -6,8 +6,9 @@ import Foundation
 /// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
 ///
 /// It coordinates parts that own their state: sessions and the store (`SessionKeeper`), the
-/// watchdog (`Watchdog`) and restarts (`Restarter`). The extensions beside it hold the rest of
-/// the policy, one concern each: launch, channel, transitions, layout, background, memory.
+/// watchdog (`Watchdog`), restarts (`Restarter`) and background work (`BackgroundScheduler`). The
+/// extensions beside it hold the rest of the policy, one concern each: launch, channel,
+/// transitions, layout, memory.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
 public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterDelegate, @unchecked Sendable {
@@ -25,7 +26,10 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     let watchdog: Watchdog
     /// Relaunches crashed guests under the restart policy (X2).
     let restarter: Restarter
-    let backgroundPolicy: BackgroundPolicy
+    /// Background tasks, budgets, timers and automatic suspension (B1 to B9), and the clock's
+    /// handles of its timers.
+    var background: BackgroundScheduler
+    var backgroundAlarms = BackgroundAlarms()
     /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
     let backgroundSceneLimit: Int?
     /// The host's memory readings against its limit (A4).
@@ -80,7 +84,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         self.audioRequestPolicy = audioRequests
         self.audioMixer = audioMixer
         self.backgroundSceneLimit = backgroundSceneLimit
-        self.backgroundPolicy = background
+        self.background = BackgroundScheduler(policy: background)
         memory = MemoryWatch(limit: memoryLimit)
         self.opener = opener
         self.clock = clock
@@ -338,11 +342,12 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                             saveFailure: $0.saveFailure)
                     },
                     restart: restarter.status(of: guest),
-                    backgroundTimeRemaining: backgroundTimeRemaining(guest),
-                    tasks: guest.background.tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
-                    suspension: guest.background.suspendedSince.map {
-                        SuspensionStatus(since: $0, reason: guest.background.suspendReason ?? .requested)
-                    }, pid: guest.channel?.processID, audio: audioStatus(of: guest, meters: meters),
+                    backgroundTimeRemaining: guest.stopped
+                        ? nil : background.timeRemaining(of: guest.id, at: clock.uptime())?.timeInterval,
+                    tasks: background.tasks(of: guest.id).map {
+                        TaskStatus(id: $0.id, name: $0.name, expired: $0.expired)
+                    }, suspension: guest.suspendedFor.map { SuspensionStatus(since: $0.since, reason: $0.reason) },
+                    pid: guest.channel?.processID, audio: audioStatus(of: guest, meters: meters),
                     actions: guest.descriptor.actions)
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout,
             audio: audioHostStatus(meters: meters))

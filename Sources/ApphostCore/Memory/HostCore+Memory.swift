@@ -1,6 +1,6 @@
 /// Memory pressure (CONTRACT A4): warnings to the guests, and terminations in jetsam order when
 /// the host stays over its limit. A suspended guest gets its warning when it resumes (B8), which
-/// the background policy delivers.
+/// `HeldDeliveries` keeps for it.
 extension HostCore {
     /// Warns every running guest; a suspended one gets one warning when it resumes (B8). At
     /// `.critical` the host then terminates its suspended guests, least recently used first;
@@ -10,7 +10,7 @@ extension HostCore {
         record(.memoryWarning, reason: .memory, name: level.rawValue)
         for guest in guests where guest.phase == .running && guest.channel != nil {
             if guest.stopped {
-                guest.background.pendingMemoryWarning = true
+                guest.held.holdMemoryWarning()
             } else {
                 deliver(guest, .didReceiveMemoryWarning)
             }
@@ -48,7 +48,7 @@ extension HostCore {
             return layout.visible.contains { $0.guest == guest.id } ? 2 : 1
         }
         return guests.filter { $0.phase == .running && $0.channel != nil }
-            .sorted { (band($0), $0.background.lastUsed) < (band($1), $1.background.lastUsed) }
+            .sorted { (band($0), memory.lastUsed($0.id)) < (band($1), memory.lastUsed($1.id)) }
     }
 }
 

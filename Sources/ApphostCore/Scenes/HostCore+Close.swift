@@ -34,7 +34,7 @@ extension HostCore {
             if runs {
                 deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
             } else {
-                guest.background.heldDisconnects.append(handle)
+                guest.held.holdDisconnect(handle)
             }
         }
         guest.scenes.remove(at: index)

@@ -18,7 +18,7 @@ extension HostCore {
         setSceneState(guest, scene: index, to: .unattached, reason: .automatic)
         guest.scenes[index].handle = nil
         if guest.stopped {
-            guest.background.heldDisconnects.append(handle)
+            guest.held.holdDisconnect(handle)
         } else {
             deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
         }

@@ -85,7 +85,7 @@ extension HostCore {
         setSceneState(guest, scene: index, to: state, reason: reason)
         // B2: the budget starts as the guest enters background and is reset as it leaves, each
         // told to the guest before the callback that makes the change.
-        if guest.phase == .running, !guest.stopped, !guest.background.workEnded {
+        if guest.phase == .running, !guest.stopped, !background.workEnded(guest.id) {
             if before != .background, guest.appState == .background { enteredBackground(guest) }
             if before == .background, guest.appState != .background { leftBackground(guest) }
         }
