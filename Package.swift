@@ -76,7 +76,7 @@ let package = Package(
         // The host's mixer behind the core's AudioMixer: the engine with the sink and source the
         // operator chose (--audio-output, --audio-input), and the session streams it hands guests.
         .target(
-            name: "ApphostSound", dependencies: ["ApphostCore", "ApphostModel", "ApphostMixing", "ApphostALSA"]),
+            name: "ApphostSound", dependencies: ["ApphostVocabulary", "ApphostModel", "ApphostMixing", "ApphostALSA"]),
         // alsa-lib (libasound), for the ALSA sink and source: it talks to the kernel's sound
         // driver, or its `null` device, with no sound daemon.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -100,11 +100,16 @@ let package = Package(
         // version, app and scene states, scene sizes and styles, loading progress, why a
         // transition happened; each Codable by the names operators see.
         .target(name: "ApphostModel", dependencies: [cApphost]),
+        // The vocabulary that adapters share, free of policy (as swift-nio's NIOCore): the guest
+        // channel seam and what it carries (GuestCall, GuestEvent, LoadError), the clock and
+        // executor seams, the host's events and status as values, the sessions store's seam, the
+        // mixer's, and the formatting operators read (TerminalText, seconds).
+        .target(name: "ApphostVocabulary", dependencies: ["ApphostModel", cApphost]),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
             dependencies: [
-                "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
+                "ApphostVocabulary", "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -112,12 +117,12 @@ let package = Package(
         // clock of one Dispatch timer. Kept out of ApphostCore, which holds no queue.
         .target(
             name: "ApphostDispatch",
-            dependencies: ["ApphostCore", .product(name: "HeapModule", package: "swift-collections")]),
+            dependencies: ["ApphostVocabulary", .product(name: "HeapModule", package: "swift-collections")]),
         // The sessions database: scene sessions and their saved state in SQLite, through GRDB,
         // behind ApphostCore's SessionStore.
         .target(
             name: "ApphostStore",
-            dependencies: ["ApphostCore", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ApphostVocabulary", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The control protocol: each verb a ControlCommand type, the one decoder of request lines,
         // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, which
@@ -125,16 +130,16 @@ let package = Package(
         .target(
             name: "ApphostControl",
             dependencies: [
-                "ApphostCore", .product(name: "NIOCore", package: "swift-nio"),
+                "ApphostCore", "ApphostVocabulary", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Freezing workers, every thread of each (CONTRACT B7): the cgroup v2 and v1 freezers and
         // SIGSTOP, the cgroups a host makes for its workers, and the /proc and cgroupfs files they
-        // read and write. ApphostCore only for how a timeout reads.
+        // read and write. ApphostVocabulary only for how a timeout reads.
         .target(
             name: "ApphostFreezing",
-            dependencies: ["ApphostCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ApphostVocabulary", .product(name: "Logging", package: "swift-log")]
         ),
         // Guest limits per worker (CONTRACT X2): memory, open files and processes, as rlimits or in
         // the worker's cgroup (ApphostFreezing's, where the freezer puts it too), and which limit a
@@ -146,7 +151,7 @@ let package = Package(
         // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
         // what its entry declares, wherever it was mapped, and the symbols a library exports.
         .target(
-            name: "ApphostLoading", dependencies: ["ApphostCore", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
+            name: "ApphostLoading", dependencies: ["ApphostVocabulary", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
         // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
         // guest on the C runtime in the host's process), WorkerChannel (a guest in an
         // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
@@ -157,7 +162,7 @@ let package = Package(
         .target(
             name: "ApphostChannels",
             dependencies: [
-                "ApphostCore", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
+                "ApphostVocabulary", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
                 "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -168,8 +173,8 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore", "ApphostFreezing",
-                "ApphostVersion", "ApphostJournal",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore",
+                "ApphostFreezing", "ApphostVersion", "ApphostJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -181,7 +186,7 @@ let package = Package(
         .target(
             name: "ApphostHTTP",
             dependencies: [
-                "ApphostCore", "ApphostControl", .product(name: "Hummingbird", package: "hummingbird"),
+                "ApphostVocabulary", "ApphostControl", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -193,8 +198,8 @@ let package = Package(
             name: "apphost",
             dependencies: [
                 "ApphostHTTP",
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
-                "ApphostLimits", "ApphostSound",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostSound",
                 "ApphostLoading", "ApphostModel", "ApphostVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -266,8 +271,8 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
-                "ApphostLimits",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostHost", "ApphostLimits",
                 "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 // ThreadCensus: the host's threads and wakeups, as the in-process threads test counts them.
@@ -279,7 +284,7 @@ let package = Package(
         ),
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
-        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
+        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostVocabulary", "ApphostModel"]),
         // sox, the real tool the sound tests measure rendered files with, for every test target.
         .target(name: "ApphostSoundTesting"),
         // A socket that plays systemd's notify socket (O3), for the host's and the CLI's tests, an
@@ -288,13 +293,13 @@ let package = Package(
         .target(name: "ApphostServiceTesting"),
         .testTarget(
             name: "ApphostCoreTests",
-            dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
+            dependencies: ["ApphostCore", "ApphostVocabulary", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
-                "ApphostLimits",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostHost", "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
@@ -303,7 +308,8 @@ let package = Package(
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
+                "ApphostCore", "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel",
+                "ApphostStore",
                 "ApphostSoundTesting", "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // The browser test's driver (Python, run by SwitcherBrowserTests from the source tree).

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// One verb of the control protocol, as data: a Codable type whose JSON object, with a

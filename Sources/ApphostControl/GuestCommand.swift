@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// A verb on one guest, which the operator names by its id or its display name: switch, open,
 /// terminate, suspend, resume. Each says what it starts on the core; validation, name

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// `{"command":"action","scene":S,"name":N,"payload":P}`: a user action on a shown scene, which

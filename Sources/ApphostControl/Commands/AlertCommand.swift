@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"alert"}`: show a host alert (S4); `{"command":"alert","dismiss":true}`: dismiss it.
 public struct AlertCommand: ControlCommand, Equatable {

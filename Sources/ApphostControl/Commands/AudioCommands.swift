@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 
 /// `{"command":"audio-silence","on":true}`: the silence switch (C9).
 public struct AudioSilenceCommand: ControlCommand, Equatable {

@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 
 /// `{"command":"call","guest":G,"action":A,"arguments":[...]}`: calls a guest's typed action (F2)
 /// and answers with its result. The arguments are JSON values of the declared types, checked

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"close","scene":S}`: close a scene for good, discarding its session (S7).
 public struct CloseCommand: ControlCommand, Equatable {

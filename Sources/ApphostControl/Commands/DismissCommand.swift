@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"dismiss","scene":S}`: ask to dismiss the scene's top modal (N3).
 public struct DismissCommand: ControlCommand, Equatable {

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"home"}`: send the foreground guest to background (S3).
 public struct HomeCommand: ControlCommand, Equatable {

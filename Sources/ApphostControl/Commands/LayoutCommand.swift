@@ -1,15 +1,16 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"layout","layout":L,"scene":S,"scene2":S2,"ratio":R}`: rearrange the display
 /// (S11); L is one of ``modes``. Members a mode does not use are ignored.
 public struct LayoutCommand: ControlCommand, Equatable {
     public static let name = "layout"
-    public var change: HostCore.LayoutChange
+    public var change: LayoutChange
 
     /// The layout modes, as the wire names them.
     public static let modes = ["full", "split", "ratio", "slide-over", "hide-slide-over", "pip", "close-pip"]
 
-    public init(_ change: HostCore.LayoutChange) { self.change = change }
+    public init(_ change: LayoutChange) { self.change = change }
 
     private enum CodingKeys: String, CodingKey { case layout, scene, scene2, ratio }
 

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"memory-warning","level":"warning"|"critical"}`: memory pressure (A4); the level
 /// is warning when absent.

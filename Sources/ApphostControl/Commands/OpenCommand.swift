@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"open","guest":ID}`: open a new primary window of a running guest (S2).
 public struct OpenCommand: GuestCommand, Equatable {

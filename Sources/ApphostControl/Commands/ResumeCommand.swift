@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"resume","guest":ID}`: let a suspended guest run again, in background.
 public struct ResumeCommand: GuestCommand, Equatable {

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"suspend","guest":ID}`: send a guest to background (S3) and stop it (B7).
 public struct SuspendCommand: GuestCommand, Equatable {

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"switch","guest":ID}`: bring a guest to the foreground (S3, S5), relaunching it
 /// if needed.

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"terminate","guest":ID}`: terminate a guest gracefully (A3).
 public struct TerminateCommand: GuestCommand, Equatable {

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// Background work and suspension (CONTRACT B1 to B9). The guest's runtime
