@@ -125,12 +125,13 @@ let package = Package(
             dependencies: ["ApphostVocabulary", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The control protocol: each verb a ControlCommand type, the one decoder of request lines,
-        // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, which
-        // the host service is.
+        // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, a
+        // protocol of what they ask of the host, which the host service is: no policy here, so
+        // that `apphost ctl` links none.
         .target(
             name: "ApphostControl",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", .product(name: "NIOCore", package: "swift-nio"),
+                "ApphostVocabulary", "ApphostModel", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -285,6 +286,9 @@ let package = Package(
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
         .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostVocabulary", "ApphostModel"]),
+        // A ControlTarget without a host, for the control layer's tests: it records what the
+        // commands ask and answers as the test sets it up.
+        .target(name: "ApphostControlTesting", dependencies: ["ApphostControl", "ApphostVocabulary", "ApphostModel"]),
         // sox, the real tool the sound tests measure rendered files with, for every test target.
         .target(name: "ApphostSoundTesting"),
         // A socket that plays systemd's notify socket (O3), for the host's and the CLI's tests, an
@@ -303,6 +307,11 @@ let package = Package(
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The control layer without a host: the verbs applied to ApphostControlTesting's fake
+        // target, and the seams between the modules (which ones link no policy).
+        .testTarget(
+            name: "ApphostControlTests",
+            dependencies: ["ApphostControl", "ApphostControlTesting", "ApphostVocabulary", "ApphostModel"]),
         // The mixing blocks, measured with sox (scripts/setup installs it).
         .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing", "ApphostALSA", "ApphostSoundTesting"]),
         .testTarget(

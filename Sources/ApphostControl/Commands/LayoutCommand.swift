@@ -1,4 +1,3 @@
-import ApphostCore
 import ApphostVocabulary
 
 /// `{"command":"layout","layout":L,"scene":S,"scene2":S2,"ratio":R}`: rearrange the display
@@ -90,7 +89,7 @@ public struct LayoutCommand: ControlCommand, Equatable {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.operation(replying: reply) { completion in
-            host.core.changeLayout(change) { completion($0.map { "layout: \(host.core.status().layoutLine)" }) }
+            host.changeLayout(change) { completion($0.map { "layout: \(host.layout.describe(Layout.shortName))" }) }
         }
     }
 }

@@ -1,4 +1,3 @@
-import ApphostCore
 import ApphostVocabulary
 
 /// `{"command":"memory-warning","level":"warning"|"critical"}`: memory pressure (A4); the level
@@ -28,7 +27,7 @@ public struct MemoryWarningCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.core.memoryWarning(level: level)
+        host.memoryWarning(level: level)
         reply(
             .success(
                 .said(
