@@ -317,8 +317,7 @@ let package = Package(
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel",
-                "ApphostStore",
+                "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
                 "ApphostSoundTesting", "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // The browser test's driver (Python, run by SwitcherBrowserTests from the source tree).
