@@ -73,8 +73,9 @@ let package = Package(
         // The ALSA sink and source on ApphostMixing's interfaces; apart so that only the host
         // links libasound.
         .target(name: "ApphostALSA", dependencies: ["ApphostMixing", "CALSA"]),
-        // The host's mixer behind the core's AudioMixer: the engine with the sink and source the
-        // operator chose (--audio-output, --audio-input), and the session streams it hands guests.
+        // The host's mixer behind ApphostVocabulary's AudioMixer: the engine with the sink and
+        // source the operator chose (--audio-output, --audio-input), and the session streams it
+        // hands guests.
         .target(
             name: "ApphostSound", dependencies: ["ApphostVocabulary", "ApphostModel", "ApphostMixing", "ApphostALSA"]),
         // alsa-lib (libasound), for the ALSA sink and source: it talks to the kernel's sound
@@ -113,13 +114,14 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // The core's seams on Dispatch: a serial DispatchQueue as the host's executor, and the
-        // clock of one Dispatch timer. Kept out of ApphostCore, which holds no queue.
+        // ApphostVocabulary's executor and clock seams on Dispatch: a serial DispatchQueue as the
+        // host's executor, and the clock of one Dispatch timer. Kept out of the policy, which
+        // holds no queue.
         .target(
             name: "ApphostDispatch",
             dependencies: ["ApphostVocabulary", .product(name: "HeapModule", package: "swift-collections")]),
         // The sessions database: scene sessions and their saved state in SQLite, through GRDB,
-        // behind ApphostCore's SessionStore.
+        // behind ApphostVocabulary's SessionStore.
         .target(
             name: "ApphostStore",
             dependencies: ["ApphostVocabulary", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
@@ -152,9 +154,10 @@ let package = Package(
         // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
         // what its entry declares, wherever it was mapped, and the symbols a library exports.
         .target(
-            name: "ApphostLoading", dependencies: ["ApphostVocabulary", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
-        // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
-        // guest on the C runtime in the host's process), WorkerChannel (a guest in an
+            name: "ApphostLoading",
+            dependencies: ["ApphostVocabulary", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
+        // The two channels behind ApphostVocabulary's GuestChannel, and what they share:
+        // InProcessChannel (a guest on the C runtime in the host's process), WorkerChannel (a guest in an
         // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
         // of the messages both speak (RuntimeCall, RuntimeReport, WireCodec), each guest's data
         // directory. SwiftPM links ApphostGuestRuntime's objects once into each binary that needs
@@ -297,7 +300,9 @@ let package = Package(
         .target(name: "ApphostServiceTesting"),
         .testTarget(
             name: "ApphostCoreTests",
-            dependencies: ["ApphostCore", "ApphostVocabulary", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
+            dependencies: [
+                "ApphostCore", "ApphostVocabulary", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel",
+            ]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
