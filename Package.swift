@@ -83,10 +83,11 @@ let package = Package(
         // The ALSA sink and source on ApphostMixing's interfaces; apart so that only the host
         // links libasound.
         .target(name: "ApphostALSA", dependencies: ["ApphostMixing", "CALSA"]),
-        // The host's mixer behind the core's AudioMixer: the engine with the sink and source the
-        // operator chose (--audio-output, --audio-input), and the session streams it hands guests.
+        // The host's mixer behind ApphostVocabulary's AudioMixer: the engine with the sink and
+        // source the operator chose (--audio-output, --audio-input), and the session streams it
+        // hands guests.
         .target(
-            name: "ApphostSound", dependencies: ["ApphostCore", "ApphostModel", "ApphostMixing", "ApphostALSA"]),
+            name: "ApphostSound", dependencies: ["ApphostVocabulary", "ApphostModel", "ApphostMixing", "ApphostALSA"]),
         // alsa-lib (libasound), for the ALSA sink and source: it talks to the kernel's sound
         // driver, or its `null` device, with no sound daemon.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -110,41 +111,48 @@ let package = Package(
         // version, app and scene states, scene sizes and styles, loading progress, why a
         // transition happened; each Codable by the names operators see.
         .target(name: "ApphostModel", dependencies: [cApphost]),
+        // The vocabulary that adapters share, free of policy (as swift-nio's NIOCore): the guest
+        // channel seam and what it carries (GuestCall, GuestEvent, LoadError), the clock and
+        // executor seams, the host's events and status as values, the sessions store's seam, the
+        // mixer's, and the formatting operators read (TerminalText, seconds).
+        .target(name: "ApphostVocabulary", dependencies: ["ApphostModel", cApphost]),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostCore",
             dependencies: [
-                "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
+                "ApphostVocabulary", "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // The core's seams on Dispatch: a serial DispatchQueue as the host's executor, and the
-        // clock of one Dispatch timer. Kept out of ApphostCore, which holds no queue.
+        // ApphostVocabulary's executor and clock seams on Dispatch: a serial DispatchQueue as the
+        // host's executor, and the clock of one Dispatch timer. Kept out of the policy, which
+        // holds no queue.
         .target(
             name: "ApphostDispatch",
-            dependencies: ["ApphostCore", .product(name: "HeapModule", package: "swift-collections")]),
+            dependencies: ["ApphostVocabulary", .product(name: "HeapModule", package: "swift-collections")]),
         // The sessions database: scene sessions and their saved state in SQLite, through GRDB,
-        // behind ApphostCore's SessionStore.
+        // behind ApphostVocabulary's SessionStore.
         .target(
             name: "ApphostStore",
-            dependencies: ["ApphostCore", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ApphostVocabulary", "ApphostModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The control protocol: each verb a ControlCommand type, the one decoder of request lines,
-        // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, which
-        // the host service is.
+        // and the Unix-socket transport (SwiftNIO). Commands are applied to a ControlTarget, a
+        // protocol of what they ask of the host, which the host service is: no policy here, so
+        // that `apphost ctl` links none.
         .target(
             name: "ApphostControl",
             dependencies: [
-                "ApphostCore", .product(name: "NIOCore", package: "swift-nio"),
+                "ApphostVocabulary", "ApphostModel", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Freezing workers, every thread of each (CONTRACT B7): the cgroup v2 and v1 freezers and
         // SIGSTOP, the cgroups a host makes for its workers, and the /proc and cgroupfs files they
-        // read and write. ApphostCore only for how a timeout reads.
+        // read and write. ApphostVocabulary only for how a timeout reads.
         .target(
             name: "ApphostFreezing",
-            dependencies: ["ApphostCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ApphostVocabulary", .product(name: "Logging", package: "swift-log")]
         ),
         // Guest limits per worker (CONTRACT X2): memory, open files and processes, as rlimits or in
         // the worker's cgroup (ApphostFreezing's, where the freezer puts it too), and which limit a
@@ -156,9 +164,10 @@ let package = Package(
         // Loading a guest (CONTRACT X1): the ELF checks before dlopen, ahr_load, the validation of
         // what its entry declares, wherever it was mapped, and the symbols a library exports.
         .target(
-            name: "ApphostLoading", dependencies: ["ApphostCore", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
-        // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
-        // guest on the C runtime in the host's process), WorkerChannel (a guest in an
+            name: "ApphostLoading",
+            dependencies: ["ApphostVocabulary", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
+        // The two channels behind ApphostVocabulary's GuestChannel, and what they share:
+        // InProcessChannel (a guest on the C runtime in the host's process), WorkerChannel (a guest in an
         // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
         // of the messages both speak (RuntimeCall, RuntimeReport, WireCodec), each guest's data
         // directory. SwiftPM links ApphostGuestRuntime's objects once into each binary that needs
@@ -167,7 +176,7 @@ let package = Package(
         .target(
             name: "ApphostChannels",
             dependencies: [
-                "ApphostCore", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
+                "ApphostVocabulary", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
                 "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -179,8 +188,8 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore", "ApphostFreezing",
-                "ApphostVersion", "ApphostJournal",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore",
+                "ApphostFreezing", "ApphostVersion", "ApphostJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -192,7 +201,7 @@ let package = Package(
         .target(
             name: "ApphostHTTP",
             dependencies: [
-                "ApphostCore", "ApphostControl", .product(name: "Hummingbird", package: "hummingbird"),
+                "ApphostVocabulary", "ApphostControl", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -204,8 +213,8 @@ let package = Package(
             name: "apphost",
             dependencies: [
                 "ApphostHTTP",
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
-                "ApphostLimits", "ApphostSound",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostSound",
                 "ApphostLoading", "ApphostModel", "ApphostVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -277,8 +286,8 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
-                "ApphostLimits",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostHost", "ApphostLimits",
                 "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 // ThreadCensus: the host's threads and wakeups, as the in-process threads test counts them.
@@ -290,7 +299,10 @@ let package = Package(
         ),
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
-        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostModel"]),
+        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostVocabulary", "ApphostModel"]),
+        // A ControlTarget without a host, for the control layer's tests: it records what the
+        // commands ask and answers as the test sets it up.
+        .target(name: "ApphostControlTesting", dependencies: ["ApphostControl", "ApphostVocabulary", "ApphostModel"]),
         // sox, the real tool the sound tests measure rendered files with, for every test target.
         .target(name: "ApphostSoundTesting"),
         // A socket that plays systemd's notify socket (O3), for the host's and the CLI's tests, an
@@ -299,23 +311,30 @@ let package = Package(
         .target(name: "ApphostServiceTesting"),
         .testTarget(
             name: "ApphostCoreTests",
-            dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
+            dependencies: [
+                "ApphostCore", "ApphostVocabulary", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel",
+            ]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
-                "ApphostLimits",
+                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostHost", "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", "ApphostMessages", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             plugins: ["WireMessageGenerator"]),
+        // The control layer without a host: the verbs applied to ApphostControlTesting's fake
+        // target, and the seams between the modules (which ones link no policy).
+        .testTarget(
+            name: "ApphostControlTests",
+            dependencies: ["ApphostControl", "ApphostControlTesting", "ApphostVocabulary", "ApphostModel"]),
         // The mixing blocks, measured with sox (scripts/setup installs it).
         .testTarget(name: "ApphostMixingTests", dependencies: ["ApphostMixing", "ApphostALSA", "ApphostSoundTesting"]),
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostCore", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
+                "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
                 "ApphostSoundTesting", "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // The browser test's driver (Python, run by SwitcherBrowserTests from the source tree).

@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostDispatch
 import ApphostHost
+import ApphostVocabulary
 import Dispatch
 import Foundation
 

@@ -4,6 +4,7 @@ import ApphostDispatch
 import ApphostFreezing
 import ApphostHost
 import ApphostLimits
+import ApphostVocabulary
 import Dispatch
 import Foundation
 import Logging

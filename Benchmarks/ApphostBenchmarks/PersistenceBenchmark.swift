@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostStore
+import ApphostVocabulary
 import Dispatch
 import Foundation
 import GRDB

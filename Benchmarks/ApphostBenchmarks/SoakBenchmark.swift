@@ -1,7 +1,7 @@
 import ApphostChannels
 import ApphostControl
-import ApphostCore
 import ApphostHost
+import ApphostVocabulary
 import Dispatch
 import Foundation
 import Glibc

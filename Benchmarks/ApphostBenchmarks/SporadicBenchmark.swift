@@ -1,5 +1,5 @@
 import ApphostChannels
-import ApphostCore
+import ApphostVocabulary
 import Dispatch
 import Foundation
 import Glibc

@@ -232,9 +232,9 @@ func assignments(_ argument: Argument, _ value: String, into target: String, ind
 func channels(calls: [Message], reports: [Message]) -> String {
     var out = header
     out += """
-        import ApphostCore
         import ApphostGuestRuntime
         import ApphostModel
+        import ApphostVocabulary
         import CApphost
         import Foundation
 
@@ -329,9 +329,9 @@ func channels(calls: [Message], reports: [Message]) -> String {
 func tests(calls: [Message], reports: [Message]) -> String {
     var out = header
     out += """
-        import ApphostCore
         import ApphostGuestRuntime
         import ApphostModel
+        import ApphostVocabulary
         import CApphost
         import Foundation
 

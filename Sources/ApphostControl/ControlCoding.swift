@@ -1,4 +1,3 @@
-import ApphostCore
 import Foundation
 
 /// The one JSON dialect of the control protocol, shared by server, client and CLI so that dates

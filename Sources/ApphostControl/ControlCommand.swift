@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// One verb of the control protocol, as data: a Codable type whose JSON object, with a
@@ -68,28 +68,6 @@ extension ControlCommand {
             answer(.failure(error))
         }
     }
-}
-
-/// What control commands are applied to: the host's policy, on its queue, and the bookkeeping of
-/// the operations shutdown waits for. The host service is the one implementation; a test may be
-/// another.
-public protocol ControlTarget: AnyObject, Sendable {
-    /// The policy core. Commands call it on the host queue, where they are applied.
-    var core: HostCore { get }
-    /// The host's status for `ps`.
-    func controlStatus() -> HostStatus
-    /// Who the host is, for `host` (CONTRACT O4); nil before it started.
-    var identity: HostIdentity? { get }
-    /// The host's metrics in Prometheus' text format, for `metrics` (CONTRACT O2), handed to
-    /// `reply` away from the host queue: reading each worker's cost is some 200 us a guest.
-    func controlMetrics(_ reply: @escaping @Sendable (String) -> Void)
-    /// Runs `body` away from the host queue, after what was handed there before: for replies
-    /// whose encoding takes long (`ps` of 5,000 guests is 3.5 MB of JSON, some 600 ms), so that
-    /// the host's policy and the other requests do not wait for it.
-    func awayFromHostQueue(_ body: @escaping @Sendable () -> Void)
-    /// Runs an operation that shutdown waits for (a launch, a switch, a termination ...):
-    /// `body` calls `done` once, when the operation has finished.
-    func operation(_ body: (_ done: @escaping @Sendable () -> Void) -> Void)
 }
 
 extension ControlTarget {

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import NIOCore
 
 /// How far, in bytes of event lines, a follower may fall behind before it is dropped.

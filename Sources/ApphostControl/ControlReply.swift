@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// One response line of the control protocol: `{"ok":true,"result":...}` or
 /// `{"code":"not-found","error":"one line","ok":false}`. `Result` is `HostStatus` for `ps` and

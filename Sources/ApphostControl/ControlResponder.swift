@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// What the control server needs from the host: answers to requests, and the event stream.
 public protocol ControlResponder: Sendable {

@@ -1,7 +1,7 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// A verb on one guest, which the operator names by its id or its display name: switch, open,
-/// terminate, suspend, resume. Each says what it starts on the core; validation, name
+/// terminate, suspend, resume. Each says what it starts on the host; validation, name
 /// resolution, the wait at shutdown and the reply are the same for all.
 public protocol GuestCommand: ControlCommand where Response == ControlMessage {
     /// The guest's id, or its name in any case.
@@ -10,7 +10,8 @@ public protocol GuestCommand: ControlCommand where Response == ControlMessage {
 
     /// Starts the verb on the guest `id`, on the host queue; `completion` gets what to answer.
     func start(
-        on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void)
+        on host: any ControlTarget, id: String,
+        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void)
 }
 
 extension GuestCommand {
@@ -19,7 +20,7 @@ extension GuestCommand {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        let id = try host.core.guestID(named: guest)
-        host.operation(replying: reply) { start(on: host.core, id: id, completion: $0) }
+        let id = try host.guestID(named: guest)
+        host.operation(replying: reply) { start(on: host, id: id, completion: $0) }
     }
 }

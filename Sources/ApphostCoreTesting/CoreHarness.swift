@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// A host core with fake guests, a manual clock, a manual executor (no real queue) and a recorded

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 
 /// A mixer that mixes nothing and writes down what the core told it, as lines such as
 /// "open music", "music: mixed 0.1", "music: silent", "close music"; its meters are what the test

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 import Dispatch
 import Foundation
 

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// A clock that moves only when told to; for tests of policy with exact timing.

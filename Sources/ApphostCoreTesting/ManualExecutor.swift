@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Synchronization
 
 /// The host's executor in tests, as `ManualClock` is its clock: work queued with `execute` runs

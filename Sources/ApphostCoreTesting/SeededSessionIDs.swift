@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Synchronization
 
 /// Session ids for tests: UUID-shaped and as varied as random ones, from a fixed seed, so that a

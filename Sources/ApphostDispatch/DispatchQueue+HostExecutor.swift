@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Dispatch
 
 /// A serial `DispatchQueue` is the host's executor, as `DispatchHostClock` is its clock: the two

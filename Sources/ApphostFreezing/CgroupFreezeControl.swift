@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// How one cgroup hierarchy's freezer freezes, thaws and confirms a cgroup.
 protocol CgroupFreezeControl: Sendable {

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Synchronization
 
 /// What one event-stream follower has been handed and not yet written, at most `limit` events,

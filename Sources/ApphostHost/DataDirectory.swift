@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// Where a host keeps its state: the lock that makes it the only host on this directory, the

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Synchronization
 
 /// The service manager's status line as guests come and go (CONTRACT O3): "12 guests, 3 active",

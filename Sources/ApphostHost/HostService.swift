@@ -4,6 +4,7 @@ import ApphostDispatch
 import ApphostModel
 import ApphostStore
 import ApphostVersion
+import ApphostVocabulary
 import Dispatch
 import Foundation
 import Logging

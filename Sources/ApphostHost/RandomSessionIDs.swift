@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// Session ids for a real host: random UUIDs, lower-case, so that two hosts' sessions, or a

@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostVocabulary
 import CApphost
 
 /// Turns a guest's entry into a `GuestDescriptor`, or names the first thing wrong with it

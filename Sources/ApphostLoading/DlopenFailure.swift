@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// Turns dlerror's text into a precise cause (CONTRACT X1). glibc's messages name what is
 /// missing after fixed phrases; anything else is passed on as it is.

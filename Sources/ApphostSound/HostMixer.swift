@@ -1,7 +1,7 @@
 import ApphostALSA
-import ApphostCore
 import ApphostMixing
 import ApphostModel
+import ApphostVocabulary
 import Glibc
 import Synchronization
 

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Glibc
 
 /// A session region's two descriptors as a stream hands them to a guest's runtime: copies of the

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// What SQLite's recovery will make of a write-ahead log, read before SQLite opens it

@@ -1,4 +1,3 @@
-import ApphostCore
 import ApphostModel
 import ApphostSound
 import ArgumentParser

@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 
 /// Prints host events, one a line: `HostEvent.humanLine`, or `jsonLine` for `--json`. Shared by
 /// `launch`, `ctl events` and `ctl logs` so that they print the same format.

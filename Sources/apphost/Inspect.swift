@@ -1,9 +1,9 @@
 import ApphostChannels
 import ApphostControl
-import ApphostCore
 import ApphostFreezing
 import ApphostLoading
 import ApphostModel
+import ApphostVocabulary
 import ArgumentParser
 import Logging
 

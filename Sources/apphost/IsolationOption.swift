@@ -1,8 +1,8 @@
 import ApphostChannels
-import ApphostCore
 import ApphostDispatch
 import ApphostFreezing
 import ApphostLimits
+import ApphostVocabulary
 import ArgumentParser
 import Dispatch
 import Logging

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostHost
+import ApphostVocabulary
 import ArgumentParser
 import Foundation
 import Logging

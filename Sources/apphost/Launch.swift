@@ -3,6 +3,7 @@ import ApphostHTTP
 import ApphostHost
 import ApphostLimits
 import ApphostSound
+import ApphostVocabulary
 import ArgumentParser
 import Dispatch
 import Foundation

@@ -1,7 +1,7 @@
 import ApphostChannels
-import ApphostCore
 import ApphostFreezing
 import ApphostModel
+import ApphostVocabulary
 import Dispatch
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostVocabulary
 import ArgumentParser
 
 /// How the host treats guests that crash or hang (CONTRACT X2, B5).

@@ -1,5 +1,4 @@
 import ApphostControl
-import ApphostCore
 import ApphostModel
 import Foundation
 import XCTest

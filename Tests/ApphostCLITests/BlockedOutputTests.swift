@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 import XCTest
 

@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 import XCTest
 
 /// The control socket: no host, permissions, one host per data directory, bad requests, events.

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 import XCTest
 

@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 import XCTest
 
 /// Where `ctl` and `launch` look for a host: `--data-dir` before or after the ctl subcommand, else

@@ -1,6 +1,6 @@
 import ApphostControl
-import ApphostCore
 import ApphostServiceTesting
+import ApphostVocabulary
 import Foundation
 import XCTest
 

@@ -1,7 +1,7 @@
 import ApphostControl
-import ApphostCore
 import ApphostModel
 import ApphostServiceTesting
+import ApphostVocabulary
 import Foundation
 import XCTest
 

@@ -1,5 +1,4 @@
 import ApphostControl
-import ApphostCore
 import ApphostServiceTesting
 import Foundation
 import XCTest

@@ -1,4 +1,3 @@
-import ApphostCore
 import Foundation
 import XCTest
 

@@ -1,4 +1,3 @@
-import ApphostCore
 import ApphostModel
 import ApphostServiceTesting
 import Foundation

@@ -1,6 +1,6 @@
 import ApphostControl
-import ApphostCore
 import ApphostServiceTesting
+import ApphostVocabulary
 import XCTest
 
 /// `apphost launch` under a service manager (CONTRACT O3), against sockets and pipes the test

@@ -1,6 +1,6 @@
 import ApphostChannels
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 import XCTest
 

@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostCoreTesting
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 import XCTest
 

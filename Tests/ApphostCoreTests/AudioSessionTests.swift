@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostCoreTesting
 import ApphostModel
+import ApphostVocabulary
 import XCTest
 
 /// Audio sessions through the host core (CONTRACT C1 to C15, B9), with fake guests and the manual

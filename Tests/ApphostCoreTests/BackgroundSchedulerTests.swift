@@ -1,5 +1,6 @@
 import ApphostCoreTesting
 import ApphostModel
+import ApphostVocabulary
 import XCTest
 
 @testable import ApphostCore

@@ -1,3 +1,4 @@
+import ApphostVocabulary
 import XCTest
 
 @testable import ApphostCore

@@ -1,5 +1,6 @@
 import ApphostCore
 import ApphostCoreTesting
+import ApphostVocabulary
 import Foundation
 import XCTest
 

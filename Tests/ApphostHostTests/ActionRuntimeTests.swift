@@ -1,13 +1,12 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostVocabulary
 import ApphostWire
 import CApphost
 import Foundation
 import XCTest
 
 @testable import ApphostChannels
-@testable import ApphostCore
 @testable import ApphostLoading
 
 /// The guest runtime's side of actions (CONTRACT F2), without a host: Plugins/Fixtures/

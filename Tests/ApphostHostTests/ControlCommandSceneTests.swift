@@ -1,10 +1,9 @@
 import ApphostControl
-import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 import XCTest
 
-@testable import ApphostCore
 @testable import ApphostHost
 
 /// The control protocol's scene commands (CONTRACT S7, S9, S11, N3): what each line decodes to,
@@ -91,7 +90,7 @@ final class ControlCommandSceneTests: XCTestCase {
         XCTAssertEqual(
             error(#"{"command":"layout","layout":"split","scene":"1","scene2":"2","ratio":0.05}"#),
             "ratio 0.05 is out of range (0.1 to 0.9)")
-        XCTAssertThrowsError(try HostCore.LayoutChange.ratio(2).validate()) { error in
+        XCTAssertThrowsError(try LayoutChange.ratio(2).validate()) { error in
             XCTAssertEqual(error as? HostCommandError, .invalid("ratio 2.0 is out of range (0.1 to 0.9)"))
         }
     }

@@ -1,7 +1,7 @@
 import ApphostControl
+import ApphostVocabulary
 import XCTest
 
-@testable import ApphostCore
 @testable import ApphostHost
 
 /// The control protocol's verbs as types (CONTRACT O1: the same checks and the same answer

@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostVocabulary
 import CApphost
 import Foundation
 import Synchronization

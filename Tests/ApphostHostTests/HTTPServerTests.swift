@@ -1,7 +1,7 @@
 import ApphostControl
-import ApphostCore
 import ApphostHTTP
 import ApphostServiceTesting
+import ApphostVocabulary
 import Foundation
 import Logging
 import Synchronization

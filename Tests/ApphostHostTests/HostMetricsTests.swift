@@ -1,9 +1,9 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 import Logging
 import XCTest
 
-@testable import ApphostCore
 @testable import ApphostFreezing
 @testable import ApphostHost
 

@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostVocabulary
 import CApphost
 import Foundation
 import XCTest

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostStore
+import ApphostVocabulary
 import Dispatch
 
 /// The store's reads and forgets, waited for: a test has what they return, in the store's order,

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostStore
+import ApphostVocabulary
 import Foundation
 import GRDB
 import XCTest

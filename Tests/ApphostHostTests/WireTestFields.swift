@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 @testable import ApphostChannels
@@ -129,7 +129,9 @@ extension WireRead {
     }
 
     /// The descriptors alone do not make a stream.
-    static func audioStream(_ memfd: Int32, _ wake: Int32) throws -> AudioStreamHandle { throw WireFieldError.notOnTheWire }
+    static func audioStream(_ memfd: Int32, _ wake: Int32) throws -> AudioStreamHandle {
+        throw WireFieldError.notOnTheWire
+    }
 
     /// Not on the wire: the host's declaration of the action.
     static func guestAction() throws -> GuestAction { throw WireFieldError.notOnTheWire }

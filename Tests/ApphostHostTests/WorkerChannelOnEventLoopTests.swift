@@ -1,4 +1,3 @@
-import ApphostCore
 import Dispatch
 import Foundation
 import Synchronization

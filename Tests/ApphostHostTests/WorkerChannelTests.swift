@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostDispatch
 import ApphostModel
+import ApphostVocabulary
 import CApphost
 import Dispatch
 import Foundation

@@ -1,6 +1,7 @@
 import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostVocabulary
 import ApphostWire
 import Foundation
 import XCTest

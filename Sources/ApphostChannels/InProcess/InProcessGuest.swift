@@ -1,7 +1,7 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostLoading
 import ApphostModel
+import ApphostVocabulary
 import CApphost
 import Dispatch
 import Foundation

@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostLoading
+import ApphostVocabulary
 import Dispatch
 
 /// Opens guests inside the host process, on the C guest runtime: no isolation (a crashing guest

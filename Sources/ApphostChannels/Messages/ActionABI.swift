@@ -1,4 +1,3 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
 import Foundation

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostGuestRuntime
+import ApphostVocabulary
 import ApphostWire
 
 /// What the host sends a worker (apphost_wire.h, "Host to worker"), encoded by the wire's codec.

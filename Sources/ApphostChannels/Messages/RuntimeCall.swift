@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostGuestRuntime
+import ApphostVocabulary
 import CApphost
 
 /// A `GuestMessage` as the C guest runtime's `ahr_call`: the one place where the host's calls

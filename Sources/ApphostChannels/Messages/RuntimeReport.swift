@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostGuestRuntime
+import ApphostVocabulary
 
 /// The C guest runtime's `ahr_report` as a `GuestEvent`: the one place where what a guest asks of
 /// the host becomes the core's, whether the report came from the runtime in the host's process or

@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// Why a generated mapping (WireMessageGenerator, from apphost_messages.h) gave no value.

@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostLoading
+import ApphostVocabulary
 import ApphostWire
 import Foundation
 

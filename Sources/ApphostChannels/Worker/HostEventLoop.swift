@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import CEpoll
 import Dispatch
 import Glibc

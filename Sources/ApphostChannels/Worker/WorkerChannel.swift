@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostFreezing
 import ApphostLimits
+import ApphostVocabulary
 import ApphostWire
 import CApphost
 import DequeModule

@@ -1,7 +1,7 @@
-import ApphostCore
 import ApphostLimits
 import ApphostLoading
 import ApphostModel
+import ApphostVocabulary
 import ApphostWire
 import CApphost
 import Dispatch

@@ -1,7 +1,7 @@
-import ApphostCore
 import ApphostFreezing
 import ApphostLoading
 import ApphostModel
+import ApphostVocabulary
 
 /// `apphost inspect` with process isolation: the library is loaded in a throwaway worker, never
 /// started, so that a constructor that crashes, exits or never returns costs the CLI a one-line

@@ -1,7 +1,7 @@
-import ApphostCore
 import ApphostFreezing
 import ApphostLimits
 import ApphostLoading
+import ApphostVocabulary
 import Dispatch
 import Foundation
 import Synchronization

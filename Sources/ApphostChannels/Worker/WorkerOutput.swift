@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import CApphost
 import Dispatch
 import Glibc

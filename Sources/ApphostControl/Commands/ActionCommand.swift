@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// `{"command":"action","scene":S,"name":N,"payload":P}`: a user action on a shown scene, which
@@ -36,7 +36,7 @@ public struct ActionCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.core.performAction(scene: scene, action: name, payload: Data(payload.utf8)) { result in
+        host.performAction(scene: scene, action: name, payload: Data(payload.utf8)) { result in
             reply(result.map { .said("action \(name) sent to scene \(scene)") })
         }
     }

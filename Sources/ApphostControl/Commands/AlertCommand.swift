@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"alert"}`: show a host alert (S4); `{"command":"alert","dismiss":true}`: dismiss it.
 public struct AlertCommand: ControlCommand, Equatable {
@@ -25,10 +25,10 @@ public struct AlertCommand: ControlCommand, Equatable {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
         if dismiss {
-            try host.core.dismissAlert()
+            try host.dismissAlert()
             reply(.success(.said("alert dismissed")))
         } else {
-            try host.core.showAlert()
+            try host.showAlert()
             reply(.success(.said("alert shown")))
         }
     }

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 
 /// `{"command":"audio-silence","on":true}`: the silence switch (C9).
 public struct AudioSilenceCommand: ControlCommand, Equatable {
@@ -11,7 +11,7 @@ public struct AudioSilenceCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.core.setSilenceSwitch(on)
+        host.setSilenceSwitch(on)
         reply(.success(.said("the silence switch is \(on ? "on" : "off")")))
     }
 }
@@ -30,7 +30,7 @@ public struct AudioVolumeCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        try host.core.setVolume(volume)
+        try host.setVolume(volume)
         reply(.success(.said("the volume is \(volume)")))
     }
 }
@@ -64,7 +64,7 @@ public struct AudioRouteCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
-        try host.core.setAudioDevice(device, plugged: plug)
+        try host.setAudioDevice(device, plugged: plug)
         reply(.success(.said("\(device) is \(plug ? "plugged in" : "unplugged")")))
     }
 }
@@ -96,10 +96,10 @@ public struct AudioInterruptCommand: ControlCommand, Equatable {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) throws(HostCommandError) {
         if begin {
-            try host.core.beginAudioCall()
+            try host.beginAudioCall()
             reply(.success(.said("the call began: every session is interrupted")))
         } else {
-            try host.core.endAudioCall(shouldResume: shouldResume)
+            try host.endAudioCall(shouldResume: shouldResume)
             reply(.success(.said("the call ended\(shouldResume ? "; the sessions that were playing may resume" : "")")))
         }
     }
@@ -114,7 +114,7 @@ public struct AudioResetCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.core.resetMediaServices()
+        host.resetMediaServices()
         reply(.success(.said("media services reset: every guest sets its session up again")))
     }
 }

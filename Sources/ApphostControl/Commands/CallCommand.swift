@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 
 /// `{"command":"call","guest":G,"action":A,"arguments":[...]}`: calls a guest's typed action (F2)
 /// and answers with its result. The arguments are JSON values of the declared types, checked
@@ -44,7 +44,7 @@ public struct CallCommand: ControlCommand, Equatable {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ActionCallResult, HostCommandError>) -> Void
     ) {
         let given: ActionArguments = words.map { .words($0) } ?? .json(arguments ?? [])
-        host.core.callAction(guest: guest, action: action, arguments: given) { [guest, action] result in
+        host.callAction(guest: guest, action: action, arguments: given) { [guest, action] result in
             reply(result.map { ActionCallResult(guest: guest, action: action, result: $0) })
         }
     }

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"close","scene":S}`: close a scene for good, discarding its session (S7).
 public struct CloseCommand: ControlCommand, Equatable {
@@ -14,7 +14,7 @@ public struct CloseCommand: ControlCommand, Equatable {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.operation(replying: reply) { completion in
-            host.core.closeScene(scene) {
+            host.closeScene(scene) {
                 completion($0.map { "closed scene \($0): its session and saved state are discarded" })
             }
         }

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"dismiss","scene":S}`: ask to dismiss the scene's top modal (N3).
 public struct DismissCommand: ControlCommand, Equatable {
@@ -14,7 +14,7 @@ public struct DismissCommand: ControlCommand, Equatable {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.operation(replying: reply) { completion in
-            host.core.dismissModal(scene: scene) {
+            host.dismissModal(scene: scene) {
                 completion(
                     $0.map {
                         // A kept modal is the guest's answer (N3), not a failure.

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// `{"command":"events"}`: stream every host event as JSON lines until the connection closes.

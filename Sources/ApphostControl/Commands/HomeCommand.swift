@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"home"}`: send the foreground guest to background (S3).
 public struct HomeCommand: ControlCommand, Equatable {
@@ -10,9 +10,9 @@ public struct HomeCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        let shown = host.core.status().layout.visible.map(\.guest)
-        host.core.home()
-        let stays = host.core.status().layout.visible.map(\.guest)
+        let shown = host.layout.visible.map(\.guest)
+        host.home()
+        let stays = host.layout.visible.map(\.guest)
         var left: [String] = []
         for id in shown where !stays.contains(id) && !left.contains(id) { left.append(id) }
         if !left.isEmpty {

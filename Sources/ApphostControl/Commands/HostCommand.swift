@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"host"}`: who the host is (CONTRACT O4): its id, the machine's name, its release
 /// and when this run started.

@@ -1,15 +1,15 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"layout","layout":L,"scene":S,"scene2":S2,"ratio":R}`: rearrange the display
 /// (S11); L is one of ``modes``. Members a mode does not use are ignored.
 public struct LayoutCommand: ControlCommand, Equatable {
     public static let name = "layout"
-    public var change: HostCore.LayoutChange
+    public var change: LayoutChange
 
     /// The layout modes, as the wire names them.
     public static let modes = ["full", "split", "ratio", "slide-over", "hide-slide-over", "pip", "close-pip"]
 
-    public init(_ change: HostCore.LayoutChange) { self.change = change }
+    public init(_ change: LayoutChange) { self.change = change }
 
     private enum CodingKeys: String, CodingKey { case layout, scene, scene2, ratio }
 
@@ -89,7 +89,7 @@ public struct LayoutCommand: ControlCommand, Equatable {
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
         host.operation(replying: reply) { completion in
-            host.core.changeLayout(change) { completion($0.map { "layout: \(host.core.status().layoutLine)" }) }
+            host.changeLayout(change) { completion($0.map { "layout: \(host.layout.describe(Layout.shortName))" }) }
         }
     }
 }

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"memory-warning","level":"warning"|"critical"}`: memory pressure (A4); the level
 /// is warning when absent.
@@ -27,7 +27,7 @@ public struct MemoryWarningCommand: ControlCommand, Equatable {
     public func apply(
         to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
     ) {
-        host.core.memoryWarning(level: level)
+        host.memoryWarning(level: level)
         reply(
             .success(
                 .said(

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"metrics"}`: the host's metrics in Prometheus' text format (CONTRACT O2), the
 /// exposition an HTTP scrape of /metrics would get.

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"resume","guest":ID}`: let a suspended guest run again, in background.
 public struct ResumeCommand: GuestCommand, Equatable {
@@ -8,8 +8,9 @@ public struct ResumeCommand: GuestCommand, Equatable {
     public init(guest: String) { self.guest = guest }
 
     public func start(
-        on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
+        on host: any ControlTarget, id: String,
+        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
     ) {
-        core.resume(id) { completion($0.map { "\(id) is running in background" }) }
+        host.resume(id) { completion($0.map { "\(id) is running in background" }) }
     }
 }

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"ps"}`: the host's status.
 public struct StatusCommand: ControlCommand, Equatable {

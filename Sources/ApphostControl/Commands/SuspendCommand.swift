@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"suspend","guest":ID}`: send a guest to background (S3) and stop it (B7).
 public struct SuspendCommand: GuestCommand, Equatable {
@@ -8,8 +8,9 @@ public struct SuspendCommand: GuestCommand, Equatable {
     public init(guest: String) { self.guest = guest }
 
     public func start(
-        on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
+        on host: any ControlTarget, id: String,
+        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
     ) {
-        core.suspend(id) { completion($0.map { "\(id) is suspended" }) }
+        host.suspend(id) { completion($0.map { "\(id) is suspended" }) }
     }
 }

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"switch","guest":ID}`: bring a guest to the foreground (S3, S5), relaunching it
 /// if needed.
@@ -9,8 +9,9 @@ public struct SwitchCommand: GuestCommand, Equatable {
     public init(guest: String) { self.guest = guest }
 
     public func start(
-        on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
+        on host: any ControlTarget, id: String,
+        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
     ) {
-        core.switchTo(id) { completion($0.map { "\(id) is in the foreground" }) }
+        host.switchTo(id) { completion($0.map { "\(id) is in the foreground" }) }
     }
 }

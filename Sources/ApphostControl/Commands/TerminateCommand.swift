@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 /// `{"command":"terminate","guest":ID}`: terminate a guest gracefully (A3).
 public struct TerminateCommand: GuestCommand, Equatable {
@@ -9,8 +9,9 @@ public struct TerminateCommand: GuestCommand, Equatable {
 
     /// The answer says what went wrong on the way out (a crash or hang in will_terminate).
     public func start(
-        on core: HostCore, id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
+        on host: any ControlTarget, id: String,
+        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
     ) {
-        core.terminate(id) { completion($0.map { trouble in "\(id) terminated" + (trouble.map { "; \($0)" } ?? "") }) }
+        host.terminate(id) { completion($0.map { trouble in "\(id) terminated" + (trouble.map { "; \($0)" } ?? "") }) }
     }
 }

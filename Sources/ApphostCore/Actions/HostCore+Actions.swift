@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import CApphost
 
 /// Typed actions (CONTRACT F1 to F3): an operator calls one of a guest's declared actions by name;

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// What the host core keeps of one guest's audio beside the arbiter's session: what waits for it
 /// while it is suspended, the route conformance check under way, and what operators last heard of

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// B8, C14: the audio calls that wait for a suspended guest, coalesced: every activation answer
 /// (its SDK waits for each), one interruption began however many happened, the latest ended after

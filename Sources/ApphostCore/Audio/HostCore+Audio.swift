@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// Audio sessions (CONTRACT C1 to C15, B9). What a guest's runtime reports goes to the arbiter

@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// The clock's handles of the background scheduler's timers, by token: the core's side of
 /// `BackgroundEffect.schedule` and `.cancel`, so that the scheduler holds values only and never
 /// calls the clock. Confined to the host queue, like the core that keeps it.

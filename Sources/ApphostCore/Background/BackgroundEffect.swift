@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// What the background scheduler says should happen to the guest an input concerned; the core
 /// carries the effects out in order (`HostCore.perform`).

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// What the background scheduler needs to know of a guest from the core at the moment of an
 /// input: where the guest is in its life, whether its code runs, and what else keeps it busy.

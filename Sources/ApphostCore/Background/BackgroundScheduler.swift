@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// Background policy (CONTRACT B1 to B4, B6 to B9): every guest's background tasks and budget,
 /// the timers it scheduled, the async work that waits for it while it is stopped, and its

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// One timer the background scheduler asked for (`BackgroundEffect.schedule`): the core arms it on
 /// its clock and hands the token back when it falls due (`BackgroundScheduler.tick`). Its serial

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// One open background task of a guest, as its runtime reported it.
 struct OpenTask: Equatable {

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// The core's side of background work (CONTRACT B1 to B9): it tells `BackgroundScheduler` what
 /// happens to a guest and carries out what the scheduler says should happen (`perform`). The

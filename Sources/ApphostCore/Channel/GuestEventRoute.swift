@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// Routes what a guest sends to its record; the guest's id is known only once it has loaded.
 final class GuestEventRoute: @unchecked Sendable {
     // Written and read on the host queue only.

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// What goes to a guest over its channel, recorded and watched (B5), and what comes back from

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// Where the policy's parts record what happens (CONTRACT A5): each entry stamped with the

@@ -1,3 +1,4 @@
+import ApphostVocabulary
 import DequeModule
 
 /// The callbacks a guest has not answered yet, and the watchdog's view of the oldest (CONTRACT

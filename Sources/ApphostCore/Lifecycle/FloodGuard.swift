@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// How many requests of one kind a guest may make, and for how long it may keep at that limit
 /// before the host stops it (CONTRACT X7). The defaults are the guest runtime's own: it refuses
 /// what goes past `limit` within a `window` with APPHOST_ERROR_LIMIT_REACHED, so a guest that

@@ -1,13 +1,6 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
-
-/// Where a guest is in its life, beside the app state the contract defines.
-public enum GuestPhase: String, Sendable, Codable {
-    case notRunning
-    case launching
-    case running
-    case terminating
-}
 
 /// One scene session of a guest and its current connection.
 struct SceneRecord {

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// B8, S6, S7: what waits for a stopped guest beside its audio (`HeldAudio`) and its background
 /// timers and work (`BackgroundScheduler`): the scenes the host disconnected meanwhile, which it

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// A guest's life from its launch (CONTRACT A1, A2) to its unloading (A3), its suspensions (B7)

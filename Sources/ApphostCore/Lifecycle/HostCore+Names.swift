@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 extension HostCore {
     // How an operator names guests and scenes, for every control verb and transport: the one
     // place for these rules.

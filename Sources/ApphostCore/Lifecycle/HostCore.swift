@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// The host's lifecycle policy: app states (A1 to A3, A5), scene states and callback orders (S1 to

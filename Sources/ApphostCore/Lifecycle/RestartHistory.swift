@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// One guest's restarts under the restart policy (CONTRACT X2): the state, and the decision
 /// after each failure, owned here so that the rule is tested without a host.
 struct RestartHistory: Equatable {

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// Restarts under the restart policy (CONTRACT X2): a crashed guest is relaunched after the
 /// policy's delay, unless it crashed `burst` times within `interval`; then the host says so and

@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// The watchdog (CONTRACT B5): a callback gets the whole limit from the moment it becomes the
 /// oldest unanswered one. Past the limit the guest is flagged; past the hard limit it is killed
 /// or frozen, by policy. The host itself never waits for it. Each guest's `CallWatch` holds its

@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// Memory pressure (CONTRACT A4): warnings to the guests, and terminations in jetsam order when
 /// the host stays over its limit. A suspended guest gets its warning when it resumes (B8), which
 /// `HeldDeliveries` keeps for it.
@@ -50,12 +52,4 @@ extension HostCore {
         return guests.filter { $0.phase == .running && $0.channel != nil }
             .sorted { (band($0), memory.lastUsed($0.id)) < (band($1), memory.lastUsed($1.id)) }
     }
-}
-
-/// How hard the host is pressed for memory (A4).
-public enum MemoryPressure: String, Sendable, CaseIterable {
-    /// Running guests are warned.
-    case warning
-    /// Guests are warned, then suspended guests are terminated, least recently used first.
-    case critical
 }

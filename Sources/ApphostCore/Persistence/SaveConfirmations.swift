@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// X5 (ABI 1.7): the confirmations one guest's saves asked for (`save_scene_state_confirmed`),
 /// from the save's arrival until its runtime is told that the store has it for good, or could not
 /// take it. The session keeper opens one per confirmed save and closes it when the store finishes

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// Scene sessions and what they saved, in the store (CONTRACT S6, S7, S8, S12, X5): a new

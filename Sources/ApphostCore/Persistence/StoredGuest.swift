@@ -1,3 +1,5 @@
+import ApphostVocabulary
+
 /// What the store held of one guest as its launch began (CONTRACT S7, S8), read before the
 /// launch goes on so that no step of it waits for the store.
 struct StoredGuest: Sendable {

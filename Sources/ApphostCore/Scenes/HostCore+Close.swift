@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// CONTRACT S7: closing a scene discards its session. It leaves the layout (S3 if it was shown),

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 
 /// CONTRACT S10, S11, S4: the host arranges the scenes it shows; the guests learn only their
 /// sizes. Every change of layout goes through `arrange`, which moves each scene to the state its
@@ -61,32 +62,6 @@ extension HostCore {
     }
 
     // MARK: Operator commands
-
-    /// How the operator rearranges the display (`ctl layout`).
-    public enum LayoutChange: Sendable, Equatable {
-        case fullScreen(String)
-        case split(String, String, ratio: Double)
-        /// A new ratio for the split shown.
-        case ratio(Double)
-        /// Puts a scene on top of the slide-over stack.
-        case slideOver(String)
-        /// Hides the slide-over stack.
-        case hideSlideOver
-        case pictureInPicture(String)
-        case closePictureInPicture
-
-        /// Refuses a change that is wrong whatever the display shows: a ratio out of
-        /// ``Layout/ratios``. `ctl layout` and the control decoder check it with this too.
-        public func validate() throws(HostCommandError) {
-            switch self {
-            case .split(_, _, let ratio), .ratio(let ratio):
-                guard Layout.ratios.contains(ratio) else {
-                    throw .invalid("ratio \(ratio) is out of range (0.1 to 0.9)")
-                }
-            case .fullScreen, .slideOver, .hideSlideOver, .pictureInPicture, .closePictureInPicture: break
-            }
-        }
-    }
 
     /// Rearranges the display. Scenes are named as `findScene` reads them; a scene of a
     /// suspended guest is resumed first, one of a guest not running is refused.

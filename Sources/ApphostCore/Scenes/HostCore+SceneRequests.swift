@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import CApphost
 import Foundation
 

@@ -1,4 +1,5 @@
 import ApphostModel
+import ApphostVocabulary
 import Foundation
 
 /// CONTRACT S2 to S5: how a scene moves between states, through the callbacks the contract

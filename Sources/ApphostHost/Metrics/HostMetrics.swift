@@ -1,7 +1,7 @@
 import ApphostControl
-import ApphostCore
 import ApphostFreezing
 import ApphostModel
+import ApphostVocabulary
 import CoreMetrics
 import Prometheus
 import Synchronization

@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 
 /// How `ctl` commands that change something report what the host did.
 enum ActionOutput {

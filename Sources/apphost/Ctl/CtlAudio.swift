@@ -1,6 +1,6 @@
 import ApphostControl
-import ApphostCore
 import ApphostModel
+import ApphostVocabulary
 import ArgumentParser
 import Foundation
 

@@ -1,5 +1,4 @@
 import ApphostControl
-import ApphostCore
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 import ArgumentParser
 
 /// `ctl layout`: how the host arranges the scenes it shows (CONTRACT S11).
@@ -15,7 +15,7 @@ struct CtlLayout: ParsableCommand {
     static let sceneHelp: ArgumentHelp =
         "A scene: its session id, a unique prefix of one (4 characters or more), or its handle."
 
-    static func send(_ change: HostCore.LayoutChange, _ options: CtlOptions) throws {
+    static func send(_ change: LayoutChange, _ options: CtlOptions) throws {
         try ActionOutput.print(
             options.connect().send(LayoutCommand(change)), json: options.json)
     }

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 import Foundation
 
 /// `ctl ps` for people: the foreground, alert and layout, one row per guest, and under each

@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostVocabulary
 
 extension Array where Element == HostEvent {
     /// The callbacks `guest` logged, by name ("did_become_active"), in the order it logged them:

@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostCore
+import ApphostVocabulary
 import XCTest
 
 /// A test that runs hosts on the sample guests, each test with its own data directory.

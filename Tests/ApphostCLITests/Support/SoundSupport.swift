@@ -1,4 +1,3 @@
-import ApphostCore
 import ApphostSoundTesting
 import Foundation
 import XCTest

@@ -21,6 +21,20 @@ public struct HostStatus: Sendable, Codable, Equatable {
 
     /// The layout in one line, scenes named "<guest>/<session's first 8 characters>".
     public var layoutLine: String { layout.describe(Layout.shortName) }
+
+    public init(
+        foreground: String?, alert: Bool, guests: [GuestStatus], display: String, layout: Layout,
+        droppedEventLines: Int? = nil, audio: AudioHostStatus? = nil, host: HostIdentity? = nil
+    ) {
+        self.foreground = foreground
+        self.alert = alert
+        self.guests = guests
+        self.display = display
+        self.layout = layout
+        self.droppedEventLines = droppedEventLines
+        self.audio = audio
+        self.host = host
+    }
 }
 
 public struct GuestStatus: Sendable, Codable, Equatable {
@@ -48,6 +62,30 @@ public struct GuestStatus: Sendable, Codable, Equatable {
     public var audio: AudioSessionStatus? = nil
     /// The actions its descriptor declares, which `ctl call` calls (F1).
     public var actions: [GuestAction] = []
+
+    public init(
+        id: String, name: String, version: String, path: String, appState: AppState, phase: GuestPhase,
+        lastReason: TransitionReason, since: Date, scenes: [SceneStatus], restart: RestartStatus,
+        backgroundTimeRemaining: Double?, tasks: [TaskStatus], suspension: SuspensionStatus?, pid: Int32? = nil,
+        audio: AudioSessionStatus? = nil, actions: [GuestAction] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.path = path
+        self.appState = appState
+        self.phase = phase
+        self.lastReason = lastReason
+        self.since = since
+        self.scenes = scenes
+        self.restart = restart
+        self.backgroundTimeRemaining = backgroundTimeRemaining
+        self.tasks = tasks
+        self.suspension = suspension
+        self.pid = pid
+        self.audio = audio
+        self.actions = actions
+    }
 }
 
 public struct TaskStatus: Sendable, Codable, Equatable {
@@ -66,6 +104,13 @@ public struct TaskStatus: Sendable, Codable, Equatable {
 public struct SuspensionStatus: Sendable, Codable, Equatable {
     public var since: Date
     public var reason: TransitionReason
+
+    public init(
+        since: Date, reason: TransitionReason
+    ) {
+        self.since = since
+        self.reason = reason
+    }
 }
 
 public struct SceneStatus: Sendable, Codable, Equatable {
@@ -88,10 +133,36 @@ public struct SceneStatus: Sendable, Codable, Equatable {
     /// Why its last save, or its session, could not be stored ("disk full"), until a save is
     /// stored; nil when the last one was (X5).
     public var saveFailure: String? = nil
+
+    public init(
+        handle: SceneHandle?, session: String, role: SceneRole, state: SceneState, savedBytes: Int?, size: SceneSize?,
+        placement: String?, title: String? = nil, loading: LoadingProgress, modals: [ModalStatus],
+        saveFailure: String? = nil
+    ) {
+        self.handle = handle
+        self.session = session
+        self.role = role
+        self.state = state
+        self.savedBytes = savedBytes
+        self.size = size
+        self.placement = placement
+        self.title = title
+        self.loading = loading
+        self.modals = modals
+        self.saveFailure = saveFailure
+    }
 }
 
 public struct ModalStatus: Sendable, Codable, Equatable {
     public var id: ModalID
     public var style: ModalStyle
     public var title: String
+
+    public init(
+        id: ModalID, style: ModalStyle, title: String
+    ) {
+        self.id = id
+        self.style = style
+        self.title = title
+    }
 }

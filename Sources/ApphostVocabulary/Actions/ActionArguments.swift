@@ -14,7 +14,7 @@ public enum ActionArguments: Sendable, Equatable {
     }
 
     /// The values `action` is called with, or the one line that names the first argument wrong.
-    func values(for action: GuestAction) throws(HostCommandError) -> [ActionValue] {
+    public func values(for action: GuestAction) throws(HostCommandError) -> [ActionValue] {
         guard count == action.arguments.count else {
             let takes = action.arguments.count
             throw HostCommandError.invalid(
