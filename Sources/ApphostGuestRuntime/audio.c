@@ -615,13 +615,9 @@ static apphost_status_t get_session(const apphost_host_t *host, apphost_audio_se
 {
     apphost_audio_session_t session;
     apphost_status_t status;
-    uint32_t declared;
+    uint32_t declared = ahr_declared_size(out_session, AHR_AUDIO_SESSION_MIN_BYTES);
 
-    if (out_session == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    declared = ahr_declared_size(out_session);
-    if (declared < AHR_AUDIO_SESSION_MIN_BYTES) {
+    if (declared == 0) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     memset(&session, 0, sizeof session);

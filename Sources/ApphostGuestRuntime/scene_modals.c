@@ -241,9 +241,6 @@ static apphost_status_t dismiss_connected(ahr_scene_request *request, ahr_host_c
 
 apphost_status_t ahr_scenes_dismiss_modal(const apphost_host_t *host, apphost_scene_t scene, apphost_modal_t modal)
 {
-    if (scene == APPHOST_SCENE_INVALID) {
-        return APPHOST_ERROR_INVALID_HANDLE;
-    }
     return ahr_scenes_on_connected(host, &(ahr_scene_request){.scene = scene, .modal = modal}, dismiss_connected,
                                    APPHOST_OK);
 }

@@ -52,10 +52,11 @@ struct ahr_scene_request {
 
 /*
  * Runs `body` on `request` while its scene is connected, for the guest of
- * `host`, and returns its status. Before that (and after the caller
- * answered scene 0 with APPHOST_ERROR_INVALID_HANDLE, before any other
- * check, as every function does): APPHOST_ERROR_INVALID_ARGUMENT for a host
- * the registry does not know, `refusal` when it is not APPHOST_OK,
+ * `host`, and returns its status. Before that: APPHOST_ERROR_INVALID_HANDLE
+ * for scene 0 (before any other check, as every function does: a caller
+ * that reads the guest's memory for its checks answers scene 0 itself
+ * first), APPHOST_ERROR_INVALID_ARGUMENT for a host the registry does not
+ * know, `refusal` (the caller's own checks) when it is not APPHOST_OK,
  * APPHOST_ERROR_INVALID_STATE while the extension does not run (init,
  * deinit), APPHOST_ERROR_NOT_DECLARED for a request that opens a scene of a
  * guest that declares one scene only, and APPHOST_ERROR_INVALID_HANDLE when

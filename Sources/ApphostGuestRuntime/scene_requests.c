@@ -167,25 +167,23 @@ static apphost_status_t request(const apphost_host_t *host, bool of_running_acti
                                 apphost_scene_t from, int32_t role, int32_t style, const void *state, size_t length)
 {
     static const unsigned char empty = 0;
-    ahr_scene_request request;
+    ahr_scene_request request = {.scene = from,
+                                 .role = role,
+                                 .style = style,
+                                 .bytes = state != NULL ? state : &empty,
+                                 .length = length,
+                                 .opens_scene = true,
+                                 .of_running_action = of_running_action,
+                                 .activation = activation};
+    apphost_status_t refusal = APPHOST_OK;
 
-    if (from == APPHOST_SCENE_INVALID) {
-        return APPHOST_ERROR_INVALID_HANDLE;
-    }
     if ((role != APPHOST_SCENE_ROLE_PRIMARY && role != APPHOST_SCENE_ROLE_AUXILIARY) ||
         !ahr_scenes_is_presentation_style(style) || (state == NULL && length != 0)) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
+        refusal = APPHOST_ERROR_INVALID_ARGUMENT;
+    } else if (length > APPHOST_SCENE_STATE_MAX_BYTES) {
+        refusal = APPHOST_ERROR_TOO_LARGE;
     }
-    request = (ahr_scene_request){.scene = from,
-                                  .role = role,
-                                  .style = style,
-                                  .bytes = state != NULL ? state : &empty,
-                                  .length = length,
-                                  .opens_scene = true,
-                                  .of_running_action = of_running_action,
-                                  .activation = activation};
-    return ahr_scenes_on_connected(host, &request, request_connected,
-                                   length > APPHOST_SCENE_STATE_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK);
+    return ahr_scenes_on_connected(host, &request, request_connected, refusal);
 }
 
 apphost_status_t ahr_scenes_request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role, int32_t style,

@@ -16,16 +16,12 @@ static apphost_status_t progress_connected(ahr_scene_request *request, ahr_host_
 
 apphost_status_t ahr_scenes_set_loading_progress(const apphost_host_t *host, apphost_scene_t scene, double progress)
 {
-    if (scene == APPHOST_SCENE_INVALID) {
-        return APPHOST_ERROR_INVALID_HANDLE;
-    }
     /* NaN fails every comparison. */
-    if (!(progress == APPHOST_PROGRESS_NONE || progress == APPHOST_PROGRESS_INDETERMINATE ||
-          (progress >= 0.0 && progress <= 1.0))) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
+    bool valid = progress == APPHOST_PROGRESS_NONE || progress == APPHOST_PROGRESS_INDETERMINATE ||
+                 (progress >= 0.0 && progress <= 1.0);
+
     return ahr_scenes_on_connected(host, &(ahr_scene_request){.scene = scene, .progress = progress},
-                                   progress_connected, APPHOST_OK);
+                                   progress_connected, valid ? APPHOST_OK : APPHOST_ERROR_INVALID_ARGUMENT);
 }
 
 static apphost_status_t title_connected(ahr_scene_request *request, ahr_host_context *context)

@@ -174,9 +174,13 @@ static void run_locked(void *argument)
 apphost_status_t ahr_scenes_on_connected(const apphost_host_t *host, ahr_scene_request *request, ahr_scene_body body,
                                          apphost_status_t refusal)
 {
-    ahr_host_context *context = ahr_registry_acquire(host);
+    ahr_host_context *context;
     apphost_status_t status;
 
+    if (request->scene == APPHOST_SCENE_INVALID) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    context = ahr_registry_acquire(host);
     if (context == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
@@ -218,12 +222,9 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     if (scene == APPHOST_SCENE_INVALID) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
-    if (out_size == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    declared = ahr_declared_size(out_size);
     /* Every member the struct has had since ABI 1.1 is needed. */
-    if (declared < AHR_SCENE_SIZE_MIN_BYTES) {
+    declared = ahr_declared_size(out_size, AHR_SCENE_SIZE_MIN_BYTES);
+    if (declared == 0) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     memset(&size, 0, sizeof size);
