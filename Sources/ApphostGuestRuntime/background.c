@@ -277,6 +277,9 @@ static apphost_status_t begin_locked(ahr_host_context *host_context, void *argum
     ahr_background *background = host_context->background;
     ahr_background_entry *entry;
 
+    /* strnlen: a longer name is never read past the limit. */
+    request->name_length = ahr_utf8_prefix_length(
+        request->name, strnlen(request->name, APPHOST_TASK_NAME_MAX_BYTES + 1), APPHOST_TASK_NAME_MAX_BYTES);
     /* B1: not while terminating, not once the budget is known to be spent. */
     if (!background->accepting_tasks || (background->limited && remaining_ns(background) == 0) ||
         (entry = table_add(&background->tasks)) == NULL) {
@@ -296,12 +299,11 @@ static apphost_status_t begin_locked(ahr_host_context *host_context, void *argum
 static apphost_task_t begin_task(const apphost_host_t *host, const char *name,
                                  apphost_expiration_handler_t on_expiration, void *context)
 {
-    background_request request = {.name = name != NULL ? name : "", .on_expiration = on_expiration,
-                                  .context = context, .id = APPHOST_TASK_INVALID};
+    background_request request = {.name = name != NULL ? name : "",
+                                  .on_expiration = on_expiration,
+                                  .context = context,
+                                  .id = APPHOST_TASK_INVALID};
 
-    /* strnlen: a longer name is never read past the limit. */
-    request.name_length = ahr_utf8_prefix_length(
-        request.name, strnlen(request.name, APPHOST_TASK_NAME_MAX_BYTES + 1), APPHOST_TASK_NAME_MAX_BYTES);
     (void)ahr_guest_call(host, AHR_LOCK_BACKGROUND, begin_locked, &request);
     return request.id;
 }

@@ -11,26 +11,26 @@
 #include "host_interface.h"
 #include "utf8_cut.h"
 
-/* host_log's body: hands the report over. */
-static apphost_status_t send_log(ahr_host_context *context, void *report)
+/* host_log's body: the message, cut, to the reporter. Read only once the
+ * host is known, as every function reads the guest's memory. */
+static apphost_status_t send_log(ahr_host_context *context, void *argument)
 {
+    ahr_report *report = argument;
+    /* strnlen: a longer message is never read past the limit. */
+    size_t length = strnlen(report->text, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
+
+    report->text_length = ahr_utf8_prefix_length(report->text, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
     ahr_report_send(context, report);
     return APPHOST_OK;
 }
 
 static apphost_status_t host_log(const apphost_host_t *host, int32_t level, const char *message)
 {
-    size_t length;
-
     if (message == NULL || level < APPHOST_LOG_TRACE || level > APPHOST_LOG_ERROR) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    /* strnlen: a longer message is never read past the limit. */
-    length = strnlen(message, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
-    length = ahr_utf8_prefix_length(message, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
-    return ahr_guest_call(
-        host, AHR_LOCK_NONE, send_log,
-        &(ahr_report){.kind = AHR_REPORT_LOG, .level = level, .text = message, .text_length = length});
+    return ahr_guest_call(host, AHR_LOCK_NONE, send_log,
+                          &(ahr_report){.kind = AHR_REPORT_LOG, .level = level, .text = message});
 }
 
 static const char *host_data_directory(const apphost_host_t *host)
