@@ -367,6 +367,7 @@ typedef apphost_status_t (*session_body)(session_request *request);
 
 struct session_request {
     ahr_host_context *context;
+    session_body body;
     int32_t category;
     int32_t mode;
     uint32_t options;
@@ -398,6 +399,18 @@ static bool spend_request(ahr_audio *audio)
     return true;
 }
 
+/* on_session's body, under the extension's lock (ahr_guest_call). */
+static apphost_status_t session_locked(ahr_host_context *context, void *argument)
+{
+    session_request *request = argument;
+
+    if (!spend_request(context->audio)) {
+        return APPHOST_ERROR_LIMIT_REACHED;
+    }
+    request->context = context;
+    return request->body(request);
+}
+
 /* Runs `body` on `request` for the guest of `host` and returns its status:
  * before that, APPHOST_ERROR_INVALID_ARGUMENT for a host the registry does
  * not know, APPHOST_ERROR_INVALID_STATE while the extension does not
@@ -406,26 +419,8 @@ static bool spend_request(ahr_audio *audio)
  * (CONTRACT X7). */
 static apphost_status_t on_session(const apphost_host_t *host, session_request *request, session_body body)
 {
-    ahr_host_context *context = ahr_registry_acquire(host);
-    ahr_audio *audio;
-    apphost_status_t status;
-
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    audio = context->audio;
-    request->context = context;
-    pthread_mutex_lock(&audio->lock);
-    if (!audio->accepting) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else if (!spend_request(audio)) {
-        status = APPHOST_ERROR_LIMIT_REACHED;
-    } else {
-        status = body(request);
-    }
-    pthread_mutex_unlock(&audio->lock);
-    ahr_registry_release(context);
-    return status;
+    request->body = body;
+    return ahr_guest_call_running(host, AHR_LOCK_AUDIO, session_locked, request);
 }
 
 static apphost_status_t configure_locked(session_request *request)
@@ -597,41 +592,40 @@ enum { AHR_AUDIO_SESSION_MIN_BYTES = 48 };
  * INVALID_ARGUMENT, nothing written. Answers at any time, during init and
  * deinit too: the mirror is there from load until ahr_stop.
  */
+/* get_session's body: a copy of the session, under the extension's lock. */
+static apphost_status_t session_copy_locked(ahr_host_context *context, void *argument)
+{
+    const ahr_audio *audio = context->audio;
+    apphost_audio_session_t *session = argument;
+
+    session->category = audio->category;
+    session->mode = audio->mode;
+    session->options = audio->options;
+    session->active = audio->active ? 1 : 0;
+    session->output = audio->output;
+    session->input = audio->input;
+    session->sample_rate = audio->sample_rate;
+    session->period_frames = audio->period_frames;
+    session->channel_count = audio->channel_count;
+    session->gain = audio->gain;
+    return APPHOST_OK;
+}
+
 static apphost_status_t get_session(const apphost_host_t *host, apphost_audio_session_t *out_session)
 {
-    ahr_host_context *context;
-    ahr_audio *audio;
     apphost_audio_session_t session;
-    uint32_t declared;
+    apphost_status_t status;
+    uint32_t declared = ahr_declared_size(out_session, AHR_AUDIO_SESSION_MIN_BYTES);
 
-    if (out_session == NULL) {
+    if (declared == 0) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    declared = ahr_declared_size(out_session);
-    if (declared < AHR_AUDIO_SESSION_MIN_BYTES) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    context = ahr_registry_acquire(host);
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    audio = context->audio;
     memset(&session, 0, sizeof session);
-    pthread_mutex_lock(&audio->lock);
-    session.category = audio->category;
-    session.mode = audio->mode;
-    session.options = audio->options;
-    session.active = audio->active ? 1 : 0;
-    session.output = audio->output;
-    session.input = audio->input;
-    session.sample_rate = audio->sample_rate;
-    session.period_frames = audio->period_frames;
-    session.channel_count = audio->channel_count;
-    session.gain = audio->gain;
-    pthread_mutex_unlock(&audio->lock);
-    ahr_registry_release(context);
-    ahr_write_sized_struct(out_session, declared, &session, sizeof session);
-    return APPHOST_OK;
+    status = ahr_guest_call(host, AHR_LOCK_AUDIO, session_copy_locked, &session);
+    if (status == APPHOST_OK) {
+        ahr_write_sized_struct(out_session, declared, &session, sizeof session);
+    }
+    return status;
 }
 
 static const apphost_audio_t extension = {

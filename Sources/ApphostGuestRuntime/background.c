@@ -166,18 +166,30 @@ bool ahr_background_call_is_valid(const ahr_call *call)
     return call->kind != AHR_CALL_BACKGROUND_TIME || call->background_time_ns >= AHR_BACKGROUND_TIME_UNLIMITED;
 }
 
-static int32_t expire_task(ahr_background *background, uint64_t id)
+/* EXPIRE_TASK and FIRE_TIMER: runs the task's expiration handler, at most
+ * once (B1, B3), or the timer's work, without the lock. A task or timer that
+ * ended meanwhile is skipped: APPHOST_OK still, and
+ * APPHOST_ERROR_INVALID_HANDLE only for an id never given out. */
+static int32_t expire_or_fire(ahr_background *background, uint64_t id, bool timer)
 {
+    ahr_background_table *table = timer ? &background->timers : &background->tasks;
     apphost_expiration_handler_t handler = NULL;
+    apphost_work_t work = NULL;
     void *context = NULL;
     ahr_background_entry *entry;
     bool issued;
 
     pthread_mutex_lock(&background->lock);
-    issued = table_issued(&background->tasks, id);
-    entry = table_find(&background->tasks, id);
-    /* At most once; a task ended meanwhile is skipped (B1, B3). */
-    if (entry != NULL && !entry->expired) {
+    issued = table_issued(table, id);
+    entry = table_find(table, id);
+    if (entry != NULL && timer) {
+        work = entry->work;
+        context = entry->context;
+        /* A one-shot timer is done: cancel_timer calls it unknown from now. */
+        if (!entry->repeats) {
+            table_remove(table, entry);
+        }
+    } else if (entry != NULL && !entry->expired) {
         entry->expired = true;
         handler = entry->on_expiration;
         context = entry->context;
@@ -186,28 +198,6 @@ static int32_t expire_task(ahr_background *background, uint64_t id)
     if (handler != NULL) {
         handler(context, id);
     }
-    return issued ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
-}
-
-static int32_t fire_timer(ahr_background *background, uint64_t id)
-{
-    apphost_work_t work = NULL;
-    void *context = NULL;
-    ahr_background_entry *entry;
-    bool issued;
-
-    pthread_mutex_lock(&background->lock);
-    issued = table_issued(&background->timers, id);
-    entry = table_find(&background->timers, id);
-    if (entry != NULL) {
-        work = entry->work;
-        context = entry->context;
-        /* A one-shot timer is done: cancel_timer calls it unknown from now. */
-        if (!entry->repeats) {
-            table_remove(&background->timers, entry);
-        }
-    }
-    pthread_mutex_unlock(&background->lock);
     if (work != NULL) {
         work(context);
     }
@@ -249,9 +239,9 @@ int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
 {
     switch (call->kind) {
     case AHR_CALL_EXPIRE_TASK:
-        return expire_task(background, call->id);
+        return expire_or_fire(background, call->id, false);
     case AHR_CALL_FIRE_TIMER:
-        return fire_timer(background, call->id);
+        return expire_or_fire(background, call->id, true);
     case AHR_CALL_RUN_WORK:
         return run_work(background, call->id);
     case AHR_CALL_BACKGROUND_TIME:
@@ -264,85 +254,130 @@ int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
 
 /* ---- The guest's functions, from any thread ------------------------------- */
 
+/* One function's arguments and results, for its body, which runs under the
+ * extension's lock (ahr_guest_call). */
+typedef struct background_request {
+    /* A timer's (schedule_timer, cancel_timer), not a task's or work's. */
+    bool timer;
+    const char *name;
+    size_t name_length;
+    apphost_expiration_handler_t on_expiration;
+    apphost_work_t work;
+    void *context;
+    uint64_t id;
+    uint64_t delay_ns;
+    uint64_t interval_ns;
+    double *out_seconds;
+    apphost_timer_t *out_timer;
+} background_request;
+
+static apphost_status_t begin_locked(ahr_host_context *host_context, void *argument)
+{
+    background_request *request = argument;
+    ahr_background *background = host_context->background;
+    ahr_background_entry *entry;
+
+    /* strnlen: a longer name is never read past the limit. */
+    request->name_length = ahr_utf8_prefix_length(
+        request->name, strnlen(request->name, APPHOST_TASK_NAME_MAX_BYTES + 1), APPHOST_TASK_NAME_MAX_BYTES);
+    /* B1: not while terminating, not once the budget is known to be spent. */
+    if (!background->accepting_tasks || (background->limited && remaining_ns(background) == 0) ||
+        (entry = table_add(&background->tasks)) == NULL) {
+        return APPHOST_OK;
+    }
+    entry->on_expiration = request->on_expiration;
+    entry->context = request->context;
+    request->id = entry->id;
+    /* Under the lock: see background.h. */
+    ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TASK_BEGAN,
+                                                .id = entry->id,
+                                                .text = request->name,
+                                                .text_length = request->name_length});
+    return APPHOST_OK;
+}
+
 static apphost_task_t begin_task(const apphost_host_t *host, const char *name,
                                  apphost_expiration_handler_t on_expiration, void *context)
 {
-    ahr_host_context *host_context = ahr_registry_acquire(host);
-    ahr_background *background;
-    ahr_background_entry *entry;
-    apphost_task_t task = APPHOST_TASK_INVALID;
-    size_t length;
+    background_request request = {.name = name != NULL ? name : "",
+                                  .on_expiration = on_expiration,
+                                  .context = context,
+                                  .id = APPHOST_TASK_INVALID};
 
-    if (host_context == NULL) {
-        return APPHOST_TASK_INVALID;
+    (void)ahr_guest_call(host, AHR_LOCK_BACKGROUND, begin_locked, &request);
+    return request.id;
+}
+
+/* end_task's and cancel_timer's body: takes the task or the timer
+ * request->id off its table and tells the host; from then on EXPIRE_TASK
+ * finds no handler, FIRE_TIMER no work, to start. */
+static apphost_status_t remove_locked(ahr_host_context *host_context, void *argument)
+{
+    background_request *request = argument;
+    ahr_background *background = host_context->background;
+    ahr_background_table *table = request->timer ? &background->timers : &background->tasks;
+    ahr_background_entry *entry = table_find(table, request->id);
+
+    if (entry == NULL) {
+        return APPHOST_ERROR_INVALID_HANDLE;
     }
-    if (name == NULL) {
-        name = "";
-    }
-    /* strnlen: a longer name is never read past the limit. */
-    length = strnlen(name, APPHOST_TASK_NAME_MAX_BYTES + 1);
-    length = ahr_utf8_prefix_length(name, length, APPHOST_TASK_NAME_MAX_BYTES);
-    background = host_context->background;
-    pthread_mutex_lock(&background->lock);
-    /* B1: not while terminating, not once the budget is known to be spent. */
-    if (background->accepting_tasks && (!background->limited || remaining_ns(background) > 0)) {
-        entry = table_add(&background->tasks);
-        if (entry != NULL) {
-            entry->on_expiration = on_expiration;
-            entry->context = context;
-            task = entry->id;
-            /* Under the lock: see background.h. */
-            ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TASK_BEGAN,
-                                                        .id = task,
-                                                        .text = name,
-                                                        .text_length = length});
-        }
-    }
-    pthread_mutex_unlock(&background->lock);
-    ahr_registry_release(host_context);
-    return task;
+    table_remove(table, entry);
+    ahr_report_send(host_context,
+                    &(ahr_report){.kind = request->timer ? AHR_REPORT_TIMER_CANCELLED : AHR_REPORT_TASK_ENDED,
+                                  .id = request->id});
+    return APPHOST_OK;
 }
 
 static apphost_status_t end_task(const apphost_host_t *host, apphost_task_t task)
 {
-    ahr_host_context *host_context = ahr_registry_acquire(host);
-    ahr_background *background;
-    ahr_background_entry *entry;
+    return ahr_guest_call(host, AHR_LOCK_BACKGROUND, remove_locked, &(background_request){.id = task});
+}
 
-    if (host_context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    background = host_context->background;
-    pthread_mutex_lock(&background->lock);
-    entry = table_find(&background->tasks, task);
-    if (entry != NULL) {
-        /* From here EXPIRE_TASK finds no handler to start. */
-        table_remove(&background->tasks, entry);
-        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TASK_ENDED, .id = task});
-    }
-    pthread_mutex_unlock(&background->lock);
-    ahr_registry_release(host_context);
-    return entry != NULL ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+static apphost_status_t remaining_locked(ahr_host_context *host_context, void *argument)
+{
+    ahr_background *background = host_context->background;
+
+    *((background_request *)argument)->out_seconds = background->limited
+                                                         ? (double)remaining_ns(background) / NANOSECONDS_PER_SECOND
+                                                         : APPHOST_BACKGROUND_TIME_UNLIMITED;
+    return APPHOST_OK;
 }
 
 static apphost_status_t time_remaining(const apphost_host_t *host, double *out_seconds)
 {
-    ahr_host_context *host_context;
-    ahr_background *background;
-
     if (out_seconds == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    host_context = ahr_registry_acquire(host);
-    if (host_context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
+    return ahr_guest_call(host, AHR_LOCK_BACKGROUND, remaining_locked,
+                          &(background_request){.out_seconds = out_seconds});
+}
+
+/* schedule_timer's and dispatch_async's body, while the extension runs
+ * (ahr_guest_call_running): a new timer, or work to run once, for
+ * request->work, which the host hears of. */
+static apphost_status_t add_locked(ahr_host_context *host_context, void *argument)
+{
+    background_request *request = argument;
+    ahr_background *background = host_context->background;
+    ahr_background_entry *entry = table_add(request->timer ? &background->timers : &background->work);
+
+    if (entry == NULL) {
+        return APPHOST_ERROR_OUT_OF_MEMORY;
     }
-    background = host_context->background;
-    pthread_mutex_lock(&background->lock);
-    *out_seconds = background->limited ? (double)remaining_ns(background) / NANOSECONDS_PER_SECOND
-                                       : APPHOST_BACKGROUND_TIME_UNLIMITED;
-    pthread_mutex_unlock(&background->lock);
-    ahr_registry_release(host_context);
+    entry->work = request->work;
+    entry->context = request->context;
+    if (!request->timer) {
+        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_WORK_SUBMITTED, .id = entry->id});
+        return APPHOST_OK;
+    }
+    entry->repeats = request->interval_ns != 0;
+    /* Before the host hears of it, so that the id is there for work that
+     * runs before this returns. */
+    *request->out_timer = entry->id;
+    ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TIMER_SCHEDULED,
+                                                .id = entry->id,
+                                                .delay_ns = request->delay_ns,
+                                                .interval_ns = request->interval_ns});
     return APPHOST_OK;
 }
 
@@ -350,93 +385,30 @@ static apphost_status_t schedule_timer(const apphost_host_t *host, uint64_t dela
                                        uint64_t interval_nanoseconds, apphost_work_t work, void *context,
                                        apphost_timer_t *out_timer)
 {
-    ahr_host_context *host_context;
-    ahr_background *background;
-    ahr_background_entry *entry = NULL;
-    apphost_status_t status;
-
     if (work == NULL || out_timer == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    host_context = ahr_registry_acquire(host);
-    if (host_context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    background = host_context->background;
-    pthread_mutex_lock(&background->lock);
-    if (!background->running) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else if ((entry = table_add(&background->timers)) == NULL) {
-        status = APPHOST_ERROR_OUT_OF_MEMORY;
-    } else {
-        entry->work = work;
-        entry->context = context;
-        entry->repeats = interval_nanoseconds != 0;
-        /* Before the host hears of it, so that the id is there for work
-         * that runs before this returns. */
-        *out_timer = entry->id;
-        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TIMER_SCHEDULED,
-                                                    .id = entry->id,
-                                                    .delay_ns = delay_nanoseconds,
-                                                    .interval_ns = interval_nanoseconds});
-        status = APPHOST_OK;
-    }
-    pthread_mutex_unlock(&background->lock);
-    ahr_registry_release(host_context);
-    return status;
+    return ahr_guest_call_running(host, AHR_LOCK_BACKGROUND, add_locked,
+                                  &(background_request){.timer = true,
+                                                        .work = work,
+                                                        .context = context,
+                                                        .delay_ns = delay_nanoseconds,
+                                                        .interval_ns = interval_nanoseconds,
+                                                        .out_timer = out_timer});
 }
 
 static apphost_status_t cancel_timer(const apphost_host_t *host, apphost_timer_t timer)
 {
-    ahr_host_context *host_context = ahr_registry_acquire(host);
-    ahr_background *background;
-    ahr_background_entry *entry;
-
-    if (host_context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    background = host_context->background;
-    pthread_mutex_lock(&background->lock);
-    entry = table_find(&background->timers, timer);
-    if (entry != NULL) {
-        /* From here FIRE_TIMER finds no work to start. */
-        table_remove(&background->timers, entry);
-        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TIMER_CANCELLED, .id = timer});
-    }
-    pthread_mutex_unlock(&background->lock);
-    ahr_registry_release(host_context);
-    return entry != NULL ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+    return ahr_guest_call(host, AHR_LOCK_BACKGROUND, remove_locked, &(background_request){.timer = true, .id = timer});
 }
 
 static apphost_status_t dispatch_async(const apphost_host_t *host, apphost_work_t work, void *context)
 {
-    ahr_host_context *host_context;
-    ahr_background *background;
-    ahr_background_entry *entry = NULL;
-    apphost_status_t status;
-
     if (work == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    host_context = ahr_registry_acquire(host);
-    if (host_context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    background = host_context->background;
-    pthread_mutex_lock(&background->lock);
-    if (!background->running) {
-        status = APPHOST_ERROR_INVALID_STATE;
-    } else if ((entry = table_add(&background->work)) == NULL) {
-        status = APPHOST_ERROR_OUT_OF_MEMORY;
-    } else {
-        entry->work = work;
-        entry->context = context;
-        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_WORK_SUBMITTED, .id = entry->id});
-        status = APPHOST_OK;
-    }
-    pthread_mutex_unlock(&background->lock);
-    ahr_registry_release(host_context);
-    return status;
+    return ahr_guest_call_running(host, AHR_LOCK_BACKGROUND, add_locked,
+                                  &(background_request){.work = work, .context = context});
 }
 
 static const apphost_background_t extension = {

@@ -53,6 +53,53 @@ void ahr_report_send(const ahr_host_context *context, const ahr_report *report);
 ahr_host_context *ahr_registry_acquire_on_main_queue(const apphost_host_t *host, ahr_main_queue_function function,
                                                      const char *name, apphost_status_t *refusal);
 
+/* Which lock of the guest's state a guest function's body runs under. */
+typedef enum ahr_guest_lock {
+    AHR_LOCK_NONE,
+    AHR_LOCK_BACKGROUND,
+    AHR_LOCK_SCENES,
+    AHR_LOCK_AUDIO,
+} ahr_guest_lock;
+
+/* What one guest function does once its guest is found; `request` is the
+ * function's own (its arguments, what it hands back). Returns the
+ * function's status. */
+typedef apphost_status_t (*ahr_guest_body)(ahr_host_context *context, void *request);
+
+/*
+ * The steps every guest function takes once its own arguments are checked
+ * (guest_call.c): finds the guest of `host` (APPHOST_ERROR_INVALID_ARGUMENT
+ * for a host the registry does not know, never dereferenced: CONTRACT X3),
+ * runs `body` with `lock` of that guest's state held, lets both go and
+ * returns the body's status.
+ */
+apphost_status_t ahr_guest_call(const apphost_host_t *host, ahr_guest_lock lock, ahr_guest_body body, void *request);
+
+/* ahr_guest_call for a function the extension takes only while it runs:
+ * APPHOST_ERROR_INVALID_STATE, body not run, while the extension whose
+ * `lock` (not AHR_LOCK_NONE) it holds does not accept calls (background's
+ * and scenes' `running`, audio's `accepting`: init, deinit). */
+apphost_status_t ahr_guest_call_running(const apphost_host_t *host, ahr_guest_lock lock, ahr_guest_body body,
+                                        void *request);
+
+/* ahr_guest_call for the [main-queue] function `name`: refused as
+ * ahr_registry_acquire_on_main_queue refuses, body not run. */
+apphost_status_t ahr_guest_call_on_main_queue(const apphost_host_t *host, ahr_main_queue_function function,
+                                              const char *name, ahr_guest_lock lock, ahr_guest_body body,
+                                              void *request);
+
+/* scene_state's and scene_size's read of one scene from the mirror: its
+ * state when `state` is not NULL, else its size. */
+typedef struct ahr_scene_read {
+    apphost_scene_t scene;
+    int32_t *state;
+    apphost_scene_size_t *size;
+} ahr_scene_read;
+
+/* The ahr_guest_body of scene_state and scene_size (host_functions.c):
+ * APPHOST_ERROR_INVALID_HANDLE when the scene is not connected. */
+apphost_status_t ahr_read_scene(ahr_host_context *context, void *read);
+
 /* Makes `context` findable by `context->host`. */
 void ahr_registry_add(ahr_host_context *context);
 

@@ -11,25 +11,26 @@
 #include "host_interface.h"
 #include "utf8_cut.h"
 
+/* host_log's body: the message, cut, to the reporter. Read only once the
+ * host is known, as every function reads the guest's memory. */
+static apphost_status_t send_log(ahr_host_context *context, void *argument)
+{
+    ahr_report *report = argument;
+    /* strnlen: a longer message is never read past the limit. */
+    size_t length = strnlen(report->text, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
+
+    report->text_length = ahr_utf8_prefix_length(report->text, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
+    ahr_report_send(context, report);
+    return APPHOST_OK;
+}
+
 static apphost_status_t host_log(const apphost_host_t *host, int32_t level, const char *message)
 {
-    ahr_host_context *context;
-    size_t length;
-
     if (message == NULL || level < APPHOST_LOG_TRACE || level > APPHOST_LOG_ERROR) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire(host);
-    if (context == NULL) {
-        return APPHOST_ERROR_INVALID_ARGUMENT;
-    }
-    /* strnlen: a longer message is never read past the limit. */
-    length = strnlen(message, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
-    length = ahr_utf8_prefix_length(message, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
-    ahr_report_send(context,
-                    &(ahr_report){.kind = AHR_REPORT_LOG, .level = level, .text = message, .text_length = length});
-    ahr_registry_release(context);
-    return APPHOST_OK;
+    return ahr_guest_call(host, AHR_LOCK_NONE, send_log,
+                          &(ahr_report){.kind = AHR_REPORT_LOG, .level = level, .text = message});
 }
 
 static const char *host_data_directory(const apphost_host_t *host)
@@ -63,25 +64,25 @@ static int32_t host_app_state(const apphost_host_t *host)
     return state;
 }
 
+apphost_status_t ahr_read_scene(ahr_host_context *context, void *argument)
+{
+    ahr_scene_read *read = argument;
+    bool connected = read->state != NULL ? ahr_mirror_scene_state(context->mirror, read->scene, read->state)
+                                         : ahr_mirror_scene_size(context->mirror, read->scene, read->size);
+
+    return connected ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+}
+
 static apphost_status_t host_scene_state(const apphost_host_t *host, apphost_scene_t scene, int32_t *out_state)
 {
-    ahr_host_context *context;
-    apphost_status_t refusal;
-    bool connected;
-
     if (scene == APPHOST_SCENE_INVALID) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
     if (out_state == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
-    context = ahr_registry_acquire_on_main_queue(host, AHR_MAIN_QUEUE_SCENE_STATE, "scene_state", &refusal);
-    if (context == NULL) {
-        return refusal;
-    }
-    connected = ahr_mirror_scene_state(context->mirror, scene, out_state);
-    ahr_registry_release(context);
-    return connected ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
+    return ahr_guest_call_on_main_queue(host, AHR_MAIN_QUEUE_SCENE_STATE, "scene_state", AHR_LOCK_NONE,
+                                        ahr_read_scene, &(ahr_scene_read){.scene = scene, .state = out_state});
 }
 
 /* One save, handed to the reporter while the scene is known connected. */

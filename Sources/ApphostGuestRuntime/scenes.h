@@ -9,7 +9,8 @@
  * it may dismiss (N3), giving out the modal ids itself, per guest, counting
  * from 1. The reporter tells the host of every accepted request (ahr_reporter).
  *
- * The guest's threads call the extension's functions (scenes.c) at any
+ * The guest's threads call the extension's functions (scenes.c and the
+ * files scene_parts.h lists, one concern each) at any
  * time: everything below is under `lock`, and every reporter call is made with
  * it held. A function about a scene runs under the mirror's lock as well
  * (ahr_mirror_if_connected), so that the scene cannot disconnect meanwhile

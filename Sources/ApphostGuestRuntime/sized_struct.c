@@ -15,12 +15,15 @@ uint32_t ahr_copy_sized_struct(void *destination, size_t size, size_t alignment,
     return declared;
 }
 
-uint32_t ahr_declared_size(const void *guest_struct)
+uint32_t ahr_declared_size(const void *guest_struct, uint32_t needed)
 {
     uint32_t declared;
 
+    if (guest_struct == NULL) {
+        return 0;
+    }
     memcpy(&declared, guest_struct, sizeof declared);
-    return declared;
+    return declared < needed ? 0 : declared;
 }
 
 void ahr_write_sized_struct(void *guest_struct, uint32_t declared, void *source, size_t size)

@@ -16,8 +16,10 @@
  */
 uint32_t ahr_copy_sized_struct(void *destination, size_t size, size_t alignment, const void *source);
 
-/* The struct_size a guest set in the struct it hands the runtime to fill. */
-uint32_t ahr_declared_size(const void *guest_struct);
+/* The struct_size a guest set in the struct it hands the runtime to fill;
+ * 0 for a NULL struct and for one that declares fewer than `needed` bytes
+ * (the members every caller needs), which the caller refuses. */
+uint32_t ahr_declared_size(const void *guest_struct, uint32_t needed);
 
 /*
  * Fills a guest's struct, which declares `declared` bytes, from `source`, a

@@ -7,13 +7,13 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "mix_error.h"
 #include "mix_level.h"
 #include "mix_period.h"
 
@@ -119,24 +119,6 @@ struct mix_engine {
     uint64_t max_late_ns;
     uint64_t input_failures;
 };
-
-static void set_error(char *error, size_t error_size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_error(char *error, size_t error_size, const char *format, ...)
-{
-    va_list arguments;
-
-    if (error == NULL || error_size == 0) {
-        return;
-    }
-    va_start(arguments, format);
-    vsnprintf(error, error_size, format, arguments);
-    va_end(arguments);
-}
 
 static void seqlock_write(seqlock *lock, const void *value, size_t bytes)
 {
@@ -464,7 +446,7 @@ mix_engine *mix_engine_create(const mix_engine_config *config, char *error, size
     double span;
 
     if (config == NULL) {
-        set_error(error, error_size, "audio engine: no config");
+        mix_set_error(error, error_size, "audio engine: no config");
         return NULL;
     }
     span = config->meter_span_seconds == 0 ? 1.0 : config->meter_span_seconds;
@@ -486,7 +468,7 @@ mix_engine *mix_engine_create(const mix_engine_config *config, char *error, size
         bad = "sink's format";
     }
     if (bad != NULL) {
-        set_error(error, error_size,
+        mix_set_error(error, error_size,
             "audio engine: %s out of bounds (%u Hz, %u channels, %u frames, %u sessions, %g s meters)", bad,
             config->sample_rate, config->channels, config->period_frames, config->capacity, span);
         mix_sink_close(config->sink, NULL, 0);
@@ -494,7 +476,7 @@ mix_engine *mix_engine_create(const mix_engine_config *config, char *error, size
     }
     engine = calloc(1, sizeof *engine);
     if (engine == NULL) {
-        set_error(error, error_size, "audio engine: out of memory");
+        mix_set_error(error, error_size, "audio engine: out of memory");
         mix_sink_close(config->sink, NULL, 0);
         return NULL;
     }
@@ -512,7 +494,7 @@ mix_engine *mix_engine_create(const mix_engine_config *config, char *error, size
     engine->waiting = calloc(config->capacity, sizeof *engine->waiting);
     if (engine->slots == NULL || engine->out == NULL || engine->input == NULL || engine->taken == NULL ||
         engine->handled == NULL || engine->waiting == NULL) {
-        set_error(error, error_size, "audio engine: out of memory");
+        mix_set_error(error, error_size, "audio engine: out of memory");
         mix_engine_destroy(engine);
         return NULL;
     }
@@ -530,7 +512,7 @@ bool mix_engine_start(mix_engine *engine, char *error, size_t error_size)
     int result;
 
     if (engine->started) {
-        set_error(error, error_size, "audio engine: started before");
+        mix_set_error(error, error_size, "audio engine: started before");
         return false;
     }
     parameter.sched_priority = MIX_ENGINE_PRIORITY;
@@ -556,7 +538,7 @@ bool mix_engine_start(mix_engine *engine, char *error, size_t error_size)
     } else {
         result = pthread_create(&engine->thread, NULL, run, engine);
         if (result != 0) {
-            set_error(error, error_size, "audio engine: cannot start the mixer thread: %s", strerror(result));
+            mix_set_error(error, error_size, "audio engine: cannot start the mixer thread: %s", strerror(result));
             return false;
         }
     }
@@ -594,11 +576,11 @@ bool mix_engine_stop(mix_engine *engine, char *error, size_t error_size)
             snprintf(engine->failure, sizeof engine->failure, "%s", closing);
             atomic_store_explicit(&engine->failed, true, memory_order_release);
         }
-        set_error(error, error_size, "%s", engine->failure);
+        mix_set_error(error, error_size, "%s", engine->failure);
         return false;
     }
     if (atomic_load_explicit(&engine->failed, memory_order_acquire)) {
-        set_error(error, error_size, "%s", engine->failure);
+        mix_set_error(error, error_size, "%s", engine->failure);
         return false;
     }
     return true;
@@ -631,7 +613,7 @@ bool mix_engine_failed(const mix_engine *engine, char *error, size_t error_size)
     if (!atomic_load_explicit(&engine->failed, memory_order_acquire)) {
         return false;
     }
-    set_error(error, error_size, "%s", engine->failure);
+    mix_set_error(error, error_size, "%s", engine->failure);
     return true;
 }
 

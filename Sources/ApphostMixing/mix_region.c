@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "mix_error.h"
 
 /* The shared words must be lock-free: a lock in shared memory would let a
  * frozen guest hold it. */
@@ -72,24 +73,6 @@ struct mix_region {
     bool is_host;
     uint64_t xruns;
 };
-
-static void set_error(char *error, size_t error_size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_error(char *error, size_t error_size, const char *format, ...)
-{
-    va_list arguments;
-
-    if (error == NULL || error_size == 0) {
-        return;
-    }
-    va_start(arguments, format);
-    vsnprintf(error, error_size, format, arguments);
-    va_end(arguments);
-}
 
 /* The bytes of one period's samples, padded to whole cache lines. */
 static size_t samples_bytes_for(uint32_t frames, uint32_t channels)
@@ -159,37 +142,37 @@ mix_region *mix_region_create(uint32_t frames, uint32_t channels, uint32_t ring,
     mix_region *region;
 
     if (bad != NULL) {
-        set_error(error, error_size, "audio region: %s out of bounds (%u frames, %u channels, %u periods)", bad, frames,
-            channels, ring);
+        mix_set_error(error, error_size,
+            "audio region: %s out of bounds (%u frames, %u channels, %u periods)", bad, frames, channels, ring);
         return NULL;
     }
     total = MIX_REGION_HEADER_BYTES + (size_t)ring * slot_bytes_for(frames, channels);
     memfd = memfd_create("apphost-audio", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (memfd < 0) {
-        set_error(error, error_size, "audio region: memfd_create: %s", strerror(errno));
+        mix_set_error(error, error_size, "audio region: memfd_create: %s", strerror(errno));
         return NULL;
     }
     if (ftruncate(memfd, (off_t)total) != 0) {
-        set_error(error, error_size, "audio region: ftruncate to %zu bytes: %s", total, strerror(errno));
+        mix_set_error(error, error_size, "audio region: ftruncate to %zu bytes: %s", total, strerror(errno));
         close(memfd);
         return NULL;
     }
     /* Sealed before anyone else has the fd: its size can never change under
      * a mapping (no SIGBUS), nor the seals be undone. */
     if (fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
-        set_error(error, error_size, "audio region: sealing the memfd: %s", strerror(errno));
+        mix_set_error(error, error_size, "audio region: sealing the memfd: %s", strerror(errno));
         close(memfd);
         return NULL;
     }
     base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
     if (base == MAP_FAILED) {
-        set_error(error, error_size, "audio region: mmap of %zu bytes: %s", total, strerror(errno));
+        mix_set_error(error, error_size, "audio region: mmap of %zu bytes: %s", total, strerror(errno));
         close(memfd);
         return NULL;
     }
     wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (wake_fd < 0) {
-        set_error(error, error_size, "audio region: eventfd: %s", strerror(errno));
+        mix_set_error(error, error_size, "audio region: eventfd: %s", strerror(errno));
         munmap(base, total);
         close(memfd);
         return NULL;
@@ -208,7 +191,7 @@ mix_region *mix_region_create(uint32_t frames, uint32_t channels, uint32_t ring,
     atomic_store_explicit(&header->rendered, MIX_REGION_NONE, memory_order_relaxed);
     region = make_handle(memfd, wake_fd, base, frames, channels, ring, total);
     if (region == NULL) {
-        set_error(error, error_size, "audio region: out of memory");
+        mix_set_error(error, error_size, "audio region: out of memory");
         munmap(base, total);
         close(memfd);
         close(wake_fd);
@@ -233,64 +216,66 @@ mix_region *mix_region_map(int memfd, int wake_fd, char *error, size_t error_siz
     mix_region *region;
 
     if (memfd < 0 || wake_fd < 0) {
-        set_error(error, error_size, "audio region: no fd (memfd %d, wake fd %d)", memfd, wake_fd);
+        mix_set_error(error, error_size, "audio region: no fd (memfd %d, wake fd %d)", memfd, wake_fd);
         return NULL;
     }
     if (fstat(memfd, &status) != 0) {
-        set_error(error, error_size, "audio region: fstat of fd %d: %s", memfd, strerror(errno));
+        mix_set_error(error, error_size, "audio region: fstat of fd %d: %s", memfd, strerror(errno));
         return NULL;
     }
     /* The header read with pread, not through a mapping: a file too short
      * for it must fail here, not raise SIGBUS. */
     if (status.st_size < MIX_REGION_HEADER_BYTES) {
-        set_error(error, error_size, "audio region: %lld bytes, shorter than the %d-byte header",
+        mix_set_error(error, error_size, "audio region: %lld bytes, shorter than the %d-byte header",
             (long long)status.st_size, MIX_REGION_HEADER_BYTES);
         return NULL;
     }
     if (pread(memfd, &header, sizeof header, 0) != (ssize_t)sizeof header) {
-        set_error(error, error_size, "audio region: reading the header: %s", strerror(errno));
+        mix_set_error(error, error_size, "audio region: reading the header: %s", strerror(errno));
         return NULL;
     }
     if (header.magic != MIX_REGION_MAGIC) {
-        set_error(error, error_size, "audio region: wrong magic 0x%08x (expected 0x%08x)", header.magic,
+        mix_set_error(error, error_size, "audio region: wrong magic 0x%08x (expected 0x%08x)", header.magic,
             MIX_REGION_MAGIC);
         return NULL;
     }
     if (header.version != MIX_REGION_VERSION) {
-        set_error(error, error_size, "audio region: version %u, expected %u", header.version, MIX_REGION_VERSION);
+        mix_set_error(error, error_size, "audio region: version %u, expected %u", header.version, MIX_REGION_VERSION);
         return NULL;
     }
     if (header.header_bytes != MIX_REGION_HEADER_BYTES) {
-        set_error(error, error_size, "audio region: header of %u bytes, expected %d", header.header_bytes,
+        mix_set_error(error, error_size, "audio region: header of %u bytes, expected %d", header.header_bytes,
             MIX_REGION_HEADER_BYTES);
         return NULL;
     }
     bad = check_sizes(header.frames, header.channels, header.ring);
     if (bad != NULL) {
-        set_error(error, error_size, "audio region: %s out of bounds (%u frames, %u channels, %u periods)", bad,
+        mix_set_error(error, error_size, "audio region: %s out of bounds (%u frames, %u channels, %u periods)", bad,
             header.frames, header.channels, header.ring);
         return NULL;
     }
     total = MIX_REGION_HEADER_BYTES + (size_t)header.ring * slot_bytes_for(header.frames, header.channels);
     if (header.slot_bytes != slot_bytes_for(header.frames, header.channels) || header.total_bytes != total) {
-        set_error(error, error_size, "audio region: header sizes %llu and %llu do not match %u frames of %u channels",
+        mix_set_error(error, error_size,
+            "audio region: header sizes %llu and %llu do not match %u frames of %u channels",
             (unsigned long long)header.slot_bytes, (unsigned long long)header.total_bytes, header.frames,
             header.channels);
         return NULL;
     }
     if ((uint64_t)status.st_size != total) {
-        set_error(error, error_size, "audio region: wrong size: %lld bytes, expected %zu for %u periods of %u frames",
+        mix_set_error(error, error_size,
+            "audio region: wrong size: %lld bytes, expected %zu for %u periods of %u frames",
             (long long)status.st_size, total, header.ring, header.frames);
         return NULL;
     }
     base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
     if (base == MAP_FAILED) {
-        set_error(error, error_size, "audio region: mmap of %zu bytes: %s", total, strerror(errno));
+        mix_set_error(error, error_size, "audio region: mmap of %zu bytes: %s", total, strerror(errno));
         return NULL;
     }
     region = make_handle(memfd, wake_fd, base, header.frames, header.channels, header.ring, total);
     if (region == NULL) {
-        set_error(error, error_size, "audio region: out of memory");
+        mix_set_error(error, error_size, "audio region: out of memory");
         munmap(base, total);
         return NULL;
     }

@@ -1,7 +1,6 @@
 #include "mix_sink.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 bool mix_sink_write(mix_sink *sink, const float *samples, uint32_t frames)
@@ -31,8 +30,8 @@ bool mix_sink_close(mix_sink *sink, char *error, size_t error_size)
     if (!finished) {
         mix_sink_fail(sink, "the sink failed to finish");
     }
-    if (sink->failed && error != NULL && error_size > 0) {
-        snprintf(error, error_size, "%s", sink->error);
+    if (sink->failed) {
+        mix_set_error(error, error_size, "%s", sink->error);
     }
     finished = !sink->failed;
     free(sink);
@@ -43,11 +42,7 @@ void mix_sink_fail(mix_sink *sink, const char *format, ...)
 {
     va_list arguments;
 
-    if (sink->failed) {
-        return;
-    }
-    sink->failed = true;
     va_start(arguments, format);
-    vsnprintf(sink->error, sizeof sink->error, format, arguments);
+    mix_fail_once(&sink->failed, sink->error, sizeof sink->error, format, arguments);
     va_end(arguments);
 }

@@ -1,7 +1,6 @@
 #include "mix_source.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +30,8 @@ bool mix_source_close(mix_source *source, char *error, size_t error_size)
     if (!source->kind->finish(source)) {
         mix_source_fail(source, "the source failed to finish");
     }
-    if (source->failed && error != NULL && error_size > 0) {
-        snprintf(error, error_size, "%s", source->error);
+    if (source->failed) {
+        mix_set_error(error, error_size, "%s", source->error);
     }
     finished = !source->failed;
     free(source);
@@ -43,11 +42,7 @@ void mix_source_fail(mix_source *source, const char *format, ...)
 {
     va_list arguments;
 
-    if (source->failed) {
-        return;
-    }
-    source->failed = true;
     va_start(arguments, format);
-    vsnprintf(source->error, sizeof source->error, format, arguments);
+    mix_fail_once(&source->failed, source->error, sizeof source->error, format, arguments);
     va_end(arguments);
 }

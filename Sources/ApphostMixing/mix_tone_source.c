@@ -1,5 +1,7 @@
 #include "mix_tone_source.h"
 
+#include "mix_error.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,28 +50,20 @@ mix_source *mix_tone_source_open(uint32_t sample_rate, uint32_t channels, double
     double nyquist = sample_rate / 2.0;
     tone_source *tone;
 
-    if (error != NULL && error_size > 0) {
-        error[0] = '\0';
-    }
+    mix_clear_error(error, error_size);
     /* Written so that NaN fails both tests too. */
     if (!(frequency_hz > 0 && frequency_hz < nyquist)) {
-        if (error != NULL && error_size > 0) {
-            snprintf(error, error_size, "tone:%g: the frequency must be above 0 and below %g Hz, half the rate",
-                frequency_hz, nyquist);
-        }
+        mix_set_error(error, error_size, "tone:%g: the frequency must be above 0 and below %g Hz, half the rate",
+            frequency_hz, nyquist);
         return NULL;
     }
     if (!(amplitude >= 0 && amplitude <= 1)) {
-        if (error != NULL && error_size > 0) {
-            snprintf(error, error_size, "tone:%g: the amplitude %g is outside 0 to 1", frequency_hz, amplitude);
-        }
+        mix_set_error(error, error_size, "tone:%g: the amplitude %g is outside 0 to 1", frequency_hz, amplitude);
         return NULL;
     }
     tone = calloc(1, sizeof *tone);
     if (tone == NULL) {
-        if (error != NULL && error_size > 0) {
-            snprintf(error, error_size, "tone:%g: out of memory", frequency_hz);
-        }
+        mix_set_error(error, error_size, "tone:%g: out of memory", frequency_hz);
         return NULL;
     }
     tone->base.kind = &tone_kind;

@@ -2,6 +2,8 @@
 
 #include "mix_wav_sink.h"
 
+#include "mix_error.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -172,14 +174,10 @@ mix_sink *mix_wav_sink_open(const char *path, uint32_t sample_rate, uint32_t cha
     wav_sink *wav;
     int failure;
 
-    if (error != NULL && error_size > 0) {
-        error[0] = '\0';
-    }
+    mix_clear_error(error, error_size);
     wav = calloc(1, sizeof *wav + path_bytes);
     if (wav == NULL) {
-        if (error != NULL && error_size > 0) {
-            snprintf(error, error_size, "wav:%s: out of memory", path);
-        }
+        mix_set_error(error, error_size, "wav:%s: out of memory", path);
         return NULL;
     }
     memcpy(wav->path, path, path_bytes);
@@ -191,18 +189,14 @@ mix_sink *mix_wav_sink_open(const char *path, uint32_t sample_rate, uint32_t cha
 
     wav->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (wav->fd < 0) {
-        if (error != NULL && error_size > 0) {
-            snprintf(error, error_size, "wav:%s: cannot create: %s", path, strerror(errno));
-        }
+        mix_set_error(error, error_size, "wav:%s: cannot create: %s", path, strerror(errno));
         free(wav);
         return NULL;
     }
     /* The file's offset is then past the header, where samples go. */
     failure = write_fully(wav->fd, wav->header, sizeof wav->header, -1);
     if (failure != 0) {
-        if (error != NULL && error_size > 0) {
-            snprintf(error, error_size, "wav:%s: cannot write: %s", path, strerror(failure));
-        }
+        mix_set_error(error, error_size, "wav:%s: cannot write: %s", path, strerror(failure));
         close(wav->fd);
         free(wav);
         return NULL;

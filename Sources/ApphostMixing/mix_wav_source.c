@@ -2,9 +2,10 @@
 
 #include "mix_wav_source.h"
 
+#include "mix_error.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,24 +54,6 @@ static uint32_t get_u16(const unsigned char *at) { return (uint32_t)at[0] | (uin
 
 static uint32_t get_u32(const unsigned char *at) { return get_u16(at) | get_u16(at + 2) << 16; }
 
-static void say(char *error, size_t error_size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void say(char *error, size_t error_size, const char *format, ...)
-{
-    va_list arguments;
-
-    if (error == NULL || error_size == 0) {
-        return;
-    }
-    va_start(arguments, format);
-    vsnprintf(error, error_size, format, arguments);
-    va_end(arguments);
-}
-
 /* Reads all of `length` bytes at `offset`: 0, or the errno that stopped it
  * (EIO for a file that ended first, which the chunk walk rules out). */
 static int read_fully(int fd, void *bytes, size_t length, off_t offset)
@@ -104,7 +87,7 @@ static bool parse_format(const unsigned char *fmt, uint32_t size, wav_format *fo
     uint32_t block;
 
     if (size < FMT_BYTES) {
-        say(error, error_size, "wav:%s: the fmt chunk is %u bytes, too short", path, size);
+        mix_set_error(error, error_size, "wav:%s: the fmt chunk is %u bytes, too short", path, size);
         return false;
     }
     format->tag = get_u16(fmt);
@@ -115,7 +98,8 @@ static bool parse_format(const unsigned char *fmt, uint32_t size, wav_format *fo
     if (format->tag == WAVE_FORMAT_EXTENSIBLE) {
         if (size < FMT_EXTENSIBLE_BYTES
             || memcmp(fmt + SUBFORMAT_OFFSET + 2, subformat_tail, sizeof subformat_tail) != 0) {
-            say(error, error_size, "wav:%s: unsupported format: an extensible format that is not PCM or float",
+            mix_set_error(error, error_size,
+                "wav:%s: unsupported format: an extensible format that is not PCM or float",
                 path);
             return false;
         }
@@ -123,14 +107,14 @@ static bool parse_format(const unsigned char *fmt, uint32_t size, wav_format *fo
     }
     if (!(format->tag == WAVE_FORMAT_PCM && (format->bits == 16 || format->bits == 24 || format->bits == 32))
         && !(format->tag == WAVE_FORMAT_IEEE_FLOAT && format->bits == 32)) {
-        say(error, error_size,
+        mix_set_error(error, error_size,
             "wav:%s: unsupported format: tag %u, %u bits (it takes 16, 24 or 32-bit PCM, tag 1, or 32-bit float, "
             "tag 3)",
             path, format->tag, format->bits);
         return false;
     }
     if (format->channels == 0 || format->rate == 0 || block != format->channels * (format->bits / 8)) {
-        say(error, error_size, "wav:%s: the fmt chunk is inconsistent (%u channels, %u Hz, %u bytes a frame)",
+        mix_set_error(error, error_size, "wav:%s: the fmt chunk is inconsistent (%u channels, %u Hz, %u bytes a frame)",
             path, format->channels, format->rate, block);
         return false;
     }
@@ -180,7 +164,7 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
 
     if (file_size < sizeof header || (failure = read_fully(fd, header, sizeof header, 0)) != 0
         || memcmp(header, "RIFF", 4) != 0 || memcmp(header + 8, "WAVE", 4) != 0) {
-        say(error, error_size, "wav:%s: not a WAV file (no RIFF WAVE header)", path);
+        mix_set_error(error, error_size, "wav:%s: not a WAV file (no RIFF WAVE header)", path);
         return false;
     }
     /* The RIFF size is not trusted (writers that were killed leave it
@@ -191,12 +175,13 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
 
         failure = read_fully(fd, chunk, sizeof chunk, (off_t)offset);
         if (failure != 0) {
-            say(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
+            mix_set_error(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
             return false;
         }
         size = get_u32(chunk + 4);
         if (offset + 8 + size > file_size) {
-            say(error, error_size, "wav:%s: truncated: its \"%.4s\" chunk claims %llu bytes, the file has %llu",
+            mix_set_error(error, error_size,
+                "wav:%s: truncated: its \"%.4s\" chunk claims %llu bytes, the file has %llu",
                 path, (const char *)chunk, (unsigned long long)size,
                 (unsigned long long)(file_size - offset - 8));
             return false;
@@ -206,7 +191,7 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
 
             failure = read_fully(fd, fmt, wanted, (off_t)(offset + 8));
             if (failure != 0) {
-                say(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
+                mix_set_error(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
                 return false;
             }
             if (!parse_format(fmt, (uint32_t)size, format, path, error, error_size)) {
@@ -222,40 +207,41 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
         offset += 8 + size + (size & 1);
     }
     if (!have_format) {
-        say(error, error_size, "wav:%s: no fmt chunk", path);
+        mix_set_error(error, error_size, "wav:%s: no fmt chunk", path);
         return false;
     }
     if (!have_data) {
-        say(error, error_size, "wav:%s: no data chunk", path);
+        mix_set_error(error, error_size, "wav:%s: no data chunk", path);
         return false;
     }
     /* Checked before the samples are read: a refused file costs no
      * memory. */
     if (format->rate != sample_rate) {
-        say(error, error_size, "wav:%s: the file is at %u Hz, not %u Hz (no resampling)", path, format->rate,
+        mix_set_error(error, error_size, "wav:%s: the file is at %u Hz, not %u Hz (no resampling)", path, format->rate,
             sample_rate);
         return false;
     }
     if (format->channels != 1 && format->channels != channels) {
-        say(error, error_size, "wav:%s: the file has %u channels, not %u (or 1, which feeds every channel)", path,
+        mix_set_error(error, error_size,
+            "wav:%s: the file has %u channels, not %u (or 1, which feeds every channel)", path,
             format->channels, channels);
         return false;
     }
     if (data_bytes > MIX_WAV_SOURCE_MAX_BYTES) {
-        say(error, error_size, "wav:%s: too long: %llu bytes of samples, more than the %u MiB a source holds",
+        mix_set_error(error, error_size, "wav:%s: too long: %llu bytes of samples, more than the %u MiB a source holds",
             path, (unsigned long long)data_bytes, MIX_WAV_SOURCE_MAX_BYTES / (1024u * 1024u));
         return false;
     }
     /* Whole frames only: a partial last frame is left out. */
     *sample_count = data_bytes / (format->channels * (format->bits / 8)) * format->channels;
     if (*sample_count == 0) {
-        say(error, error_size, "wav:%s: no samples", path);
+        mix_set_error(error, error_size, "wav:%s: no samples", path);
         return false;
     }
     raw = malloc((size_t)data_bytes);
     *samples = malloc((size_t)*sample_count * sizeof **samples);
     if (raw == NULL || *samples == NULL) {
-        say(error, error_size, "wav:%s: out of memory", path);
+        mix_set_error(error, error_size, "wav:%s: out of memory", path);
         free(raw);
         free(*samples);
         *samples = NULL;
@@ -263,7 +249,7 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
     }
     failure = read_fully(fd, raw, (size_t)data_bytes, (off_t)data_offset);
     if (failure != 0) {
-        say(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
+        mix_set_error(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
         free(raw);
         free(*samples);
         *samples = NULL;
@@ -327,21 +313,19 @@ mix_source *mix_wav_source_open(const char *path, uint32_t sample_rate, uint32_t
     bool loaded;
     int fd;
 
-    if (error != NULL && error_size > 0) {
-        error[0] = '\0';
-    }
+    mix_clear_error(error, error_size);
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        say(error, error_size, "wav:%s: cannot open: %s", path, strerror(errno));
+        mix_set_error(error, error_size, "wav:%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     if (fstat(fd, &status) != 0) {
-        say(error, error_size, "wav:%s: cannot read: %s", path, strerror(errno));
+        mix_set_error(error, error_size, "wav:%s: cannot read: %s", path, strerror(errno));
         close(fd);
         return NULL;
     }
     if (!S_ISREG(status.st_mode)) {
-        say(error, error_size, "wav:%s: not a regular file", path);
+        mix_set_error(error, error_size, "wav:%s: not a regular file", path);
         close(fd);
         return NULL;
     }
@@ -353,7 +337,7 @@ mix_source *mix_wav_source_open(const char *path, uint32_t sample_rate, uint32_t
     }
     wav = calloc(1, sizeof *wav);
     if (wav == NULL) {
-        say(error, error_size, "wav:%s: out of memory", path);
+        mix_set_error(error, error_size, "wav:%s: out of memory", path);
         free(samples);
         return NULL;
     }

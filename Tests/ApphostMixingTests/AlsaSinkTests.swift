@@ -35,4 +35,24 @@ final class AlsaSinkTests: XCTestCase {
         XCTAssertEqual(CText.of(error), "alsa:nope: cannot open for playback: No such file or directory")
         XCTAssertNil(mix_alsa_sink_open("nope", 48_000, 2, 480, nil, 0), "no error buffer is fine too")
     }
+
+    // A device that opens but refuses the format: no sink, and one line saying what it refused. The
+    // sink and the source set the device up through one function (alsa_pcm.c): each names its own
+    // direction ("play" here, "capture" in SourceTests).
+    func testRefusedFormatSaysWhy() {
+        var error = [CChar](repeating: 0, count: 256)
+        XCTAssertNil(mix_alsa_sink_open("null", 48_000, 0, 480, &error, error.count))
+        XCTAssertEqual(
+            CText.of(error), "alsa:null: cannot play 0 channels of float samples at 48000 Hz: Invalid argument")
+        XCTAssertNil(mix_alsa_sink_open("null", 0, 2, 480, &error, error.count))
+        XCTAssertEqual(CText.of(error), "alsa:null: cannot play 2 channels of float samples at 0 Hz: Invalid argument")
+    }
+
+    // An opened sink leaves an empty error behind, whatever the buffer held before.
+    func testOpeningEmptiesTheErrorBuffer() throws {
+        var error = [CChar](repeating: 0x7F, count: 16)
+        let sink = try XCTUnwrap(mix_alsa_sink_open("null", 48_000, 2, 480, &error, error.count))
+        XCTAssertEqual(error[0], 0)
+        XCTAssertTrue(mix_sink_close(sink, nil, 0))
+    }
 }

@@ -247,4 +247,12 @@ final class SourceTests: XCTestCase {
         XCTAssertNil(mix_alsa_source_open("nope", 48_000, 2, 480, &error, error.count))
         XCTAssertEqual(CText.of(error), "alsa:nope: cannot open for capture: No such file or directory")
     }
+
+    // As the sink's (AlsaSinkTests): a format the device refuses, said in the source's own words.
+    func testAlsaSourceRefusedFormatSaysWhy() {
+        var error = [CChar](repeating: 0, count: 256)
+        XCTAssertNil(mix_alsa_source_open("null", 48_000, 0, 480, &error, error.count))
+        XCTAssertEqual(
+            CText.of(error), "alsa:null: cannot capture 0 channels of float samples at 48000 Hz: Invalid argument")
+    }
 }

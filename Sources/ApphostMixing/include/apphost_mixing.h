@@ -34,6 +34,9 @@
  *                         period, collects the sessions' regions, mixes them
  *                         into the sink with their gains, meters them and
  *                         asks again
+ *   mix_error.h           the one line of why an opening function writes to
+ *                         its caller's error buffer (here and in
+ *                         ApphostALSA)
  *
  * Frames are interleaved float32: a frame is one sample per channel; a
  * period is `frames` frames, `frames * channels` samples. Nothing here

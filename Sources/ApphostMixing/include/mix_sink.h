@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mix_error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -70,11 +72,7 @@ bool mix_sink_close(mix_sink *sink, char *error, size_t error_size);
 /* For sinks: sets sink->failed and sink->error from a printf format; a
  * later failure keeps the first text. Not real-time safe (vsnprintf): for
  * the failure path only, which ends the sink. */
-void mix_sink_fail(mix_sink *sink, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void mix_sink_fail(mix_sink *sink, const char *format, ...) MIX_PRINTF(2, 3);
 
 #ifdef __cplusplus
 }

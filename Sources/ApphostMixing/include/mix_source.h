@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mix_error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,11 +78,7 @@ bool mix_source_close(mix_source *source, char *error, size_t error_size);
 /* For sources: sets source->failed and source->error from a printf format;
  * a later failure keeps the first text. Not real-time safe (vsnprintf):
  * for the failure path only, which ends the source. */
-void mix_source_fail(mix_source *source, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void mix_source_fail(mix_source *source, const char *format, ...) MIX_PRINTF(2, 3);
 
 #ifdef __cplusplus
 }

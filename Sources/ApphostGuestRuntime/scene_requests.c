@@ -1,0 +1,248 @@
+/*
+ * Requests for a scene and the activations they spend (CONTRACT S9, S13):
+ * PERFORM_ACTION grants a transient activation, request_scene and
+ * request_scene_with_activation spend one, activation_token and
+ * activation_time_left tell the guest of them. Apart from scenes.c because
+ * an activation's window and spending are one rule of their own.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "scene_parts.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "utf8_cut.h"
+
+enum { NANOSECONDS_PER_SECOND = 1000000000 };
+
+/* ---- Activations (CONTRACT S9, call with the lock held) -------------------- */
+
+static bool before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Drops the activation at `index`, keeping the others oldest first. Call
+ * with the lock held. */
+static void drop_activation(ahr_scenes *scenes, size_t index)
+{
+    memmove(&scenes->activations[index], &scenes->activations[index + 1],
+            (scenes->activation_count - index - 1) * sizeof scenes->activations[0]);
+    scenes->activation_count--;
+}
+
+/* Drops the activations whose window is over. Call with the lock held. */
+static void drop_expired(ahr_scenes *scenes, const struct timespec *now)
+{
+    size_t i = 0;
+
+    while (i < scenes->activation_count) {
+        if (before(now, &scenes->activations[i].until)) {
+            i++;
+        } else {
+            drop_activation(scenes, i);
+        }
+    }
+}
+
+/* Grants `token` from now until `nanoseconds` later; the oldest goes when
+ * AHR_ACTIVATIONS_MAX are held. Call with the lock held. */
+static void grant_activation(ahr_scenes *scenes, apphost_activation_t token, uint64_t nanoseconds)
+{
+    struct timespec now;
+    struct timespec until;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    drop_expired(scenes, &now);
+    if (scenes->activation_count == AHR_ACTIVATIONS_MAX) {
+        drop_activation(scenes, 0);
+    }
+    until = now;
+    /* At most 2^64 ns, 585 years: no time_t of 64 bits overflows. */
+    until.tv_sec += (time_t)(nanoseconds / NANOSECONDS_PER_SECOND);
+    until.tv_nsec += (long)(nanoseconds % NANOSECONDS_PER_SECOND);
+    if (until.tv_nsec >= NANOSECONDS_PER_SECOND) {
+        until.tv_sec++;
+        until.tv_nsec -= NANOSECONDS_PER_SECOND;
+    }
+    scenes->activations[scenes->activation_count++] = (ahr_activation){token, until};
+}
+
+/* The position of unspent, unexpired `token`, or AHR_SCENES_NOT_FOUND;
+ * writes the seconds left to *seconds_left when not NULL. Call with the
+ * lock held. */
+static size_t find_activation(ahr_scenes *scenes, apphost_activation_t token, double *seconds_left)
+{
+    struct timespec now;
+    size_t i;
+
+    if (token == APPHOST_ACTIVATION_INVALID) {
+        return AHR_SCENES_NOT_FOUND;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    drop_expired(scenes, &now);
+    for (i = 0; i < scenes->activation_count; i++) {
+        if (scenes->activations[i].token == token) {
+            if (seconds_left != NULL) {
+                *seconds_left = (double)(scenes->activations[i].until.tv_sec - now.tv_sec) +
+                                (double)(scenes->activations[i].until.tv_nsec - now.tv_nsec) / NANOSECONDS_PER_SECOND;
+            }
+            return i;
+        }
+    }
+    return AHR_SCENES_NOT_FOUND;
+}
+
+/* Spends `token` if it is unspent and within its window. Call with the lock
+ * held. */
+static bool spend_activation(ahr_scenes *scenes, apphost_activation_t token)
+{
+    size_t position = find_activation(scenes, token, NULL);
+
+    if (position == AHR_SCENES_NOT_FOUND) {
+        return false;
+    }
+    drop_activation(scenes, position);
+    return true;
+}
+
+/* ---- The host's call, on the main queue ----------------------------------- */
+
+int32_t ahr_scenes_perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
+                                  const ahr_call *call)
+{
+    char name[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
+    size_t length = ahr_utf8_prefix_length(call->action_name, call->action_name_length, APPHOST_SCENES_TEXT_MAX_BYTES);
+    int32_t state;
+
+    if (!ahr_mirror_scene_state(mirror, call->scene, &state)) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    if (length > 0) {
+        memcpy(name, call->action_name, length);
+    }
+    name[length] = '\0';
+    /* Before the guest's code runs, so that perform_action itself may open
+     * a scene (CONTRACT S9). */
+    pthread_mutex_lock(&scenes->lock);
+    grant_activation(scenes, call->activation, call->activation_ns);
+    scenes->delivering = call->activation;
+    pthread_mutex_unlock(&scenes->lock);
+    if (callbacks != NULL && callbacks->perform_action != NULL) {
+        callbacks->perform_action(call->scene, name, call->payload_length > 0 ? call->payload : NULL,
+                                  call->payload_length);
+    }
+    pthread_mutex_lock(&scenes->lock);
+    scenes->delivering = APPHOST_ACTIVATION_INVALID;
+    pthread_mutex_unlock(&scenes->lock);
+    return APPHOST_OK;
+}
+
+/* ---- The guest's functions, from any thread ------------------------------- */
+
+static apphost_status_t request_connected(ahr_scene_request *request, ahr_host_context *context)
+{
+    apphost_activation_t activation = request->activation;
+
+    if (request->of_running_action) {
+        activation = ahr_main_queue_is_current(context->main_queue) ? context->scenes->delivering
+                                                                     : APPHOST_ACTIVATION_INVALID;
+    }
+    if (!spend_activation(context->scenes, activation)) {
+        return APPHOST_ERROR_NO_ACTIVATION;
+    }
+    ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_SCENE_REQUESTED,
+                                           .activation = activation,
+                                           .scene = request->scene,
+                                           .role = request->role,
+                                           .style = request->style,
+                                           .bytes = request->bytes,
+                                           .bytes_length = request->length});
+    return APPHOST_OK;
+}
+
+/* request_scene and request_scene_with_activation. */
+static apphost_status_t request(const apphost_host_t *host, bool of_running_action, apphost_activation_t activation,
+                                apphost_scene_t from, int32_t role, int32_t style, const void *state, size_t length)
+{
+    static const unsigned char empty = 0;
+    ahr_scene_request request = {.scene = from,
+                                 .role = role,
+                                 .style = style,
+                                 .bytes = state != NULL ? state : &empty,
+                                 .length = length,
+                                 .opens_scene = true,
+                                 .of_running_action = of_running_action,
+                                 .activation = activation};
+    apphost_status_t refusal = APPHOST_OK;
+
+    if ((role != APPHOST_SCENE_ROLE_PRIMARY && role != APPHOST_SCENE_ROLE_AUXILIARY) ||
+        !ahr_scenes_is_presentation_style(style) || (state == NULL && length != 0)) {
+        refusal = APPHOST_ERROR_INVALID_ARGUMENT;
+    } else if (length > APPHOST_SCENE_STATE_MAX_BYTES) {
+        refusal = APPHOST_ERROR_TOO_LARGE;
+    }
+    return ahr_scenes_on_connected(host, &request, request_connected, refusal);
+}
+
+apphost_status_t ahr_scenes_request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role, int32_t style,
+                                          const void *state, size_t length)
+{
+    return request(host, true, APPHOST_ACTIVATION_INVALID, from, role, style, state, length);
+}
+
+apphost_status_t ahr_scenes_request_scene_with_activation(const apphost_host_t *host, apphost_activation_t activation,
+                                                          apphost_scene_t from, int32_t role, int32_t style,
+                                                          const void *state, size_t length)
+{
+    return request(host, false, activation, from, role, style, state, length);
+}
+
+/* activation_token's body: the activation of the action being delivered,
+ * while it is unspent. */
+static apphost_status_t token_locked(ahr_host_context *context, void *out_activation)
+{
+    ahr_scenes *scenes = context->scenes;
+
+    if (find_activation(scenes, scenes->delivering, NULL) == AHR_SCENES_NOT_FOUND) {
+        return APPHOST_ERROR_NO_ACTIVATION;
+    }
+    *(apphost_activation_t *)out_activation = scenes->delivering;
+    return APPHOST_OK;
+}
+
+apphost_status_t ahr_scenes_activation_token(const apphost_host_t *host, apphost_activation_t *out_activation)
+{
+    if (out_activation == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    *out_activation = APPHOST_ACTIVATION_INVALID;
+    return ahr_guest_call_on_main_queue(host, AHR_MAIN_QUEUE_ACTIVATION_TOKEN, "activation_token", AHR_LOCK_SCENES,
+                                        token_locked, out_activation);
+}
+
+/* activation_time_left's arguments. */
+typedef struct time_left_request {
+    apphost_activation_t activation;
+    double *out_seconds;
+} time_left_request;
+
+static apphost_status_t time_left_locked(ahr_host_context *context, void *argument)
+{
+    time_left_request *request = argument;
+
+    return find_activation(context->scenes, request->activation, request->out_seconds) == AHR_SCENES_NOT_FOUND
+               ? APPHOST_ERROR_NO_ACTIVATION
+               : APPHOST_OK;
+}
+
+apphost_status_t ahr_scenes_activation_time_left(const apphost_host_t *host, apphost_activation_t activation,
+                                                 double *out_seconds)
+{
+    if (out_seconds == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    *out_seconds = 0;
+    return ahr_guest_call(host, AHR_LOCK_SCENES, time_left_locked, &(time_left_request){activation, out_seconds});
+}
