@@ -56,7 +56,7 @@ final class JournalEntryTests: XCTestCase {
         XCTAssertFalse(socket.isListening)
         XCTAssertEqual(socket.send(JournalEntry(message: "lost", priority: 6)), ENOENT)
         // A file that is no socket at all.
-        FileManager.default.createFile(atPath: directory + "/file", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/file", contents: Data()))
         XCTAssertFalse(try XCTUnwrap(JournalSocket(path: directory + "/file")).isListening)
     }
 
