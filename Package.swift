@@ -94,7 +94,7 @@ let package = Package(
         // Sending an entry to journald's native socket, a datagram or a sealed memfd (C: Glibc's
         // Swift module has no memfd_create), for the host's log and events under journald.
         .target(name: "ApphostJournal"),
-        // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
+        // <sys/epoll.h>, which Glibc's Swift module leaves out, for the host's event loop.
         .systemLibrary(name: "CEpoll"),
         // Plain values that policy, control and the CLI share: a guest's descriptor and ABI
         // version, app and scene states, scene sizes and styles, loading progress, why a
@@ -108,11 +108,13 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // The core's seams on Dispatch: a serial DispatchQueue as the host's executor, and the
-        // clock of one Dispatch timer. Kept out of ApphostCore, which holds no queue.
+        // The host's executors and clock, the core's seams on threads, in one place: HostEventLoop
+        // (the epoll loop that is apphost's host queue and reads every worker's socket), a serial
+        // DispatchQueue as the executor, and the clock of one Dispatch timer. Kept out of
+        // ApphostCore, which holds no queue.
         .target(
-            name: "ApphostDispatch",
-            dependencies: ["ApphostCore", .product(name: "HeapModule", package: "swift-collections")]),
+            name: "ApphostExecutors",
+            dependencies: ["ApphostCore", "CEpoll", .product(name: "HeapModule", package: "swift-collections")]),
         // The sessions database: scene sessions and their saved state in SQLite, through GRDB,
         // behind ApphostCore's SessionStore.
         .target(
@@ -149,7 +151,7 @@ let package = Package(
             name: "ApphostLoading", dependencies: ["ApphostCore", "ApphostModel", cApphost, "ApphostGuestRuntime"]),
         // The two channels behind the core's GuestChannel, and what they share: InProcessChannel (a
         // guest on the C runtime in the host's process), WorkerChannel (a guest in an
-        // apphost-worker: spawning, the socket and reactor, its output, its user), the Swift side
+        // apphost-worker: spawning, its socket on the host's event loop, its output, its user), the Swift side
         // of the messages both speak (RuntimeCall, RuntimeReport, WireCodec), each guest's data
         // directory. SwiftPM links ApphostGuestRuntime's objects once into each binary that needs
         // them: apphost-worker (its own dependency, C only) and the Swift products through this
@@ -158,7 +160,7 @@ let package = Package(
             name: "ApphostChannels",
             dependencies: [
                 "ApphostCore", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
-                "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
+                "ApphostGuestRuntime", "ApphostWire", "ApphostExecutors", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -168,7 +170,7 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore", "ApphostFreezing",
+                "ApphostCore", "ApphostExecutors", "ApphostModel", "ApphostControl", "ApphostStore", "ApphostFreezing",
                 "ApphostVersion", "ApphostJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -193,7 +195,7 @@ let package = Package(
             name: "apphost",
             dependencies: [
                 "ApphostHTTP",
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
+                "ApphostCore", "ApphostExecutors", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits", "ApphostSound",
                 "ApphostLoading", "ApphostModel", "ApphostVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -266,7 +268,7 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
+                "ApphostCore", "ApphostExecutors", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits",
                 "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -288,12 +290,12 @@ let package = Package(
         .target(name: "ApphostServiceTesting"),
         .testTarget(
             name: "ApphostCoreTests",
-            dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel"]),
+            dependencies: ["ApphostCore", "ApphostCoreTesting", "ApphostExecutors", "ApphostModel"]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostDispatch", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
+                "ApphostCore", "ApphostExecutors", "ApphostChannels", "ApphostControl", "ApphostFreezing", "ApphostHost",
                 "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),

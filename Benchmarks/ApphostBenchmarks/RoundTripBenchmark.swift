@@ -1,6 +1,6 @@
 import ApphostChannels
 import ApphostCore
-import ApphostDispatch
+import ApphostExecutors
 import Dispatch
 import Foundation
 

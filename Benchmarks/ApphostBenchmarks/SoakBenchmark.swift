@@ -1,6 +1,7 @@
 import ApphostChannels
 import ApphostControl
 import ApphostCore
+import ApphostExecutors
 import ApphostHost
 import Dispatch
 import Foundation

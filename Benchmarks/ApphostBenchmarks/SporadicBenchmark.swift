@@ -1,5 +1,6 @@
 import ApphostChannels
 import ApphostCore
+import ApphostExecutors
 import Dispatch
 import Foundation
 import Glibc

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostExecutors
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostExecutors
 import ApphostFreezing
 import ApphostLimits
 import Glibc

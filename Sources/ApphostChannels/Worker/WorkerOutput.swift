@@ -1,4 +1,5 @@
 import ApphostCore
+import ApphostExecutors
 import CApphost
 import Dispatch
 import Glibc
