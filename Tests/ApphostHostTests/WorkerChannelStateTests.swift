@@ -42,7 +42,9 @@ final class WorkerChannelStateTests: XCTestCase {
             onExit: { heard.append("exit") })
     }
 
-    /// What the host queue has received so far, once what was posted to it has run.
+    /// What the host queue has received so far, once what was posted to it has run. `onExit` runs
+    /// on the reaper's thread (here the test's), not on the host queue: settle before the worker's
+    /// end wherever something was posted from the test's thread just before.
     private func settled() -> [String] {
         hostQueue.sync {}
         return heard.lines
@@ -306,8 +308,9 @@ final class WorkerChannelStateTests: XCTestCase {
         channel.close(completion: closing())
         XCTAssertEqual(transport.killed, [true])
         XCTAssertEqual(try transport.written(), [], "no STOP to a frozen worker")
+        XCTAssertEqual(settled(), ["suspend success()", "held \(GuestReply.failure(.closed))"])
         transport.exit(.killed(signal: SIGKILL))
-        XCTAssertEqual(settled(), ["suspend success()", "held \(GuestReply.failure(.closed))", "exit", "closed"])
+        XCTAssertEqual(settled().suffix(2), ["exit", "closed"])
     }
 
     // CONTRACT B5: a forced stop without freezing kills the worker where it stands; its end is
@@ -317,6 +320,7 @@ final class WorkerChannelStateTests: XCTestCase {
         send(M.launch, "one")
         channel.forceStop(freezing: false, completion: completion("stop"))
         XCTAssertEqual(transport.killed, [false])
+        XCTAssertEqual(settled(), ["stop success()"])
         transport.exit(.killed(signal: SIGKILL))
         XCTAssertEqual(
             settled(),
