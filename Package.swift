@@ -105,7 +105,7 @@ let package = Package(
         // Sending an entry to journald's native socket, a datagram or a sealed memfd (C: Glibc's
         // Swift module has no memfd_create), for the host's log and events under journald.
         .target(name: "ApphostJournal"),
-        // <sys/epoll.h>, which Glibc's Swift module leaves out, for the worker reactor.
+        // <sys/epoll.h>, which Glibc's Swift module leaves out, for the host's event loop.
         .systemLibrary(name: "CEpoll"),
         // Plain values that policy, control and the CLI share: a guest's descriptor and ABI
         // version, app and scene states, scene sizes and styles, loading progress, why a
@@ -124,12 +124,13 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // ApphostVocabulary's executor and clock seams on Dispatch: a serial DispatchQueue as the
-        // host's executor, and the clock of one Dispatch timer. Kept out of the policy, which
-        // holds no queue.
+        // The host's executors and clock, the core's seams on threads, in one place: HostEventLoop
+        // (the epoll loop that is apphost's host queue and reads every worker's socket), a serial
+        // DispatchQueue as the executor, and the clock of one Dispatch timer. Kept out of
+        // the policy, which holds no queue.
         .target(
-            name: "ApphostDispatch",
-            dependencies: ["ApphostVocabulary", .product(name: "HeapModule", package: "swift-collections")]),
+            name: "ApphostExecutors",
+            dependencies: ["ApphostVocabulary", "CEpoll", .product(name: "HeapModule", package: "swift-collections")]),
         // The sessions database: scene sessions and their saved state in SQLite, through GRDB,
         // behind ApphostVocabulary's SessionStore.
         .target(
@@ -177,7 +178,8 @@ let package = Package(
             name: "ApphostChannels",
             dependencies: [
                 "ApphostVocabulary", "ApphostModel", "ApphostLoading", "ApphostFreezing", "ApphostLimits", cApphost,
-                "ApphostGuestRuntime", "ApphostWire", "CEpoll", .product(name: "Logging", package: "swift-log"),
+                "ApphostGuestRuntime", "ApphostWire", "ApphostExecutors",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             plugins: ["WireMessageGenerator"]
@@ -188,7 +190,8 @@ let package = Package(
         .target(
             name: "ApphostHost",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostModel", "ApphostControl", "ApphostStore",
+                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostModel", "ApphostControl",
+                "ApphostStore",
                 "ApphostFreezing", "ApphostVersion", "ApphostJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -213,7 +216,7 @@ let package = Package(
             name: "apphost",
             dependencies: [
                 "ApphostHTTP",
-                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
                 "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostSound",
                 "ApphostLoading", "ApphostModel", "ApphostVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -286,7 +289,7 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
                 "ApphostFreezing", "ApphostHost", "ApphostLimits",
                 "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -312,13 +315,13 @@ let package = Package(
         .testTarget(
             name: "ApphostCoreTests",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostCoreTesting", "ApphostDispatch", "ApphostModel",
+                "ApphostCore", "ApphostVocabulary", "ApphostCoreTesting", "ApphostExecutors", "ApphostModel",
             ]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostDispatch", "ApphostChannels", "ApphostControl",
+                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
                 "ApphostFreezing", "ApphostHost", "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", "ApphostMessages", .product(name: "GRDB", package: "GRDB.swift"),

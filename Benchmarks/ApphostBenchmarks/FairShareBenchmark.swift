@@ -1,6 +1,6 @@
 import ApphostChannels
 import ApphostCore
-import ApphostDispatch
+import ApphostExecutors
 import ApphostFreezing
 import ApphostHost
 import ApphostLimits

@@ -1,5 +1,5 @@
 import ApphostCore
-import ApphostDispatch
+import ApphostExecutors
 import ApphostHost
 import ApphostVocabulary
 import Dispatch

@@ -1,5 +1,5 @@
 import ApphostChannels
-import ApphostDispatch
+import ApphostExecutors
 import ApphostVocabulary
 import Dispatch
 import Foundation

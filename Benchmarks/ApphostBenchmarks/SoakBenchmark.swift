@@ -1,5 +1,6 @@
 import ApphostChannels
 import ApphostControl
+import ApphostExecutors
 import ApphostHost
 import ApphostVocabulary
 import Dispatch

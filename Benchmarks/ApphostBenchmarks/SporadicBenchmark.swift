@@ -1,4 +1,5 @@
 import ApphostChannels
+import ApphostExecutors
 import ApphostVocabulary
 import Dispatch
 import Foundation

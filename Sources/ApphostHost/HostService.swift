@@ -1,6 +1,6 @@
 import ApphostControl
 import ApphostCore
-import ApphostDispatch
+import ApphostExecutors
 import ApphostModel
 import ApphostStore
 import ApphostVersion

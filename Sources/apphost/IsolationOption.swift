@@ -1,5 +1,5 @@
 import ApphostChannels
-import ApphostDispatch
+import ApphostExecutors
 import ApphostFreezing
 import ApphostLimits
 import ApphostVocabulary

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import ApphostDispatch
+@testable import ApphostExecutors
 
 /// The production clock's one timer and heap, which times budgets, expirations, the suspend delay
 /// and the watchdog (CONTRACT B2 to B6): order, cancellation and the sweep. Timings are far apart

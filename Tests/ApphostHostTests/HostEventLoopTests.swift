@@ -1,3 +1,4 @@
+import ApphostExecutors
 import Dispatch
 import Glibc
 import Synchronization

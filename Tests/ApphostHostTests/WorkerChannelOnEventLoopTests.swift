@@ -1,3 +1,4 @@
+import ApphostExecutors
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import ApphostExecutors
 import ApphostVocabulary
 import Dispatch
 import Foundation

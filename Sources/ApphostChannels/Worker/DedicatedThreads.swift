@@ -1,3 +1,4 @@
+import ApphostExecutors
 import Dispatch
 import Glibc
 import Synchronization
@@ -55,16 +56,6 @@ final class DedicatedThreads: Sendable {
         return result.withLock { $0! }
     }
 
-    /// Gives the calling thread the nice value of the host's main thread. On Linux a nice value
-    /// is a thread's, and a new thread inherits its creator's; PRIO_PROCESS with the process id
-    /// names the main thread. Best effort: a lower value than ours may take a privilege.
-    static func takeNiceOfMainThread() {
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let nice = getpriority(which, id_t(getpid()))
-        if errno == 0 { setpriority(which, 0, nice) }  // 0: the calling thread
-    }
-
     private func run() {
         if wantsRealtime {
             // The lowest real-time priority: above every normal thread, below the kernel's own.
@@ -72,7 +63,7 @@ final class DedicatedThreads: Sendable {
             parameters.sched_priority = 1
             realtime.store(pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0, ordering: .releasing)
         }
-        if niceOfMainThread { Self.takeNiceOfMainThread() }
+        if niceOfMainThread { takeNiceOfMainThread() }
         while true {
             pending.wait()
             let next = work.withLock { $0.isEmpty ? nil : $0.removeFirst() }

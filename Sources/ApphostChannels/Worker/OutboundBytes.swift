@@ -87,6 +87,15 @@ struct OutboundBytes {
         return .written
     }
 
+    /// Hands all that waits to `write`, for a transport that is no socket (the tests' in-memory
+    /// one), which takes every byte; the descriptors are dropped, and their owners close them.
+    mutating func flush(into write: (UnsafeRawBufferPointer) -> Void) -> Progress {
+        guard !isBroken else { return .broken }
+        bytes[start...].withUnsafeBytes(write)
+        discard()
+        return .written
+    }
+
     /// Drops what waits, and the descriptors it would have sent.
     mutating func discard() {
         bytes = []

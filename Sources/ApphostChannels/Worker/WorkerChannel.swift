@@ -1,3 +1,4 @@
+import ApphostExecutors
 import ApphostFreezing
 import ApphostLimits
 import ApphostVocabulary
@@ -14,11 +15,17 @@ import Glibc
 /// Unlike the in-process channel, a crash of the guest is reported (CONTRACT X2): pending replies
 /// fail with `.crashed(cause)` and `.died(cause)` follows, and suspension freezes the whole
 /// process (CONTRACT B7).
+///
+/// Three parts, each in a file of its own: its state (`WorkerChannelState`: calls in flight,
+/// suspension, closing, the worker's end, which takes inputs and returns what to do), its frames
+/// (`WorkerFraming`), and the worker's socket and process (`WorkerTransport`, in production
+/// `WorkerProcessTransport`; tests give an in-memory one). This class holds them together under
+/// one lock and delivers what they produce to the host queue, in order.
 public final class WorkerChannel: GuestChannel, @unchecked Sendable {
-    // Every mutable member is guarded by `lock`: the public methods take it on the caller's
-    // thread (the write of a call happens there, non-blocking), the event loop's thread takes it
-    // to read and to flush, and the timer, freezer calls and the reaper take it when they come
-    // back.
+    // Every mutable member (and the transport's) is guarded by `lock`: the public methods take it
+    // on the caller's thread (the write of a call happens there, non-blocking), the event loop's
+    // thread takes it to read and to flush, and the timer, freezer calls and the reaper take it
+    // when they come back.
     // Everything reported to the host goes through `outbox` while the lock is held and is
     // delivered in that order by one deliverer at a time, so it arrives in the order the state
     // changed. Only immutable members are read without it.
@@ -30,130 +37,70 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     public var processID: Int32? { pid }
 
     public func audioThreadCPUTime(_ thread: Int32) -> Duration? {
-        AudioThreadPriority.cpuTime(thread: thread, of: pid)
+        transport.audioThreadCPUTime(thread)
     }
 
     public func demoteAudioThread(_ thread: Int32) -> Bool {
-        lock.withLock { audioDemoted = true }
-        return AudioThreadPriority.demote(thread: thread, of: pid)
+        lock.withLock { state.audioDemoted = true }
+        return transport.demoteAudioThread(thread)
     }
-    private let process: WorkerProcess
-    /// The worker's standard output and standard error, read as the guest's logs.
-    private let output: WorkerOutput?
-    private let freezer: any ProcessFreezer
-    /// Limits on the worker, which also say whether its death was one of them.
-    private let limiter: WorkerLimiter?
+
+    private let transport: any WorkerTransport
     private let hostQueue: any HostExecutor
     private let onEvent: @Sendable (GuestEvent) -> Void
     /// Runs under `lock` once the worker has been reaped, before anyone hears of its end.
     private let onExit: @Sendable () -> Void
-    /// Told the CPU time the worker used in all, once it has exited (before anyone hears of its
-    /// end): the host's metrics count what it used since they last read it (CONTRACT O2).
-    private let onUsage: @Sendable (_ cpuSeconds: Double) -> Void
-    /// The worker's cgroup memberships, read at its start: once it has exited, /proc no longer
-    /// says which cgroups were its own, and those still hold its CPU time until released.
-    private let cgroups: String?
-    /// Reads the worker's own cgroups (the mounts, read once for every worker).
-    private static let cgroupReader = WorkerCgroupReader()
-    private let stopTimeout: Duration
     /// Whether the thread that wrote a call reads once for its reply (`readAfterWriting`).
     private let readsAfterWriting: Bool
     private let lock = WorkerLock()
-    private let loop = HostEventLoop.shared
     /// The host queue is the event loop itself (as in `apphost`), not a queue of its own: the
     /// loop's handlers then never wait for a delivery, which would be their own.
     private let hostQueueIsLoop: Bool
-    /// Freezer calls may block until the kernel confirms; one at a time, in order, then release.
-    private let freezerQueue: DispatchQueue
-    private let descriptor: Int32
 
-    private var decoder: WireFrameDecoder
-    /// The socket's registration with the event loop, until disconnected.
-    private var socketToken: HostEventLoop.Token?
-    /// The worker's pidfd and its registration: readable when the worker exits even if its
-    /// socket stays open, as when a process the guest forked inherited it.
-    private var exit: (descriptor: Int32, token: HostEventLoop.Token)?
-    /// Whether the loop watches the socket for writing (only while `outbound` waits).
-    private var watchingWrites = false
-    /// What is written to the worker; once it is broken (the worker closed its end, or the
-    /// socket failed) nothing more is, and the read side drains what the worker sent before it went.
-    private var outbound = OutboundBytes()
-    private var disconnected = false
-
+    private var state: WorkerChannelState
+    private var framing: WorkerFraming
     /// What the host queue is to run, in the order the state changed; see `locked`.
     private var outbox: [@Sendable () -> Void] = []
-    /// Its audio thread was demoted: no other is made real-time (issue 34, point 9).
-    private var audioDemoted = false
     /// A delivery of the outbox is under way: whoever posts leaves the new work to it.
     private var draining = false
 
-    private var nextSequence: UInt64 = 1
-    /// Calls written and not yet answered, oldest first: the worker answers in order. A deque of
-    /// a named struct: an array of tuples took 2.7 us to drop its first after an idle moment,
-    /// moving its elements and looking up the tuple's type at run time; a deque drops it in place.
-    private var pending: Deque<PendingCall> = []
-    /// Calls sent while the guest is (being) frozen, delivered in order once it runs.
-    private var held: [(message: GuestMessage, reply: Reply)] = []
-    private var freezing = Freezing.running
-    /// Waiting for the freeze under way (or the one to start once the guest is idle).
-    private var freezeCompletions: [Completion] = []
-
-    private var phase = Phase.open
-    private var closeCompletions: [@Sendable () -> Void] = []
-    private var stopSent = false
-    private var closeTimer: (any DispatchSourceTimer)?
-    /// The host killed the worker on purpose while closing (it was suspended, or did not stop in
-    /// time): its end is no crash.
-    private var killedWhileClosing = false
-    /// It was killed because it had not exited `stopTimeout` after `close`: hung in
-    /// will_terminate or deinit, which the core reports (X2), unlike the kill of a frozen guest.
-    private var closeTimedOut = false
-
-    private struct PendingCall {
-        let sequence: UInt64
-        let reply: Reply
-    }
-
-    private enum Freezing {
-        case running
-        /// Waiting for the pending replies before freezing.
-        case suspending
-        case freezing
-        case frozen
-        case thawing
-    }
-
-    private enum Phase {
-        case open
-        case closing
-        /// The worker has been reaped; later calls fail this way.
-        case ended(ChannelFailure)
-    }
-
-    init(
+    /// A channel to a worker that has passed its handshake: `socket` and the bytes read past its
+    /// last answer.
+    convenience init(
         process: WorkerProcess, output: WorkerOutput? = nil, socket: WireSocket, freezer: any ProcessFreezer,
         limiter: WorkerLimiter?, hostQueue: any HostExecutor,
         stopTimeout: Duration, readsAfterWriting: Bool = true, onEvent: @escaping @Sendable (GuestEvent) -> Void,
         onExit: @escaping @Sendable () -> Void, onUsage: @escaping @Sendable (_ cpuSeconds: Double) -> Void = { _ in }
     ) {
-        self.process = process
-        self.output = output
-        pid = process.pid
-        self.freezer = freezer
-        self.limiter = limiter
+        self.init(
+            transport: WorkerProcessTransport(
+                process: process, output: output, socket: socket.descriptor, freezer: freezer, limiter: limiter,
+                onUsage: onUsage),
+            received: socket.decoder, hostQueue: hostQueue, stopTimeout: stopTimeout,
+            readsAfterWriting: readsAfterWriting, onEvent: onEvent, onExit: onExit)
+    }
+
+    /// A channel over `transport`, with the bytes already `received` from the worker.
+    init(
+        transport: any WorkerTransport, received: WireFrameDecoder = WireFrameDecoder(), hostQueue: any HostExecutor,
+        stopTimeout: Duration, readsAfterWriting: Bool = true, onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        onExit: @escaping @Sendable () -> Void
+    ) {
+        self.transport = transport
+        pid = transport.pid
         self.hostQueue = hostQueue
         hostQueueIsLoop = HostEventLoop.isHostQueue(hostQueue)
-        self.stopTimeout = stopTimeout
         self.readsAfterWriting = readsAfterWriting
         self.onEvent = onEvent
         self.onExit = onExit
-        self.onUsage = onUsage
-        // The freezer and the limiter have put it in its own cgroups by now.
-        cgroups = Self.cgroupReader.cgroups(of: process.pid)
-        descriptor = socket.descriptor
-        decoder = socket.decoder
-        freezerQueue = DispatchQueue(label: "apphost.worker.\(process.pid).freezer")
-        locked { connect() }
+        state = WorkerChannelState(stopTimeout: stopTimeout)
+        framing = WorkerFraming(decoder: received)
+        locked {
+            transport.connect(self)
+            // What arrived with the handshake's last read, such as the first logs of a guest thread.
+            decodeFrames()
+            flush()
+        }
     }
 
     // MARK: Delivery to the host queue
@@ -237,110 +184,41 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     }
 
     public func suspend(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
-        locked {
-            if let failure = refusal() { return complete(completion, .failure(failure)) }
-            guard freezing == .running else {
-                return complete(completion, .failure(.failed("the guest is already suspended or being suspended")))
-            }
-            // B7: the calls already sent run to completion, then the whole process stops.
-            freezing = .suspending
-            freezeCompletions.append(completion)
-            freezeOnceIdle()
-        }
+        locked { apply(state.suspend(completion)) }
     }
 
     public func resume(completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
-        locked {
-            if let failure = refusal() { return complete(completion, .failure(failure)) }
-            guard freezing == .frozen else {
-                return complete(completion, .failure(.failed("the guest is not suspended")))
-            }
-            freezing = .thawing
-            // Not on `freezerQueue`: no freeze of this worker is under way while it is frozen, and
-            // the thaw threads resume many guests at once far faster (see DedicatedThreads).
-            DedicatedThreads.thawing.async { [self] in
-                let result = Self.attempt { () throws(FreezeError) in try freezer.thaw(pid: pid) }
-                locked { thawed(result, completion: completion) }
-            }
-        }
+        locked { apply(state.resume(completion)) }
     }
 
     public func forceStop(freezing: Bool, completion: @escaping @Sendable (Result<Void, ChannelFailure>) -> Void) {
-        locked {
-            if case .ended(let failure) = phase { return complete(completion, .failure(failure)) }
-            guard freezing else {
-                // B5: killed where it stands; the end is reported like a crash, unless closing.
-                process.kill()
-                thawIfFrozen()
-                return complete(completion, .success(()))
-            }
-            switch self.freezing {
-            case .frozen:
-                complete(completion, .success(()))
-            case .freezing, .suspending:
-                freezeCompletions.append(completion)
-                if self.freezing == .suspending { startFreezing() }
-            case .running:
-                freezeCompletions.append(completion)
-                startFreezing()
-            case .thawing:
-                complete(completion, .failure(.failed("the guest is being resumed")))
-            }
-        }
+        locked { apply(state.forceStop(freezing: freezing, completion)) }
     }
 
     public func close(completion: @escaping @Sendable () -> Void) {
-        locked {
-            if case .ended = phase { return post { completion() } }
-            closeCompletions.append(completion)
-            guard case .open = phase else { return }
-            phase = .closing
-            for (_, reply) in held { post { reply(.failure(.closed)) } }
-            held = []
-            armCloseTimer()
-            switch freezing {
-            case .running:
-                sendStop()
-            case .suspending:
-                freezing = .running
-                failFreezeCompletions(.closed)
-                sendStop()
-            case .frozen:
-                // A3: a suspended guest is terminated without any callback.
-                killWhileClosing()
-            case .freezing, .thawing:
-                break  // `froze` or `thawed` goes on from the state they reach.
-            }
-        }
+        locked { apply(state.close(completion)) }
     }
 
     // MARK: Calls
 
     /// Fails `message` now, holds it while the guest is frozen, or makes it a pending call whose
-    /// frame waits in `outbound`: true for that, and then `writeCalls` sends it.
+    /// frame waits to be written: true for that, and then `writeCalls` sends it.
     private func take(_ message: GuestMessage, reply: @escaping Reply) -> Bool {
-        switch phase {
-        case .ended(let failure): post { reply(.failure(failure)) }
-        case .closing: post { reply(.failure(.closed)) }
-        case .open where freezing != .running: held.append((message, reply))
-        case .open:
-            call(message, reply: reply)
+        switch state.send(message, reply: reply) {
+        case .write(let sequence):
+            append(.call(sequence: sequence, message))
             return true
+        case .hold:
+            return false
+        case .fail(let failure):
+            post { reply(.failure(failure)) }
+            return false
         }
-        return false
-    }
-
-    /// Makes `message` a pending call and puts its frame behind what waits to be written.
-    private func call(_ message: GuestMessage, reply: @escaping Reply) {
-        let sequence = nextSequence
-        nextSequence += 1
-        pending.append(PendingCall(sequence: sequence, reply: reply))
-        append(.call(sequence: sequence, message))
     }
 
     private func append(_ message: HostToWorkerMessage) {
-        guard !disconnected else { return }
-        outbound.append { message.encode(into: $0) }
+        guard !state.disconnected else { return }
+        framing.append(message)
     }
 
     /// Writes the calls taken, then reads once: the reply may be there already.
@@ -349,181 +227,66 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
         readAfterWriting()
     }
 
-    private func sendStop() {
-        guard !stopSent else { return }
-        stopSent = true
-        // After every call already written: the worker answers them, then calls deinit (A3).
-        append(.stop)
-        flush()
-    }
-
-    /// How a call must fail now, or nil while the channel is open.
-    private func refusal() -> ChannelFailure? {
-        switch phase {
-        case .open: nil
-        case .closing: .closed
-        case .ended(let failure): failure
+    /// Carries out what the state asked, in order.
+    private func apply(_ effects: [WorkerChannelState.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .reply(let reply, let result): post { reply(result) }
+            case .complete(let completion, let result): post { completion(result) }
+            case .closed(let completion): post(completion)
+            case .event(let event): post { [onEvent] in onEvent(event) }
+            case .call(let sequence, let message): append(.call(sequence: sequence, message))
+            case .stop:
+                append(.stop)
+                flush()
+            case .flush: flush()
+            case .kill(let thawing): transport.kill(thawing: thawing)
+            case .freeze: startFreezing()
+            case .thaw(let completion):
+                transport.thaw { [self] result in locked { apply(state.thawed(result, completion: completion)) } }
+            case .armCloseTimer:
+                transport.armCloseTimer(after: state.stopTimeout) { [weak self] in
+                    guard let self else { return }
+                    locked { apply(state.closeTimerFired()) }
+                }
+            case .cancelCloseTimer: transport.cancelCloseTimer()
+            case .exited: onExit()
+            }
         }
-    }
-
-    private func complete(_ completion: @escaping Completion, _ result: Result<Void, ChannelFailure>) {
-        post { completion(result) }
-    }
-
-    // MARK: Freezing
-
-    private func freezeOnceIdle() {
-        guard freezing == .suspending, pending.isEmpty else { return }
-        startFreezing()
     }
 
     private func startFreezing() {
-        freezing = .freezing
-        freezerQueue.async { [self] in
-            let result = Self.attempt { () throws(FreezeError) in try freezer.freeze(pid: pid) }
-            locked { froze(result) }
-        }
-    }
-
-    private func froze(_ result: Result<Void, FreezeError>) {
-        let completions = freezeCompletions
-        freezeCompletions = []
-        switch result {
-        case .success:
-            freezing = .frozen
-            for completion in completions { complete(completion, .success(())) }
-            if case .closing = phase { killWhileClosing() }
-        case .failure(let error):
-            freezing = .running
-            for completion in completions {
-                complete(completion, .failure(.failed("cannot freeze the worker: \(error)")))
-            }
-            if case .closing = phase { sendStop() } else { deliverHeld() }
-        }
-    }
-
-    private func thawed(_ result: Result<Void, FreezeError>, completion: @escaping Completion) {
-        switch result {
-        case .success:
-            freezing = .running
-            complete(completion, .success(()))
-            if case .closing = phase { sendStop() } else { deliverHeld() }
-        case .failure(let error):
-            freezing = .frozen
-            complete(completion, .failure(.failed("cannot thaw the worker: \(error)")))
-            if case .closing = phase { killWhileClosing() }
-        }
-    }
-
-    private func deliverHeld() {
-        let messages = held
-        held = []
-        for (message, reply) in messages { call(message, reply: reply) }
-        if !messages.isEmpty { flush() }
-    }
-
-    private func failFreezeCompletions(_ failure: ChannelFailure) {
-        for completion in freezeCompletions { complete(completion, .failure(failure)) }
-        freezeCompletions = []
-    }
-
-    /// A frozen process may not act on SIGKILL until it is thawed (the cgroup v1 freezer).
-    private func thawIfFrozen() {
-        guard freezing == .frozen || freezing == .freezing else { return }
-        freezerQueue.async { [freezer, pid] in try? freezer.thaw(pid: pid) }
-    }
-
-    private static func attempt(_ body: () throws(FreezeError) -> Void) -> Result<Void, FreezeError> {
-        do throws(FreezeError) {
-            try body()
-            return .success(())
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    // MARK: Closing
-
-    private func killWhileClosing() {
-        killedWhileClosing = true
-        process.kill()
-        thawIfFrozen()
-    }
-
-    /// The worker gets `stopTimeout` from `close` to answer what it was sent, run deinit and
-    /// exit; then it is killed, so that a guest stuck in will_terminate cannot hold up shutdown.
-    ///
-    /// A timer source, cancelled once the channel has ended, rather than a work item after a
-    /// delay: Dispatch keeps such an item, and what its block holds, until the delay is up even
-    /// when it was cancelled, which at a launch and terminate every few milliseconds is a thousand
-    /// or more at a time. Its handler holds the channel weakly, since the channel holds the timer
-    /// (a strong capture kept every closed channel alive for good, some 2.6 KB a launch:
-    /// Benchmarks/README.md's soak). A closing channel is kept alive until it has ended by its
-    /// registrations with the event loop and then by its reaper, so the timer finds it while there
-    /// is still a worker to kill.
-    private func armCloseTimer() {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            locked {
-                // Gone already (its end of file came) and only not yet reaped: no hang. With
-                // thousands closing at once, reaping them took longer than the timeout.
-                guard case .closing = phase, !disconnected else { return }
-                closeTimedOut = true
-                killWhileClosing()
-            }
-        }
-        timer.schedule(deadline: .now() + stopTimeout.timeInterval)
-        closeTimer = timer
-        timer.activate()
+        transport.freeze { [self] result in locked { apply(state.froze(result)) } }
     }
 
     // MARK: Socket
 
-    private func connect() {
-        socketToken = loop.register(descriptor: descriptor) { [self] events, buffer in
-            locked(onLoop: true) {
-                guard !disconnected else { return }
-                if events & (HostEventLoop.readable | HostEventLoop.hangUp) != 0 {
-                    readAvailable(into: buffer)
-                }
-                if events & HostEventLoop.writable != 0, !disconnected { flush() }
-            }
+    /// The loop found the socket readable (or hung up), or writable again.
+    func socketReady(readable: Bool, writable: Bool, buffer: UnsafeMutableRawBufferPointer) {
+        locked(onLoop: true) {
+            guard !state.disconnected else { return }
+            if readable { readAvailable(into: buffer) }
+            if writable, !state.disconnected { flush() }
         }
-        if let exitDescriptor = process.openExitDescriptor() {
-            let token = loop.register(descriptor: exitDescriptor) { [self] _, buffer in
-                locked(onLoop: true) {
-                    guard !disconnected else { return }
-                    // What it wrote before it went is all in the socket buffer by now.
-                    for _ in 0..<64 where !disconnected {
-                        guard readAvailable(into: buffer) else { break }
-                    }
-                    disconnect(protocolError: nil)
-                }
-            }
-            exit = (exitDescriptor, token)
-        }
-        // What arrived with the handshake's last read, such as the first logs of a guest thread.
-        decodeFrames()
-        flush()
     }
 
-    /// Writes what waits straight into the socket, on the caller's thread, never blocking; what
-    /// the worker does not take now stays behind, and the loop writes it once the worker reads
-    /// again.
+    /// The worker has exited, although its socket may stay open (a process the guest forked
+    /// inherited it).
+    func workerExited(buffer: UnsafeMutableRawBufferPointer) {
+        locked(onLoop: true) {
+            guard !state.disconnected else { return }
+            // What it wrote before it went is all in the socket buffer by now.
+            for _ in 0..<64 where !state.disconnected {
+                guard readAvailable(into: buffer) else { break }
+            }
+            disconnect(protocolError: nil)
+        }
+    }
+
+    /// Writes what waits, on the caller's thread, never blocking.
     private func flush() {
-        guard !disconnected else { return }
-        watchWrites(after: outbound.flush(to: descriptor))
-    }
-
-    private func watchWrites(after progress: OutboundBytes.Progress) {
-        setWatchingWrites(progress == .waiting)
-    }
-
-    private func setWatchingWrites(_ watching: Bool) {
-        guard let socketToken, watching != watchingWrites, !disconnected else { return }
-        watchingWrites = watching
-        loop.watch(descriptor: descriptor, token: socketToken, writing: watching)
+        guard !state.disconnected else { return }
+        transport.flush(&framing.outbound)
     }
 
     /// One read, without waiting, on the thread that has just written a call: the reply may be
@@ -534,7 +297,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// sporadic round trips). When nothing is there it costs one recv, which is all it ever does
     /// for a worker at a higher nice than the host's: woken, it waits for the writer to sleep.
     private func readAfterWriting() {
-        guard readsAfterWriting, !disconnected, !pending.isEmpty else { return }
+        guard readsAfterWriting, !state.disconnected, state.hasPending else { return }
         withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 16) { buffer in
             _ = readAvailable(into: buffer, reads: 1)
         }
@@ -543,147 +306,57 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// Reads and handles what the worker sent; returns whether more may be waiting.
     @discardableResult
     private func readAvailable(into buffer: UnsafeMutableRawBufferPointer, reads: Int = 16) -> Bool {
-        // A bounded number of reads, so that a chatty guest cannot starve the other workers.
-        for _ in 0..<reads {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            if count > 0 {
-                decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                decodeFrames()
-                if disconnected { return false }
-                // A short read emptied the socket: no read to learn so (the epoll is
-                // level-triggered and reports anything that arrives after it).
-                if count < buffer.count { return false }
-            } else if count < 0, errno == EINTR {
-                continue
-            } else if count < 0, errno == EAGAIN {
-                return false
-            } else {
-                disconnect(protocolError: nil)
-                return false
-            }
+        let receipt = transport.receive(into: buffer, reads: reads) { bytes in
+            framing.received(bytes)
+            decodeFrames()
+            return !state.disconnected
         }
-        return true
+        switch receipt {
+        case .more: return true
+        case .drained: return false
+        case .ended:
+            disconnect(protocolError: nil)
+            return false
+        }
     }
 
-    /// Handles every whole frame the decoder holds, where it lies in the decoder's buffer. A reply,
-    /// the frame read most, goes straight to its call, without a `WorkerToHostMessage` made and
-    /// destroyed: after an idle moment that took some 5 us of a sporadic round trip.
+    /// Handles every whole frame received: a reply goes straight to its call.
     private func decodeFrames() {
         do throws(WireProtocolError) {
-            while !disconnected,
-                try decoder.next({ (type, payload) throws(WireProtocolError) -> Void in
-                    if type == UInt8(APPHOST_WIRE_REPLY.rawValue) {
-                        let reply = try WorkerToHostMessage.reply(from: payload)
-                        try handleReply(sequence: reply.sequence, status: reply.status)
-                    } else {
-                        try handle(try WorkerToHostMessage(type: type, payload: payload), of: type)
+            while !state.disconnected, let frame = try framing.next() {
+                switch frame {
+                case .reply(let sequence, let status):
+                    let (reply, freeze) = try state.reply(sequence: sequence)
+                    post { reply(.success(status)) }
+                    if freeze { startFreezing() }
+                case .message(let message, let type):
+                    switch try state.report(message, type: type) {
+                    case .event(let event):
+                        post { [onEvent] in onEvent(event) }
+                    case .promoteAudioThread(let thread):
+                        let realtime = transport.promoteAudioThread(thread)
+                        post { [onEvent] in onEvent(.audioThread(id: thread, realtime: realtime)) }
+                    case .ignore:
+                        break
                     }
-                }) != nil
-            {}
+                }
+            }
         } catch {
             disconnect(protocolError: error)
-        }
-    }
-
-    /// The worker answers in order: the reply is the oldest pending call's.
-    private func handleReply(sequence: UInt64, status: Int32) throws(WireProtocolError) {
-        guard let first = pending.first else {
-            throw WireProtocolError("a reply to call \(sequence), but no call is pending")
-        }
-        guard first.sequence == sequence else {
-            throw WireProtocolError("a reply to call \(sequence) while call \(first.sequence) is pending")
-        }
-        pending.removeFirst()
-        post { first.reply(.success(status)) }
-        freezeOnceIdle()
-    }
-
-    /// Every frame but a REPLY, which `decodeFrames` hands to `handleReply`; `type` is the frame's,
-    /// for the protocol error of one the conversation does not allow now.
-    private func handle(_ message: WorkerToHostMessage, of type: UInt8) throws(WireProtocolError) {
-        switch message {
-        case .report(.audioThread(let thread, realtime: false)):
-            // The worker's audio thread could not make itself real-time: the host does, unless
-            // it was demoted (for good) before.
-            let realtime = !audioDemoted && AudioThreadPriority.promote(thread: thread, of: pid)
-            post { [onEvent] in onEvent(.audioThread(id: thread, realtime: realtime)) }
-        case .report(let event):
-            // In the order the worker wrote them: a task begun, or a scene requested, before a
-            // call's reply comes first.
-            post { [onEvent] in onEvent(event) }
-        case .stopped where stopSent:
-            break  // The end of file follows once the worker has exited.
-        default:
-            throw WireProtocolError(
-                "an unexpected \(String(cString: wire_type_name(type))) from a running guest's worker")
         }
     }
 
     // MARK: The worker's end
 
     /// The connection is over: end of file, a broken socket, or a protocol error (then the worker,
-    /// which can no longer be trusted, is killed). Reaps the worker on another thread, then ends.
+    /// which can no longer be trusted, is killed). Reaps the worker, then ends.
     private func disconnect(protocolError: WireProtocolError?) {
-        guard !disconnected else { return }
-        disconnected = true
-        if protocolError != nil { process.kill() }
-        // Under the lock, so no handler of the loop's can touch the descriptors once closed.
-        if let socketToken { loop.unregister(descriptor: descriptor, token: socketToken) }
-        socketToken = nil
-        Glibc.close(descriptor)
-        if let exit { loop.unregister(descriptor: exit.descriptor, token: exit.token) }
-        if let exit { Glibc.close(exit.descriptor) }
-        exit = nil
-        outbound.discard()
-        DispatchQueue.global().async { [self] in
-            // One that closed its socket without exiting gets a moment, then is killed.
-            let exit = process.waitForExit(killAfter: .seconds(2))
-            // What it printed last is the guest's before its end is (its last words, a crash's message).
-            output?.drain(finishingLines: true)
-            // Before the cgroups go: their counters say whether a limit ended it, and what it used.
-            let limitReason = limiter?.explainDeath(of: pid)
-            let cpuSeconds =
-                cgroups.flatMap { Self.cgroupReader.usage(of: pid, cgroups: $0).cpuSeconds } ?? process.cpuSecondsAtExit
-            if let cpuSeconds { onUsage(cpuSeconds) }
-            freezerQueue.async { [self] in
-                freezer.release(pid: pid)
-                limiter?.release(pid: pid)
-                locked { ended(exit, protocolError: protocolError, limitReason: limitReason) }
-            }
+        guard state.disconnect() else { return }
+        if protocolError != nil { transport.kill(thawing: false) }
+        transport.disconnect()
+        framing.discard()
+        transport.reap { [self] exit, limitReason in
+            locked { apply(state.ended(exit, protocolError: protocolError, limitReason: limitReason)) }
         }
-    }
-
-    private func ended(_ exit: WorkerExit, protocolError: WireProtocolError?, limitReason: String?) {
-        let cause =
-            protocolError.map { "protocol error: \($0)" } ?? limitReason.map { "\(exit.description): \($0)" }
-            ?? exit.description
-        let closing: Bool
-        if case .closing = phase { closing = true } else { closing = false }
-        let hung = "still running \(stopTimeout.secondsText) after the request to terminate, so it was killed"
-        // A3: a frozen guest killed on close is no failure; one that hung or died on its way out
-        // is (X2), and so is the call it was in.
-        let expected = closing && killedWhileClosing && !closeTimedOut
-        let failure: String? =
-            if !closing || expected { nil } else if closeTimedOut { hung } else if exit != .exited(status: 0) {
-                cause
-            } else { nil }
-        let unanswered: ChannelFailure = expected ? .closed : .crashed(closeTimedOut ? hung : cause)
-        phase = .ended(closing ? .closed : .crashed(cause))
-        closeTimer?.cancel()
-        closeTimer = nil
-        onExit()
-        // X2: the oldest pending call is the one the guest was in; the core names it.
-        for call in pending { post { call.reply(.failure(unanswered)) } }
-        for (_, reply) in held { post { reply(.failure(unanswered)) } }
-        pending = []
-        held = []
-        failFreezeCompletions(.crashed(cause))
-        if !closing {
-            post { [onEvent] in onEvent(.died(cause)) }
-        } else if let failure {
-            post { [onEvent] in onEvent(.died(failure)) }
-        }
-        for completion in closeCompletions { post { completion() } }
-        closeCompletions = []
     }
 }

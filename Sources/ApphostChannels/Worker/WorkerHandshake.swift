@@ -21,8 +21,8 @@ final class WorkerHandshake {
     private var socket: WireSocket
     private let timeout: Duration
     private let deadline: ContinuousClock.Instant
-    /// The worker takes a user of its own at LOAD.
-    private let ownUser: Bool
+    /// Which answer each step waits for, and what it means.
+    private var conversation: WorkerHandshakeState
     private var ended = false
 
     private init(
@@ -31,7 +31,7 @@ final class WorkerHandshake {
         self.path = path
         self.process = process
         self.output = output
-        self.ownUser = ownUser
+        conversation = WorkerHandshakeState(path: path, ownUser: ownUser)
         self.socket = WireSocket(descriptor: socket)
         self.timeout = timeout
         deadline = .now + timeout
@@ -64,15 +64,9 @@ final class WorkerHandshake {
     /// HELLO: the worker runs and speaks this host's protocol version. It waits for LOAD, so
     /// that its descriptor limit is set back here before any of the guest's code runs.
     func awaitHello() throws(LoadError) {
-        guard case .hello(let version, _) = try receive(.hello) else { throw unexpected(.hello) }
-        HostDescriptorLimit.restore(in: process.pid)
-        guard version == UInt32(APPHOST_WIRE_VERSION) else {
-            abandon()
-            throw LoadError(
-                path: path,
-                cause: .workerFailed("the worker speaks protocol version \(version), this host \(APPHOST_WIRE_VERSION)")
-            )
-        }
+        let message = try receive(.hello)
+        if case .hello = message { HostDescriptorLimit.restore(in: process.pid) }
+        _ = try carryOut(conversation.received(message))
     }
 
     /// LOAD: the worker takes its own user, if it has one, then dlopens the library, which runs
@@ -83,54 +77,48 @@ final class WorkerHandshake {
         try send(
             .load(path: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName, hostVersion: hostVersion),
             .load)
+        conversation.sentLoad(canonicalPath: canonicalPath)
         let answer = try receive(.load)
         // What the library's constructors printed is named by its path: delivered before the
         // caller identifies the guest.
         output?.drain(finishingLines: false)
-        switch answer {
-        case .loaded(let entry):
-            do {
-                return try DescriptorValidator.descriptor(of: entry, path: path)
-            } catch {
-                stop()
-                throw error
-            }
-        case .loadFailed(.dlopen, let detail):
-            stop()
-            var cause = DlopenFailure.cause(of: detail, loading: canonicalPath)
-            if ownUser, case .unreadable(let why) = cause {
-                cause = .unreadable(
-                    "\(why) (its worker runs as a user of its own: a guest must be readable by other users)")
-            }
-            throw LoadError(path: path, cause: cause)
-        case .loadFailed(.noEntry, _):
-            stop()
-            throw LoadError(path: path, cause: .missingEntrySymbol)
-        default:
-            throw unexpected(.load)
+        guard case .loaded(let descriptor) = try carryOut(conversation.received(answer)) else {
+            abandon()
+            throw conversation.unexpected
         }
+        return descriptor
     }
 
     /// START: the worker calls init with a host interface that serves `dataDirectory`, then
     /// takes the guest's callbacks. What the guest logs meanwhile goes to `forward`, in order.
     func start(dataDirectory: String, forward: @escaping (GuestEvent) -> Void) throws(LoadError) {
         try send(.start(dataDirectory: dataDirectory), .start)
-        guard case .started(let outcome, let status) = try receive(.start, forward: forward) else {
-            throw unexpected(.start)
+        conversation.sentStart()
+        while true {
+            switch try carryOut(conversation.received(try receive(.start))) {
+            case .forward(let event): forward(event)
+            case .started: return
+            default:
+                abandon()
+                throw conversation.unexpected
+            }
         }
-        switch outcome {
-        case .ok:
-            return
-        case .initFailed:
+    }
+
+    /// Stops or kills the worker as a failed step asks, and throws its failure; any other
+    /// decision is the caller's.
+    private func carryOut(_ decision: WorkerHandshakeState.Decision) throws(LoadError)
+        -> WorkerHandshakeState.Decision
+    {
+        switch decision {
+        case .stop(let error):
             stop()
-            throw LoadError(path: path, cause: .initFailed(status: status, name: StatusName.of(status)))
-        case .noAppCallbacks:
-            stop()
-            throw LoadError(
-                path: path,
-                cause: .invalidDescriptor(
-                    "query(\"\(APPHOST_GUEST_APP_CALLBACKS_ID)\") returned NULL: every guest must provide app callbacks"
-                ))
+            throw error
+        case .abandon(let error):
+            abandon()
+            throw error
+        default:
+            return decision
         }
     }
 
@@ -170,17 +158,7 @@ final class WorkerHandshake {
 
     // MARK: Steps
 
-    private enum Step: CustomStringConvertible {
-        case hello, load, start
-
-        var description: String {
-            switch self {
-            case .hello: "the worker's hello"
-            case .load: "loading the library"
-            case .start: "init"
-            }
-        }
-    }
+    private typealias Step = WorkerHandshakeState.Step
 
     private func send(_ message: HostToWorkerMessage, _ step: Step) throws(LoadError) {
         do {
@@ -190,20 +168,12 @@ final class WorkerHandshake {
         }
     }
 
-    /// The next answer; the guest's own calls on the way (logs, saves, and background frames a
-    /// thread of its sends once init has returned, before STARTED) go to `forward`, or are a
-    /// protocol error before the guest has a host interface to send them with.
-    private func receive(_ step: Step, forward: ((GuestEvent) -> Void)? = nil) throws(LoadError) -> WorkerToHostMessage
-    {
-        while true {
-            let message: WorkerToHostMessage
-            do {
-                message = try socket.read(deadline: deadline)
-            } catch {
-                throw failure(error, during: step)
-            }
-            guard let forward, let event = message.event else { return message }
-            forward(event)
+    /// The next message from the worker.
+    private func receive(_ step: Step) throws(LoadError) -> WorkerToHostMessage {
+        do {
+            return try socket.read(deadline: deadline)
+        } catch {
+            throw failure(error, during: step)
         }
     }
 
@@ -224,10 +194,5 @@ final class WorkerHandshake {
             abandon()
             return LoadError(path: path, cause: .workerFailed("protocol error during \(step): \(error)"))
         }
-    }
-
-    private func unexpected(_ step: Step) -> LoadError {
-        abandon()
-        return LoadError(path: path, cause: .workerFailed("protocol error during \(step): an unexpected message"))
     }
 }

@@ -1,3 +1,4 @@
+import ApphostExecutors
 import ApphostVocabulary
 import CApphost
 import Dispatch

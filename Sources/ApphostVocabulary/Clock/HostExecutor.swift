@@ -1,5 +1,5 @@
 /// The serial context the host core runs in, handed in so that the policy holds no queue of its
-/// own: the host queue in production (a `DispatchQueue`, in ApphostDispatch), a `ManualExecutor`
+/// own: the host queue in production (`HostEventLoop` or a `DispatchQueue`, in ApphostExecutors), a `ManualExecutor`
 /// in tests (ApphostCoreTesting). Every
 /// method of `HostCore`, and every completion it calls, runs on it.
 public protocol HostExecutor: Sendable {

@@ -2,7 +2,9 @@ import Glibc
 
 /// Starts a plain pthread, never joined, that runs `body`: for the host's own threads that live as
 /// long as the process. `attributes` choose its scheduling; without them it inherits the caller's.
-func startDetachedThread(attributes: UnsafePointer<pthread_attr_t>? = nil, _ body: @escaping @Sendable () -> Void) {
+package func startDetachedThread(
+    attributes: UnsafePointer<pthread_attr_t>? = nil, _ body: @escaping @Sendable () -> Void
+) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     var thread = pthread_t()
     let status = pthread_create(
@@ -22,4 +24,14 @@ private final class ThreadBody: Sendable {
     init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
     }
+}
+
+/// Gives the calling thread the nice value of the host's main thread. On Linux a nice value is a
+/// thread's, and a new thread inherits its creator's; PRIO_PROCESS with the process id names the
+/// main thread. Best effort: a lower value than ours may take a privilege.
+package func takeNiceOfMainThread() {
+    let which = __priority_which_t(PRIO_PROCESS.rawValue)
+    errno = 0
+    let nice = getpriority(which, id_t(getpid()))
+    if errno == 0 { setpriority(which, 0, nice) }  // 0: the calling thread
 }

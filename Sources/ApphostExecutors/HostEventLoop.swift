@@ -25,10 +25,10 @@ import Synchronization
 /// unregistered (the loop fetched it just before); channels check their own state under their
 /// lock, so such a late call does nothing.
 public final class HostEventLoop: HostExecutor, Sendable {
-    typealias Token = UInt64
+    package typealias Token = UInt64
     /// Runs on the loop's thread with the epoll events and a buffer that only this thread uses,
     /// for the handler's reads.
-    typealias Handler = @Sendable (_ events: UInt32, _ buffer: UnsafeMutableRawBufferPointer) -> Void
+    package typealias Handler = @Sendable (_ events: UInt32, _ buffer: UnsafeMutableRawBufferPointer) -> Void
 
     /// The process's loop: every worker channel reads through it, whatever its host queue.
     public static let shared = HostEventLoop()
@@ -73,12 +73,14 @@ public final class HostEventLoop: HostExecutor, Sendable {
 
     /// Whether `hostQueue` is the loop itself, whose own handlers may then run host-queue work
     /// directly and must never wait for it.
-    static func isHostQueue(_ hostQueue: any HostExecutor) -> Bool {
-        (hostQueue as? HostEventLoop) === shared
+    package static func isHostQueue(_ hostQueue: any HostExecutor) -> Bool {
+        // Without starting the loop when `hostQueue` is another executor.
+        guard let loop = hostQueue as? HostEventLoop else { return false }
+        return loop === shared
     }
 
     /// Whether the caller runs on the loop's thread.
-    var isCurrent: Bool { thread.load(ordering: .acquiring) == pthread_self() }
+    package var isCurrent: Bool { thread.load(ordering: .acquiring) == pthread_self() }
 
     public func execute(_ work: @escaping @Sendable () -> Void) {
         let first = queued.withLock { queued in
@@ -115,12 +117,12 @@ public final class HostEventLoop: HostExecutor, Sendable {
         precondition(isCurrent, "not on the host's event loop")
     }
 
-    static let readable = EPOLLIN.rawValue
-    static let writable = EPOLLOUT.rawValue
-    static let hangUp = EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
+    package static let readable = EPOLLIN.rawValue
+    package static let writable = EPOLLOUT.rawValue
+    package static let hangUp = EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
 
     /// Watches `descriptor` for reading (level-triggered) and, with `writing`, for writing.
-    func register(descriptor: Int32, writing: Bool = false, handler: @escaping Handler) -> Token {
+    package func register(descriptor: Int32, writing: Bool = false, handler: @escaping Handler) -> Token {
         let token = handlers.withLock { state in
             let token = state.next
             state.next += 1
@@ -139,7 +141,7 @@ public final class HostEventLoop: HostExecutor, Sendable {
     }
 
     /// Starts or stops watching a registered descriptor for writing.
-    func watch(descriptor: Int32, token: Token, writing: Bool) {
+    package func watch(descriptor: Int32, token: Token, writing: Bool) {
         var event = epoll_event()
         event.events = Self.interest(writing: writing)
         event.data.u64 = token
@@ -147,14 +149,14 @@ public final class HostEventLoop: HostExecutor, Sendable {
     }
 
     /// Stops watching `descriptor`. Call it before closing the descriptor.
-    func unregister(descriptor: Int32, token: Token) {
+    package func unregister(descriptor: Int32, token: Token) {
         var event = epoll_event()
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, &event)
         handlers.withLock { _ = $0.byToken.removeValue(forKey: token) }
     }
 
     /// How many registrations there are: for tests that nothing stays registered.
-    var registrationCount: Int { handlers.withLock { $0.byToken.count } }
+    package var registrationCount: Int { handlers.withLock { $0.byToken.count } }
 
     private static func interest(writing: Bool) -> UInt32 {
         readable | EPOLLRDHUP.rawValue | (writing ? writable : 0)
@@ -165,7 +167,7 @@ public final class HostEventLoop: HostExecutor, Sendable {
 
     private func run() {
         thread.store(pthread_self(), ordering: .releasing)
-        DedicatedThreads.takeNiceOfMainThread()
+        takeNiceOfMainThread()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
@@ -205,29 +207,5 @@ public final class HostEventLoop: HostExecutor, Sendable {
                 handler(event.events, buffer)
             }
         }
-    }
-}
-
-/// A plain mutex for state that several threads reach (the caller's, the event loop's, the
-/// freezer's), each for a short time and never while waiting for anything.
-final class WorkerLock: @unchecked Sendable {
-    // The pthread mutex is only used through pthread calls, which synchronise it.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
     }
 }
