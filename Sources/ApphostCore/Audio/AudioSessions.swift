@@ -93,6 +93,17 @@ struct AudioSessions {
 
     // MARK: What the guest's runtime reports
 
+    /// What the guest's runtime reported of its audio: a request of the guest's, or the start of
+    /// its audio thread, whose CPU time so far `busy` reads.
+    mutating func report(
+        _ event: GuestEvent, from id: String, at now: Duration, _ facts: Facts, busy: (Int32) -> Duration?
+    ) -> [AudioEffect] {
+        guard case .audioThread(let thread, let realtime) = event else {
+            return request(event, from: id, at: now, facts)
+        }
+        return audioThread(id, thread, realtime: realtime, busy: realtime ? busy(thread) : nil, at: now)
+    }
+
     /// One of the guest's audio session requests: judged against its limit first (X7), then
     /// handed to the arbiter (who may sound) and the routes (where it goes).
     mutating func request(_ event: GuestEvent, from id: String, at now: Duration, _ facts: Facts) -> [AudioEffect] {

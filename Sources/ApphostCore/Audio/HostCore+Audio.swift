@@ -5,39 +5,26 @@ import ApphostVocabulary
 /// and carries out what the part says should happen (`perform`), the mixer's calls included.
 extension HostCore {
     func handleAudio(_ event: GuestEvent, from guest: GuestRecord) {
-        let now = clock.uptime()
-        guard case .audioThread(let thread, let realtime) = event else {
-            return perform(audioSessions.request(event, from: guest.id, at: now, audioFacts))
-        }
-        let busy = realtime ? guest.channel?.audioThreadCPUTime(thread) : nil
-        perform(audioSessions.audioThread(guest.id, thread, realtime: realtime, busy: busy, at: now))
+        perform(
+            audioSessions.report(event, from: guest.id, at: clock.uptime(), audioFacts) {
+                guest.channel?.audioThreadCPUTime($0)
+            })
     }
 
-    public func setSilenceSwitch(_ on: Bool) { command { $0.setSilenceSwitch(on, $1) } }
-    public func setVolume(_ volume: Double) throws(HostCommandError) {
-        try command { (sessions, facts) throws(HostCommandError) in try sessions.setVolume(volume, facts) }
-    }
+    public func setSilenceSwitch(_ on: Bool) { try? audio(.silenceSwitch(on)) }  // never refused
+    public func setVolume(_ volume: Double) throws(HostCommandError) { try audio(.volume(volume)) }
     public func setAudioDevice(_ device: AudioDevice, plugged: Bool) throws(HostCommandError) {
-        try command { (sessions, facts) throws(HostCommandError) in
-            try sessions.setDevice(device, plugged: plugged, facts)
-        }
+        try audio(.device(device, plugged: plugged))
     }
-    public func beginAudioCall() throws(HostCommandError) {
-        try command { (sessions, facts) throws(HostCommandError) in try sessions.beginCall(facts) }
-    }
+    public func beginAudioCall() throws(HostCommandError) { try audio(.beginCall) }
     public func endAudioCall(shouldResume: Bool) throws(HostCommandError) {
-        try command { (sessions, facts) throws(HostCommandError) in
-            try sessions.endCall(shouldResume: shouldResume, facts)
-        }
+        try audio(.endCall(shouldResume: shouldResume))
     }
-    public func resetMediaServices() { command { $0.resetMediaServices($1) } }
+    public func resetMediaServices() { try? audio(.resetMediaServices) }  // never refused
 
-    /// An operator's command to the part, on the host queue.
-    private func command<E: Error>(_ apply: (inout AudioSessions, AudioSessions.Facts) throws(E) -> [AudioEffect])
-        throws(E)
-    {
+    private func audio(_ command: AudioCommand) throws(HostCommandError) {
         assertOnHostQueue()
-        perform(try apply(&audioSessions, audioFacts))
+        perform(try audioSessions.apply(command, audioFacts))
     }
 
     func audioFacts(_ id: String) -> AudioFacts? { guest(id).map(AudioFacts.init) }
@@ -88,15 +75,15 @@ extension HostCore {
                 let succeeded = channel.demoteAudioThread(thread)
                 perform(audioSessions.demoted(id, thread: thread, demotion, succeeded: succeeded))
             case .schedule(let token, let delay):
-                audioAlarms.arm(token, clock.schedule(after: delay) { [weak self] in self?.fell(token) })
+                // A guest's check is cancelled as its run ends (`AudioSessions.unloaded`).
+                audioAlarms.arm(
+                    token,
+                    clock.schedule(after: delay) { [weak self] in
+                        guard let self, self.audioAlarms.fell(token) else { return }
+                        self.perform(self.audioSessions.tick(token, self.audioFacts))
+                    })
             case .cancel(let token): audioAlarms.cancel(token)
             }
         }
-    }
-
-    /// A timer of the part's fell due (a guest's check is cancelled as its run ends).
-    private func fell(_ token: AudioToken) {
-        guard audioAlarms.fell(token) else { return }
-        perform(audioSessions.tick(token, audioFacts))
     }
 }
