@@ -211,8 +211,9 @@ final class AudioSessionsTests: XCTestCase {
         XCTAssertEqual(driver.sessions.releaseHeld(a), [], "taken once")
     }
 
-    // CONTRACT B9, B6: a player keeps its session in background; one the host suspended once its interruption left it idle is
-    // woken when the interruption ends with should-resume; one the operator suspended is not.
+    // CONTRACT B9, B6: a player keeps its session in background; one the host suspended once its
+    // interruption left it idle is woken when the interruption ends with should-resume; one the
+    // operator suspended is not.
     func testB9AnAutomaticallySuspendedPlayerIsWokenToResume() throws {
         for automatic in [true, false] {
             let driver = Driver()
