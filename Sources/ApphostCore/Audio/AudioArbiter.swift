@@ -173,9 +173,14 @@ struct AudioArbiter {
     /// secondary audio should be silenced: it should while another guest's non-mixing session
     /// plays. A guest that leaves the foreground or deactivates hears no more of it.
     mutating func secondaryAudioHints(foreground: Set<String>) -> [AudioNotice] {
+        secondaryAudioHints(isForeground: foreground.contains)
+    }
+
+    /// C11, asking of each guest with a session only whether it is in the foreground.
+    mutating func secondaryAudioHints(isForeground: (String) -> Bool) -> [AudioNotice] {
         var notices: [AudioNotice] = []
         for guest in guests {
-            guard foreground.contains(guest), session(of: guest).active else {
+            guard isForeground(guest), session(of: guest).active else {
                 silencingSecondary.remove(guest)
                 continue
             }

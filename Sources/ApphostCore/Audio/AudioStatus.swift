@@ -1,25 +1,26 @@
 import ApphostModel
 import ApphostVocabulary
 
-extension HostCore {
-    func audioHostStatus(meters: AudioMeters?) -> AudioHostStatus {
+/// The audio sessions as operators see them (`HostStatus`), read from the part.
+extension AudioSessions {
+    func hostStatus(meters: AudioMeters?) -> AudioHostStatus {
         AudioHostStatus(
-            volume: audio.volume, silenceSwitch: audio.silenceSwitch, callInProgress: audio.callInProgress,
-            output: audioRoutes.output, input: audioRoutes.input, devices: audioRoutes.devices,
-            format: audioPolicy.format, mixer: meters?.output)
+            volume: arbiter.volume, silenceSwitch: arbiter.silenceSwitch, callInProgress: arbiter.callInProgress,
+            output: routes.output, input: routes.input, devices: routes.devices, format: policy.format,
+            mixer: meters?.output)
     }
 
-    /// Nil while the guest does not run: it has no session then.
-    func audioStatus(of guest: GuestRecord, meters: AudioMeters?) -> AudioSessionStatus? {
-        guard guest.phase != .notRunning else { return nil }
-        let session = audio.session(of: guest.id)
-        let level = audio.level(of: guest.id)
+    /// Nil while the guest does not run (`running`): it has no session then.
+    func status(of id: String, running: Bool, meters: AudioMeters?) -> AudioSessionStatus? {
+        guard running else { return nil }
+        let session = arbiter.session(of: id)
+        let level = arbiter.level(of: id)
+        let stream = streams.guests[id]
         return AudioSessionStatus(
             category: session.configuration.category, mode: session.configuration.mode,
             options: session.configuration.options, active: session.active, rendering: session.rendering,
             interruption: session.interruption?.reason, ducked: level.ducked, muted: level.muted, gain: session.gain,
-            level: level.gain, route: audioRoutes.route(of: guest.id), nonconformances: guest.audio.nonconformances,
-            meter: guest.audio.stream == .open ? meters?.sessions[guest.id] : nil,
-            realtime: guest.audio.realtimeRenderer)
+            level: level.gain, route: routes.route(of: id), nonconformances: guests[id]?.nonconformances ?? 0,
+            meter: stream?.state == .open ? meters?.sessions[id] : nil, realtime: stream?.realtimeRenderer)
     }
 }

@@ -11,7 +11,7 @@ struct BackgroundFacts: Equatable, Sendable {
     var appState: AppState
     /// A callback of it is unanswered.
     var callInFlight: Bool
-    /// B9: its audio session keeps it running in background (`GuestAudioState.playsInBackground`).
+    /// B9: its audio session keeps it running in background (`AudioSessions.playsInBackground`).
     var playsAudio: Bool
 
     /// Stopped by the host, or being suspended or resumed: no call reaches it (B7).

@@ -39,7 +39,7 @@ extension HostCore {
         BackgroundFacts(
             phase: guest.phase, hasChannel: guest.channel != nil, suspension: guest.suspension,
             appState: guest.appState, callInFlight: guest.calls.current != nil,
-            playsAudio: guest.audio.playsInBackground)
+            playsAudio: audioSessions.playsInBackground(guest.id))
     }
 
     /// Carries out what the scheduler said, in order. A timer runs in the clock's own call (a

@@ -101,8 +101,6 @@ extension HostCore {
             else {
                 return
             }
-            // The runtime's own report of its audio thread is no request of the guest's.
-            if case .audioThread = event {} else { guard admitsAudioRequest(from: guest) else { return } }
             handleAudio(event, from: guest)
         case .actionFinished(let outcome):
             guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
@@ -110,30 +108,6 @@ extension HostCore {
                 return
             }
             guest.actionOutcomes.append(outcome)
-        }
-    }
-
-    /// X7: one of `guest`'s audio session requests against its limit (`FloodGuard`); false when it
-    /// is dropped. A guest that reaches the limit is told once an episode (its runtime refuses the
-    /// rest with APPHOST_ERROR_LIMIT_REACHED), and one that keeps at it is terminated, reason
-    /// flooding.
-    private func admitsAudioRequest(from guest: GuestRecord) -> Bool {
-        switch guest.audioRequests.admit(at: clock.uptime(), policy: audioRequestPolicy) {
-        case .allow:
-            return true
-        case .throttle(let notice):
-            record(.throttled, guest: guest.id, reason: .flooding, name: "audio", message: notice)
-            return true
-        case .refuse:
-            return false
-        case .stop(let why):
-            record(.error, guest: guest.id, reason: .flooding, message: "stopping it: \(why)")
-            terminate(guest.id, reason: .flooding) { [weak self] result in
-                guard case .failure(let error) = result else { return }
-                // Its requests stay refused meanwhile: the flood costs the host nothing more.
-                self?.record(.error, guest: guest.id, reason: .flooding, message: "cannot stop it: \(error)")
-            }
-            return false
         }
     }
 }

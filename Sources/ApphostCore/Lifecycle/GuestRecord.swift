@@ -61,8 +61,6 @@ final class GuestRecord: @unchecked Sendable {
     var suspendedFor: SuspensionCause?
     /// What waits for it while it is stopped, beside its audio and background work (B8).
     var held = HeldDeliveries()
-    /// What waits for it of its audio session while suspended, and the checks of how it plays.
-    var audio = GuestAudioState()
     /// The callbacks sent and not yet answered, and the watchdog's view of them (B5).
     var calls = CallWatch()
     /// Its restarts under the restart policy (X2).
@@ -77,8 +75,6 @@ final class GuestRecord: @unchecked Sendable {
     var discarded: [String] = []
     /// N1: its recent notifications, under the policy's limit.
     var notifications = RateWindow()
-    /// X7: its audio session's requests, against `FloodPolicy.audioRequests`.
-    var audioRequests = FloodGuard()
     /// X5 (ABI 1.7): the confirmations its saves asked for, until its runtime is told them.
     var saveConfirmations = SaveConfirmations()
     /// F2: how the actions it was called in ended, each until its call's reply takes it.

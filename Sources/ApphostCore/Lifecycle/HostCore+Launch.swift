@@ -51,7 +51,7 @@ extension HostCore {
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
         // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
         guest.phase = .launching
-        setUpAudio(guest)
+        perform(audioSessions.launching(guest.id))
         noteAppState(guest, from: .notRunning, reason: .requested)
         // What a guest thread asked for between init and the channel's opening, now it has a record.
         let early = route.early
@@ -125,9 +125,8 @@ extension HostCore {
         guest.suspendedFor = nil
         guest.held = HeldDeliveries()
         perform(background.ended(guest.id), for: guest)
-        guest.audio.reset()
+        perform(audioSessions.unloaded(guest.id))
         guest.activations = [:]
-        guest.audioRequests.reset()
         // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
         guest.saveConfirmations.reset()
         // An action's result whose reply never came (the guest died between them) answers nothing.
@@ -166,7 +165,7 @@ extension HostCore {
             guard guest.channel === channel else { return completion(.failure(self.gone(guest.id))) }
             if onlyIfIdle,
                 guest.appState != .background
-                    || self.background.holdsWork(guest.id, playsAudio: guest.audio.playsInBackground)
+                    || self.background.holdsWork(guest.id, playsAudio: self.audioSessions.playsInBackground(guest.id))
             {
                 guest.suspension = .running
                 self.stayedRunning(guest)
@@ -220,7 +219,7 @@ extension HostCore {
         // X5: whether its scenes' saves failed, or work again, since it was stopped.
         tellSaveStatus(guest)
         // C14: its session's interruption, route and hints, coalesced.
-        deliverHeldAudio(guest)
+        perform(audioSessions.releaseHeld(guest.id))
         // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
         for session in guest.discarded { announceDiscard(session, to: guest) }
         if guest.held.takeMemoryWarning() { deliver(guest, .didReceiveMemoryWarning) }

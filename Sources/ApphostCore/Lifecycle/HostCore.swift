@@ -44,22 +44,12 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// The scenes shown and where (S11); every scene it names is in the foreground.
     var layout = Layout()
     let scenePolicy: ScenePolicy
-    /// The guests' audio sessions and who may sound (C1 to C12), and the host's audio devices and
-    /// each session's route (C10).
-    var audio = AudioArbiter()
-    var audioRoutes = AudioRoutes()
-    let audioPolicy: AudioPolicy
-    /// How many audio session requests a guest may make, and for how long it may keep at that
-    /// limit (X7); its runtime keeps the same limit.
-    let audioRequestPolicy: FloodPolicy
+    /// Audio sessions, routes, streams and meters (C1 to C15, B9, X7), and the clock's handles of
+    /// their timers.
+    var audioSessions: AudioSessions
+    var audioAlarms = Alarms<AudioToken>()
     /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
     let audioMixer: (any AudioMixer)?
-    /// Reads the mixer's meters into the event stream once a second while a stream is open.
-    var audioMeterTimer: (any ScheduledAction)?
-    /// The mixer's periods as the last meter events said them.
-    var audioMeteredPeriods: UInt64?
-    /// The mixer's overruns as the metrics were last told them.
-    var audioMeteredOverruns: UInt64 = 0
     var alertShown = false
     /// The next scene connection's handle, unique within the host.
     var nextHandle: SceneHandle = 1
@@ -81,8 +71,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     ) {
         self.measure = measure
         self.scenePolicy = scenes
-        self.audioPolicy = audio
-        self.audioRequestPolicy = audioRequests
+        audioSessions = AudioSessions(policy: audio, requests: audioRequests, mixes: audioMixer != nil)
         self.audioMixer = audioMixer
         self.backgroundSceneLimit = backgroundSceneLimit
         self.background = BackgroundScheduler(policy: background)
@@ -348,10 +337,11 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                     tasks: background.tasks(of: guest.id).map {
                         TaskStatus(id: $0.id, name: $0.name, expired: $0.expired)
                     }, suspension: guest.suspendedFor.map { SuspensionStatus(since: $0.since, reason: $0.reason) },
-                    pid: guest.channel?.processID, audio: audioStatus(of: guest, meters: meters),
+                    pid: guest.channel?.processID,
+                    audio: audioSessions.status(of: guest.id, running: guest.phase != .notRunning, meters: meters),
                     actions: guest.descriptor.actions)
             }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout,
-            audio: audioHostStatus(meters: meters))
+            audio: audioSessions.hostStatus(meters: meters))
     }
 
     // MARK: Sessions (S6, S8, S12)
