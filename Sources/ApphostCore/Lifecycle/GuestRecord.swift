@@ -31,15 +31,6 @@ struct SceneRecord {
     var modals: [ModalRecord] = []
 }
 
-/// One user action's activation (S9): good while the action is delivered, and until `until`
-/// once it is answered; spent by one request.
-struct ActivationGrant {
-    /// Host uptime; nil while the action is not answered yet.
-    var until: Duration?
-
-    func isOpen(at now: Duration) -> Bool { until.map { now < $0 } ?? true }
-}
-
 /// A modal the guest presents over a scene (N3), bottom of the stack first.
 struct ModalRecord {
     var id: ModalID
@@ -71,12 +62,6 @@ final class GuestRecord: @unchecked Sendable {
     /// or deinit), for the termination to say.
     var terminationTrouble: String?
     var scenes: [SceneRecord] = []
-    /// S9: the activations its user actions granted and no request has spent yet.
-    var activations: [ActivationToken: ActivationGrant] = [:]
-    /// S7: sessions closed while it was stopped or not running; it hears did-discard when it runs.
-    var discarded: [String] = []
-    /// N1: its recent notifications, under the policy's limit.
-    var notifications = RateWindow()
     /// X7: its audio session's requests, against `FloodPolicy.audioRequests`.
     var audioRequests = FloodGuard()
     /// X5 (ABI 1.7): the confirmations its saves asked for, until its runtime is told them.

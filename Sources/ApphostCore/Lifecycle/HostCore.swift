@@ -63,8 +63,10 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var alertShown = false
     /// The next scene connection's handle, unique within the host.
     var nextHandle: SceneHandle = 1
-    /// The next user action's activation token (S9), unique within the host.
-    var nextActivation: ActivationToken = 1
+    /// Scene requests, the activations that let them and notifications' rate (S9, S10, S13, N1).
+    var requests: SceneRequests
+    /// The sessions closed while their guest did not run (S7).
+    var closing = SessionClosing()
 
     /// The guest filling the display, or else the first one shown.
     var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
@@ -81,6 +83,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     ) {
         self.measure = measure
         self.scenePolicy = scenes
+        requests = SceneRequests(policy: scenes)
         self.audioPolicy = audio
         self.audioRequestPolicy = audioRequests
         self.audioMixer = audioMixer

@@ -4,32 +4,30 @@ import CApphost
 import Foundation
 
 /// What a guest asks of its scenes through the scenes extension, and the user actions that let
-/// it: requests need a transient activation (S9) and name a presentation style (S10); loading
-/// progress (N2), modals (N3), notifications (N1) and scene titles are shown to the operator.
+/// it: `SceneRequests` decides on requests (S9, S10, S13) and notifications (N1), `SessionClosing`
+/// on closes (S7); this extension routes the guest's reports and the operator's commands to them
+/// and carries out what they say (`perform`). Loading progress (N2), modals (N3) and scene titles
+/// are shown to the operator.
 extension HostCore {
     func handleScenes(_ event: GuestEvent, from guest: GuestRecord) {
         if case .notificationPosted(let title, let body) = event {
-            return postNotification(guest, title: title, body: body)
+            return perform(
+                requests.notification(from: guest.id, title: title, body: body, at: clock.uptime()), for: guest)
         }
         guard guest.phase == .running else { return }
         switch event {
         case .sceneRequested(let activation, let from, let role, let style, let state):
-            requestScene(guest, activation: activation, from: from, role: role, style: style, state: state)
+            let facts = RequestFacts(mayOpenScene: guest.mayOpenScene, stopped: guest.stopped)
+            perform(
+                requests.request(
+                    guest.id, facts, activation: activation, from: from, role: role, style: style, state: state,
+                    at: clock.uptime()), for: guest)
         case .sessionActivationRequested(let session, let style):
-            guard let index = guest.sceneIndex(session: session) else {
-                return record(
-                    .requestRefused, guest: guest.id, session: session, name: style.description,
-                    message: "activate: no session \(session) of \(guest.id)")
-            }
-            show(guest, scene: index, style: style, beside: nil)
+            let known = guest.sceneIndex(session: session) != nil
+            perform(requests.activate(session, of: guest.id, style: style, known: known), for: guest)
         case .sessionCloseRequested(let session):
-            // S7, asked by the guest itself: as the operator's close, with reason guest.
-            guard guest.sceneIndex(session: session) != nil else {
-                return record(
-                    .requestRefused, guest: guest.id, session: session, name: "close",
-                    message: "close: no session \(session) of \(guest.id)")
-            }
-            closeSession(session, of: guest, reason: .guest) { _ in }
+            let known = guest.sceneIndex(session: session) != nil
+            perform(requests.closeRequested(session, of: guest.id, known: known), for: guest)
         case .loadingProgress(let handle, let progress):
             guard let index = guest.sceneIndex(handle: handle) else { return }
             let before = guest.scenes[index].loading
@@ -60,36 +58,53 @@ extension HostCore {
         }
     }
 
-    // MARK: Requests (S9, S10)
-
-    /// S9: the guest's runtime found the activation unspent; the host holds to its own account, so
-    /// that no guest can open more scenes than its user actions allow.
-    private func requestScene(
-        _ guest: GuestRecord, activation: ActivationToken, from: SceneHandle, role: SceneRole,
-        style: PresentationStyle, state: Data
+    /// Carries out what a scenes part said, in order. `closed` hears how a close (`.discard`)
+    /// ended, or why it could not be done.
+    func perform(
+        _ effects: [SceneEffect], for guest: GuestRecord,
+        closed: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
     ) {
-        func refuse(_ why: String) {
-            record(.requestRefused, guest: guest.id, scene: from, name: style.description, message: why)
+        for effect in effects {
+            switch effect {
+            case .record(let kind, let scene, let session, let reason, let name, let message):
+                record(
+                    kind, guest: guest.id, scene: scene, session: session, reason: reason, name: name, message: message)
+            case .open(let role, let state, let style, let from):
+                let beside = guest.sceneIndex(handle: from)
+                sessions.createSession(of: guest, role: role, state: state)
+                let index = guest.scenes.count - 1
+                record(
+                    .sceneRequested, guest: guest.id, scene: from, session: guest.scenes[index].sessionID,
+                    name: style.description, message: "new \(role) scene")
+                show(guest, scene: index, style: style, beside: beside)
+            case .show(let session, let style):
+                guard let index = guest.sceneIndex(session: session) else { continue }
+                show(guest, scene: index, style: style, beside: nil)
+            case .close(let session, let reason):
+                closeSession(session, of: guest, reason: reason, completion: closed)
+            case .hide(let session, let reason):
+                arrange(layout.removing(SceneRef(guest: guest.id, session: session)), reason: reason)
+            case .disconnect(let session, let handle, let reason, let held):
+                guard let index = guest.sceneIndex(session: session) else { continue }
+                setSceneState(guest, scene: index, to: .unattached, reason: reason)
+                guest.scenes[index].handle = nil
+                if held {
+                    guest.held.holdDisconnect(handle)
+                } else {
+                    deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
+                }
+            case .remove(let session):
+                guard let index = guest.sceneIndex(session: session) else { continue }
+                guest.scenes.remove(at: index)
+            case .discard(let session, let reason, let announce):
+                sessions.discard(session, of: guest) { [weak self] in
+                    guard let self else { return }
+                    self.record(.sceneClosed, guest: guest.id, session: session, reason: reason)
+                    if announce { self.announceDiscard(session, to: guest) }
+                    closed(.success(session))
+                }
+            }
         }
-        guard guest.mayOpenScene else { return refuse(GuestRecord.singleScene(guest.id)) }
-        guard spendActivation(activation, of: guest) else {
-            return refuse("request_scene without an unspent activation of a user action")
-        }
-        guard !guest.stopped else { return refuse("the guest is suspended") }
-        let beside = guest.sceneIndex(handle: from)
-        sessions.createSession(of: guest, role: role, state: state)
-        let index = guest.scenes.count - 1
-        record(
-            .sceneRequested, guest: guest.id, scene: from, session: guest.scenes[index].sessionID,
-            name: style.description, message: "new \(role) scene")
-        show(guest, scene: index, style: style, beside: beside)
-    }
-
-    /// Spends the activation `token` (S9) if one of the guest's actions granted it and it is
-    /// unspent and open: the action under way, or answered less than the policy's activation ago.
-    private func spendActivation(_ token: ActivationToken, of guest: GuestRecord) -> Bool {
-        guard let grant = guest.activations.removeValue(forKey: token) else { return false }
-        return grant.isOpen(at: clock.uptime())
     }
 
     /// Shows a scene of a running guest as `style` asks (S10): prominent above everything;
@@ -151,18 +166,15 @@ extension HostCore {
         guard guest.phase == .running, !guest.stopped else {
             return completion(.failure(HostCommandError("\(guest.id) is not running")))
         }
-        let now = clock.uptime()
-        guest.activations = guest.activations.filter { $0.value.isOpen(at: now) }
-        let token = nextActivation
-        nextActivation += 1
-        guest.activations[token] = ActivationGrant()
-        let activation = scenePolicy.activation
+        let token = requests.grant(to: guest.id, at: clock.uptime())
         deliver(
-            guest, .performAction(handle, name: action, payload: payload, activation: activation, token: token),
+            guest,
+            .performAction(
+                handle, name: action, payload: payload, activation: requests.policy.activation, token: token),
             sceneState: guest.scenes[index].state
         ) { [weak self] _ in
-            guard let self, guest.activations[token] != nil else { return }
-            guest.activations[token]?.until = self.clock.uptime() + activation
+            guard let self else { return }
+            self.requests.answered(token, of: guest.id, at: self.clock.uptime())
         }
         completion(.success(()))
     }
@@ -217,20 +229,5 @@ extension HostCore {
             .modalDismissed, guest: guest.id, scene: guest.scenes[index].handle,
             session: guest.scenes[index].sessionID, reason: reason, name: dropped.style.description,
             message: "modal \(modal): \(dropped.title)")
-    }
-
-    // MARK: Notifications (N1)
-
-    private func postNotification(_ guest: GuestRecord, title: String, body: String) {
-        guard
-            guest.notifications.admit(
-                at: clock.uptime(), limit: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow)
-        else {
-            return record(
-                .notificationRefused, guest: guest.id, name: title,
-                message:
-                    "more than \(scenePolicy.notificationLimit) within \(scenePolicy.notificationWindow.secondsText)")
-        }
-        record(.notification, guest: guest.id, name: title, message: body.isEmpty ? nil : body)
     }
 }
