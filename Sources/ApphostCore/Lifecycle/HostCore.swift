@@ -41,8 +41,9 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// The same records by id: with thousands of guests, finding one for each event by a scan of
     /// `guests` was the host queue's largest cost.
     private var guestsByID: [String: GuestRecord] = [:]
-    /// The scenes shown and where (S11); every scene it names is in the foreground.
-    var layout = Layout()
+    /// The scenes shown and where (S11), and the host alert (S4).
+    var arrangement: Arrangement
+    var layout: Layout { arrangement.layout }
     let scenePolicy: ScenePolicy
     /// The guests' audio sessions and who may sound (C1 to C12), and the host's audio devices and
     /// each session's route (C10).
@@ -60,7 +61,6 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var audioMeteredPeriods: UInt64?
     /// The mixer's overruns as the metrics were last told them.
     var audioMeteredOverruns: UInt64 = 0
-    var alertShown = false
     /// The next scene connection's handle, unique within the host.
     var nextHandle: SceneHandle = 1
     /// Scene requests, the activations that let them and notifications' rate (S9, S10, S13, N1).
@@ -69,7 +69,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var closing = SessionClosing()
 
     /// The guest filling the display, or else the first one shown.
-    var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
+    var foregroundID: String? { arrangement.foregroundID }
 
     public init(
         opener: any GuestOpener, clock: any HostClock, hostQueue: any HostExecutor, sessionIDs: any SessionIDSource,
@@ -84,6 +84,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         self.measure = measure
         self.scenePolicy = scenes
         requests = SceneRequests(policy: scenes)
+        arrangement = Arrangement(policy: scenes)
         self.audioPolicy = audio
         self.audioRequestPolicy = audioRequests
         self.audioMixer = audioMixer
@@ -257,28 +258,20 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// stays up.
     public func home() {
         assertOnHostQueue()
-        var next = layout
-        next.main = .empty
-        next.slideOver = []
-        next.prominent = nil
-        arrange(next, reason: .requested)
+        arrange(arrangement.home(), reason: .requested)
     }
 
     /// Shows a host alert over the foreground: foregroundActive scenes resign active only (S4).
     public func showAlert() throws(HostCommandError) {
         assertOnHostQueue()
-        guard !alertShown else { throw HostCommandError("an alert is already shown") }
-        alertShown = true
-        record(.alert, name: "shown")
+        perform([try arrangement.alert(true)], reason: .requested)
         arrange(layout, reason: .requested)
     }
 
     /// Dismisses the alert: the covered scenes become active again, with no background trip (S4).
     public func dismissAlert() throws(HostCommandError) {
         assertOnHostQueue()
-        guard alertShown else { throw HostCommandError("no alert is shown") }
-        alertShown = false
-        record(.alert, name: "dismissed")
+        perform([try arrangement.alert(false)], reason: .requested)
         arrange(layout, reason: .requested)
     }
 
@@ -330,7 +323,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         assertOnHostQueue()
         let meters = audioMixer?.meters()
         return HostStatus(
-            foreground: foregroundID, alert: alertShown,
+            foreground: foregroundID, alert: arrangement.alertShown,
             guests: guests.map { guest in
                 GuestStatus(
                     id: guest.id, name: guest.descriptor.name, version: guest.descriptor.version, path: guest.path,

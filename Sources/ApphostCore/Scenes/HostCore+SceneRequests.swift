@@ -107,32 +107,11 @@ extension HostCore {
         }
     }
 
-    /// Shows a scene of a running guest as `style` asks (S10): prominent above everything;
-    /// standard beside the scene `beside` (a split with it, or in the other half of its split);
-    /// automatic beside it when the display is wide enough for two regular halves, else full
-    /// screen, as standard is when the scene beside is not in the main area.
+    /// Shows a scene of a running guest as `style` asks (S10), beside the scene `beside`.
     func show(_ guest: GuestRecord, scene index: Int, style: PresentationStyle, beside: Int?) {
         let scene = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
-        guard !layout.visible.contains(scene) || style == .prominent else { return }
-        var next = layout.removing(scene)
         let anchor = beside.map { SceneRef(guest: guest.id, session: guest.scenes[$0].sessionID) }
-        let wide = scenePolicy.displayWidth / 2 >= scenePolicy.compactBelow
-        switch style {
-        case .prominent:
-            next.prominent = scene
-        case .standard, .automatic:
-            let besideAllowed = style == .standard || wide
-            switch next.main {
-            case .fullScreen(let shown) where shown == anchor && besideAllowed:
-                next.main = .split(shown, scene, ratio: 0.5)
-            case .split(let first, _, let ratio) where first == anchor && besideAllowed:
-                next.main = .split(first, scene, ratio: ratio)
-            case .split(_, let second, let ratio) where second == anchor && besideAllowed:
-                next.main = .split(scene, second, ratio: ratio)
-            default:
-                next.main = .fullScreen(scene)
-            }
-        }
+        guard let next = arrangement.presenting(scene, style: style, beside: anchor) else { return }
         arrange(next, reason: .requested)
     }
 

@@ -16,11 +16,8 @@ extension HostCore {
             )
                 ?? guest.scenes.indices.first
         else { return }
-        let shown = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
-        var next = layout.removing(shown)
-        next.main = .fullScreen(shown)
-        next.prominent = nil
-        arrange(next, reason: reason)
+        arrange(
+            arrangement.fullScreen(SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)), reason: reason)
     }
 
     // MARK: Scene transitions
