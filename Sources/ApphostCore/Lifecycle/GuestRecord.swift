@@ -25,17 +25,6 @@ struct SceneRecord {
     /// Its size where the layout last showed it (S11), and the size its connection was told.
     var size: SceneSize?
     var sizeSent: SceneSize?
-    /// N2, N3: what the guest reported of it while connected, and its title (ABI 1.3).
-    var title: String?
-    var loading: LoadingProgress = .none
-    var modals: [ModalRecord] = []
-}
-
-/// A modal the guest presents over a scene (N3), bottom of the stack first.
-struct ModalRecord {
-    var id: ModalID
-    var style: ModalStyle
-    var title: String
 }
 
 /// What the host core knows of one guest.

@@ -31,8 +31,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// handles of its timers.
     var background: BackgroundScheduler
     var backgroundAlarms = BackgroundAlarms()
-    /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
-    let backgroundSceneLimit: Int?
+    /// How many scenes may stay connected in background, over all guests (S6).
+    let sceneLimit: SceneLimit
     /// The host's memory readings against its limit (A4).
     var memory: MemoryWatch
 
@@ -67,6 +67,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var requests: SceneRequests
     /// The sessions closed while their guest did not run (S7).
     var closing = SessionClosing()
+    /// What guests report of their connected scenes: loading, modals, titles (N2, N3).
+    var reports = SceneReports()
 
     /// The guest filling the display, or else the first one shown.
     var foregroundID: String? { arrangement.foregroundID }
@@ -88,7 +90,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         self.audioPolicy = audio
         self.audioRequestPolicy = audioRequests
         self.audioMixer = audioMixer
-        self.backgroundSceneLimit = backgroundSceneLimit
+        sceneLimit = SceneLimit(limit: backgroundSceneLimit)
         self.background = BackgroundScheduler(policy: background)
         memory = MemoryWatch(limit: memoryLimit)
         self.opener = opener
@@ -330,12 +332,13 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                     appState: guest.appState, phase: guest.phase, lastReason: guest.lastReason,
                     since: guest.lastTransition,
                     scenes: guest.scenes.map {
-                        SceneStatus(
+                        let report = reports.report(of: SceneRef(guest: guest.id, session: $0.sessionID))
+                        return SceneStatus(
                             handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
                             savedBytes: $0.storedBytes, size: $0.size,
                             placement: layout.placement(of: SceneRef(guest: guest.id, session: $0.sessionID)),
-                            title: $0.title, loading: $0.loading,
-                            modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
+                            title: report.title, loading: report.loading,
+                            modals: report.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
                             saveFailure: $0.saveFailure)
                     },
                     restart: restarter.status(of: guest),

@@ -29,30 +29,17 @@ extension HostCore {
             let known = guest.sceneIndex(session: session) != nil
             perform(requests.closeRequested(session, of: guest.id, known: known), for: guest)
         case .loadingProgress(let handle, let progress):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            let before = guest.scenes[index].loading
-            guest.scenes[index].loading = progress
-            // The event stream hears each step a person would see, not every fraction reported.
-            if before.description != progress.description {
-                record(
-                    .loading, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                    message: progress.description)
-            }
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.loading(progress, of: scene, handle: handle), for: guest)
         case .sceneTitleChanged(let handle, let title):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            guest.scenes[index].title = title.isEmpty ? nil : title
-            record(
-                .sceneTitle, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                name: title.isEmpty ? nil : title)
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.title(title, of: scene, handle: handle), for: guest)
         case .modalPresented(let handle, let modal, let style, let title):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            guest.scenes[index].modals.append(ModalRecord(id: modal, style: style, title: title))
-            record(
-                .modalPresented, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                name: style.description, message: "modal \(modal): \(title)")
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.modalPresented(modal, style: style, title: title, of: scene, handle: handle), for: guest)
         case .modalDismissed(let handle, let modal):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            dropModals(guest, scene: index, from: modal, reason: .guest)
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.modalDismissed(modal, of: scene, handle: handle, reason: .guest), for: guest)
         default:
             break
         }
@@ -167,17 +154,16 @@ extension HostCore {
     ) {
         assertOnHostQueue()
         guard let (guest, index) = findScene(name, else: completion) else { return }
-        guard let handle = guest.scenes[index].handle, let modal = guest.scenes[index].modals.last else {
+        let scene = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
+        guard let handle = guest.scenes[index].handle, let modal = reports.topModal(of: scene) else {
             return completion(.failure(HostCommandError("scene \(name) presents no modal")))
         }
         guard guest.phase == .running, !guest.stopped else {
             return completion(.failure(HostCommandError("\(guest.id) is not running")))
         }
-        let session = guest.scenes[index].sessionID
         deliver(guest, .shouldDismissModal(handle, modal.id), sceneState: guest.scenes[index].state) {
             [weak self] reply in
-            guard let self, let index = guest.sceneIndex(handle: handle),
-                guest.scenes[index].modals.contains(where: { $0.id == modal.id })
+            guard let self, let index = guest.sceneIndex(handle: handle), self.reports.presents(modal.id, on: scene)
             else { return completion(.success(true)) }
             guard case .success(let answer) = reply else {
                 return completion(.failure(HostCommandError("\(guest.id) did not answer")))
@@ -188,25 +174,18 @@ extension HostCore {
                     .failure(HostCommandError("\(guest.id) could not be asked: \(StatusName.of(answer))")))
             }
             guard answer == 1 else {
-                self.record(
-                    .modalKept, guest: guest.id, scene: handle, session: session, name: modal.style.description,
-                    message: "modal \(modal.id): \(modal.title): the guest keeps it")
+                self.perform(self.reports.modalKept(modal, of: scene, handle: handle), for: guest)
                 return completion(.success(false))
             }
-            self.dropModals(guest, scene: index, from: modal.id, reason: .requested)
+            self.perform(
+                self.reports.modalDismissed(modal.id, of: scene, handle: handle, reason: .requested), for: guest)
             self.deliver(guest, .didDismissModal(handle, modal.id), sceneState: guest.scenes[index].state)
             completion(.success(true))
         }
     }
 
-    /// Removes `modal` and those above it; the event names the lowest.
-    private func dropModals(_ guest: GuestRecord, scene index: Int, from modal: ModalID, reason: TransitionReason) {
-        guard let position = guest.scenes[index].modals.firstIndex(where: { $0.id == modal }) else { return }
-        let dropped = guest.scenes[index].modals[position]
-        guest.scenes[index].modals.removeSubrange(position...)
-        record(
-            .modalDismissed, guest: guest.id, scene: guest.scenes[index].handle,
-            session: guest.scenes[index].sessionID, reason: reason, name: dropped.style.description,
-            message: "modal \(modal): \(dropped.title)")
+    /// The scene whose connection is `handle`, if `guest` has it.
+    private func sceneRef(_ guest: GuestRecord, handle: SceneHandle) -> SceneRef? {
+        guest.sceneIndex(handle: handle).map { SceneRef(guest: guest.id, session: guest.scenes[$0].sessionID) }
     }
 }

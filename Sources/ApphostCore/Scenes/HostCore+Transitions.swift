@@ -93,13 +93,30 @@ extension HostCore {
         deliver(guest, .scene(handle, callback), sceneState: state)
     }
 
+    /// S6: disconnects the scenes connected in background over the limit (`SceneLimit`).
+    func disconnectScenesOverLimit() {
+        guard sceneLimit.limit != nil else { return }
+        var connected: [SceneLimit.Connected] = []
+        for guest in guests where guest.phase == .running && guest.channel != nil {
+            for scene in guest.scenes where scene.state == .background {
+                guard let handle = scene.handle else { continue }
+                connected.append(
+                    SceneLimit.Connected(
+                        scene: SceneRef(guest: guest.id, session: scene.sessionID), handle: handle,
+                        since: scene.backgroundSince, stopped: guest.stopped))
+            }
+        }
+        for (id, effect) in sceneLimit.overLimit(connected) {
+            guard let guest = guest(id) else { continue }
+            perform([effect], for: guest)
+        }
+    }
+
     func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
         let from = guest.scenes[index].state
         guest.scenes[index].state = state
         if state == .unattached {
-            guest.scenes[index].loading = .none
-            guest.scenes[index].modals = []
-            guest.scenes[index].title = nil
+            reports.disconnected(SceneRef(guest: guest.id, session: guest.scenes[index].sessionID))
         }
         record(
             .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
