@@ -61,8 +61,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     var audioMeteredPeriods: UInt64?
     /// The mixer's overruns as the metrics were last told them.
     var audioMeteredOverruns: UInt64 = 0
-    /// The next scene connection's handle, unique within the host.
-    var nextHandle: SceneHandle = 1
+    /// The order of scene callbacks and the connections' handles (S1 to S5).
+    var transitions = SceneTransitions()
     /// Scene requests, the activations that let them and notifications' rate (S9, S10, S13, N1).
     var requests: SceneRequests
     /// The sessions closed while their guest did not run (S7).

@@ -31,22 +31,12 @@ extension HostCore {
                 disconnectScenesOverLimit()
             }
         }
-        while guest.scenes[index].state != target {
-            let current = guest.scenes[index].state
+        while let next = SceneTransitions.next(from: guest.scenes[index].state, to: target) {
             let before = guest.appState
-            switch (current, target) {
-            case (.unattached, _):
-                connect(
-                    guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason
-                )
-            case (.background, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
-            case (.foregroundInactive, .foregroundActive):
-                step(guest, scene: index, to: .foregroundActive, callback: .didBecomeActive, reason: reason)
-            case (.foregroundInactive, _):
-                step(guest, scene: index, to: .background, callback: .didEnterBackground, reason: reason)
-            case (.foregroundActive, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willResignActive, reason: reason)
+            switch next {
+            case .connect(let initial): connect(guest, scene: index, into: initial, reason: reason)
+            case .callback(let callback, let state):
+                step(guest, scene: index, to: state, callback: callback, reason: reason)
             }
             noteAppState(guest, from: before, reason: reason)
         }
@@ -55,8 +45,7 @@ extension HostCore {
     /// S2: will-connect with the session's saved state. A foreground connection then goes on
     /// through will-enter-foreground; a background one is done.
     private func connect(_ guest: GuestRecord, scene index: Int, into initial: SceneState, reason: TransitionReason) {
-        let handle = nextHandle
-        nextHandle += 1
+        let handle = transitions.newConnection()
         guest.scenes[index].handle = handle
         guest.scenes[index].sizeSent = nil
         // A connection's runtime starts with its saves taken to work.
