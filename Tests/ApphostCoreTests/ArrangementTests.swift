@@ -49,6 +49,10 @@ final class ArrangementTests: XCTestCase {
         XCTAssertEqual(
             arrange(next, foreground: [a2, b1]),
             [.hide(b1), .show(a1, size: half, active: true), .show(a2, size: half, active: true), layoutLine()])
+        // a2 stays: a1 leaves before a2 takes the whole display.
+        XCTAssertEqual(
+            arrange(arrangement.fullScreen(a2), foreground: [a1, a2]),
+            [.hide(a1), .show(a2, size: full, active: true), layoutLine()])
     }
 
     // CONTRACT S11, S4: the same layout again moves nothing new and records nothing; an alert
