@@ -99,6 +99,9 @@ final class ArrangementTests: XCTestCase {
 
     // CONTRACT S11: an operator's change applies to the layout; a ratio with no split is refused.
     func testS11OperatorsChange() throws {
+        XCTAssertEqual(Arrangement.sceneNames(in: .split("a", "b", ratio: 0.3)), ["a", "b"])
+        XCTAssertEqual(Arrangement.sceneNames(in: .pictureInPicture("a")), ["a"])
+        XCTAssertEqual(Arrangement.sceneNames(in: .hideSlideOver), [])
         XCTAssertThrowsError(try arrangement.applying(.ratio(0.3), to: []).get())
         let next = try arrangement.applying(.split("a", "b", ratio: 0.3), to: [a1, b1]).get()
         XCTAssertEqual(next.main, .split(a1, b1, ratio: 0.3))

@@ -86,6 +86,15 @@ final class SceneRequestsPartTests: XCTestCase {
         XCTAssertEqual(request(a, token), [.open(role: .auxiliary, state: state, style: .standard, from: 7)])
     }
 
+    // CONTRACT S9: a user action has a name of 1 to 256 bytes and a payload of at most 64 KiB.
+    func testS9ActionsAreBounded() {
+        XCTAssertNoThrow(
+            try SceneRequests.check(action: String(repeating: "a", count: 256), payload: Data(count: 65_536)))
+        XCTAssertThrowsError(try SceneRequests.check(action: "", payload: Data()))
+        XCTAssertThrowsError(try SceneRequests.check(action: String(repeating: "a", count: 257), payload: Data()))
+        XCTAssertThrowsError(try SceneRequests.check(action: "open", payload: Data(count: 65_537)))
+    }
+
     // CONTRACT S10: a guest shows one of its sessions; one it lacks is refused.
     func testS10ActivatingASession() {
         XCTAssertEqual(

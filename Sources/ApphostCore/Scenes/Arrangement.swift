@@ -110,6 +110,15 @@ struct Arrangement {
         return next
     }
 
+    /// The scenes an operator's `change` names, as the operator named them.
+    static func sceneNames(in change: LayoutChange) -> [String] {
+        switch change {
+        case .fullScreen(let scene), .slideOver(let scene), .pictureInPicture(let scene): [scene]
+        case .split(let first, let second, _): [first, second]
+        case .ratio, .hideSlideOver, .closePictureInPicture: []
+        }
+    }
+
     /// S11: the operator's `change`, with the scenes it names; nil with why when it cannot apply.
     func applying(_ change: LayoutChange, to scenes: [SceneRef]) -> Result<Layout, HostCommandError> {
         var next = layout

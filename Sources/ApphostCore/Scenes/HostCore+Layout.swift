@@ -69,14 +69,8 @@ extension HostCore {
         } catch {
             return completion(.failure(error))
         }
-        let names: [String]
-        switch change {
-        case .fullScreen(let scene), .slideOver(let scene), .pictureInPicture(let scene): names = [scene]
-        case .split(let first, let second, _): names = [first, second]
-        case .ratio, .hideSlideOver, .closePictureInPicture: names = []
-        }
         var scenes: [SceneRef] = []
-        for name in names {
+        for name in Arrangement.sceneNames(in: change) {
             switch findScene(name) {
             case .failure(let error): return completion(.failure(error))
             case .success(let (guest, index)):

@@ -1,6 +1,5 @@
 import ApphostModel
 import ApphostVocabulary
-import CApphost
 import Foundation
 
 /// What a guest asks of its scenes through the scenes extension, and the user actions that let
@@ -112,17 +111,10 @@ extension HostCore {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        guard !action.isEmpty else { return completion(.failure(HostCommandError.invalid("an action needs a name"))) }
-        guard action.utf8.count <= Int(APPHOST_SCENES_TEXT_MAX_BYTES) else {
-            return completion(
-                .failure(HostCommandError.invalid("an action's name is at most \(APPHOST_SCENES_TEXT_MAX_BYTES) bytes"))
-            )
-        }
-        guard payload.count <= Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) else {
-            return completion(
-                .failure(
-                    HostCommandError.invalid("an action's payload is at most \(APPHOST_ACTION_PAYLOAD_MAX_BYTES) bytes")
-                ))
+        do throws(HostCommandError) {
+            try SceneRequests.check(action: action, payload: payload)
+        } catch {
+            return completion(.failure(error))
         }
         guard let (guest, index) = findScene(name, else: completion) else { return }
         guard let handle = guest.scenes[index].handle, guest.scenes[index].state.isForeground else {

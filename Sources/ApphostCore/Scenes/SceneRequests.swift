@@ -1,5 +1,6 @@
 import ApphostModel
 import ApphostVocabulary
+import CApphost
 import Foundation
 
 /// Scene requests and the user actions that let them (CONTRACT S9, S10, S13), and the rate of
@@ -27,6 +28,17 @@ struct SceneRequests {
     func unspent(of id: String) -> Int { activations[id]?.count ?? 0 }
 
     // MARK: User actions (S9)
+
+    /// A user action's name and payload as the ABI bounds them.
+    static func check(action: String, payload: Data) throws(HostCommandError) {
+        guard !action.isEmpty else { throw HostCommandError.invalid("an action needs a name") }
+        guard action.utf8.count <= Int(APPHOST_SCENES_TEXT_MAX_BYTES) else {
+            throw HostCommandError.invalid("an action's name is at most \(APPHOST_SCENES_TEXT_MAX_BYTES) bytes")
+        }
+        guard payload.count <= Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) else {
+            throw HostCommandError.invalid("an action's payload is at most \(APPHOST_ACTION_PAYLOAD_MAX_BYTES) bytes")
+        }
+    }
 
     /// S9: a user action goes to a scene of guest `id`: it grants one activation, good while the
     /// action is delivered and for the policy's activation once it is answered. Returns its token.
