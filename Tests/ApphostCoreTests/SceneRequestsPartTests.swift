@@ -124,6 +124,7 @@ final class SceneRequestsPartTests: XCTestCase {
         XCTAssertEqual(
             requests.notification(from: b, title: "t", body: "", at: clock.uptime()),
             [.record(.notification, name: "t", message: nil)])
+        XCTAssertEqual(requests.notificationLimit, .notificationLimit(count: 5, window: .seconds(60)))
         // The first one leaves the window 60 s after it was posted.
         clock.advance(by: .seconds(55))
         XCTAssertEqual(requests.notification(from: a, title: "t", body: "body", at: clock.uptime()), [shown])

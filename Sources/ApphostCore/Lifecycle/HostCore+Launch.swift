@@ -59,7 +59,7 @@ extension HostCore {
         for event in early { handle(event, from: route) }
 
         // N1: its runtime refuses notifications over the limit at once, as the host would.
-        deliver(guest, .notificationLimit(count: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow))
+        deliver(guest, requests.notificationLimit)
         deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
             guard let self else { return }
             switch reply {

@@ -44,7 +44,6 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// The scenes shown and where (S11), and the host alert (S4).
     var arrangement: Arrangement
     var layout: Layout { arrangement.layout }
-    let scenePolicy: ScenePolicy
     /// The guests' audio sessions and who may sound (C1 to C12), and the host's audio devices and
     /// each session's route (C10).
     var audio = AudioArbiter()
@@ -84,7 +83,6 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         emit: @escaping @Sendable (HostEvent) -> Void
     ) {
         self.measure = measure
-        self.scenePolicy = scenes
         requests = SceneRequests(policy: scenes)
         arrangement = Arrangement(policy: scenes)
         self.audioPolicy = audio
@@ -349,7 +347,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                     }, suspension: guest.suspendedFor.map { SuspensionStatus(since: $0.since, reason: $0.reason) },
                     pid: guest.channel?.processID, audio: audioStatus(of: guest, meters: meters),
                     actions: guest.descriptor.actions)
-            }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout,
+            }, display: "\(arrangement.policy.displayWidth)x\(arrangement.policy.displayHeight)", layout: layout,
             audio: audioHostStatus(meters: meters))
     }
 

@@ -117,6 +117,12 @@ struct SceneRequests {
 
     // MARK: Notifications (N1)
 
+    /// N1: what a guest's runtime is told at launch, so that it refuses notifications over the
+    /// limit at once, as the host would.
+    var notificationLimit: GuestCall {
+        .notificationLimit(count: policy.notificationLimit, window: policy.notificationWindow)
+    }
+
     /// N1: guest `id` posts a notification at `now`: shown unless it posted the policy's limit
     /// within its window already.
     mutating func notification(from id: String, title: String, body: String, at now: Duration) -> [SceneEffect] {
