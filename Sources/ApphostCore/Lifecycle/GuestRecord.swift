@@ -25,26 +25,6 @@ struct SceneRecord {
     /// Its size where the layout last showed it (S11), and the size its connection was told.
     var size: SceneSize?
     var sizeSent: SceneSize?
-    /// N2, N3: what the guest reported of it while connected, and its title (ABI 1.3).
-    var title: String?
-    var loading: LoadingProgress = .none
-    var modals: [ModalRecord] = []
-}
-
-/// One user action's activation (S9): good while the action is delivered, and until `until`
-/// once it is answered; spent by one request.
-struct ActivationGrant {
-    /// Host uptime; nil while the action is not answered yet.
-    var until: Duration?
-
-    func isOpen(at now: Duration) -> Bool { until.map { now < $0 } ?? true }
-}
-
-/// A modal the guest presents over a scene (N3), bottom of the stack first.
-struct ModalRecord {
-    var id: ModalID
-    var style: ModalStyle
-    var title: String
 }
 
 /// What the host core knows of one guest.
@@ -69,12 +49,6 @@ final class GuestRecord: @unchecked Sendable {
     /// or deinit), for the termination to say.
     var terminationTrouble: String?
     var scenes: [SceneRecord] = []
-    /// S9: the activations its user actions granted and no request has spent yet.
-    var activations: [ActivationToken: ActivationGrant] = [:]
-    /// S7: sessions closed while it was stopped or not running; it hears did-discard when it runs.
-    var discarded: [String] = []
-    /// N1: its recent notifications, under the policy's limit.
-    var notifications = RateWindow()
     /// X5 (ABI 1.7): the confirmations its saves asked for, until its runtime is told them.
     var saveConfirmations = SaveConfirmations()
     /// F2: how the actions it was called in ended, each until its call's reply takes it.

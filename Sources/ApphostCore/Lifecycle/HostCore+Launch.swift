@@ -59,7 +59,7 @@ extension HostCore {
         for event in early { handle(event, from: route) }
 
         // N1: its runtime refuses notifications over the limit at once, as the host would.
-        deliver(guest, .notificationLimit(count: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow))
+        deliver(guest, requests.notificationLimit)
         deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
             guard let self else { return }
             switch reply {
@@ -82,7 +82,9 @@ extension HostCore {
         guest.phase = .running
         let before = guest.appState
         // S7: sessions closed since it last ran are gone before any scene connects.
-        for session in sessions.pendingDiscards(of: guest, stored: stored) { announceDiscard(session, to: guest) }
+        for session in sessions.pendingDiscards(of: guest, closed: closing.pending(of: guest.id), stored: stored) {
+            announceDiscard(session, to: guest)
+        }
         if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
         noteAppState(guest, from: before, reason: .requested)
         memory.used(guest.id, at: clock.uptime())
@@ -126,7 +128,7 @@ extension HostCore {
         guest.held = HeldDeliveries()
         perform(background.ended(guest.id), for: guest)
         perform(audioSessions.unloaded(guest.id))
-        guest.activations = [:]
+        requests.ended(guest.id)
         // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
         guest.saveConfirmations.reset()
         // An action's result whose reply never came (the guest died between them) answers nothing.
@@ -221,7 +223,7 @@ extension HostCore {
         // C14: its session's interruption, route and hints, coalesced.
         perform(audioSessions.releaseHeld(guest.id))
         // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
-        for session in guest.discarded { announceDiscard(session, to: guest) }
+        for session in closing.pending(of: guest.id) { announceDiscard(session, to: guest) }
         if guest.held.takeMemoryWarning() { deliver(guest, .didReceiveMemoryWarning) }
         perform(background.releaseHeld(guest.id), for: guest)
     }

@@ -31,8 +31,8 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// handles of its timers.
     var background: BackgroundScheduler
     var backgroundAlarms = BackgroundAlarms()
-    /// How many scenes may stay connected in background, over all guests (S6); nil for no limit.
-    let backgroundSceneLimit: Int?
+    /// How many scenes may stay connected in background, over all guests (S6).
+    let sceneLimit: SceneLimit
     /// The host's memory readings against its limit (A4).
     var memory: MemoryWatch
 
@@ -41,23 +41,26 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// The same records by id: with thousands of guests, finding one for each event by a scan of
     /// `guests` was the host queue's largest cost.
     private var guestsByID: [String: GuestRecord] = [:]
-    /// The scenes shown and where (S11); every scene it names is in the foreground.
-    var layout = Layout()
-    let scenePolicy: ScenePolicy
+    /// The scenes shown and where (S11), and the host alert (S4).
+    var arrangement: Arrangement
+    var layout: Layout { arrangement.layout }
     /// Audio sessions, routes, streams and meters (C1 to C15, B9, X7), and the clock's handles of
     /// their timers.
     var audioSessions: AudioSessions
     var audioAlarms = Alarms<AudioToken>()
     /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
     let audioMixer: (any AudioMixer)?
-    var alertShown = false
-    /// The next scene connection's handle, unique within the host.
-    var nextHandle: SceneHandle = 1
-    /// The next user action's activation token (S9), unique within the host.
-    var nextActivation: ActivationToken = 1
+    /// The order of scene callbacks and the connections' handles (S1 to S5).
+    var transitions = SceneTransitions()
+    /// Scene requests, the activations that let them and notifications' rate (S9, S10, S13, N1).
+    var requests: SceneRequests
+    /// The sessions closed while their guest did not run (S7).
+    var closing = SessionClosing()
+    /// What guests report of their connected scenes: loading, modals, titles (N2, N3).
+    var reports = SceneReports()
 
     /// The guest filling the display, or else the first one shown.
-    var foregroundID: String? { (layout.mainScenes.first ?? layout.visible.first)?.guest }
+    var foregroundID: String? { arrangement.foregroundID }
 
     public init(
         opener: any GuestOpener, clock: any HostClock, hostQueue: any HostExecutor, sessionIDs: any SessionIDSource,
@@ -70,10 +73,11 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         emit: @escaping @Sendable (HostEvent) -> Void
     ) {
         self.measure = measure
-        self.scenePolicy = scenes
+        requests = SceneRequests(policy: scenes)
+        arrangement = Arrangement(policy: scenes)
         audioSessions = AudioSessions(policy: audio, requests: audioRequests, mixes: audioMixer != nil)
         self.audioMixer = audioMixer
-        self.backgroundSceneLimit = backgroundSceneLimit
+        sceneLimit = SceneLimit(limit: backgroundSceneLimit)
         self.background = BackgroundScheduler(policy: background)
         memory = MemoryWatch(limit: memoryLimit)
         self.opener = opener
@@ -243,28 +247,20 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     /// stays up.
     public func home() {
         assertOnHostQueue()
-        var next = layout
-        next.main = .empty
-        next.slideOver = []
-        next.prominent = nil
-        arrange(next, reason: .requested)
+        arrange(arrangement.home(), reason: .requested)
     }
 
     /// Shows a host alert over the foreground: foregroundActive scenes resign active only (S4).
     public func showAlert() throws(HostCommandError) {
         assertOnHostQueue()
-        guard !alertShown else { throw HostCommandError("an alert is already shown") }
-        alertShown = true
-        record(.alert, name: "shown")
+        perform([try arrangement.alert(true)], reason: .requested)
         arrange(layout, reason: .requested)
     }
 
     /// Dismisses the alert: the covered scenes become active again, with no background trip (S4).
     public func dismissAlert() throws(HostCommandError) {
         assertOnHostQueue()
-        guard alertShown else { throw HostCommandError("no alert is shown") }
-        alertShown = false
-        record(.alert, name: "dismissed")
+        perform([try arrangement.alert(false)], reason: .requested)
         arrange(layout, reason: .requested)
     }
 
@@ -316,19 +312,20 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         assertOnHostQueue()
         let meters = audioMixer?.meters()
         return HostStatus(
-            foreground: foregroundID, alert: alertShown,
+            foreground: foregroundID, alert: arrangement.alertShown,
             guests: guests.map { guest in
                 GuestStatus(
                     id: guest.id, name: guest.descriptor.name, version: guest.descriptor.version, path: guest.path,
                     appState: guest.appState, phase: guest.phase, lastReason: guest.lastReason,
                     since: guest.lastTransition,
                     scenes: guest.scenes.map {
-                        SceneStatus(
+                        let report = reports.report(of: SceneRef(guest: guest.id, session: $0.sessionID))
+                        return SceneStatus(
                             handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
                             savedBytes: $0.storedBytes, size: $0.size,
                             placement: layout.placement(of: SceneRef(guest: guest.id, session: $0.sessionID)),
-                            title: $0.title, loading: $0.loading,
-                            modals: $0.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
+                            title: report.title, loading: report.loading,
+                            modals: report.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
                             saveFailure: $0.saveFailure)
                     },
                     restart: restarter.status(of: guest),
@@ -340,7 +337,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                     pid: guest.channel?.processID,
                     audio: audioSessions.status(of: guest.id, running: guest.phase != .notRunning, meters: meters),
                     actions: guest.descriptor.actions)
-            }, display: "\(scenePolicy.displayWidth)x\(scenePolicy.displayHeight)", layout: layout,
+            }, display: "\(arrangement.policy.displayWidth)x\(arrangement.policy.displayHeight)", layout: layout,
             audio: audioSessions.hostStatus(meters: meters))
     }
 

@@ -142,10 +142,10 @@ final class SessionKeeper: @unchecked Sendable {
     }
 
     /// The sessions closed while the guest was not running, this host's and earlier hosts' (as
-    /// read for its launch), to announce at launch. (On resume only this host's can be pending:
-    /// `guest.discarded`.)
-    func pendingDiscards(of guest: GuestRecord, stored: StoredGuest) -> [String] {
-        var sessions = guest.discarded
+    /// read for its launch), to announce at launch: `closed` are this host's (`SessionClosing`),
+    /// the only ones that can be pending on resume.
+    func pendingDiscards(of guest: GuestRecord, closed: [String], stored: StoredGuest) -> [String] {
+        var sessions = closed
         switch stored.discarded {
         case .success(let discarded):
             for session in discarded where !sessions.contains(session) { sessions.append(session) }

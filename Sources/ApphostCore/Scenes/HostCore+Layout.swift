@@ -1,54 +1,49 @@
 import ApphostModel
 import ApphostVocabulary
 
-/// CONTRACT S10, S11, S4: the host arranges the scenes it shows; the guests learn only their
-/// sizes. Every change of layout goes through `arrange`, which moves each scene to the state its
-/// place calls for, through the callbacks S2 to S5 order.
+/// CONTRACT S10, S11, S4: `Arrangement` decides which scenes are shown and where; this extension
+/// hands it what it needs to know of the guests and moves each scene as it says, through the
+/// callbacks S2 to S5 order (`perform`).
 extension HostCore {
-    /// Makes `next` the layout: scenes shown are in the foreground, active unless an alert or a
-    /// prominent scene covers them (S4, S10); scenes no longer shown go to background (S3).
-    /// Scenes leave before the scenes shown arrive (in layout order, each told its new size),
-    /// except a guest's last foreground scenes, which leave after its new ones arrive: a guest
-    /// that switches windows never passes through background.
+    /// Makes `next` the layout (`Arrangement.arrange`) and moves the scenes accordingly.
     func arrange(_ next: Layout, reason: TransitionReason) {
-        let before = layout
-        defer { noteLayout(from: before) }
-        layout = next.keeping { scene in
-            guard let guest = guest(scene.guest), guest.phase == .running, !guest.stopped else { return false }
-            return guest.sceneIndex(session: scene.session) != nil
-        }
-        let sizes = layout.sizes(scenePolicy)
         // Only a guest with a scene in the foreground can lose one (a scene shown now comes through
-        // `layout.visible`): with thousands of guests, most suspended, checking each of them
-        // against the shown set was most of the host queue's time in a shutdown.
-        let live = guests.filter { guest in
-            guest.phase == .running && !guest.stopped && guest.channel != nil
-                && guest.scenes.contains { $0.state.isForeground }
-        }
-        let shownGuests = Set(layout.visible.map(\.guest))
-        let shown = Set(layout.visible)
-        for guest in live where !shownGuests.contains(guest.id) { hideScenes(of: guest, except: shown, reason: reason) }
-        // A guest that keeps a scene in the foreground can lose the others first.
-        for guest in live where shownGuests.contains(guest.id) {
-            let keepsOne = guest.scenes.contains {
-                $0.state.isForeground && shown.contains(SceneRef(guest: guest.id, session: $0.sessionID))
+        // the layout): with thousands of guests, most suspended, checking each of them against
+        // the shown set was most of the host queue's time in a shutdown.
+        var foreground: [SceneRef] = []
+        for guest in guests where guest.phase == .running && !guest.stopped && guest.channel != nil {
+            for scene in guest.scenes where scene.state.isForeground {
+                foreground.append(SceneRef(guest: guest.id, session: scene.sessionID))
             }
-            if keepsOne { hideScenes(of: guest, except: shown, reason: reason) }
         }
-        for scene in layout.visible {
-            guard let guest = guest(scene.guest), let index = guest.sceneIndex(session: scene.session) else { continue }
-            guest.scenes[index].size = sizes[scene]
-            let covered = alertShown || (layout.prominent != nil && layout.prominent != scene)
-            move(guest, scene: index, to: covered ? .foregroundInactive : .foregroundActive, reason: reason)
-            tellSize(guest, scene: index)
-        }
-        for guest in live where shownGuests.contains(guest.id) { hideScenes(of: guest, except: shown, reason: reason) }
+        let effects = arrangement.arrange(
+            next,
+            showable: { [self] scene in
+                guard let guest = guest(scene.guest), guest.phase == .running, !guest.stopped else { return false }
+                return guest.sceneIndex(session: scene.session) != nil
+            }, foreground: foreground)
+        perform(effects, reason: reason)
     }
 
-    private func hideScenes(of guest: GuestRecord, except shown: Set<SceneRef>, reason: TransitionReason) {
-        for index in guest.scenes.indices where guest.scenes[index].state.isForeground {
-            guard !shown.contains(SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)) else { continue }
-            move(guest, scene: index, to: .background, reason: reason)
+    /// Carries out what `Arrangement` said, in order.
+    func perform(_ effects: [ArrangementEffect], reason: TransitionReason) {
+        for effect in effects {
+            switch effect {
+            case .hide(let scene):
+                guard let guest = guest(scene.guest), let index = guest.sceneIndex(session: scene.session),
+                    guest.scenes[index].state.isForeground
+                else { continue }
+                move(guest, scene: index, to: .background, reason: reason)
+            case .show(let scene, let size, let active):
+                guard let guest = guest(scene.guest), let index = guest.sceneIndex(session: scene.session) else {
+                    continue
+                }
+                guest.scenes[index].size = size
+                move(guest, scene: index, to: active ? .foregroundActive : .foregroundInactive, reason: reason)
+                tellSize(guest, scene: index)
+            case .record(let kind, let name, let message):
+                record(kind, name: name, message: message)
+            }
         }
     }
 
@@ -74,14 +69,8 @@ extension HostCore {
         } catch {
             return completion(.failure(error))
         }
-        let names: [String]
-        switch change {
-        case .fullScreen(let scene), .slideOver(let scene), .pictureInPicture(let scene): names = [scene]
-        case .split(let first, let second, _): names = [first, second]
-        case .ratio, .hideSlideOver, .closePictureInPicture: names = []
-        }
         var scenes: [SceneRef] = []
-        for name in names {
+        for name in Arrangement.sceneNames(in: change) {
             switch findScene(name) {
             case .failure(let error): return completion(.failure(error))
             case .success(let (guest, index)):
@@ -93,36 +82,13 @@ extension HostCore {
         }
         whenRunning(Set(scenes.map(\.guest)), completion: completion) { [weak self, scenes] in
             guard let self else { return }
-            var next = self.layout
-            for scene in scenes { next = next.removing(scene) }
-            switch change {
-            case .fullScreen:
-                next.main = .fullScreen(scenes[0])
-            case .split(_, _, let ratio):
-                next.main = .split(scenes[0], scenes[1], ratio: ratio)
-            case .ratio(let ratio):
-                guard case .split(let first, let second, _) = next.main else {
-                    return completion(.failure(HostCommandError("no split view is shown")))
-                }
-                next.main = .split(first, second, ratio: ratio)
-            case .slideOver:
-                next.slideOver.append(scenes[0])
-            case .hideSlideOver:
-                next.slideOver = []
-            case .pictureInPicture:
-                next.pictureInPicture = scenes[0]
-            case .closePictureInPicture:
-                next.pictureInPicture = nil
+            switch self.arrangement.applying(change, to: scenes) {
+            case .failure(let error): completion(.failure(error))
+            case .success(let next):
+                self.arrange(next, reason: .requested)
+                completion(.success(()))
             }
-            self.arrange(next, reason: .requested)
-            completion(.success(()))
         }
-    }
-
-    /// Records the layout when it changed, in one line, as `ctl events` shows it.
-    func noteLayout(from before: Layout) {
-        guard layout != before else { return }
-        record(.layout, message: layout.describe(Layout.shortName))
     }
 
     /// Runs `body` once every guest of `ids` runs and is not suspended: suspended ones are resumed

@@ -1,123 +1,103 @@
 import ApphostModel
 import ApphostVocabulary
-import CApphost
 import Foundation
 
 /// What a guest asks of its scenes through the scenes extension, and the user actions that let
-/// it: requests need a transient activation (S9) and name a presentation style (S10); loading
-/// progress (N2), modals (N3), notifications (N1) and scene titles are shown to the operator.
+/// it: `SceneRequests` decides on requests (S9, S10, S13) and notifications (N1), `SessionClosing`
+/// on closes (S7); this extension routes the guest's reports and the operator's commands to them
+/// and carries out what they say (`perform`). Loading progress (N2), modals (N3) and scene titles
+/// are shown to the operator.
 extension HostCore {
     func handleScenes(_ event: GuestEvent, from guest: GuestRecord) {
         if case .notificationPosted(let title, let body) = event {
-            return postNotification(guest, title: title, body: body)
+            return perform(
+                requests.notification(from: guest.id, title: title, body: body, at: clock.uptime()), for: guest)
         }
         guard guest.phase == .running else { return }
         switch event {
         case .sceneRequested(let activation, let from, let role, let style, let state):
-            requestScene(guest, activation: activation, from: from, role: role, style: style, state: state)
+            let facts = RequestFacts(mayOpenScene: guest.mayOpenScene, stopped: guest.stopped)
+            perform(
+                requests.request(
+                    guest.id, facts, activation: activation, from: from, role: role, style: style, state: state,
+                    at: clock.uptime()), for: guest)
         case .sessionActivationRequested(let session, let style):
-            guard let index = guest.sceneIndex(session: session) else {
-                return record(
-                    .requestRefused, guest: guest.id, session: session, name: style.description,
-                    message: "activate: no session \(session) of \(guest.id)")
-            }
-            show(guest, scene: index, style: style, beside: nil)
+            let known = guest.sceneIndex(session: session) != nil
+            perform(requests.activate(session, of: guest.id, style: style, known: known), for: guest)
         case .sessionCloseRequested(let session):
-            // S7, asked by the guest itself: as the operator's close, with reason guest.
-            guard guest.sceneIndex(session: session) != nil else {
-                return record(
-                    .requestRefused, guest: guest.id, session: session, name: "close",
-                    message: "close: no session \(session) of \(guest.id)")
-            }
-            closeSession(session, of: guest, reason: .guest) { _ in }
+            let known = guest.sceneIndex(session: session) != nil
+            perform(requests.closeRequested(session, of: guest.id, known: known), for: guest)
         case .loadingProgress(let handle, let progress):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            let before = guest.scenes[index].loading
-            guest.scenes[index].loading = progress
-            // The event stream hears each step a person would see, not every fraction reported.
-            if before.description != progress.description {
-                record(
-                    .loading, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                    message: progress.description)
-            }
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.loading(progress, of: scene, handle: handle), for: guest)
         case .sceneTitleChanged(let handle, let title):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            guest.scenes[index].title = title.isEmpty ? nil : title
-            record(
-                .sceneTitle, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                name: title.isEmpty ? nil : title)
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.title(title, of: scene, handle: handle), for: guest)
         case .modalPresented(let handle, let modal, let style, let title):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            guest.scenes[index].modals.append(ModalRecord(id: modal, style: style, title: title))
-            record(
-                .modalPresented, guest: guest.id, scene: handle, session: guest.scenes[index].sessionID,
-                name: style.description, message: "modal \(modal): \(title)")
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.modalPresented(modal, style: style, title: title, of: scene, handle: handle), for: guest)
         case .modalDismissed(let handle, let modal):
-            guard let index = guest.sceneIndex(handle: handle) else { return }
-            dropModals(guest, scene: index, from: modal, reason: .guest)
+            guard let scene = sceneRef(guest, handle: handle) else { return }
+            perform(reports.modalDismissed(modal, of: scene, handle: handle, reason: .guest), for: guest)
         default:
             break
         }
     }
 
-    // MARK: Requests (S9, S10)
-
-    /// S9: the guest's runtime found the activation unspent; the host holds to its own account, so
-    /// that no guest can open more scenes than its user actions allow.
-    private func requestScene(
-        _ guest: GuestRecord, activation: ActivationToken, from: SceneHandle, role: SceneRole,
-        style: PresentationStyle, state: Data
+    /// Carries out what a scenes part said, in order. `closed` hears how a close (`.discard`)
+    /// ended, or why it could not be done.
+    func perform(
+        _ effects: [SceneEffect], for guest: GuestRecord,
+        closed: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
     ) {
-        func refuse(_ why: String) {
-            record(.requestRefused, guest: guest.id, scene: from, name: style.description, message: why)
-        }
-        guard guest.mayOpenScene else { return refuse(GuestRecord.singleScene(guest.id)) }
-        guard spendActivation(activation, of: guest) else {
-            return refuse("request_scene without an unspent activation of a user action")
-        }
-        guard !guest.stopped else { return refuse("the guest is suspended") }
-        let beside = guest.sceneIndex(handle: from)
-        sessions.createSession(of: guest, role: role, state: state)
-        let index = guest.scenes.count - 1
-        record(
-            .sceneRequested, guest: guest.id, scene: from, session: guest.scenes[index].sessionID,
-            name: style.description, message: "new \(role) scene")
-        show(guest, scene: index, style: style, beside: beside)
-    }
-
-    /// Spends the activation `token` (S9) if one of the guest's actions granted it and it is
-    /// unspent and open: the action under way, or answered less than the policy's activation ago.
-    private func spendActivation(_ token: ActivationToken, of guest: GuestRecord) -> Bool {
-        guard let grant = guest.activations.removeValue(forKey: token) else { return false }
-        return grant.isOpen(at: clock.uptime())
-    }
-
-    /// Shows a scene of a running guest as `style` asks (S10): prominent above everything;
-    /// standard beside the scene `beside` (a split with it, or in the other half of its split);
-    /// automatic beside it when the display is wide enough for two regular halves, else full
-    /// screen, as standard is when the scene beside is not in the main area.
-    func show(_ guest: GuestRecord, scene index: Int, style: PresentationStyle, beside: Int?) {
-        let scene = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
-        guard !layout.visible.contains(scene) || style == .prominent else { return }
-        var next = layout.removing(scene)
-        let anchor = beside.map { SceneRef(guest: guest.id, session: guest.scenes[$0].sessionID) }
-        let wide = scenePolicy.displayWidth / 2 >= scenePolicy.compactBelow
-        switch style {
-        case .prominent:
-            next.prominent = scene
-        case .standard, .automatic:
-            let besideAllowed = style == .standard || wide
-            switch next.main {
-            case .fullScreen(let shown) where shown == anchor && besideAllowed:
-                next.main = .split(shown, scene, ratio: 0.5)
-            case .split(let first, _, let ratio) where first == anchor && besideAllowed:
-                next.main = .split(first, scene, ratio: ratio)
-            case .split(_, let second, let ratio) where second == anchor && besideAllowed:
-                next.main = .split(scene, second, ratio: ratio)
-            default:
-                next.main = .fullScreen(scene)
+        for effect in effects {
+            switch effect {
+            case .record(let kind, let scene, let session, let reason, let name, let message):
+                record(
+                    kind, guest: guest.id, scene: scene, session: session, reason: reason, name: name, message: message)
+            case .open(let role, let state, let style, let from):
+                let beside = guest.sceneIndex(handle: from)
+                sessions.createSession(of: guest, role: role, state: state)
+                let index = guest.scenes.count - 1
+                record(
+                    .sceneRequested, guest: guest.id, scene: from, session: guest.scenes[index].sessionID,
+                    name: style.description, message: "new \(role) scene")
+                show(guest, scene: index, style: style, beside: beside)
+            case .show(let session, let style):
+                guard let index = guest.sceneIndex(session: session) else { continue }
+                show(guest, scene: index, style: style, beside: nil)
+            case .close(let session, let reason):
+                closeSession(session, of: guest, reason: reason, completion: closed)
+            case .hide(let session, let reason):
+                arrange(layout.removing(SceneRef(guest: guest.id, session: session)), reason: reason)
+            case .disconnect(let session, let handle, let reason, let held):
+                guard let index = guest.sceneIndex(session: session) else { continue }
+                setSceneState(guest, scene: index, to: .unattached, reason: reason)
+                guest.scenes[index].handle = nil
+                if held {
+                    guest.held.holdDisconnect(handle)
+                } else {
+                    deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
+                }
+            case .remove(let session):
+                guard let index = guest.sceneIndex(session: session) else { continue }
+                guest.scenes.remove(at: index)
+            case .discard(let session, let reason, let announce):
+                sessions.discard(session, of: guest) { [weak self] in
+                    guard let self else { return }
+                    self.record(.sceneClosed, guest: guest.id, session: session, reason: reason)
+                    if announce { self.announceDiscard(session, to: guest) }
+                    closed(.success(session))
+                }
             }
         }
+    }
+
+    /// Shows a scene of a running guest as `style` asks (S10), beside the scene `beside`.
+    func show(_ guest: GuestRecord, scene index: Int, style: PresentationStyle, beside: Int?) {
+        let scene = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
+        let anchor = beside.map { SceneRef(guest: guest.id, session: guest.scenes[$0].sessionID) }
+        guard let next = arrangement.presenting(scene, style: style, beside: anchor) else { return }
         arrange(next, reason: .requested)
     }
 
@@ -131,17 +111,10 @@ extension HostCore {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        guard !action.isEmpty else { return completion(.failure(HostCommandError.invalid("an action needs a name"))) }
-        guard action.utf8.count <= Int(APPHOST_SCENES_TEXT_MAX_BYTES) else {
-            return completion(
-                .failure(HostCommandError.invalid("an action's name is at most \(APPHOST_SCENES_TEXT_MAX_BYTES) bytes"))
-            )
-        }
-        guard payload.count <= Int(APPHOST_ACTION_PAYLOAD_MAX_BYTES) else {
-            return completion(
-                .failure(
-                    HostCommandError.invalid("an action's payload is at most \(APPHOST_ACTION_PAYLOAD_MAX_BYTES) bytes")
-                ))
+        do throws(HostCommandError) {
+            try SceneRequests.check(action: action, payload: payload)
+        } catch {
+            return completion(.failure(error))
         }
         guard let (guest, index) = findScene(name, else: completion) else { return }
         guard let handle = guest.scenes[index].handle, guest.scenes[index].state.isForeground else {
@@ -151,18 +124,15 @@ extension HostCore {
         guard guest.phase == .running, !guest.stopped else {
             return completion(.failure(HostCommandError("\(guest.id) is not running")))
         }
-        let now = clock.uptime()
-        guest.activations = guest.activations.filter { $0.value.isOpen(at: now) }
-        let token = nextActivation
-        nextActivation += 1
-        guest.activations[token] = ActivationGrant()
-        let activation = scenePolicy.activation
+        let token = requests.grant(to: guest.id, at: clock.uptime())
         deliver(
-            guest, .performAction(handle, name: action, payload: payload, activation: activation, token: token),
+            guest,
+            .performAction(
+                handle, name: action, payload: payload, activation: requests.policy.activation, token: token),
             sceneState: guest.scenes[index].state
         ) { [weak self] _ in
-            guard let self, guest.activations[token] != nil else { return }
-            guest.activations[token]?.until = self.clock.uptime() + activation
+            guard let self else { return }
+            self.requests.answered(token, of: guest.id, at: self.clock.uptime())
         }
         completion(.success(()))
     }
@@ -176,17 +146,16 @@ extension HostCore {
     ) {
         assertOnHostQueue()
         guard let (guest, index) = findScene(name, else: completion) else { return }
-        guard let handle = guest.scenes[index].handle, let modal = guest.scenes[index].modals.last else {
+        let scene = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
+        guard let handle = guest.scenes[index].handle, let modal = reports.topModal(of: scene) else {
             return completion(.failure(HostCommandError("scene \(name) presents no modal")))
         }
         guard guest.phase == .running, !guest.stopped else {
             return completion(.failure(HostCommandError("\(guest.id) is not running")))
         }
-        let session = guest.scenes[index].sessionID
         deliver(guest, .shouldDismissModal(handle, modal.id), sceneState: guest.scenes[index].state) {
             [weak self] reply in
-            guard let self, let index = guest.sceneIndex(handle: handle),
-                guest.scenes[index].modals.contains(where: { $0.id == modal.id })
+            guard let self, let index = guest.sceneIndex(handle: handle), self.reports.presents(modal.id, on: scene)
             else { return completion(.success(true)) }
             guard case .success(let answer) = reply else {
                 return completion(.failure(HostCommandError("\(guest.id) did not answer")))
@@ -197,40 +166,18 @@ extension HostCore {
                     .failure(HostCommandError("\(guest.id) could not be asked: \(StatusName.of(answer))")))
             }
             guard answer == 1 else {
-                self.record(
-                    .modalKept, guest: guest.id, scene: handle, session: session, name: modal.style.description,
-                    message: "modal \(modal.id): \(modal.title): the guest keeps it")
+                self.perform(self.reports.modalKept(modal, of: scene, handle: handle), for: guest)
                 return completion(.success(false))
             }
-            self.dropModals(guest, scene: index, from: modal.id, reason: .requested)
+            self.perform(
+                self.reports.modalDismissed(modal.id, of: scene, handle: handle, reason: .requested), for: guest)
             self.deliver(guest, .didDismissModal(handle, modal.id), sceneState: guest.scenes[index].state)
             completion(.success(true))
         }
     }
 
-    /// Removes `modal` and those above it; the event names the lowest.
-    private func dropModals(_ guest: GuestRecord, scene index: Int, from modal: ModalID, reason: TransitionReason) {
-        guard let position = guest.scenes[index].modals.firstIndex(where: { $0.id == modal }) else { return }
-        let dropped = guest.scenes[index].modals[position]
-        guest.scenes[index].modals.removeSubrange(position...)
-        record(
-            .modalDismissed, guest: guest.id, scene: guest.scenes[index].handle,
-            session: guest.scenes[index].sessionID, reason: reason, name: dropped.style.description,
-            message: "modal \(modal): \(dropped.title)")
-    }
-
-    // MARK: Notifications (N1)
-
-    private func postNotification(_ guest: GuestRecord, title: String, body: String) {
-        guard
-            guest.notifications.admit(
-                at: clock.uptime(), limit: scenePolicy.notificationLimit, window: scenePolicy.notificationWindow)
-        else {
-            return record(
-                .notificationRefused, guest: guest.id, name: title,
-                message:
-                    "more than \(scenePolicy.notificationLimit) within \(scenePolicy.notificationWindow.secondsText)")
-        }
-        record(.notification, guest: guest.id, name: title, message: body.isEmpty ? nil : body)
+    /// The scene whose connection is `handle`, if `guest` has it.
+    private func sceneRef(_ guest: GuestRecord, handle: SceneHandle) -> SceneRef? {
+        guest.sceneIndex(handle: handle).map { SceneRef(guest: guest.id, session: guest.scenes[$0].sessionID) }
     }
 }

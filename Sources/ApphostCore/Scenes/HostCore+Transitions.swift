@@ -16,11 +16,8 @@ extension HostCore {
             )
                 ?? guest.scenes.indices.first
         else { return }
-        let shown = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
-        var next = layout.removing(shown)
-        next.main = .fullScreen(shown)
-        next.prominent = nil
-        arrange(next, reason: reason)
+        arrange(
+            arrangement.fullScreen(SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)), reason: reason)
     }
 
     // MARK: Scene transitions
@@ -34,22 +31,12 @@ extension HostCore {
                 disconnectScenesOverLimit()
             }
         }
-        while guest.scenes[index].state != target {
-            let current = guest.scenes[index].state
+        while let next = SceneTransitions.next(from: guest.scenes[index].state, to: target) {
             let before = guest.appState
-            switch (current, target) {
-            case (.unattached, _):
-                connect(
-                    guest, scene: index, into: target == .background ? .background : .foregroundInactive, reason: reason
-                )
-            case (.background, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willEnterForeground, reason: reason)
-            case (.foregroundInactive, .foregroundActive):
-                step(guest, scene: index, to: .foregroundActive, callback: .didBecomeActive, reason: reason)
-            case (.foregroundInactive, _):
-                step(guest, scene: index, to: .background, callback: .didEnterBackground, reason: reason)
-            case (.foregroundActive, _):
-                step(guest, scene: index, to: .foregroundInactive, callback: .willResignActive, reason: reason)
+            switch next {
+            case .connect(let initial): connect(guest, scene: index, into: initial, reason: reason)
+            case .callback(let callback, let state):
+                step(guest, scene: index, to: state, callback: callback, reason: reason)
             }
             noteAppState(guest, from: before, reason: reason)
         }
@@ -58,8 +45,7 @@ extension HostCore {
     /// S2: will-connect with the session's saved state. A foreground connection then goes on
     /// through will-enter-foreground; a background one is done.
     private func connect(_ guest: GuestRecord, scene index: Int, into initial: SceneState, reason: TransitionReason) {
-        let handle = nextHandle
-        nextHandle += 1
+        let handle = transitions.newConnection()
         guest.scenes[index].handle = handle
         guest.scenes[index].sizeSent = nil
         // A connection's runtime starts with its saves taken to work.
@@ -96,13 +82,30 @@ extension HostCore {
         deliver(guest, .scene(handle, callback), sceneState: state)
     }
 
+    /// S6: disconnects the scenes connected in background over the limit (`SceneLimit`).
+    func disconnectScenesOverLimit() {
+        guard sceneLimit.limit != nil else { return }
+        var connected: [SceneLimit.Connected] = []
+        for guest in guests where guest.phase == .running && guest.channel != nil {
+            for scene in guest.scenes where scene.state == .background {
+                guard let handle = scene.handle else { continue }
+                connected.append(
+                    SceneLimit.Connected(
+                        scene: SceneRef(guest: guest.id, session: scene.sessionID), handle: handle,
+                        since: scene.backgroundSince, stopped: guest.stopped))
+            }
+        }
+        for (id, effect) in sceneLimit.overLimit(connected) {
+            guard let guest = guest(id) else { continue }
+            perform([effect], for: guest)
+        }
+    }
+
     func setSceneState(_ guest: GuestRecord, scene index: Int, to state: SceneState, reason: TransitionReason) {
         let from = guest.scenes[index].state
         guest.scenes[index].state = state
         if state == .unattached {
-            guest.scenes[index].loading = .none
-            guest.scenes[index].modals = []
-            guest.scenes[index].title = nil
+            reports.disconnected(SceneRef(guest: guest.id, session: guest.scenes[index].sessionID))
         }
         record(
             .sceneState, guest: guest.id, scene: guest.scenes[index].handle, session: guest.scenes[index].sessionID,
