@@ -22,9 +22,10 @@ let package = Package(
         .executable(name: "apphost-worker", targets: ["apphost-worker"]),
         // The host as a library: its service, and the channels with what they use.
         .library(
-            name: "ApphostHost",
+            name: "ApphostService",
             targets: [
-                "ApphostHost", "ApphostChannels", "ApphostLoading", "ApphostFreezing", "ApphostLimits", "ApphostSound",
+                "ApphostService", "ApphostChannels", "ApphostLoading", "ApphostFreezing", "ApphostLimits",
+                "ApphostSound",
             ]
         ),
         .library(name: "CSampleGuest", type: .dynamic, targets: ["CSampleGuest"]),
@@ -118,7 +119,7 @@ let package = Package(
         .target(name: "ApphostVocabulary", dependencies: ["ApphostModel", cApphost]),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
-            name: "ApphostCore",
+            name: "ApphostPolicy",
             dependencies: [
                 "ApphostVocabulary", "ApphostModel", cApphost, .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -188,9 +189,9 @@ let package = Package(
         // store, the control server and the events on one host queue, with the GuestOpener it is
         // given (ApphostChannels', which the CLI picks); the data directory and its lock.
         .target(
-            name: "ApphostHost",
+            name: "ApphostService",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostModel", "ApphostControl",
+                "ApphostPolicy", "ApphostVocabulary", "ApphostExecutors", "ApphostModel", "ApphostControl",
                 "ApphostStore",
                 "ApphostFreezing", "ApphostVersion", "ApphostJournal",
                 .product(name: "Logging", package: "swift-log"),
@@ -216,8 +217,8 @@ let package = Package(
             name: "apphost",
             dependencies: [
                 "ApphostHTTP",
-                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
-                "ApphostFreezing", "ApphostHost", "ApphostLimits", "ApphostSound",
+                "ApphostPolicy", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostService", "ApphostLimits", "ApphostSound",
                 "ApphostLoading", "ApphostModel", "ApphostVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -289,8 +290,8 @@ let package = Package(
         .executableTarget(
             name: "ApphostBenchmarks",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
-                "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostPolicy", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostService", "ApphostLimits",
                 "ApphostMixing", "ApphostStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 // ThreadCensus: the host's threads and wakeups, as the in-process threads test counts them.
@@ -302,7 +303,7 @@ let package = Package(
         ),
         // Test doubles for the policy, as swift-nio's NIOEmbedded is for channels: a manual clock,
         // fake guests behind a fake channel, and a harness that drives the core with them.
-        .target(name: "ApphostCoreTesting", dependencies: ["ApphostCore", "ApphostVocabulary", "ApphostModel"]),
+        .target(name: "ApphostPolicyTesting", dependencies: ["ApphostPolicy", "ApphostVocabulary", "ApphostModel"]),
         // A ControlTarget without a host, for the control layer's tests: it records what the
         // commands ask and answers as the test sets it up.
         .target(name: "ApphostControlTesting", dependencies: ["ApphostControl", "ApphostVocabulary", "ApphostModel"]),
@@ -313,16 +314,16 @@ let package = Package(
         // benchmark).
         .target(name: "ApphostServiceTesting"),
         .testTarget(
-            name: "ApphostCoreTests",
+            name: "ApphostPolicyTests",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostCoreTesting", "ApphostExecutors", "ApphostModel",
+                "ApphostPolicy", "ApphostVocabulary", "ApphostPolicyTesting", "ApphostExecutors", "ApphostModel",
             ]),
         // GRDB: the tests write databases the host must refuse (another program's, a newer schema).
         .testTarget(
             name: "ApphostHostTests",
             dependencies: [
-                "ApphostCore", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
-                "ApphostFreezing", "ApphostHost", "ApphostLimits",
+                "ApphostPolicy", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
+                "ApphostFreezing", "ApphostService", "ApphostLimits",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", "ApphostMessages", .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -337,7 +338,8 @@ let package = Package(
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostHost", "ApphostModel", "ApphostStore",
+                "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostService", "ApphostModel",
+                "ApphostStore",
                 "ApphostSoundTesting", "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // The browser test's driver (Python, run by SwitcherBrowserTests from the source tree).

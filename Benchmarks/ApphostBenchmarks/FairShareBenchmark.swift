@@ -1,9 +1,9 @@
 import ApphostChannels
-import ApphostCore
 import ApphostExecutors
 import ApphostFreezing
-import ApphostHost
 import ApphostLimits
+import ApphostPolicy
+import ApphostService
 import ApphostVocabulary
 import Dispatch
 import Foundation

@@ -1,7 +1,7 @@
 import ApphostChannels
 import ApphostControl
 import ApphostExecutors
-import ApphostHost
+import ApphostService
 import ApphostVocabulary
 import Dispatch
 import Foundation

@@ -5,9 +5,9 @@
 // Each figure is measured beside its baseline in the same run, on the same machine, so that the
 // ratio means something even on a busy or slow machine. Targets are in Benchmarks/README.md.
 import ApphostChannels
-import ApphostCore
 import ApphostFreezing
 import ApphostLimits
+import ApphostPolicy
 import ApphostServiceTesting
 import Dispatch
 import Foundation

@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostLimits
+import ApphostPolicy
 import ArgumentParser
 
 /// How the host runs guests in background (CONTRACT B2 to B6), how many background scenes it

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostService
 import ArgumentParser
 
 /// `--data-dir`, shared by `launch` and `ctl` so that both find the same host; `ctl` takes it

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostService
 import ApphostVocabulary
 import Foundation
 import Logging

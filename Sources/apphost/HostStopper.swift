@@ -1,5 +1,5 @@
 import ApphostHTTP
-import ApphostHost
+import ApphostService
 import ApphostSound
 import Dispatch
 import Foundation

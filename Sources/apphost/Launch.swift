@@ -1,7 +1,7 @@
-import ApphostCore
 import ApphostHTTP
-import ApphostHost
 import ApphostLimits
+import ApphostPolicy
+import ApphostService
 import ApphostSound
 import ApphostVocabulary
 import ArgumentParser

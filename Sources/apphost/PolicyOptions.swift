@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostPolicy
 import ApphostVocabulary
 import ArgumentParser
 

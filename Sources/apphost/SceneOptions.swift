@@ -1,4 +1,4 @@
-import ApphostCore
+import ApphostPolicy
 import ArgumentParser
 
 /// The virtual display scenes are arranged on (CONTRACT S11), how long a user action lets a

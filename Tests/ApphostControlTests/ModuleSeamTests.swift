@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The modules that adapters and the control client are made of link no policy (issue 36): what
-/// they share is ApphostVocabulary, and ApphostCore is for the host alone. Read from the package's
+/// they share is ApphostVocabulary, and ApphostPolicy is for the host alone. Read from the package's
 /// own description (`swift package dump-package`), each target's dependencies followed to the end.
 final class ModuleSeamTests: XCTestCase {
     private static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -57,7 +57,7 @@ final class ModuleSeamTests: XCTestCase {
         for target in ["ApphostVocabulary", "ApphostControl", "ApphostFreezing", "ApphostLoading", "ApphostLimits"] {
             XCTAssertNotNil(dependencies[target], "no target \(target)")
             XCTAssertFalse(
-                closure(of: target, in: dependencies).contains("ApphostCore"), "\(target) depends on ApphostCore")
+                closure(of: target, in: dependencies).contains("ApphostPolicy"), "\(target) depends on ApphostPolicy")
         }
     }
 

@@ -4,7 +4,7 @@ import ApphostVocabulary
 import Foundation
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostService
 
 /// The control protocol's scene commands (CONTRACT S7, S9, S11, N3): what each line decodes to,
 /// that every command survives its own line, and the one-line errors of the broken ones. The

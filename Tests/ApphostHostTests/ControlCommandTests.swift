@@ -2,7 +2,7 @@ import ApphostControl
 import ApphostVocabulary
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostService
 
 /// The control protocol's verbs as types (CONTRACT O1: the same checks and the same answer
 /// through every transport): one registry of names, each verb's line, and the one-line errors

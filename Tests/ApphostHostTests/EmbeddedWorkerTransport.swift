@@ -1,5 +1,5 @@
-import ApphostCore
 import ApphostFreezing
+import ApphostPolicy
 import Foundation
 import Glibc
 

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import ApphostHost
+@testable import ApphostService
 
 /// GuestCounters on its own: each guest's series at 0 from its first `add`, its reasons made
 /// beforehand, the text in Prometheus' format with guests in order (CONTRACT O2).

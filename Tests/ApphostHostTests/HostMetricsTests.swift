@@ -5,7 +5,7 @@ import Logging
 import XCTest
 
 @testable import ApphostFreezing
-@testable import ApphostHost
+@testable import ApphostService
 
 /// HostMetrics on its own: what it counts of the host's events, and what it reads of a worker
 /// when scraped (CONTRACT O2). End to end through `ctl metrics`: Tests/ApphostCLITests/MetricsTests.swift.

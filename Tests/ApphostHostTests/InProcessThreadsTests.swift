@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostExecutors
-import ApphostHost
+import ApphostPolicy
+import ApphostService
 import ApphostServiceTesting
 import Dispatch
 import Foundation

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostService
 import Foundation
 import XCTest
 

@@ -1,4 +1,4 @@
-import ApphostHost
+import ApphostService
 import ApphostServiceTesting
 import Dispatch
 import Foundation

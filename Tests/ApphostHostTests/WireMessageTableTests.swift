@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostMessages
+import ApphostPolicy
 import ApphostWire
 import Foundation
 import XCTest

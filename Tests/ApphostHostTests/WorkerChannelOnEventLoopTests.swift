@@ -5,7 +5,7 @@ import Synchronization
 import XCTest
 
 @testable import ApphostChannels
-@testable import ApphostHost
+@testable import ApphostService
 
 /// The worker channel with the host's event loop as its host queue, as `apphost` runs it (the
 /// other worker tests give it a Dispatch queue of its own): replies and events on the loop, in

@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostExecutors
 import ApphostModel
+import ApphostPolicy
 import ApphostVocabulary
 import CApphost
 import Dispatch
@@ -10,8 +10,8 @@ import XCTest
 
 @testable import ApphostChannels
 @testable import ApphostFreezing
-@testable import ApphostHost
 @testable import ApphostLoading
+@testable import ApphostService
 
 /// Guests in worker processes, through `WorkerOpener` and `WorkerChannel` on the C fixtures: the
 /// behaviours the in-process channel has, and what only isolation gives: crashes reported with

@@ -7,7 +7,7 @@ import Glibc
 import XCTest
 
 @testable import ApphostChannels
-@testable import ApphostHost
+@testable import ApphostService
 
 /// The built `apphost-worker` (Sources/apphost-worker), spawned as the host spawns it (its end of a
 /// socketpair on fd 3) and spoken to in raw frames of apphost_wire.h, with a codec of the test's own.

@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostGuestRuntime
 import ApphostModel
+import ApphostPolicy
 import ApphostVocabulary
 import ApphostWire
 import Foundation

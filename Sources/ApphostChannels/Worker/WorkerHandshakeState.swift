@@ -1,6 +1,6 @@
-import ApphostCore
 import ApphostLoading
 import ApphostModel
+import ApphostPolicy
 import ApphostVocabulary
 import ApphostWire
 import CApphost

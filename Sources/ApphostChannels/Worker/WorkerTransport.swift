@@ -1,7 +1,7 @@
-import ApphostCore
 import ApphostExecutors
 import ApphostFreezing
 import ApphostLimits
+import ApphostPolicy
 import Dispatch
 import Glibc
 

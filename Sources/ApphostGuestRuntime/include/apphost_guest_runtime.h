@@ -244,7 +244,7 @@ enum { AHR_NOTIFICATION_LIMIT_MAX = 10000 };
  * activate, deactivate, set_rendering, set_gain, override_output) a guest
  * may make within AHR_AUDIO_REQUEST_WINDOW_NS; the rest of the window gets
  * APPHOST_ERROR_LIMIT_REACHED and reaches no one. The host keeps the same
- * numbers (ApphostCore's FloodPolicy.audioRequests) and stops a guest that
+ * numbers (ApphostPolicy's FloodPolicy.audioRequests) and stops a guest that
  * keeps at the limit. */
 enum { AHR_AUDIO_REQUEST_LIMIT = 100 };
 #define AHR_AUDIO_REQUEST_WINDOW_NS 1000000000ULL

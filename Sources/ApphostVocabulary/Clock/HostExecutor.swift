@@ -1,6 +1,6 @@
 /// The serial context the host core runs in, handed in so that the policy holds no queue of its
 /// own: the host queue in production (`HostEventLoop` or a `DispatchQueue`, in ApphostExecutors), a `ManualExecutor`
-/// in tests (ApphostCoreTesting). Every
+/// in tests (ApphostPolicyTesting). Every
 /// method of `HostCore`, and every completion it calls, runs on it.
 public protocol HostExecutor: Sendable {
     /// Runs `work` on the executor, after what is already queued there.

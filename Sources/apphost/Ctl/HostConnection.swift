@@ -1,5 +1,5 @@
 import ApphostControl
-import ApphostHost
+import ApphostService
 
 /// The CLI's way to a host: the control socket of a data directory, or a host's HTTP API
 /// (`--url`), with the same requests, replies and exit statuses (CONTRACT O4). Sends a request

@@ -1,0 +1,195 @@
+import ApphostModel
+import ApphostPolicyTesting
+import ApphostVocabulary
+import XCTest
+
+@testable import ApphostPolicy
+
+/// The scene requests part on its own (CONTRACT S9, S10, S13, N1): no core, no channel, a manual
+/// clock for the time each input carries. The default policy: an activation lasts 5 s once its
+/// action is answered; 5 notifications within 60 s.
+final class SceneRequestsPartTests: XCTestCase {
+    private let a = "org.test.a"
+    private let b = "org.test.b"
+    private let clock = ManualClock()
+    private var requests = SceneRequests(policy: ScenePolicy())
+    private let multi = RequestFacts(mayOpenScene: true, stopped: false)
+    private let state = Data("s".utf8)
+
+    private func request(_ id: String, _ token: ActivationToken, facts: RequestFacts? = nil) -> [SceneEffect] {
+        requests.request(
+            id, facts ?? multi, activation: token, from: 7, role: .auxiliary, style: .standard, state: state,
+            at: clock.uptime())
+    }
+
+    private static let noActivation = SceneEffect.record(
+        .requestRefused, scene: 7, name: "standard",
+        message: "request_scene without an unspent activation of a user action")
+
+    // CONTRACT S9: a request with the activation of a user action under way opens a scene.
+    func testS9RequestWithActivationUnderWayOpensAScene() {
+        let token = requests.grant(to: a, at: clock.uptime())
+        clock.advance(by: .seconds(60))
+        XCTAssertEqual(request(a, token), [.open(role: .auxiliary, state: state, style: .standard, from: 7)])
+        XCTAssertEqual(requests.unspent(of: a), 0)
+    }
+
+    // CONTRACT S9: an answered action's activation is good for the policy's activation, then no more.
+    func testS9ActivationEndsThePolicysActivationAfterTheAnswer() {
+        let first = requests.grant(to: a, at: clock.uptime())
+        let second = requests.grant(to: a, at: clock.uptime())
+        requests.answered(first, of: a, at: clock.uptime())
+        requests.answered(second, of: a, at: clock.uptime())
+        clock.advance(by: .milliseconds(4_999))
+        XCTAssertEqual(request(a, first), [.open(role: .auxiliary, state: state, style: .standard, from: 7)])
+        clock.advance(by: .milliseconds(1))
+        XCTAssertEqual(request(a, second), [Self.noActivation])
+    }
+
+    // CONTRACT S9: a request without an activation, with one already spent, or with another
+    // guest's, is refused.
+    func testS9RequestWithoutActivationIsRefused() {
+        XCTAssertEqual(request(a, 42), [Self.noActivation])
+        let token = requests.grant(to: a, at: clock.uptime())
+        XCTAssertEqual(request(b, token), [Self.noActivation])
+        XCTAssertEqual(request(a, token), [.open(role: .auxiliary, state: state, style: .standard, from: 7)])
+        XCTAssertEqual(request(a, token), [Self.noActivation])
+    }
+
+    // CONTRACT S9: tokens are unique within the host, over all guests; a guest's activations go
+    // when it stops running.
+    func testS9TokensAreUniqueAndEndWithTheGuest() {
+        let first = requests.grant(to: a, at: clock.uptime())
+        let second = requests.grant(to: b, at: clock.uptime())
+        XCTAssertNotEqual(first, second)
+        requests.ended(a)
+        XCTAssertEqual(requests.unspent(of: a), 0)
+        XCTAssertEqual(request(a, first), [Self.noActivation])
+        XCTAssertEqual(requests.unspent(of: b), 1)
+    }
+
+    // CONTRACT S9: a stopped guest's request spends its activation and is refused.
+    func testS9StoppedGuestSpendsItsActivationAndIsRefused() {
+        let token = requests.grant(to: a, at: clock.uptime())
+        let refused = SceneEffect.record(.requestRefused, scene: 7, name: "standard", message: "the guest is suspended")
+        XCTAssertEqual(request(a, token, facts: RequestFacts(mayOpenScene: true, stopped: true)), [refused])
+        XCTAssertEqual(requests.unspent(of: a), 0)
+    }
+
+    // CONTRACT S13: a guest that declares one scene gets no other, and keeps its activation.
+    func testS13SingleSceneGuestIsRefusedAndKeepsItsActivation() {
+        let token = requests.grant(to: a, at: clock.uptime())
+        let refused = SceneEffect.record(
+            .requestRefused, scene: 7, name: "standard", message: GuestRecord.singleScene(a))
+        XCTAssertEqual(request(a, token, facts: RequestFacts(mayOpenScene: false, stopped: false)), [refused])
+        XCTAssertEqual(requests.unspent(of: a), 1)
+        XCTAssertEqual(request(a, token), [.open(role: .auxiliary, state: state, style: .standard, from: 7)])
+    }
+
+    // CONTRACT S9: a user action has a name of 1 to 256 bytes and a payload of at most 64 KiB.
+    func testS9ActionsAreBounded() {
+        XCTAssertNoThrow(
+            try SceneRequests.check(action: String(repeating: "a", count: 256), payload: Data(count: 65_536)))
+        XCTAssertThrowsError(try SceneRequests.check(action: "", payload: Data()))
+        XCTAssertThrowsError(try SceneRequests.check(action: String(repeating: "a", count: 257), payload: Data()))
+        XCTAssertThrowsError(try SceneRequests.check(action: "open", payload: Data(count: 65_537)))
+    }
+
+    // CONTRACT S10: a guest shows one of its sessions; one it lacks is refused.
+    func testS10ActivatingASession() {
+        XCTAssertEqual(
+            requests.activate("s1", of: a, style: .prominent, known: true), [.show(session: "s1", style: .prominent)])
+        XCTAssertEqual(
+            requests.activate("s2", of: a, style: .automatic, known: false),
+            [.record(.requestRefused, session: "s2", name: "automatic", message: "activate: no session s2 of \(a)")])
+    }
+
+    // CONTRACT S7: a guest's close_session closes with reason guest; one it lacks is refused.
+    func testS7GuestsCloseRequest() {
+        XCTAssertEqual(requests.closeRequested("s1", of: a, known: true), [.close(session: "s1", reason: .guest)])
+        XCTAssertEqual(
+            requests.closeRequested("s2", of: a, known: false),
+            [.record(.requestRefused, session: "s2", name: "close", message: "close: no session s2 of \(a)")])
+    }
+
+    // CONTRACT N1: at most 5 notifications within any 60 s, per guest.
+    func testN1NotificationLimit() {
+        let shown = SceneEffect.record(.notification, name: "t", message: "body")
+        let refused = SceneEffect.record(.notificationRefused, name: "t", message: "more than 5 within 60 s")
+        for _ in 0..<5 {
+            XCTAssertEqual(requests.notification(from: a, title: "t", body: "body", at: clock.uptime()), [shown])
+            clock.advance(by: .seconds(1))
+        }
+        XCTAssertEqual(requests.notification(from: a, title: "t", body: "body", at: clock.uptime()), [refused])
+        XCTAssertEqual(
+            requests.notification(from: b, title: "t", body: "", at: clock.uptime()),
+            [.record(.notification, name: "t", message: nil)])
+        XCTAssertEqual(requests.notificationLimit, .notificationLimit(count: 5, window: .seconds(60)))
+        // The first one leaves the window 60 s after it was posted.
+        clock.advance(by: .seconds(55))
+        XCTAssertEqual(requests.notification(from: a, title: "t", body: "body", at: clock.uptime()), [shown])
+        XCTAssertEqual(requests.notification(from: a, title: "t", body: "body", at: clock.uptime()), [refused])
+    }
+}
+
+/// Closing a session on its own (CONTRACT S7): what a close says, in order, and the sessions a
+/// guest hears of later.
+final class SessionClosingTests: XCTestCase {
+    private let a = "org.test.a"
+    private var closing = SessionClosing()
+
+    private func facts(handle: SceneHandle? = 3, phase: GuestPhase = .running, stopped: Bool = false) -> CloseFacts {
+        CloseFacts(known: true, handle: handle, phase: phase, stopped: stopped, changingSuspension: false)
+    }
+
+    // CONTRACT S7: a running guest's scene leaves the layout, disconnects, goes, and is
+    // discarded; the guest hears did-discard at once.
+    func testS7ClosingARunningGuestsScene() throws {
+        let effects = try closing.close("s1", of: a, facts(), reason: .requested).get()
+        XCTAssertEqual(
+            effects,
+            [
+                .hide(session: "s1", reason: .requested),
+                .disconnect(session: "s1", handle: 3, reason: .requested, held: false),
+                .remove(session: "s1"), .discard(session: "s1", reason: .requested, announce: true),
+            ])
+        XCTAssertEqual(closing.pending(of: a), [])
+    }
+
+    // CONTRACT S7, B7: a suspended guest's scene disconnects on resume, and the guest hears
+    // did-discard then; an unattached scene of a guest not running has nothing to disconnect.
+    func testS7ClosingAStoppedGuestsSceneWaitsForIt() throws {
+        let suspended = try closing.close("s1", of: a, facts(stopped: true), reason: .requested).get()
+        XCTAssertEqual(
+            suspended,
+            [
+                .disconnect(session: "s1", handle: 3, reason: .requested, held: true), .remove(session: "s1"),
+                .discard(session: "s1", reason: .requested, announce: false),
+            ])
+        let gone = try closing.close("s2", of: a, facts(handle: nil, phase: .notRunning), reason: .requested).get()
+        XCTAssertEqual(gone, [.remove(session: "s2"), .discard(session: "s2", reason: .requested, announce: false)])
+        XCTAssertEqual(closing.pending(of: a), ["s1", "s2"])
+        closing.announcing("s1", of: a)
+        XCTAssertEqual(closing.pending(of: a), ["s2"])
+    }
+
+    // CONTRACT S7: an unknown session, or a guest launching, terminating or changing its
+    // suspension, is refused and nothing is closed.
+    func testS7RefusedCloses() {
+        XCTAssertThrowsError(
+            try closing.close(
+                "s9", of: a,
+                CloseFacts(known: false, handle: nil, phase: .running, stopped: false, changingSuspension: false),
+                reason: .requested
+            ).get())
+        XCTAssertThrowsError(try closing.close("s1", of: a, facts(phase: .launching), reason: .requested).get())
+        XCTAssertThrowsError(try closing.close("s1", of: a, facts(phase: .terminating), reason: .requested).get())
+        XCTAssertThrowsError(
+            try closing.close(
+                "s1", of: a,
+                CloseFacts(known: true, handle: 3, phase: .running, stopped: true, changingSuspension: true),
+                reason: .requested
+            ).get())
+        XCTAssertEqual(closing.pending(of: a), [])
+    }
+}
