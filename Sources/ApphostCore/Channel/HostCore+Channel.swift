@@ -109,7 +109,7 @@ extension HostCore {
             else {
                 return
             }
-            guest.actionOutcomes.append(outcome)
+            actions.reported(outcome, by: guest.id)
         }
     }
 

@@ -131,7 +131,7 @@ extension HostCore {
         // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
         guest.saveConfirmations.reset()
         // An action's result whose reply never came (the guest died between them) answers nothing.
-        guest.actionOutcomes.removeAll()
+        actions.ended(guest.id)
         guest.calls.reset()
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)

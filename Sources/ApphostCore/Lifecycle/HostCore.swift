@@ -35,6 +35,10 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     let backgroundSceneLimit: Int?
     /// The host's memory readings against its limit (A4).
     var memory: MemoryWatch
+    /// Operators' calls of guests' actions and the results guests reported (F1 to F3), and the
+    /// completions and deadlines of those calls.
+    var actions: ActionCalls
+    var actionAnswers = ActionAnswers()
 
     /// Guests in the order they were first loaded; a record stays once made (`add`).
     private(set) var guests: [GuestRecord] = []
@@ -87,6 +91,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         self.backgroundSceneLimit = backgroundSceneLimit
         self.background = BackgroundScheduler(policy: background)
         memory = MemoryWatch(limit: memoryLimit)
+        actions = ActionCalls(limit: watchdog.hardLimit)
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
