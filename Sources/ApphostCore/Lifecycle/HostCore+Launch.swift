@@ -132,7 +132,7 @@ extension HostCore {
         guest.saveConfirmations.reset()
         // An action's result whose reply never came (the guest died between them) answers nothing.
         actions.ended(guest.id)
-        guest.calls.reset()
+        perform(watchdog.ended(&guest.calls), for: guest)
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)
             guest.scenes[index].handle = nil
@@ -246,6 +246,6 @@ extension HostCore {
         let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
         guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restarter.restartIfAllowed(guest) }
+        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restartFailed(guest) }
     }
 }
