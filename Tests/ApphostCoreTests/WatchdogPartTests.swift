@@ -160,8 +160,7 @@ final class RestarterPartTests: XCTestCase {
     // it crashed, counted; past the burst the host says so once and leaves it down.
     func testX2RestartsAfterTheDelayUntilTheBurst() {
         let driver = Driver()
-        driver.history.crashedInForeground = true
-        driver.fail()
+        driver.apply(driver.restarter.failed(&driver.history, at: driver.clock.uptime(), inForeground: true))
         XCTAssertEqual(driver.take(), [], "not before the delay")
         driver.clock.advance(by: .milliseconds(100))
         XCTAssertEqual(driver.take(), [.record(.restarting, message: "restart 1"), .launch(foreground: true)])
@@ -183,6 +182,12 @@ final class RestarterPartTests: XCTestCase {
             driver.restarter.failed(&driver.history, at: .zero), [.schedule(after: .milliseconds(100))])
         XCTAssertEqual(driver.restarter.due(&driver.history, phase: .running), [])
         XCTAssertEqual(driver.history.restarts, 0)
+        XCTAssertEqual(
+            driver.restarter.failed(&driver.history, at: .seconds(1), inForeground: false),
+            [.schedule(after: .milliseconds(100))])
+        XCTAssertEqual(
+            driver.restarter.due(&driver.history, phase: .notRunning),
+            [.record(.restarting, message: "restart 1"), .launch(foreground: false)], "back where it crashed")
         var other = RestartHistory()
         XCTAssertEqual(Restarter(policy: .never).failed(&other, at: .zero), [])
     }

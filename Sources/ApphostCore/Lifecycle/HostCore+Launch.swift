@@ -245,7 +245,9 @@ extension HostCore {
         let place = callback.map { "in \($0)" } ?? "outside any callback"
         let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
-        guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restartFailed(guest) }
+        let inForeground = layout.mainScenes.contains { $0.guest == guest.id }
+        unloaded(guest, channel: channel, reason: reason) { [weak self] in
+            self?.restartFailed(guest, inForeground: inForeground)
+        }
     }
 }

@@ -55,8 +55,9 @@ extension HostCore {
         }
     }
 
-    /// X2: `guest` crashed, or a restart of it failed to launch.
-    func restartFailed(_ guest: GuestRecord) {
-        perform(restarter.failed(&guest.restartHistory, at: clock.uptime()), for: guest)
+    /// X2: `guest` crashed (in the foreground or not), or a restart of it failed to launch
+    /// (`inForeground` nil).
+    func restartFailed(_ guest: GuestRecord, inForeground: Bool? = nil) {
+        perform(restarter.failed(&guest.restartHistory, at: clock.uptime(), inForeground: inForeground), for: guest)
     }
 }

@@ -9,9 +9,11 @@ import ApphostVocabulary
 struct Restarter {
     let policy: RestartPolicy
 
-    /// The guest crashed at `now`, or a restart of it failed to launch: relaunched after the
-    /// delay, if the policy allows.
-    func failed(_ history: inout RestartHistory, at now: Duration) -> [RestartEffect] {
+    /// The guest crashed at `now` (in the foreground or not: a restart brings it back there), or
+    /// a restart of it failed to launch (`inForeground` nil): relaunched after the delay, if the
+    /// policy allows.
+    func failed(_ history: inout RestartHistory, at now: Duration, inForeground: Bool? = nil) -> [RestartEffect] {
+        if let inForeground { history.crashedInForeground = inForeground }
         switch history.failed(at: now, policy: policy) {
         case .stayDown:
             return []
