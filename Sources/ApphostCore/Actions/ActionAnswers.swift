@@ -8,7 +8,7 @@ struct ActionAnswers {
     typealias Completion = @Sendable (Result<ActionValue?, HostCommandError>) -> Void
 
     private var completions: [ActionCallID: Completion] = [:]
-    private var deadlines: [ActionCallID: any ScheduledAction] = [:]
+    private var deadlines = Alarms<ActionCallID>()
 
     mutating func expect(_ call: ActionCallID, _ completion: @escaping Completion) {
         completions[call] = completion
@@ -19,16 +19,10 @@ struct ActionAnswers {
         completions.removeValue(forKey: call)
     }
 
-    mutating func arm(_ call: ActionCallID, _ action: any ScheduledAction) {
-        deadlines[call] = action
-    }
+    mutating func arm(_ call: ActionCallID, _ action: any ScheduledAction) { deadlines.arm(call, action) }
 
-    mutating func cancel(_ call: ActionCallID) {
-        deadlines.removeValue(forKey: call)?.cancel()
-    }
+    mutating func cancel(_ call: ActionCallID) { deadlines.cancel(call) }
 
     /// `call`'s deadline runs: true unless it was cancelled meanwhile.
-    mutating func fell(_ call: ActionCallID) -> Bool {
-        deadlines.removeValue(forKey: call) != nil
-    }
+    mutating func fell(_ call: ActionCallID) -> Bool { deadlines.fell(call) }
 }

@@ -1,0 +1,27 @@
+import ApphostVocabulary
+
+/// The clock's handles of a part's timers, by token: the core's side of a part's `schedule` and
+/// `cancel` effects, so that the part holds values only and never calls the clock. Confined to
+/// the host queue, like the core that keeps it.
+struct Alarms<Token: Hashable> {
+    private var armed: [Token: any ScheduledAction] = [:]
+
+    mutating func arm(_ token: Token, _ action: any ScheduledAction) {
+        armed[token] = action
+    }
+
+    mutating func cancel(_ token: Token) {
+        armed.removeValue(forKey: token)?.cancel()
+    }
+
+    /// `token`'s action runs: true unless it was cancelled meanwhile (a clock whose cancellation
+    /// comes too late for an action already on its way).
+    mutating func fell(_ token: Token) -> Bool {
+        armed.removeValue(forKey: token) != nil
+    }
+}
+
+/// The background scheduler's timers (`BackgroundEffect.schedule`, `.cancel`).
+typealias BackgroundAlarms = Alarms<BackgroundToken>
+/// The watchdog's timers (`WatchdogEffect.schedule`, `.cancel`).
+typealias WatchdogAlarms = Alarms<WatchdogToken>
