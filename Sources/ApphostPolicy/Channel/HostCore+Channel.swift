@@ -34,7 +34,7 @@ extension HostCore {
     ) -> (GuestMessage, @Sendable (GuestReply) -> Void) {
         if call.runsGuestCode { record(.callback, guest: guest.id, scene: call.scene, name: call.callbackName) }
         let message = GuestMessage(call: call, appState: guest.appState, sceneState: sceneState)
-        watchdog.sent(call.callbackName, to: guest, channel: channel)
+        perform(watchdog.sent(call.callbackName, &guest.calls, at: clock.uptime()), for: guest)
         let sent = clock.uptime()
         return (
             message,
@@ -44,10 +44,10 @@ extension HostCore {
                         .callbackRoundTrip(
                             guest: guest.id, callback: call.callbackName, duration: self.clock.uptime() - sent))
                 }
-                if guest.channel === channel, let self, guest.calls.current != nil,
-                    !self.watchdog.answered(by: guest, channel: channel)
-                {
-                    self.considerAutoSuspension(guest)
+                if guest.channel === channel, let self, guest.calls.current != nil {
+                    let (more, effects) = self.watchdog.answered(&guest.calls, at: self.clock.uptime())
+                    self.perform(effects, for: guest)
+                    if !more { self.considerAutoSuspension(guest) }
                 }
                 if case .failure(.crashed(let cause)) = result {
                     self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
@@ -107,7 +107,7 @@ extension HostCore {
             else {
                 return
             }
-            guest.actionOutcomes.append(outcome)
+            actions.reported(outcome, by: guest.id)
         }
     }
 }

@@ -1,7 +1,7 @@
 import ApphostVocabulary
 
-/// The clock's handles of a part's timers, by token: the core's side of a part's `.schedule` and
-/// `.cancel` effects, so that the part holds values only and never calls the clock. Confined to
+/// The clock's handles of a part's timers, by token: the core's side of a part's `schedule` and
+/// `cancel` effects, so that the part holds values only and never calls the clock. Confined to
 /// the host queue, like the core that keeps it.
 struct Alarms<Token: Hashable> {
     private var armed: [Token: any ScheduledAction] = [:]
@@ -21,5 +21,7 @@ struct Alarms<Token: Hashable> {
     }
 }
 
-/// The background scheduler's (`BackgroundToken`).
+/// The background scheduler's timers (`BackgroundEffect.schedule`, `.cancel`).
 typealias BackgroundAlarms = Alarms<BackgroundToken>
+/// The watchdog's timers (`WatchdogEffect.schedule`, `.cancel`).
+typealias WatchdogAlarms = Alarms<WatchdogToken>

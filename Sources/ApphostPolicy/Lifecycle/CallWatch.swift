@@ -25,9 +25,10 @@ struct CallWatch {
     private(set) var oldestSince: Duration = .zero
     /// The oldest has been flagged for running past the limit.
     private(set) var oldestFlagged = false
-    /// The one timer that looks at the oldest callback, and when it is due: replies never re-arm
-    /// it, it re-arms itself when it finds the callback it was set for already answered.
-    var timer: (any ScheduledAction)?
+    /// The one timer that looks at the oldest callback (the watchdog's token, armed by the core),
+    /// and when it is due: replies never re-arm it, it re-arms itself when it finds the callback
+    /// it was set for already answered.
+    var timer: WatchdogToken?
     var timerDue: Duration = .zero
     /// The watchdog killed the guest: its death is reported as a watchdog stop, not a crash.
     var killedByWatchdog = false
@@ -102,7 +103,6 @@ struct CallWatch {
         answeredCount += UInt64(inFlight.count)
         inFlight.removeAll()
         killedByWatchdog = false
-        timer?.cancel()
         timer = nil
     }
 

@@ -51,8 +51,6 @@ final class GuestRecord: @unchecked Sendable {
     var scenes: [SceneRecord] = []
     /// X5 (ABI 1.7): the confirmations its saves asked for, until its runtime is told them.
     var saveConfirmations = SaveConfirmations()
-    /// F2: how the actions it was called in ended, each until its call's reply takes it.
-    var actionOutcomes: [ActionOutcome] = []
     var lastReason: TransitionReason = .requested
     var lastTransition: Date
 

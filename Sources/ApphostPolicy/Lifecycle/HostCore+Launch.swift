@@ -132,8 +132,8 @@ extension HostCore {
         // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
         guest.saveConfirmations.reset()
         // An action's result whose reply never came (the guest died between them) answers nothing.
-        guest.actionOutcomes.removeAll()
-        guest.calls.reset()
+        actions.ended(guest.id)
+        perform(watchdog.ended(&guest.calls), for: guest)
         for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
             setSceneState(guest, scene: index, to: .unattached, reason: reason)
             guest.scenes[index].handle = nil
@@ -246,7 +246,9 @@ extension HostCore {
         let place = callback.map { "in \($0)" } ?? "outside any callback"
         let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
         record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
-        guest.restartHistory.crashedInForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason) { [weak self] in self?.restarter.restartIfAllowed(guest) }
+        let inForeground = layout.mainScenes.contains { $0.guest == guest.id }
+        unloaded(guest, channel: channel, reason: reason) { [weak self] in
+            self?.restartFailed(guest, inForeground: inForeground)
+        }
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// transitions, layout, memory.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
-public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterDelegate, @unchecked Sendable {
+public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
     let hostQueue: any HostExecutor
@@ -23,8 +23,9 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     let measure: @Sendable (HostMeasurement) -> Void
     /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
     let sessions: SessionKeeper
-    /// Stops guests stuck in a callback (B5).
-    let watchdog: Watchdog
+    /// Stops guests stuck in a callback (B5), and the clock's handles of its timers.
+    var watchdog: Watchdog
+    var watchdogAlarms = WatchdogAlarms()
     /// Relaunches crashed guests under the restart policy (X2).
     let restarter: Restarter
     /// Background tasks, budgets, timers and automatic suspension (B1 to B9), and the clock's
@@ -35,6 +36,10 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
     let sceneLimit: SceneLimit
     /// The host's memory readings against its limit (A4).
     var memory: MemoryWatch
+    /// Operators' calls of guests' actions and the results guests reported (F1 to F3), and the
+    /// completions and deadlines of those calls.
+    var actions: ActionCalls
+    var actionAnswers = ActionAnswers()
 
     /// Guests in the order they were first loaded; a record stays once made (`add`).
     private(set) var guests: [GuestRecord] = []
@@ -80,6 +85,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         sceneLimit = SceneLimit(limit: backgroundSceneLimit)
         self.background = BackgroundScheduler(policy: background)
         memory = MemoryWatch(limit: memoryLimit)
+        actions = ActionCalls(limit: watchdog.hardLimit)
         self.opener = opener
         self.clock = clock
         self.hostQueue = hostQueue
@@ -87,11 +93,9 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
         let log = HostEventLog(clock: clock, emit: emit)
         self.log = log
         sessions = SessionKeeper(store: store, clock: clock, hostQueue: hostQueue, sessionIDs: sessionIDs, log: log)
-        self.watchdog = Watchdog(policy: watchdog, clock: clock, log: log)
-        restarter = Restarter(policy: restartPolicy, clock: clock, hostQueue: hostQueue, log: log)
+        self.watchdog = Watchdog(policy: watchdog)
+        restarter = Restarter(policy: restartPolicy)
         sessions.delegate = self
-        self.watchdog.delegate = self
-        restarter.delegate = self
     }
 
     // MARK: Commands
@@ -328,7 +332,7 @@ public final class HostCore: SessionKeeperDelegate, WatchdogDelegate, RestarterD
                             modals: report.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
                             saveFailure: $0.saveFailure)
                     },
-                    restart: restarter.status(of: guest),
+                    restart: restarter.status(of: guest.restartHistory),
                     backgroundTimeRemaining: guest.stopped
                         ? nil : background.timeRemaining(of: guest.id, at: clock.uptime())?.timeInterval,
                     tasks: background.tasks(of: guest.id).map {

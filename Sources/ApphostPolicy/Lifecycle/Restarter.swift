@@ -3,62 +3,55 @@ import ApphostVocabulary
 
 /// Restarts under the restart policy (CONTRACT X2): a crashed guest is relaunched after the
 /// policy's delay, unless it crashed `burst` times within `interval`; then the host says so and
-/// leaves it down. Each guest's `RestartHistory` counts and decides; this schedules and relaunches.
-///
-/// Confined to the host queue, like the core: call every method there.
-final class Restarter: @unchecked Sendable {
+/// leaves it down. Each guest's `RestartHistory` counts and decides; this turns the decisions
+/// into what should happen, as values (`RestartEffect`) for the core to carry out: it never
+/// calls the clock nor launches anything itself.
+struct Restarter {
     let policy: RestartPolicy
-    /// The core, which launches the guest again.
-    weak var delegate: (any RestarterDelegate)?
-    private let clock: any HostClock
-    private let hostQueue: any HostExecutor
-    private let log: HostEventLog
 
-    init(policy: RestartPolicy, clock: any HostClock, hostQueue: any HostExecutor, log: HostEventLog) {
-        self.policy = policy
-        self.clock = clock
-        self.hostQueue = hostQueue
-        self.log = log
-    }
-
-    /// `guest` crashed, or a restart of it failed to launch: relaunched after the delay, if the
+    /// The guest crashed at `now` (in the foreground or not: a restart brings it back there), or
+    /// a restart of it failed to launch (`inForeground` nil): relaunched after the delay, if the
     /// policy allows.
-    func restartIfAllowed(_ guest: GuestRecord) {
-        switch guest.restartHistory.failed(at: clock.uptime(), policy: policy) {
+    func failed(_ history: inout RestartHistory, at now: Duration, inForeground: Bool? = nil) -> [RestartEffect] {
+        if let inForeground { history.crashedInForeground = inForeground }
+        switch history.failed(at: now, policy: policy) {
         case .stayDown:
-            return
+            return []
         case .giveUp:
-            log.record(
-                .error, guest: guest.id, reason: .crash,
-                message: "not restarting: \(policy.burst) restarts within \(policy.interval.secondsText)")
+            return [
+                .record(
+                    .error, message: "not restarting: \(policy.burst) restarts within \(policy.interval.secondsText)")
+            ]
         case .restart(let delay):
-            let hostQueue = hostQueue
-            clock.schedule(after: delay) { [weak self] in
-                guard let restarter = self else { return }
-                hostQueue.execute { restarter.restart(guest) }
-            }
+            return [.schedule(after: delay)]
         }
     }
 
-    private func restart(_ guest: GuestRecord) {
-        guard guest.phase == .notRunning, guest.restartHistory.beginRestart() else { return }
-        log.record(.restarting, guest: guest.id, reason: .crash, message: "restart \(guest.restartHistory.restarts)")
-        delegate?.launch(path: guest.path, foreground: guest.restartHistory.crashedInForeground) { result in
-            // A restart that fails to launch is a failure too: it counts against the burst.
-            if case .failure = result { self.restartIfAllowed(guest) }
-        }
+    /// The delay of a restart ended: the guest is launched again, where it crashed (foreground or
+    /// background), unless it runs again meanwhile or the host gave up on it.
+    func due(_ history: inout RestartHistory, phase: GuestPhase) -> [RestartEffect] {
+        guard phase == .notRunning, history.beginRestart() else { return [] }
+        return [
+            .record(.restarting, message: "restart \(history.restarts)"),
+            .launch(foreground: history.crashedInForeground),
+        ]
     }
 
     /// The guest's restarts, as `ctl ps` shows them.
-    func status(of guest: GuestRecord) -> RestartStatus {
-        guest.restartHistory.status(policy.mode)
+    func status(of history: RestartHistory) -> RestartStatus {
+        history.status(policy.mode)
     }
 }
 
-/// What the restarter needs of the core it serves.
-protocol RestarterDelegate: AnyObject {
-    /// Loads the guest at `path` and launches it, as `HostCore.launch` does.
-    func launch(
-        path: String, foreground: Bool,
-        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void)
+/// What the restarter says should happen to a guest; the core carries the effects out in order
+/// (`HostCore.perform(_:for:)`).
+enum RestartEffect: Equatable, Sendable {
+    /// Record this event of the guest's, reason crash.
+    case record(HostEvent.Kind, message: String)
+    /// After `delay`, on the host queue, hand the guest back to `Restarter.due`. Never cancelled:
+    /// `due` finds out whether the restart still stands.
+    case schedule(after: Duration)
+    /// Launch the guest again, as `HostCore.launch` does; a launch that fails is a failure too
+    /// (`Restarter.failed`), and counts against the burst.
+    case launch(foreground: Bool)
 }

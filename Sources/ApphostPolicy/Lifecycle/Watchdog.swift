@@ -3,86 +3,113 @@ import ApphostVocabulary
 /// The watchdog (CONTRACT B5): a callback gets the whole limit from the moment it becomes the
 /// oldest unanswered one. Past the limit the guest is flagged; past the hard limit it is killed
 /// or frozen, by policy. The host itself never waits for it. Each guest's `CallWatch` holds its
-/// callbacks and the rule; this arms the one timer that looks at them and acts on what it finds.
+/// callbacks and the rule; this decides when to look at them and what to do about what it finds.
 ///
-/// Confined to the host queue, like the core: call every method there.
-final class Watchdog: @unchecked Sendable {
+/// It takes inputs (a callback sent or answered, its timer falling due, the outcome of stopping
+/// the guest) with the guest's `CallWatch` and the time, and returns what should happen as values
+/// (`WatchdogEffect`), in order, for the core to carry out. It never calls the clock: its one
+/// timer a guest is a token (`WatchdogToken`) the core arms and hands back to `look`.
+struct Watchdog {
     let policy: WatchdogPolicy
-    /// The core, which suspends a guest the watchdog froze.
-    weak var delegate: (any WatchdogDelegate)?
-    private let clock: any HostClock
-    private let log: HostEventLog
+    /// Numbers the tokens, for all guests.
+    private var serial: UInt64 = 0
 
-    init(policy: WatchdogPolicy, clock: any HostClock, log: HostEventLog) {
+    init(policy: WatchdogPolicy) {
         self.policy = policy
-        self.clock = clock
-        self.log = log
     }
 
-    /// `callback` was sent to `guest` on `channel`: watched from now if it is the oldest.
-    func sent(_ callback: String, to guest: GuestRecord, channel: any GuestChannel) {
-        if guest.calls.sent(callback, at: clock.uptime()) {
-            arm(guest, channel: channel, at: guest.calls.nextLook(policy))
-        }
+    /// `callback` was sent at `now`: watched from now if it is the oldest.
+    mutating func sent(_ callback: String, _ calls: inout CallWatch, at now: Duration) -> [WatchdogEffect] {
+        guard calls.sent(callback, at: now) else { return [] }
+        return arm(&calls, at: calls.nextLook(policy), now: now)
     }
 
-    /// `guest` answered its oldest callback; returns whether another one is unanswered (and
-    /// watched from now).
-    func answered(by guest: GuestRecord, channel: any GuestChannel) -> Bool {
-        guard guest.calls.answered(at: clock.uptime()) else { return false }
-        arm(guest, channel: channel, at: guest.calls.nextLook(policy))
-        return true
+    /// The oldest callback was answered at `now`; `more` says whether another one is unanswered
+    /// (and watched from now).
+    mutating func answered(_ calls: inout CallWatch, at now: Duration) -> (more: Bool, effects: [WatchdogEffect]) {
+        guard calls.answered(at: now) else { return (false, []) }
+        return (true, arm(&calls, at: calls.nextLook(policy), now: now))
     }
 
-    /// Makes sure the watchdog looks again by `due`. An earlier timer stays: when it fires it
-    /// finds a younger callback and sets itself for that one.
-    private func arm(_ guest: GuestRecord, channel: any GuestChannel, at due: Duration) {
-        if guest.calls.timer != nil, guest.calls.timerDue <= due { return }
-        guest.calls.timer?.cancel()
-        guest.calls.timerDue = due
-        guest.calls.timer = clock.schedule(after: due - clock.uptime()) { [weak self] in
-            // On the host queue: a Dispatch timer of the host queue's, or the manual clock's turn.
-            guard let self, guest.channel === channel else { return }
-            guest.calls.timer = nil
-            self.checkOldestCallback(guest, channel: channel)
-        }
-    }
-
-    private func checkOldestCallback(_ guest: GuestRecord, channel: any GuestChannel) {
-        let finding = guest.calls.check(at: clock.uptime(), policy: policy)
+    /// `token` fell due at `now`: the watchdog looks at the oldest callback. A token that is no
+    /// longer the guest's timer does nothing.
+    mutating func look(_ token: WatchdogToken, _ calls: inout CallWatch, at now: Duration) -> [WatchdogEffect] {
+        guard calls.timer == token else { return [] }
+        calls.timer = nil
+        let finding = calls.check(at: now, policy: policy)
+        var effects: [WatchdogEffect] = []
         if let callback = finding.overdue {
-            log.record(
-                .watchdog, guest: guest.id, reason: .watchdog,
-                message: "\(callback) has not returned within \(policy.limit.secondsText)")
+            effects.append(
+                .record(.watchdog, message: "\(callback) has not returned within \(policy.limit.secondsText)"))
         }
-        if let callback = finding.hung { return stopHung(guest, channel: channel, in: callback) }
-        if let next = finding.next { arm(guest, channel: channel, at: next) }
+        if let callback = finding.hung {
+            let freezing = policy.action == .freeze
+            if !freezing { calls.killedByWatchdog = true }
+            calls.lastHung = (calls.answeredCount, callback)
+            let overdue = "\(callback) has not returned within \(policy.hardLimit.secondsText)"
+            effects.append(.stop(freezing: freezing, overdue: overdue))
+        } else if let next = finding.next {
+            effects += arm(&calls, at: next, now: now)
+        }
+        return effects
     }
 
-    private func stopHung(_ guest: GuestRecord, channel: any GuestChannel, in callback: String) {
-        let freezing = policy.action == .freeze
-        let overdue = "\(callback) has not returned within \(policy.hardLimit.secondsText)"
-        if !freezing { guest.calls.killedByWatchdog = true }
-        guest.calls.lastHung = (guest.calls.answeredCount, callback)
-        channel.forceStop(freezing: freezing) { [weak self] result in
-            guard let self, guest.channel === channel else { return }
-            switch result {
-            case .failure(let failure):
-                guest.calls.killedByWatchdog = false
-                self.log.record(
-                    .error, guest: guest.id, reason: .watchdog, message: "\(overdue); cannot stop it: \(failure)")
-            case .success where freezing:
-                self.delegate?.frozenByWatchdog(guest, overdue: overdue)
-            case .success:
-                // The death that follows is reported through the core's `crashed`, with reason watchdog.
-                break
-            }
+    /// The guest's channel answered `.stop(freezing:overdue:)`.
+    func stopped(
+        _ result: Result<Void, ChannelFailure>, freezing: Bool, overdue: String, _ calls: inout CallWatch
+    ) -> [WatchdogEffect] {
+        switch result {
+        case .failure(let failure):
+            calls.killedByWatchdog = false
+            return [.record(.error, message: "\(overdue); cannot stop it: \(failure)")]
+        case .success where freezing:
+            return [.frozen(overdue: overdue)]
+        case .success:
+            // The death that follows is reported through the core's `crashed`, with reason watchdog.
+            return []
         }
+    }
+
+    /// The guest is gone: nothing is waiting any more, and its timer is off.
+    func ended(_ calls: inout CallWatch) -> [WatchdogEffect] {
+        let timer = calls.timer
+        calls.reset()
+        return timer.map { [.cancel($0)] } ?? []
+    }
+
+    /// Makes sure the watchdog looks again by `due`. An earlier timer stays: when it falls due it
+    /// finds a younger callback and sets itself for that one.
+    private mutating func arm(_ calls: inout CallWatch, at due: Duration, now: Duration) -> [WatchdogEffect] {
+        if calls.timer != nil, calls.timerDue <= due { return [] }
+        var effects: [WatchdogEffect] = calls.timer.map { [.cancel($0)] } ?? []
+        serial += 1
+        let token = WatchdogToken(serial: serial)
+        calls.timer = token
+        calls.timerDue = due
+        effects.append(.schedule(token, after: due - now))
+        return effects
     }
 }
 
-/// What the watchdog needs of the core it serves.
-protocol WatchdogDelegate: AnyObject {
-    /// `guest` was frozen where it stood, `overdue` saying in what: the host takes it as suspended.
-    func frozenByWatchdog(_ guest: GuestRecord, overdue: String)
+/// One arming of a guest's watchdog timer (`WatchdogEffect.schedule`), unique within the
+/// watchdog.
+struct WatchdogToken: Hashable, Sendable {
+    let serial: UInt64
+}
+
+/// What the watchdog says should happen to the guest an input concerned; the core carries the
+/// effects out in order (`HostCore.perform(_:for:)`).
+enum WatchdogEffect: Equatable, Sendable {
+    /// Record this event of the guest's, reason watchdog.
+    case record(HostEvent.Kind, message: String)
+    /// Arm `token` on the clock, `after` from now; hand it back to `Watchdog.look` when it falls
+    /// due while the guest still runs on the channel it had.
+    case schedule(WatchdogToken, after: Duration)
+    /// Disarm `token`: it must not fall due.
+    case cancel(WatchdogToken)
+    /// Stop the guest stuck in a callback: frozen where it stands, or killed; hand the channel's
+    /// answer back to `Watchdog.stopped`.
+    case stop(freezing: Bool, overdue: String)
+    /// The guest was frozen, `overdue` saying in what: the host takes it as suspended.
+    case frozen(overdue: String)
 }

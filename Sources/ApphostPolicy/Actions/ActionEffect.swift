@@ -1,0 +1,37 @@
+import ApphostModel
+import ApphostVocabulary
+
+/// One operator's call of a guest's action, from the moment `ActionCalls.call` takes it until it
+/// is answered and its reply has come. Unique within the part, so that a late reply or deadline
+/// names one call for good.
+struct ActionCallID: Hashable, Sendable {
+    let serial: UInt64
+}
+
+/// What the action calls part says should happen; the core carries the effects out in order
+/// (`HostCore.perform(_:for:)`).
+enum ActionEffect: Equatable, Sendable {
+    /// Send this call of the action to the guest; hand its reply back to `ActionCalls.replied`.
+    case deliver(ActionCallID, GuestCall)
+    /// Complete the operator's call with this: once, whichever of reply and deadline comes first.
+    case answer(ActionCallID, Result<ActionValue?, HostCommandError>)
+    /// Arm the call's deadline on the clock, `after` from now; hand it back to
+    /// `ActionCalls.deadline` when it falls due.
+    case schedule(ActionCallID, after: Duration)
+    /// Disarm the call's deadline: it must not fall due.
+    case cancel(ActionCallID)
+}
+
+/// What the action calls part needs to know of a guest from the core at the moment of an input.
+struct ActionFacts: Sendable {
+    var descriptor: GuestDescriptor
+    var phase: GuestPhase
+    /// Stopped by the host, or being suspended or resumed.
+    var stopped: Bool
+    var appState: AppState
+    /// It runs in the host's process: nothing can stop it when it hangs.
+    var inProcess: Bool
+    /// Its callbacks in flight and the watchdog's view of them (B5): where an action waits.
+    var calls: CallWatch
+    var lastReason: TransitionReason
+}

@@ -1,0 +1,33 @@
+import ApphostModel
+import ApphostVocabulary
+
+/// What the memory watch says should happen; the core carries the effects out in order
+/// (`HostCore.perform(_:)`).
+enum MemoryEffect: Equatable, Sendable {
+    /// Record this event, of the host's or of a guest's.
+    case record(
+        HostEvent.Kind, guest: String? = nil, reason: TransitionReason, name: String? = nil, message: String? = nil)
+    /// Send the guest its memory warning (did_receive_memory_warning).
+    case warn(String)
+    /// Keep one memory warning for the stopped guest, for when it resumes (B8).
+    case hold(String)
+    /// Terminate the guest, reason memory; its saved state survives.
+    case terminate(String)
+}
+
+/// What the memory watch needs to know of a guest from the core at the moment of an input.
+struct MemoryFacts: Equatable, Sendable {
+    var id: String
+    var phase: GuestPhase
+    /// It has a channel (it was opened and not yet unloaded).
+    var hasChannel: Bool
+    var suspension: Suspension
+    /// One of its scenes is shown (in the layout).
+    var visible: Bool
+
+    /// It runs and can hear a warning, or be ended.
+    var running: Bool { phase == .running && hasChannel }
+    var suspended: Bool { suspension == .suspended || suspension == .resuming }
+    var stopped: Bool { suspension != .running }
+    var changingSuspension: Bool { suspension == .suspending || suspension == .resuming }
+}
