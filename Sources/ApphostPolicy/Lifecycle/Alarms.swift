@@ -20,8 +20,3 @@ struct Alarms<Token: Hashable> {
         armed.removeValue(forKey: token) != nil
     }
 }
-
-/// The background scheduler's timers (`BackgroundEffect.schedule`, `.cancel`).
-typealias BackgroundAlarms = Alarms<BackgroundToken>
-/// The watchdog's timers (`WatchdogEffect.schedule`, `.cancel`).
-typealias WatchdogAlarms = Alarms<WatchdogToken>

@@ -25,13 +25,13 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     let sessions: SessionKeeper
     /// Stops guests stuck in a callback (B5), and the clock's handles of its timers.
     var watchdog: Watchdog
-    var watchdogAlarms = WatchdogAlarms()
+    var watchdogAlarms = Alarms<WatchdogToken>()
     /// Relaunches crashed guests under the restart policy (X2).
     let restarter: Restarter
     /// Background tasks, budgets, timers and automatic suspension (B1 to B9), and the clock's
     /// handles of its timers.
     var background: BackgroundScheduler
-    var backgroundAlarms = BackgroundAlarms()
+    var backgroundAlarms = Alarms<BackgroundToken>()
     /// How many scenes may stay connected in background, over all guests (S6).
     let sceneLimit: SceneLimit
     /// The host's memory readings against its limit (A4).
