@@ -35,11 +35,6 @@ struct SceneVerb<Command: SceneCommand & CtlAbstract>: ParsableCommand {
     }
 }
 
-/// A scene verb's command, as the CLI builds it.
-protocol SceneCommand: ControlCommand where Response == ControlMessage {
-    init(scene: String)
-}
-
 /// What `ctl --help` says of a verb.
 protocol CtlAbstract {
     static var abstract: String { get }
@@ -71,12 +66,12 @@ extension TerminateCommand: CtlAbstract {
     static let abstract = "Terminate a guest gracefully; its scenes keep their saved state."
 }
 
-extension CloseCommand: SceneCommand, CtlAbstract {
+extension CloseCommand: CtlAbstract {
     static let abstract =
         "Close a scene for good, as the switcher's close does: its session and saved state are discarded (S7)."
 }
 
-extension DismissCommand: SceneCommand, CtlAbstract {
+extension DismissCommand: CtlAbstract {
     static let abstract =
         "Ask to dismiss the top modal of a scene; the guest may keep it to confirm unsaved changes (N3)."
     static let discussion = "A modal the guest keeps is an answer, not an error: the command says so and exits 0."
