@@ -18,7 +18,7 @@ final class AudioEndToEndTests: HostTestCase {
     // MARK: - Support
 
     /// The session of `guest` as `ctl audio --json` shows it: its members by name.
-    private func audio(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    func audio(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let output = try ctlSucceeds("audio", "--json", file: file, line: line).stdout.joined(separator: "\n")
         let view = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], output, file: file, line: line)
@@ -30,7 +30,7 @@ final class AudioEndToEndTests: HostTestCase {
     }
 
     /// The row of `guest` in `ctl audio`, as people read it, by column name.
-    private func audioRow(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String:
+    func audioRow(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String:
         String]
     {
         let lines = try ctlSucceeds("audio", file: file, line: line).stdout
@@ -56,14 +56,14 @@ final class AudioEndToEndTests: HostTestCase {
         return result
     }
 
-    private func scene(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> SceneStatus {
+    func scene(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> SceneStatus {
         try XCTUnwrap(try status().guest(guest)?.scenes.first, "no scene of \(guest)", file: file, line: line)
     }
 
     /// A host on `guests` in `isolation`, each ready (its session set up, its scene connected), the
     /// first two side by side when there are two, so that both are in the foreground: a guest in
     /// background may not activate a session that does not mix (C5).
-    private func start(
+    func start(
         _ guests: [(product: String, id: String, ready: String)], _ isolation: String, options: [String] = []
     ) throws -> HostProcess {
         let host = try startHost(guests.map(\.product), options: ["--isolation", isolation] + options)
@@ -76,23 +76,23 @@ final class AudioEndToEndTests: HostTestCase {
         return host
     }
 
-    private static let music = (product: BuildProducts.cMusic, id: musicID, ready: "music: ready")
-    private static let game = (product: BuildProducts.swiftGame, id: gameID, ready: "game: ready")
-    private static let podcast = (product: BuildProducts.swiftPodcast, id: podcastID, ready: "podcast: ready")
-    private static let navigation = (
+    static let music = (product: BuildProducts.cMusic, id: musicID, ready: "music: ready")
+    static let game = (product: BuildProducts.swiftGame, id: gameID, ready: "game: ready")
+    static let podcast = (product: BuildProducts.swiftPodcast, id: podcastID, ready: "podcast: ready")
+    static let navigation = (
         product: BuildProducts.swiftNavigation, id: navigationID, ready: "navigation: ready"
     )
 
     /// The names of the host's audio events of `kind` for `guest` from `mark` on, in order (such
     /// as "ducked", "unducked" for `.audioLevel`): what `ctl events` prints after the guest's id.
-    private func audioEvents(
+    func audioEvents(
         _ host: HostProcess, _ kind: HostEvent.Kind, of guest: String, after mark: Int = 0
     ) -> [String] {
         host.events.dropFirst(mark).filter { $0.kind == kind && $0.guest == guest }.map { $0.name ?? "" }
     }
 
     /// Fails if `guest` logs `message` within `seconds` after `mark`.
-    private func assertNoLog(
+    func assertNoLog(
         _ host: HostProcess, _ guest: String, _ message: String, after mark: Int, within seconds: TimeInterval,
         file: StaticString = #filePath, line: UInt = #line
     ) {
@@ -109,7 +109,7 @@ final class AudioEndToEndTests: HostTestCase {
 
     // CONTRACT C10: the headphones come out while the player plays: it pauses (its session stays
     // active, no longer playing), and the host finds nothing to report a second later.
-    private func musicUnplugged(_ isolation: String) throws {
+    func musicUnplugged(_ isolation: String) throws {
         let host = try start([Self.music], isolation)
         let player = try scene(of: Self.musicID)
         try ctlSucceeds("audio", "route", "plug", "headphones")
@@ -137,7 +137,7 @@ final class AudioEndToEndTests: HostTestCase {
 
     // CONTRACT B9, B6: the player declares background audio; switched away from while it plays, it
     // keeps running; once it pauses (its headphones went), it is suspended like any idle guest.
-    private func musicInBackground(_ isolation: String) throws {
+    func musicInBackground(_ isolation: String) throws {
         let host = try startHost([BuildProducts.cMusic], options: ["--isolation", isolation, "--suspend-delay", "0.3"])
         try host.waitForLog(Self.musicID, "music: ready")
         let player = try scene(of: Self.musicID)
@@ -166,7 +166,7 @@ final class AudioEndToEndTests: HostTestCase {
 
     // CONTRACT C5, C6, C7: a call interrupts the playing player; it resumes when the call ends
     // with should-resume, and stays paused when it ends without, or when its user had paused.
-    private func musicCall(_ isolation: String) throws {
+    func musicCall(_ isolation: String) throws {
         let host = try start([Self.music], isolation)
         let player = try scene(of: Self.musicID)
         try ctlSucceeds("action", player.session, "play")
@@ -216,7 +216,7 @@ final class AudioEndToEndTests: HostTestCase {
 
     // CONTRACT C9: the silence switch mutes the ambient game in the host's mix (the game does
     // nothing), and only it: the playing music is not muted.
-    private func gameSilenced(_ isolation: String) throws {
+    func gameSilenced(_ isolation: String) throws {
         let host = try start([Self.game, Self.music], isolation)
         try host.waitForLog(Self.gameID, "game: sound on", prefix: true)
         try ctlSucceeds("action", try scene(of: Self.musicID).session, "play")
@@ -240,7 +240,7 @@ final class AudioEndToEndTests: HostTestCase {
 
     // CONTRACT C11: the game, in the foreground with an active session, hears that secondary
     // audio should be silenced while the music plays, and that it may come back when it stops.
-    private func gameHint(_ isolation: String) throws {
+    func gameHint(_ isolation: String) throws {
         let host = try start([Self.game, Self.music], isolation)
         try host.waitForLog(Self.gameID, "game: sound on (soundtrack on)")
         let player = try scene(of: Self.musicID)
@@ -260,7 +260,7 @@ final class AudioEndToEndTests: HostTestCase {
 
     // CONTRACT C15: the host's audio engine restarts; every session is back as at launch, and each
     // sample sets its own up again: the player (C) paused, the game (Swift) with its sound on.
-    private func reset(_ isolation: String) throws {
+    func reset(_ isolation: String) throws {
         let host = try start([Self.game, Self.music], isolation)
         try host.waitForLog(Self.gameID, "game: sound on", prefix: true)
         try ctlSucceeds("action", try scene(of: Self.musicID).session, "play")
@@ -288,7 +288,7 @@ final class AudioEndToEndTests: HostTestCase {
     // CONTRACT C4, C7, C8: the prompt interrupts the spoken-audio podcast rather than duck it;
     // when it ends with notify-others, the podcast is told it should resume, and does. In the
     // file (C13, C6): the podcast's 220 Hz until the prompt, nothing of it during the prompt.
-    private func podcastPrompt(_ isolation: String) throws {
+    func podcastPrompt(_ isolation: String) throws {
         let wav = scratch.path + "/mix.wav"
         let host = try start([Self.podcast, Self.navigation], isolation, options: ["--audio-output", "wav:" + wav])
         try ctlSucceeds("action", try scene(of: Self.podcastID).session, "play")
@@ -333,7 +333,7 @@ final class AudioEndToEndTests: HostTestCase {
 
     // CONTRACT C8: while the prompt plays the music goes on 20 dB lower (ducked, not interrupted),
     // and comes back up when it ends.
-    private func musicDucked(_ isolation: String) throws {
+    func musicDucked(_ isolation: String) throws {
         let host = try start([Self.music, Self.navigation], isolation)
         try ctlSucceeds("action", try scene(of: Self.musicID).session, "play")
         try host.waitForLog(Self.musicID, "music: playing")
@@ -355,118 +355,5 @@ final class AudioEndToEndTests: HostTestCase {
             }, "the music never paused")
         XCTAssertEqual(audioEvents(host, .audioLevel, of: Self.musicID, after: mark), ["ducked", "unducked"])
         XCTAssertEqual(audioEvents(host, .audioInterrupted, of: Self.musicID), [])
-    }
-
-    // MARK: - What the mix sounds like (C13, with C8, C9 and C12 made audible)
-
-    /// The samples' tones (their headers): each at amplitude 0.5, -9.03 dBFS RMS.
-    private static func band(around hertz: Int) -> [String] { ["sinc", "-t", "50", "\(hertz - 50)-\(hertz + 50)"] }
-
-    func testC8TheDuckedMusicIs20dBLowerInTheMixInProcess() throws { try duckedInTheMix("none") }
-    func testC8TheDuckedMusicIs20dBLowerInTheMixIsolated() throws { try duckedInTheMix("process") }
-
-    // While the prompt (660 Hz) plays, the music (1 kHz) goes on 20 dB lower in the file, within
-    // 0.5 dB, and comes back to its level after: each measured in its own band, between the
-    // periods the host's audio-mix events name.
-    private func duckedInTheMix(_ isolation: String) throws {
-        let wav = scratch.path + "/mix.wav"
-        let host = try start([Self.music, Self.navigation], isolation, options: ["--audio-output", "wav:" + wav])
-        try ctlSucceeds("action", try scene(of: Self.musicID).session, "play")
-        try host.waitForLog(Self.musicID, "music: playing")
-        _ = try mixPeriod(host, Self.musicID, "mixed", saying: "gain 1.000")
-        let mark = host.events.count
-        try ctlSucceeds("action", try scene(of: Self.navigationID).session, "prompt", "1500")
-        let ducked = try mixPeriod(host, Self.musicID, "mixed", after: mark, saying: "gain 0.100")
-        let unducked = try mixPeriod(host, Self.musicID, "mixed", after: mark, saying: "gain 1.000")
-        Thread.sleep(forTimeInterval: 1.2)
-        let end = try mixerPeriods()
-        try stop(host)
-
-        let full = try stats(wav, periods: unducked + 5, end, effects: Self.band(around: 1000))
-        let low = try stats(wav, periods: ducked + 5, unducked, effects: Self.band(around: 1000))
-        XCTAssertEqual(full.rmsDB, -9.03, accuracy: 0.3, "the music alone")
-        XCTAssertEqual(full.rmsDB - low.rmsDB, 20, accuracy: 0.5, "C8: 20 dB lower while the prompt plays")
-        let prompt = try stats(wav, periods: ducked + 5, unducked, effects: Self.band(around: 660))
-        XCTAssertEqual(prompt.rmsDB, -9.03, accuracy: 0.5, "the prompt at its own level")
-    }
-
-    func testC9TheSilenceSwitchSilencesTheGameInTheMixInProcess() throws { try silencedInTheMix("none") }
-    func testC9TheSilenceSwitchSilencesTheGameInTheMixIsolated() throws { try silencedInTheMix("process") }
-
-    // The ambient game's 440 Hz soundtrack is in the file until the silence switch goes on, is
-    // nothing at all from the period the host names until it goes off, and is back at its level
-    // from the period named then.
-    private func silencedInTheMix(_ isolation: String) throws {
-        let wav = scratch.path + "/mix.wav"
-        let host = try start([Self.game], isolation, options: ["--audio-output", "wav:" + wav])
-        try host.waitForLog(Self.gameID, "game: sound on", prefix: true)
-        let playing = try mixPeriod(host, Self.gameID, "mixed", saying: "gain 1.000")
-        Thread.sleep(forTimeInterval: 0.5)
-        var mark = host.events.count
-        try ctlSucceeds("audio", "silence", "on")
-        let muted = try mixPeriod(host, Self.gameID, "mixed", after: mark, saying: "gain 0.000")
-        Thread.sleep(forTimeInterval: 0.5)
-        mark = host.events.count
-        try ctlSucceeds("audio", "silence", "off")
-        let unmuted = try mixPeriod(host, Self.gameID, "mixed", after: mark, saying: "gain 1.000")
-        Thread.sleep(forTimeInterval: 0.5)
-        let end = try mixerPeriods()
-        try stop(host)
-
-        XCTAssertEqual(try stats(wav, periods: playing + 5, muted).rmsDB, -9.03, accuracy: 0.1, "the soundtrack")
-        XCTAssertEqual(try stats(wav, periods: muted, unmuted).peakDB, -.infinity, "C9: muted from its period")
-        XCTAssertEqual(try stats(wav, periods: unmuted, end).rmsDB, -9.03, accuracy: 0.1, "back at once")
-        XCTAssertEqual(
-            try stats(wav, periods: unmuted, end, effects: Self.band(around: 440)).rmsDB, -9.03, accuracy: 0.3)
-    }
-
-    // On an ALSA device (alsa-lib's null): the podcast (220 Hz) and the game (440 Hz) each reach
-    // the mix at their level, as its meters measure it.
-    func testTheSamplesSoundOnAnALSADeviceIsolated() throws {
-        let host = try start([Self.game, Self.podcast], "process", options: ["--audio-output", "alsa:null"])
-        try host.waitForLog(Self.gameID, "game: sound on", prefix: true)
-        _ = try mixPeriod(host, Self.gameID, "mixed", saying: "gain 1.000")
-        Thread.sleep(forTimeInterval: 1.3)
-        let game = try XCTUnwrap(try status().guest(Self.gameID)?.audio?.meter)
-        XCTAssertEqual(game.level.rmsDBFS, -9.03, accuracy: 0.1, "the game's soundtrack")
-        XCTAssertGreaterThan(game.framesRendered, 48_000)
-        try ctlSucceeds("action", try scene(of: Self.podcastID).session, "play")
-        try host.waitForLog(Self.podcastID, "podcast: playing")
-        _ = try mixPeriod(host, Self.podcastID, "mixed", saying: "gain 1.000")
-        Thread.sleep(forTimeInterval: 1.3)
-        let podcast = try XCTUnwrap(try status().guest(Self.podcastID)?.audio?.meter)
-        XCTAssertEqual(podcast.level.rmsDBFS, -9.03, accuracy: 0.1, "the podcast's voice")
-        XCTAssertEqual(podcast.xruns, 0)
-        XCTAssertEqual(try status().audio?.mixer?.sink, "alsa:null")
-        XCTAssertNil(try status().audio?.mixer?.failure)
-    }
-
-    // The music (1 kHz) and the prompt (660 Hz) on the same device: the music at its level, then
-    // 20 dB lower (as mixed) while the prompt plays at its own.
-    func testTheMusicAndThePromptSoundOnAnALSADeviceIsolated() throws {
-        let host = try start([Self.music, Self.navigation], "process", options: ["--audio-output", "alsa:null"])
-        try ctlSucceeds("action", try scene(of: Self.musicID).session, "play")
-        try host.waitForLog(Self.musicID, "music: playing")
-        _ = try mixPeriod(host, Self.musicID, "mixed", saying: "gain 1.000")
-        Thread.sleep(forTimeInterval: 1.3)
-        XCTAssertEqual(
-            try XCTUnwrap(try status().guest(Self.musicID)?.audio?.meter).level.rmsDBFS, -9.03, accuracy: 0.1)
-        let mark = host.events.count
-        try ctlSucceeds("action", try scene(of: Self.navigationID).session, "prompt", "2500")
-        _ = try mixPeriod(host, Self.musicID, "mixed", after: mark, saying: "gain 0.100")
-        // The meters cover a second of periods each: the first after the ducking may straddle it
-        // (-12 dB, half loud), the second is the ducked music's alone. A fixed sleep read one or
-        // the other depending on where the prompt fell in the meters' second.
-        var meters = host.events.count
-        for _ in 0..<2 {
-            let meter = try host.waitForEvent("a meter of the music", after: meters) {
-                $0.kind == .audioMeter && $0.guest == Self.musicID
-            }
-            meters = (host.events.lastIndex(of: meter) ?? meters) + 1
-        }
-        let status = try status()
-        XCTAssertEqual(try XCTUnwrap(status.guest(Self.musicID)?.audio?.meter).level.rmsDBFS, -29.03, accuracy: 0.3)
-        XCTAssertEqual(
-            try XCTUnwrap(status.guest(Self.navigationID)?.audio?.meter).level.rmsDBFS, -9.03, accuracy: 0.3)
     }
 }
