@@ -20,7 +20,8 @@ final class SceneRequestTests: XCTestCase {
             host.run { _ in
                 guest.emit(
                     .sceneRequested(
-                        activation: activation, from: 1, role: .auxiliary, style: .standard, state: Data("n".utf8)))
+                        activation: activation, from: 1, role: .auxiliary, style: .standard, state: Data("n".utf8),
+                        request: 1))
             }
         }
         func scenes() -> Int { host.guest("org.test.a")?.scenes.count ?? 0 }
@@ -111,7 +112,8 @@ final class SceneRequestTests: XCTestCase {
         host.run { _ in
             guest.emit(
                 .sceneRequested(
-                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data()))
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
+                    request: 1))
         }
         XCTAssertEqual(host.guest("org.test.one")?.scenes.count, 1)
         XCTAssertEqual(
@@ -151,7 +153,8 @@ final class SceneRequestTests: XCTestCase {
             core.performAction(scene: a, action: "open", payload: Data())
             guest.emit(
                 .sceneRequested(
-                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data()))
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
+                    request: 1))
         }
         let scenes = try XCTUnwrap(host.guest("org.test.a")?.scenes)
         XCTAssertEqual(scenes.map(\.placement), ["split left", "split right"])
@@ -161,7 +164,8 @@ final class SceneRequestTests: XCTestCase {
             core.performAction(scene: a, action: "open", payload: Data())
             guest.emit(
                 .sceneRequested(
-                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data()))
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data(),
+                    request: 1))
         }
         let before = host.calls.names("org.test.a").count
         XCTAssertEqual(
@@ -192,7 +196,8 @@ final class SceneRequestTests: XCTestCase {
                 core.performAction(scene: a, action: "open", payload: Data())
                 guest.emit(
                     .sceneRequested(
-                        activation: guest.lastActivation, from: 1, role: .primary, style: .automatic, state: Data()))
+                        activation: guest.lastActivation, from: 1, role: .primary, style: .automatic, state: Data(),
+                        request: 1))
             }
             XCTAssertEqual(host.guest("org.test.a")?.scenes.map(\.placement), placements, "display \(width)")
         }
