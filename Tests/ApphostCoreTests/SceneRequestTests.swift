@@ -121,6 +121,37 @@ final class SceneRequestTests: XCTestCase {
             ["org.test.one has one scene: it does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES"])
     }
 
+    // CONTRACT S9, S13: the guest hears the host's refusal of its request, with the id its
+    // runtime gave it and the reason, beside the request-refused record.
+    func testARefusedRequestIsDeliveredToTheGuest() throws {
+        let host = CoreHarness()
+        let (_, _) = try launchTwo(host)
+        let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
+        host.run { _ in
+            guest.emit(
+                .sceneRequested(
+                    activation: 99, from: 1, role: .auxiliary, style: .standard, state: Data(), request: 5))
+        }
+        XCTAssertEqual(host.events.of(.requestRefused).count, 1)
+        let refusal = try XCTUnwrap(host.calls.calls.last { $0.guest == "org.test.a" })
+        XCTAssertEqual(refusal.message.call, .sceneRequestRefused(5, reason: .noActivation))
+
+        let single = CoreHarness()
+        let one = single.opener.add("org.test.one", capabilities: [])
+        single.run { $0.launch(path: "org.test.one", foreground: true) }
+        let scene = try XCTUnwrap(single.guest("org.test.one")?.scenes.first?.session)
+        single.run { core in core.performAction(scene: scene, action: "open", payload: Data()) }
+        single.run { _ in
+            one.emit(
+                .sceneRequested(
+                    activation: one.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
+                    request: 6))
+        }
+        XCTAssertEqual(
+            single.calls.calls.last { $0.guest == "org.test.one" }?.message.call,
+            .sceneRequestRefused(6, reason: .notDeclared))
+    }
+
     // CONTRACT S9: the activation lasts as long as the policy says, from the action's answer.
     func testTheActivationCarriesThePolicysDuration() throws {
         let host = CoreHarness(scenes: ScenePolicy(activation: .milliseconds(300)))
