@@ -10,6 +10,12 @@
  *   request <scene> <role> <style> [state]
  *                       request_scene with the bytes of [state] (none: NULL,
  *                       0); logs "request = <status name>"
+ *   submit <scene> <role> <style> [state]
+ *                       submit_scene_request (ABI 1.8) with the running
+ *                       action's activation; logs "submit = <status name>
+ *                       id=<request id>"
+ *   submit-small        submit_scene_request of a struct_size of 4; logs
+ *                       "submit small = <status name> id=<request id>"
  *   token               activation_token (ABI 1.2), keeping what it wrote;
  *                       logs "token = <status name>"
  *   request-with <scene> <role> <style> [state]
@@ -78,7 +84,8 @@
  * Callbacks log: "did_change_size <scene> <w>x<h> class=<c> size=<struct_size>
  * query=<scene_size's w>x<h>", "perform_action <scene> <name> payload=<bytes
  * or null>", "should_dismiss <scene> <modal> = <verdict>", "did_dismiss
- * <scene> <modal>", "did_discard <session>".
+ * <scene> <modal>", "did_discard <session>", "did_refuse_request <id>
+ * <reason> main=<1 when app_state answers, on the main queue>".
  *
  * -DFIXTURE_CAPABILITIES=<bits> declares other capabilities than
  * APPHOST_CAPABILITY_MULTIPLE_SCENES (0: one scene only, CONTRACT S13);
@@ -190,6 +197,30 @@ static void request(const char *scene, const char *role, const char *style, cons
                                                       state == NULL ? 0 : strlen(state));
 
     say("request = %s", name(status));
+}
+
+static void submit(const char *scene, const char *role, const char *style, const char *state)
+{
+    apphost_scene_request_t request = {.struct_size = sizeof request,
+                                       .activation = APPHOST_ACTIVATION_INVALID,
+                                       .from = scene_of(scene),
+                                       .role = (int32_t)strtol(role, NULL, 10),
+                                       .style = (int32_t)strtol(style, NULL, 10),
+                                       .state = state,
+                                       .length = state == NULL ? 0 : strlen(state)};
+    apphost_request_t id = 99;
+    apphost_status_t status = g_scenes->submit_scene_request(g_host, &request, &id);
+
+    say("submit = %s id=%" PRIu64, name(status), id);
+}
+
+static void submit_small(void)
+{
+    apphost_scene_request_t request = {.struct_size = 4, .from = g_here};
+    apphost_request_t id = 99;
+    apphost_status_t status = g_scenes->submit_scene_request(g_host, &request, &id);
+
+    say("submit small = %s id=%" PRIu64, name(status), id);
 }
 
 static void request_with(const char *scene, const char *role, const char *style, const char *state)
@@ -407,6 +438,10 @@ static void run_one_here(char *command)
     }
     if (strcmp(verb, "request") == 0 && third != NULL) {
         request(first, second, third, fourth);
+    } else if (strcmp(verb, "submit") == 0 && third != NULL) {
+        submit(first, second, third, fourth);
+    } else if (strcmp(verb, "submit-small") == 0) {
+        submit_small();
     } else if (strcmp(verb, "request-with") == 0 && third != NULL) {
         request_with(first, second, third, fourth);
     } else if (strcmp(verb, "token") == 0) {
@@ -530,6 +565,11 @@ static void did_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal)
 
 static void did_discard(const char *session_id) { say("did_discard %s", session_id); }
 
+static void did_refuse_request(apphost_request_t request, int32_t reason)
+{
+    say("did_refuse_request %" PRIu64 " %d main=%d", request, (int)reason, g_host->app_state(g_host) >= 0);
+}
+
 static apphost_status_t did_finish_launching(void) { return APPHOST_OK; }
 
 static const apphost_app_callbacks_t app_callbacks = {
@@ -545,7 +585,7 @@ static const apphost_scene_callbacks_t scene_callbacks = {
 
 static const apphost_guest_scenes_t scenes_callbacks = {
     FIXTURE_SCENES_CALLBACKS_SIZE, did_change_size, perform_action, should_dismiss_modal, did_dismiss_modal,
-    did_discard,
+    did_discard, did_refuse_request,
 };
 
 static apphost_status_t init(const apphost_host_t *host)

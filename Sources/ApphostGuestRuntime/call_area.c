@@ -21,6 +21,7 @@ ahr_call_area ahr_call_area_of(ahr_call_kind kind)
     case AHR_CALL_DID_DISMISS_MODAL:
     case AHR_CALL_DID_DISCARD:
     case AHR_CALL_NOTIFICATION_LIMIT:
+    case AHR_CALL_SCENE_REQUEST_REFUSED:
         return AHR_AREA_SCENES;
     case AHR_CALL_SAVE_STATUS:
         return AHR_AREA_RUNTIME;

@@ -44,6 +44,8 @@ struct ahr_scene_request {
      * calling thread; request_scene_with_activation the token it presents. */
     bool of_running_action;
     apphost_activation_t activation;
+    /* request_scene's: where the id of the request goes, when not NULL. */
+    apphost_request_t *out_request;
     /* A request for another scene: refused unless the guest declares
      * APPHOST_CAPABILITY_MULTIPLE_SCENES (CONTRACT S13). */
     bool opens_scene;
@@ -79,6 +81,11 @@ size_t ahr_scenes_text_length(const char *text);
  * perform_action. */
 int32_t ahr_scenes_perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror,
                                   const apphost_guest_scenes_t *callbacks, const ahr_call *call);
+apphost_status_t ahr_scenes_submit_scene_request(const apphost_host_t *host, const apphost_scene_request_t *request,
+                                                apphost_request_t *out_request);
+/* SCENE_REQUEST_REFUSED: did_refuse_request, for a guest whose callbacks
+ * have it. */
+int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks, const ahr_call *call);
 apphost_status_t ahr_scenes_request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role,
                                           int32_t style, const void *state, size_t length);
 apphost_status_t ahr_scenes_request_scene_with_activation(const apphost_host_t *host, apphost_activation_t activation,

@@ -2,7 +2,9 @@
  * Requests for a scene and the activations they spend (CONTRACT S9, S13):
  * PERFORM_ACTION grants a transient activation, request_scene and
  * request_scene_with_activation spend one, activation_token and
- * activation_time_left tell the guest of them. Apart from scenes.c because
+ * activation_time_left tell the guest of them; each accepted request gets an
+ * id, which submit_scene_request tells and SCENE_REQUEST_REFUSED names when
+ * the host refuses it after all (did_refuse_request). Apart from scenes.c because
  * an activation's window and spending are one rule of their own.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sized_struct.h"
 #include "utf8_cut.h"
 
 enum { NANOSECONDS_PER_SECOND = 1000000000 };
@@ -152,7 +155,12 @@ static apphost_status_t request_connected(ahr_scene_request *request, ahr_host_c
     if (!spend_activation(context->scenes, activation)) {
         return APPHOST_ERROR_NO_ACTIVATION;
     }
+    context->scenes->last_request++;
+    if (request->out_request != NULL) {
+        *request->out_request = context->scenes->last_request;
+    }
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_SCENE_REQUESTED,
+                                           .id = context->scenes->last_request,
                                            .activation = activation,
                                            .scene = request->scene,
                                            .role = request->role,
@@ -164,7 +172,8 @@ static apphost_status_t request_connected(ahr_scene_request *request, ahr_host_c
 
 /* request_scene and request_scene_with_activation. */
 static apphost_status_t request(const apphost_host_t *host, bool of_running_action, apphost_activation_t activation,
-                                apphost_scene_t from, int32_t role, int32_t style, const void *state, size_t length)
+                                apphost_scene_t from, int32_t role, int32_t style, const void *state, size_t length,
+                                apphost_request_t *out_request)
 {
     static const unsigned char empty = 0;
     ahr_scene_request request = {.scene = from,
@@ -174,7 +183,8 @@ static apphost_status_t request(const apphost_host_t *host, bool of_running_acti
                                  .length = length,
                                  .opens_scene = true,
                                  .of_running_action = of_running_action,
-                                 .activation = activation};
+                                 .activation = activation,
+                                 .out_request = out_request};
     apphost_status_t refusal = APPHOST_OK;
 
     if ((role != APPHOST_SCENE_ROLE_PRIMARY && role != APPHOST_SCENE_ROLE_AUXILIARY) ||
@@ -189,14 +199,43 @@ static apphost_status_t request(const apphost_host_t *host, bool of_running_acti
 apphost_status_t ahr_scenes_request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role, int32_t style,
                                           const void *state, size_t length)
 {
-    return request(host, true, APPHOST_ACTIVATION_INVALID, from, role, style, state, length);
+    return request(host, true, APPHOST_ACTIVATION_INVALID, from, role, style, state, length, NULL);
 }
 
 apphost_status_t ahr_scenes_request_scene_with_activation(const apphost_host_t *host, apphost_activation_t activation,
                                                           apphost_scene_t from, int32_t role, int32_t style,
                                                           const void *state, size_t length)
 {
-    return request(host, false, activation, from, role, style, state, length);
+    return request(host, false, activation, from, role, style, state, length, NULL);
+}
+
+/* The apphost_scene_request_t of ABI 1.8, whose members every caller needs. */
+enum { AHR_SCENE_REQUEST_MIN_BYTES = sizeof(apphost_scene_request_t) };
+
+apphost_status_t ahr_scenes_submit_scene_request(const apphost_host_t *host, const apphost_scene_request_t *submitted,
+                                                apphost_request_t *out_request)
+{
+    apphost_scene_request_t copy;
+
+    if (out_request == NULL) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    *out_request = APPHOST_REQUEST_INVALID;
+    if (submitted == NULL || ahr_declared_size(submitted, AHR_SCENE_REQUEST_MIN_BYTES) == 0) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    /* Read once: the guest's struct may change under another thread. */
+    memcpy(&copy, submitted, sizeof copy);
+    return request(host, copy.activation == APPHOST_ACTIVATION_INVALID, copy.activation, copy.from, copy.role,
+                   copy.style, copy.state, copy.length, out_request);
+}
+
+int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks, const ahr_call *call)
+{
+    if (callbacks != NULL && callbacks->did_refuse_request != NULL) {
+        callbacks->did_refuse_request(call->id, (int32_t)call->request_refusal);
+    }
+    return APPHOST_OK;
 }
 
 /* activation_token's body: the activation of the action being delivered,

@@ -75,6 +75,8 @@ int32_t ahr_scenes_check_call(const ahr_call *call)
         return call->notification_limit == 0 || call->notification_limit > AHR_NOTIFICATION_LIMIT_MAX
                    ? APPHOST_ERROR_INVALID_ARGUMENT
                    : APPHOST_OK;
+    case AHR_CALL_SCENE_REQUEST_REFUSED:
+        return call->id == APPHOST_REQUEST_INVALID ? APPHOST_ERROR_INVALID_ARGUMENT : APPHOST_OK;
     case AHR_CALL_SHOULD_DISMISS_MODAL:
     case AHR_CALL_DID_DISMISS_MODAL:
         /* Any modal: one that is not open is ahr_scenes_handle's to answer. */
@@ -138,6 +140,8 @@ int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const ap
             callbacks->did_discard(session != NULL ? session : "");
         }
         return APPHOST_OK;
+    case AHR_CALL_SCENE_REQUEST_REFUSED:
+        return ahr_scenes_did_refuse_request(callbacks, call);
     case AHR_CALL_NOTIFICATION_LIMIT:
         return ahr_scenes_set_notification_limit(scenes, call->notification_limit, call->notification_window_ns);
     default:
@@ -251,6 +255,7 @@ static const apphost_scenes_t extension = {
     ahr_scenes_list_sessions,
     ahr_scenes_close_session,
     ahr_scenes_set_scene_title,
+    ahr_scenes_submit_scene_request,
 };
 
 const apphost_scenes_t *ahr_scenes_extension(void) { return &extension; }

@@ -66,6 +66,9 @@ typedef struct ahr_scenes {
     uint64_t notification_window_ns;
     struct timespec *posted;
     size_t posted_count;
+    /* The last scene request id given out (SCENE_REQUESTED); 0 before the
+     * first. */
+    apphost_request_t last_request;
     /* The last modal id given out; 0 before the first. */
     apphost_modal_t last_modal;
     /* A guest has few scenes and few modals: a small array, searched from

@@ -56,6 +56,29 @@ final class SceneTests: HostTestCase {
         XCTAssertTrue(table.contains("split left") && table.contains("800x900"), table)
     }
 
+    func testSubmittedRequestsGetTheirIDsInProcess() throws { try submittedRequestsGetIDs("none") }
+    func testSubmittedRequestsGetTheirIDsIsolated() throws { try submittedRequestsGetIDs("process") }
+
+    // CONTRACT S9: submit_scene_request (ABI 1.8) tells the guest the id of each request the
+    // runtime accepts, counting from 1, which is the id a refusal would name (did_refuse_request);
+    // one the runtime refuses at once gets none.
+    private func submittedRequestsGetIDs(_ isolation: String) throws {
+        let host = try launch(isolation)
+        let first = try XCTUnwrap(try scenes().first)
+        var mark = host.events.count
+        try ctlSucceeds("action", first.session, "submit here 1 1 note-1;submit here 1 1 again;submit-small")
+        try host.waitForLog(TestGuests.scenesID, "submit = ok id=1", after: mark)
+        try host.waitForLog(TestGuests.scenesID, "submit = no_activation id=0", after: mark)
+        try host.waitForLog(TestGuests.scenesID, "submit small = invalid_argument id=0", after: mark)
+        try host.waitForEvent("the new scene active", after: mark) {
+            $0.kind == .sceneState && $0.scene != first.handle && $0.to == "foregroundActive"
+        }
+        XCTAssertEqual(try scenes().count, 2)
+        mark = host.events.count
+        try ctlSucceeds("action", first.session, "submit here 1 1 note-2")
+        try host.waitForLog(TestGuests.scenesID, "submit = ok id=2", after: mark)
+    }
+
     func testMainQueueFunctionsRefuseAGuestThreadInProcess() throws { try mainQueueFunctionsRefuseAThread("none") }
     func testMainQueueFunctionsRefuseAGuestThreadIsolated() throws { try mainQueueFunctionsRefuseAThread("process") }
 

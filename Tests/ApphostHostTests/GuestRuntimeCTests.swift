@@ -946,6 +946,50 @@ final class GuestRuntimeCTests: XCTestCase {
         XCTAssertTrue(recorder.lines.contains("perform_action 1 token payload=xyz"))
     }
 
+    // CONTRACT S9: each accepted request gets an id, never 0, each another, which
+    // submit_scene_request (ABI 1.8) tells and SCENE_REQUESTED carries (request_scene's too);
+    // a refusal names it to did_refuse_request on the main queue. A request the runtime refuses
+    // gets no id.
+    func testS9ScenesRequestIDsAndTheHostsRefusal() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, fixture) = try startedScenes(recorder)
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        XCTAssertEqual(deliver(action(1, "submit here 1 0 a", token: 7), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "submit = ok id=1")
+        XCTAssertEqual(deliver(action(1, "request here 1 0 b", token: 8), to: runtime), 0)
+        XCTAssertEqual(deliver(action(1, "submit here 1 0 c", token: 9), to: runtime), 0)
+        XCTAssertEqual(recorder.lines.last, "submit = ok id=3")
+        XCTAssertEqual(recorder.sceneRequestIDs, [1, 2, 3])
+        var mark = recorder.lines.count
+        fixture.run("submit here 1 0 no-action;submit-small")
+        XCTAssertEqual(
+            lines(recorder, since: mark),
+            ["submit = no_activation id=0", "submit small = invalid_argument id=0"])
+        XCTAssertEqual(recorder.sceneRequestIDs, [1, 2, 3])
+
+        mark = recorder.lines.count
+        XCTAssertEqual(deliver(.sceneRequestRefused(3, reason: .noActivation), to: runtime), 0)
+        XCTAssertEqual(deliver(.sceneRequestRefused(2, reason: .suspended), to: runtime), 0)
+        XCTAssertEqual(
+            lines(recorder, since: mark), ["did_refuse_request 3 1 main=1", "did_refuse_request 2 3 main=1"])
+        XCTAssertEqual(
+            deliver(.sceneRequestRefused(0, reason: .noActivation), to: runtime), StatusCode.invalidArgument,
+            "0 is never a request's id")
+    }
+
+    // CONTRACT S9: a guest built before ABI 1.8, whose apphost_guest_scenes_t ends before
+    // did_refuse_request, is never called with a refusal.
+    func testS9OlderGuestHearsNoRefusal() throws {
+        let recorder = ReporterRecorder()
+        let (runtime, _) = try startedScenes(
+            recorder, name: "scenes-runtime-1-7",
+            flags: ["-DFIXTURE_SCENES_CALLBACKS_SIZE=offsetof(apphost_guest_scenes_t,did_refuse_request)"])
+        XCTAssertEqual(deliver(connect(1), to: runtime), 0)
+        let mark = recorder.lines.count
+        XCTAssertEqual(deliver(.sceneRequestRefused(1, reason: .noActivation), to: runtime), 0)
+        XCTAssertEqual(lines(recorder, since: mark), [])
+    }
+
     // CONTRACT S9: one activation, many guest threads asking at once: exactly one scene.
     func testOneActivationOpensOneSceneWhateverTheThreads() throws {
         let recorder = ReporterRecorder()
@@ -2532,6 +2576,8 @@ extension GuestRuntimeCTests {
             /// Audio reports that set a member their kind does not name (ahr_report_kind).
             var strayAudioMembers = 0
             var timeline: [Entry] = []
+            /// The ids of the SCENE_REQUESTED reports, in order (ABI 1.8).
+            var sceneRequestIDs: [UInt64] = []
         }
         private let state = Mutex(State())
         /// Takes its time over each audio report, so that reports made outside the runtime's lock
@@ -2547,6 +2593,7 @@ extension GuestRuntimeCTests {
         /// The scenes extension's reporter calls, in order.
         var scenes: [Entry] { timeline.filter(\.isScenes) }
         var scenesPointersWereNeverNull: Bool { state.withLock { $0.nullScenesPointers == 0 } }
+        var sceneRequestIDs: [UInt64] { state.withLock { $0.sceneRequestIDs } }
         /// The audio extension's reporter calls, in order.
         var audio: [AudioReport] { timeline.compactMap(\.audioReport) }
         /// No audio report set a member of ahr_report outside the audio ones (AudioReport has those).
@@ -2606,6 +2653,7 @@ extension GuestRuntimeCTests {
             case AHR_REPORT_TIMER_CANCELLED: record(.timerCancelled(report.id))
             case AHR_REPORT_WORK_SUBMITTED: record(.workSubmitted(report.id))
             case AHR_REPORT_SCENE_REQUESTED:
+                self.state.withLock { $0.sceneRequestIDs.append(report.id) }
                 let state = Array(UnsafeRawBufferPointer(start: report.bytes, count: report.bytes_length))
                 record(
                     [report.bytes],

@@ -294,7 +294,7 @@ final class InProcessChannelTests: XCTestCase {
         }
         XCTAssertEqual(replied.wait(timeout: .now() + 10), .success)
         let requested = GuestEvent.sceneRequested(
-            activation: 7, from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8))
+            activation: 7, from: 1, role: .auxiliary, style: .standard, state: Data("hello".utf8), request: 1)
         XCTAssertTrue(eventsAtReply.withLock { $0 }.contains(requested), "before the reply")
 
         XCTAssertEqual(send(scenesConnect(3, "keep"), to: channel), .success(0))

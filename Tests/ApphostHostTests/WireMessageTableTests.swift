@@ -98,6 +98,7 @@ final class WireMessageTableTests: XCTestCase {
             call.initial_state = 1
             call.interruption_reason = 1
             call.route_change_reason = 1
+            call.request_refusal = 1
             do {
                 let guestCall = try HostToWorkerMessage.tableCall(of: call)
                 XCTAssertEqual(caseName(guestCall), entry.swiftCase, entry.name)

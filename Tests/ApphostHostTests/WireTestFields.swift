@@ -95,6 +95,11 @@ extension WireRead {
 
     static func count(_ count: UInt32) throws -> Int { Int(count) }
 
+    static func rawValue<Value: RawRepresentable>(_ raw: Value.RawValue) throws -> Value {
+        guard let value = Value(rawValue: raw) else { throw WireFieldError.invalid }
+        return value
+    }
+
     static func negated(_ flag: Bool) throws -> Bool { !flag }
 
     static func audioFormat(_ sampleRate: UInt32, _ periodFrames: UInt32, _ channelCount: UInt32) throws

@@ -251,7 +251,7 @@ final class WorkerProcessTests: XCTestCase {
                     1, name: "request here 1 2 st", payload: Data("p".utf8), activation: .seconds(5), token: 7),
                 [
                     .log(2, "perform_action 1 request here 1 2 st payload=p"),
-                    .sceneRequested(activation: 7, from: 1, role: 1, style: 2, state: Array("st".utf8)),
+                    .sceneRequested(activation: 7, from: 1, role: 1, style: 2, state: Array("st".utf8), request: 1),
                     .log(2, "request = ok"),
                 ], 0
             ),
@@ -931,6 +931,9 @@ enum HostFrame {
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SAVE_STATUS.rawValue)).u64(handle).bool(failed)
         case .saveConfirmation(let id, let stored):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SAVE_CONFIRMATION.rawValue)).u64(id).bool(!stored)
+        case .sceneRequestRefused(let request, let reason):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SCENE_REQUEST_REFUSED.rawValue)).u64(request)
+                .u32(reason.rawValue)
         case .audioSetup(let format, let route):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_SETUP.rawValue))
                 .u32(UInt32(format.sampleRate)).u32(UInt32(format.periodFrames)).u32(UInt32(format.channelCount))
@@ -1018,7 +1021,7 @@ enum WorkerFrame: Equatable {
     case timerScheduled(UInt64, delay: UInt64, interval: UInt64)
     case timerCancelled(UInt64)
     case workSubmitted(UInt64)
-    case sceneRequested(activation: UInt64, from: UInt64, role: UInt8, style: UInt8, state: [UInt8])
+    case sceneRequested(activation: UInt64, from: UInt64, role: UInt8, style: UInt8, state: [UInt8], request: UInt64)
     case sessionActivationRequested(String, style: UInt8)
     /// The f64's bits, as the wire carries them.
     case loadingProgress(UInt64, bits: UInt64)
@@ -1062,7 +1065,7 @@ enum WorkerFrame: Equatable {
         case APPHOST_WIRE_SCENE_REQUESTED.rawValue:
             self = .sceneRequested(
                 activation: try reader.u64(), from: try reader.u64(), role: try reader.u8(), style: try reader.u8(),
-                state: try reader.data())
+                state: try reader.data(), request: try reader.u64())
         case APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED.rawValue:
             self = .sessionActivationRequested(try reader.string(), style: try reader.u8())
         case APPHOST_WIRE_LOADING_PROGRESS.rawValue:

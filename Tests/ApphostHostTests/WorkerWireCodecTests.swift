@@ -223,6 +223,10 @@ final class WorkerWireCodecTests: XCTestCase {
         XCTAssertEqual(
             payload(.saveConfirmation(5, stored: false)),
             head + [UInt8(APPHOST_WIRE_CALL_SAVE_CONFIRMATION.rawValue)] + le64(5) + [1])
+        // CONTRACT S9: the host's refusal of scene request 5, with its reason (ABI 1.8, wire 11).
+        XCTAssertEqual(
+            payload(.sceneRequestRefused(5, reason: .noActivation)),
+            head + [UInt8(APPHOST_WIRE_CALL_SCENE_REQUEST_REFUSED.rawValue)] + le64(5) + le32(1))
         XCTAssertEqual(
             payload(.didDismissModal(5, 6)),
             head + [UInt8(APPHOST_WIRE_CALL_DID_DISMISS_MODAL.rawValue)] + le64(5) + le64(6))
@@ -294,8 +298,10 @@ final class WorkerWireCodecTests: XCTestCase {
             .taskBegan(1, name: "upload"), .taskBegan(.max, name: ""),
             .taskEnded(1), .timerScheduled(2, delay: .milliseconds(5), interval: nil),
             .timerScheduled(3, delay: .zero, interval: .seconds(1)), .timerCancelled(2), .workSubmitted(9),
-            .sceneRequested(activation: 7, from: 1, role: .auxiliary, style: .prominent, state: Data([1, 2])),
-            .sceneRequested(activation: 7, from: .max, role: .primary, style: .automatic, state: Data()),
+            .sceneRequested(
+                activation: 7, from: 1, role: .auxiliary, style: .prominent, state: Data([1, 2]), request: 1),
+            .sceneRequested(
+                activation: 7, from: .max, role: .primary, style: .automatic, state: Data(), request: .max),
             .sessionActivationRequested(sessionID: "s-1", style: .standard), .loadingProgress(1, .none),
             .loadingProgress(1, .indeterminate), .loadingProgress(1, .fraction(0)), .loadingProgress(1, .fraction(1)),
             .loadingProgress(2, .fraction(0.42)), .modalPresented(1, 1, style: .sheet, title: "Sheet"),
@@ -465,8 +471,9 @@ final class WorkerWireCodecTests: XCTestCase {
             try WorkerToHostMessage(WireFrame(type: UInt8(type.rawValue), payload: payload))
         }
         XCTAssertEqual(
-            try frame(APPHOST_WIRE_SCENE_REQUESTED, le64(7) + le64(3) + [1, 2] + le32(2) + [7, 8]).event,
-            .sceneRequested(activation: 7, from: 3, role: .auxiliary, style: .prominent, state: Data([7, 8])))
+            try frame(APPHOST_WIRE_SCENE_REQUESTED, le64(7) + le64(3) + [1, 2] + le32(2) + [7, 8] + le64(4)).event,
+            .sceneRequested(
+                activation: 7, from: 3, role: .auxiliary, style: .prominent, state: Data([7, 8]), request: 4))
         XCTAssertEqual(
             try frame(APPHOST_WIRE_SESSION_ACTIVATION_REQUESTED, le32(3) + Array("s-1".utf8) + [1]).event,
             .sessionActivationRequested(sessionID: "s-1", style: .standard))
@@ -685,9 +692,9 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_AUDIO_THREAD,
             ].map(\.rawValue), Array(85...91))
         XCTAssertEqual(
-            APPHOST_WIRE_VERSION, 10,
+            APPHOST_WIRE_VERSION, 11,
             "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams, 8 audio threads, 9 actions,"
-                + " 10 save confirmations")
+                + " 10 save confirmations, 11 scene request ids")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

@@ -120,7 +120,8 @@ final class SceneLayoutTests: XCTestCase {
             core.performAction(scene: a, action: "go", payload: Data())
             guest.emit(
                 .sceneRequested(
-                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data()))
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data(),
+                    request: 1))
         }
         host.run { core in try? core.dismissAlert() }
         let states = host.guest("org.test.a")?.scenes.map(\.state)

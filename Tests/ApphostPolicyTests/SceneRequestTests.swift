@@ -20,7 +20,8 @@ final class SceneRequestTests: XCTestCase {
             host.run { _ in
                 guest.emit(
                     .sceneRequested(
-                        activation: activation, from: 1, role: .auxiliary, style: .standard, state: Data("n".utf8)))
+                        activation: activation, from: 1, role: .auxiliary, style: .standard, state: Data("n".utf8),
+                        request: 1))
             }
         }
         func scenes() -> Int { host.guest("org.test.a")?.scenes.count ?? 0 }
@@ -111,12 +112,44 @@ final class SceneRequestTests: XCTestCase {
         host.run { _ in
             guest.emit(
                 .sceneRequested(
-                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data()))
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
+                    request: 1))
         }
         XCTAssertEqual(host.guest("org.test.one")?.scenes.count, 1)
         XCTAssertEqual(
             host.events.of(.requestRefused).map(\.message),
             ["org.test.one has one scene: it does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES"])
+    }
+
+    // CONTRACT S9, S13: the guest hears the host's refusal of its request, with the id its
+    // runtime gave it and the reason, beside the request-refused record.
+    func testARefusedRequestIsDeliveredToTheGuest() throws {
+        let host = CoreHarness()
+        let (_, _) = try launchTwo(host)
+        let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
+        host.run { _ in
+            guest.emit(
+                .sceneRequested(
+                    activation: 99, from: 1, role: .auxiliary, style: .standard, state: Data(), request: 5))
+        }
+        XCTAssertEqual(host.events.of(.requestRefused).count, 1)
+        let refusal = try XCTUnwrap(host.calls.calls.last { $0.guest == "org.test.a" })
+        XCTAssertEqual(refusal.message.call, .sceneRequestRefused(5, reason: .noActivation))
+
+        let single = CoreHarness()
+        let one = single.opener.add("org.test.one", capabilities: [])
+        single.run { $0.launch(path: "org.test.one", foreground: true) }
+        let scene = try XCTUnwrap(single.guest("org.test.one")?.scenes.first?.session)
+        single.run { core in core.performAction(scene: scene, action: "open", payload: Data()) }
+        single.run { _ in
+            one.emit(
+                .sceneRequested(
+                    activation: one.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
+                    request: 6))
+        }
+        XCTAssertEqual(
+            single.calls.calls.last { $0.guest == "org.test.one" }?.message.call,
+            .sceneRequestRefused(6, reason: .notDeclared))
     }
 
     // CONTRACT S9: the activation lasts as long as the policy says, from the action's answer.
@@ -151,7 +184,8 @@ final class SceneRequestTests: XCTestCase {
             core.performAction(scene: a, action: "open", payload: Data())
             guest.emit(
                 .sceneRequested(
-                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data()))
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
+                    request: 1))
         }
         let scenes = try XCTUnwrap(host.guest("org.test.a")?.scenes)
         XCTAssertEqual(scenes.map(\.placement), ["split left", "split right"])
@@ -161,7 +195,8 @@ final class SceneRequestTests: XCTestCase {
             core.performAction(scene: a, action: "open", payload: Data())
             guest.emit(
                 .sceneRequested(
-                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data()))
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data(),
+                    request: 1))
         }
         let before = host.calls.names("org.test.a").count
         XCTAssertEqual(
@@ -192,7 +227,8 @@ final class SceneRequestTests: XCTestCase {
                 core.performAction(scene: a, action: "open", payload: Data())
                 guest.emit(
                     .sceneRequested(
-                        activation: guest.lastActivation, from: 1, role: .primary, style: .automatic, state: Data()))
+                        activation: guest.lastActivation, from: 1, role: .primary, style: .automatic, state: Data(),
+                        request: 1))
             }
             XCTAssertEqual(host.guest("org.test.a")?.scenes.map(\.placement), placements, "display \(width)")
         }

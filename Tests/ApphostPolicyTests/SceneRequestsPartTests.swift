@@ -130,6 +130,69 @@ final class SceneRequestsPartTests: XCTestCase {
         XCTAssertEqual(requests.notification(from: a, title: "t", body: "body", at: clock.uptime()), [shown])
         XCTAssertEqual(requests.notification(from: a, title: "t", body: "body", at: clock.uptime()), [refused])
     }
+
+    // CONTRACT S9, S13: a request the host refuses is recorded and, with its runtime's id, goes
+    // back to the guest with the reason: no activation (S9), one scene only (S13), suspended.
+    func testS9RefusalGoesBackToTheGuestWithItsIDAndReason() {
+        func refused(_ facts: RequestFacts, _ token: ActivationToken, _ id: SceneRequestID) -> [SceneEffect] {
+            requests.request(
+                a, facts, activation: token, from: 7, role: .auxiliary, style: .standard, state: state, request: id,
+                at: clock.uptime())
+        }
+        XCTAssertEqual(
+            refused(multi, 42, 3), [Self.noActivation, .deliver(.sceneRequestRefused(3, reason: .noActivation))])
+        let single = RequestFacts(mayOpenScene: false, stopped: false)
+        XCTAssertEqual(
+            refused(single, requests.grant(to: a, at: clock.uptime()), 4),
+            [
+                .record(
+                    .requestRefused, scene: 7, name: "standard", message: GuestRecord.singleScene(a)),
+                .deliver(.sceneRequestRefused(4, reason: .notDeclared)),
+            ])
+        // A request the host opens is not refused: nothing goes back.
+        XCTAssertEqual(
+            refused(multi, requests.grant(to: a, at: clock.uptime()), 5),
+            [.open(role: .auxiliary, state: state, style: .standard, from: 7)])
+    }
+
+    // CONTRACT S9: a stopped guest hears its refusals once it runs again, in order, once; those
+    // of a guest that stopped running go with it.
+    func testS9RefusalWaitsForAStoppedGuest() {
+        let stopped = RequestFacts(mayOpenScene: true, stopped: true)
+        let effects = requests.request(
+            a, stopped, activation: requests.grant(to: a, at: clock.uptime()), from: 7, role: .auxiliary,
+            style: .standard, state: state, request: 8, at: clock.uptime())
+        XCTAssertEqual(
+            effects, [.record(.requestRefused, scene: 7, name: "standard", message: "the guest is suspended")])
+        _ = requests.request(
+            a, stopped, activation: 42, from: 7, role: .auxiliary, style: .standard, state: state, request: 9,
+            at: clock.uptime())
+        XCTAssertEqual(
+            requests.releaseHeld(a),
+            [
+                .deliver(.sceneRequestRefused(8, reason: .suspended)),
+                .deliver(.sceneRequestRefused(9, reason: .noActivation)),
+            ])
+        XCTAssertEqual(requests.releaseHeld(a), [])
+        _ = requests.request(
+            a, stopped, activation: 42, from: 7, role: .auxiliary, style: .standard, state: state, request: 10,
+            at: clock.uptime())
+        requests.ended(a)
+        XCTAssertEqual(requests.releaseHeld(a), [])
+    }
+
+    // CONTRACT S9: a stopped guest's refusals are bounded: the oldest go first.
+    func testS9HeldRefusalsAreBounded() {
+        let stopped = RequestFacts(mayOpenScene: true, stopped: true)
+        for id in 1...(SceneRequests.heldRefusalsMax + 2) {
+            _ = requests.request(
+                a, stopped, activation: 42, from: 7, role: .auxiliary, style: .standard, state: state,
+                request: SceneRequestID(id), at: clock.uptime())
+        }
+        let held = requests.releaseHeld(a)
+        XCTAssertEqual(held.count, SceneRequests.heldRefusalsMax)
+        XCTAssertEqual(held.first, .deliver(.sceneRequestRefused(3, reason: .noActivation)))
+    }
 }
 
 /// Closing a session on its own (CONTRACT S7): what a close says, in order, and the sessions a

@@ -179,3 +179,14 @@ void apphost_abi_actions_h(enum apphost_action_flag *flag, apphost_action_functi
     (void)action;
     (void)actions;
 }
+
+/* scenes.h, a scene request's id and its refusal (ABI 1.8) */
+APPHOST_ABI_SURFACE void apphost_abi_scenes_h_1_8(apphost_scene_request_t *request, apphost_request_t *id,
+                                                  enum apphost_request_refusal *refusal);
+void apphost_abi_scenes_h_1_8(apphost_scene_request_t *request, apphost_request_t *id,
+                              enum apphost_request_refusal *refusal)
+{
+    (void)request;
+    (void)id;
+    (void)refusal;
+}

@@ -141,6 +141,8 @@ enum WireWrite {
 
     static func count(_ count: Int) -> UInt32 { UInt32(clamping: count) }
 
+    static func rawValue<Value: RawRepresentable>(_ value: Value) -> Value.RawValue { value.rawValue }
+
     /// SAVE_CONFIRMATION's `stored` is the runtime's `!save_failed`.
     static func negated(_ flag: Bool) -> Bool { !flag }
 

@@ -363,10 +363,12 @@ typedef struct ahr_call {
     size_t restoration_length;
     /* SCENE_CALLBACK: which one. */
     ahr_scene_callback scene_callback;
-    /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK, SAVE_CONFIRMATION: the id of the
-     * task, timer, work or confirmation, as the runtime gave it out
-     * (ahr_report). */
+    /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK, SAVE_CONFIRMATION,
+     * SCENE_REQUEST_REFUSED: the id of the task, timer, work, confirmation
+     * or scene request, as the runtime gave it out (ahr_report). */
     uint64_t id;
+    /* SCENE_REQUEST_REFUSED: why (enum apphost_request_refusal). */
+    uint32_t request_refusal;
     /* BACKGROUND_TIME: the nanoseconds left of the guest's background budget
      * as of this call (0: no background work is possible, as before a
      * suspension), or AHR_BACKGROUND_TIME_UNLIMITED in the foreground. */

@@ -46,8 +46,8 @@
 /* The protocol's version: raise it with each message added or changed (1
  * had no background calls, 2 no scenes calls, 3 no activation tokens, 4 no
  * scene titles, 5 no audio, 6 no audio streams, 7 no audio threads, 8 no
- * actions, 9 no save confirmations). */
-#define APPHOST_MESSAGES_WIRE_VERSION 10
+ * actions, 9 no save confirmations, 10 no scene request ids). */
+#define APPHOST_MESSAGES_WIRE_VERSION 11
 
 /*
  * What the calls and reports carry, in the order of their fields (the
@@ -101,6 +101,10 @@
  *   SAVE_CONFIRMATION: u64 confirmation (never 0), bool failed
  *                 (the host stored the save whose SAVE_STATE
  *                 carried it, or could not: CONTRACT X5)
+ *   SCENE_REQUEST_REFUSED: u64 request (never 0), u32 reason
+ *                 (enum apphost_request_refusal): the host refused
+ *                 the SCENE_REQUESTED that carried the id (CONTRACT
+ *                 S9, S13); the runtime calls did_refuse_request
  *   A "value" (actions.h) is u8 type code (b y n q i u x t d s,
  *   'a' for ay; 0, none, only as a result), then: bool for b;
  *   u64 for the integers (two's complement for n i x); f64 for
@@ -136,8 +140,10 @@
  *   SCENE_REQUESTED  u64 activation (the token it spent), u64 from, u8 role
  *               (enum apphost_scene_role), u8 style (enum
  *               apphost_presentation_style), bytes state (at most
- *               APPHOST_SCENE_STATE_MAX_BYTES): request_scene or
- *               request_scene_with_activation (CONTRACT S9)
+ *               APPHOST_SCENE_STATE_MAX_BYTES), u64 request (the id, per
+ *               guest from 1, that SCENE_REQUEST_REFUSED names): request_scene,
+ *               request_scene_with_activation or submit_scene_request
+ *               (CONTRACT S9)
  *   SESSION_ACTIVATION_REQUESTED  str session_id, u8 style (enum
  *               apphost_presentation_style)
  *   LOADING_PROGRESS  u64 scene, f64 progress (a fraction from 0 to 1,
@@ -222,7 +228,9 @@
  * of `role` (enum apphost_scene_role) shown with `style` (enum
  * apphost_presentation_style) beside connected scene `scene`, whose session
  * starts with the state in `bytes`, at most APPHOST_SCENE_STATE_MAX_BYTES;
- * `bytes` is never NULL.
+ * `bytes` is never NULL. `id`: the request's (the runtime's, per guest,
+ * counting from 1), which submit_scene_request told the guest and
+ * SCENE_REQUEST_REFUSED names if the host refuses it.
  *
  * SESSION_ACTIVATION_REQUESTED: activate_session: the session id in `text`,
  * 1 to AHR_SESSION_ID_MAX_BYTES bytes, one of the guest's, and `style`
@@ -373,7 +381,10 @@
       A(_, guestAction) A(index, actionIndex, action_index) S(arguments, actionArguments, action_arguments, action_argument_count)) \
     X(26, SAVE_CONFIRMATION, saveConfirmation, \
       F(id, save_confirmation_id) F(save_failed, bool), \
-      A(_, value, id) A(stored, negated, save_failed))
+      A(_, value, id) A(stored, negated, save_failed)) \
+    X(27, SCENE_REQUEST_REFUSED, sceneRequestRefused, \
+      F(id, u64) F(request_refusal, u32), \
+      A(_, value, id) A(reason, rawValue, request_refusal))
 
 #define APPHOST_MESSAGES_REPORTS(X, F, A, S) \
     X(69, LOG, log, \
@@ -392,9 +403,10 @@
     X(75, TIMER_CANCELLED, timerCancelled, F(id, timer_id), A(_, value, id)) \
     X(76, WORK_SUBMITTED, workSubmitted, F(id, work_id), A(_, value, id)) \
     X(77, SCENE_REQUESTED, sceneRequested, \
-      F(activation, u64) F(scene, u64) F(role, scene_role) F(style, presentation_style) F(bytes, requested_state), \
+      F(activation, u64) F(scene, u64) F(role, scene_role) F(style, presentation_style) F(bytes, requested_state) \
+      F(id, u64), \
       A(activation, value, activation) A(from, value, scene) A(role, enumeration, role) \
-      A(style, enumeration, style) A(state, data, bytes, bytes_length)) \
+      A(style, enumeration, style) A(state, data, bytes, bytes_length) A(request, value, id)) \
     X(78, SESSION_ACTIVATION_REQUESTED, sessionActivationRequested, \
       F(text, text) F(style, presentation_style), \
       A(sessionID, text, text, text_length) A(style, enumeration, style)) \

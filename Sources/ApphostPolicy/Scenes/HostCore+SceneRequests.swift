@@ -15,12 +15,12 @@ extension HostCore {
         }
         guard guest.phase == .running else { return }
         switch event {
-        case .sceneRequested(let activation, let from, let role, let style, let state):
+        case .sceneRequested(let activation, let from, let role, let style, let state, let request):
             let facts = RequestFacts(mayOpenScene: guest.mayOpenScene, stopped: guest.stopped)
             perform(
                 requests.request(
                     guest.id, facts, activation: activation, from: from, role: role, style: style, state: state,
-                    at: clock.uptime()), for: guest)
+                    request: request, at: clock.uptime()), for: guest)
         case .sessionActivationRequested(let session, let style):
             let known = guest.sceneIndex(session: session) != nil
             perform(requests.activate(session, of: guest.id, style: style, known: known), for: guest)
@@ -89,6 +89,8 @@ extension HostCore {
                     if announce { self.announceDiscard(session, to: guest) }
                     closed(.success(session))
                 }
+            case .deliver(let call):
+                deliver(guest, call)
             }
         }
     }

@@ -26,4 +26,6 @@ enum SceneEffect: Equatable, Sendable {
     /// S7: the store discards `session`; once it has, the close is recorded (`reason`) and, with
     /// `announce`, the guest hears did-discard at once.
     case discard(session: String, reason: TransitionReason, announce: Bool)
+    /// Deliver `call` to the guest (S9: a refusal of its request, `did_refuse_request`).
+    case deliver(GuestCall)
 }

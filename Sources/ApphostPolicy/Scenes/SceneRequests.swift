@@ -5,8 +5,8 @@ import Foundation
 
 /// Scene requests and the user actions that let them (CONTRACT S9, S10, S13), and the rate of
 /// notifications (N1). It owns that state: every guest's unspent activations, the next
-/// activation token (unique within the host), and every guest's recent notifications, by id;
-/// nothing else writes it.
+/// activation token (unique within the host), every guest's recent notifications, and the
+/// refusals that wait for a stopped guest, by id; nothing else writes it.
 ///
 /// It takes inputs (a user action delivered, its answer, a guest's request, activation or close
 /// of a session, a notification) with what it needs to know of the guest then (`RequestFacts`),
@@ -19,6 +19,11 @@ struct SceneRequests {
     private var activations: [String: [ActivationToken: ActivationGrant]] = [:]
     private var nextActivation: ActivationToken = 1
     private var notifications: [String: RateWindow] = [:]
+    private var heldRefusals: [String: [GuestCall]] = [:]
+
+    /// The most refusals kept for a stopped guest; older ones go first. A request needs an
+    /// activation, which only a user action grants: a stopped guest has few.
+    static let heldRefusalsMax = 64
 
     init(policy: ScenePolicy) {
         self.policy = policy
@@ -64,20 +69,36 @@ struct SceneRequests {
     /// S9, S13: guest `id` asks for a new scene with `activation`, from the scene `from`. A guest
     /// that declares one scene gets no other (S13), and its activation stays unspent; else the
     /// activation is spent, if one of the guest's actions granted it and it is still open, and
-    /// the new scene is opened unless the guest is stopped.
+    /// the new scene is opened unless the guest is stopped. A refusal is recorded, and the guest
+    /// hears it with its runtime's id of the request (`request`, 0 for none): at once, or once it
+    /// runs again when it is stopped (`releaseHeld`).
     mutating func request(
         _ id: String, _ facts: RequestFacts, activation: ActivationToken, from: SceneHandle, role: SceneRole,
-        style: PresentationStyle, state: Data, at now: Duration
+        style: PresentationStyle, state: Data, request: SceneRequestID = 0, at now: Duration
     ) -> [SceneEffect] {
-        func refuse(_ why: String) -> [SceneEffect] {
-            [.record(.requestRefused, scene: from, name: style.description, message: why)]
+        func refuse(_ why: String, _ reason: SceneRequestRefusal) -> [SceneEffect] {
+            let record = SceneEffect.record(.requestRefused, scene: from, name: style.description, message: why)
+            guard request != 0 else { return [record] }
+            let refusal = GuestCall.sceneRequestRefused(request, reason: reason)
+            guard facts.stopped else { return [record, .deliver(refusal)] }
+            var held = heldRefusals[id, default: []]
+            if held.count == Self.heldRefusalsMax { held.removeFirst() }
+            held.append(refusal)
+            heldRefusals[id] = held
+            return [record]
         }
-        guard facts.mayOpenScene else { return refuse(GuestRecord.singleScene(id)) }
+        guard facts.mayOpenScene else { return refuse(GuestRecord.singleScene(id), .notDeclared) }
         guard spend(activation, of: id, at: now) else {
-            return refuse("request_scene without an unspent activation of a user action")
+            return refuse("request_scene without an unspent activation of a user action", .noActivation)
         }
-        guard !facts.stopped else { return refuse("the guest is suspended") }
+        guard !facts.stopped else { return refuse("the guest is suspended", .suspended) }
         return [.open(role: role, state: state, style: style, from: from)]
+    }
+
+    /// B8: guest `id` runs again: the refusals it was not told while it was stopped, in order;
+    /// none is held after.
+    mutating func releaseHeld(_ id: String) -> [SceneEffect] {
+        (heldRefusals.removeValue(forKey: id) ?? []).map { .deliver($0) }
     }
 
     /// S10: guest `id` asks to show its `session` as `style`; `known` says whether it has it.
@@ -106,6 +127,7 @@ struct SceneRequests {
     /// Guest `id` stopped running: its activations go with its runtime.
     mutating func ended(_ id: String) {
         activations[id] = nil
+        heldRefusals[id] = nil
     }
 
     /// Spends `token` (S9) if one of the guest's actions granted it and it is unspent and open:

@@ -49,6 +49,23 @@ public typealias AudioRequestID = UInt64
 /// never zero.
 public typealias SaveConfirmationID = UInt64
 
+/// A scene request's id (scenes.h's `apphost_request_t`, ABI 1.8): the runtime's, per guest,
+/// counting from 1.
+public typealias SceneRequestID = UInt64
+
+/// Why the host refused a scene request after the runtime accepted it (scenes.h's
+/// `enum apphost_request_refusal`).
+public enum SceneRequestRefusal: UInt32, Sendable, Equatable {
+    /// No unspent activation of a user action on the host's account (S9).
+    case noActivation = 1
+    /// The guest does not declare several scenes (S13).
+    case notDeclared = 2
+    /// The guest is suspended, or being suspended or resumed (B7).
+    case suspended = 3
+    /// Too many requests (N1-style); not used yet.
+    case rateLimited = 4
+}
+
 /// One host-to-guest call. Every case is plain data so that it can cross a process boundary; an
 /// audio stream's descriptors cross it beside the bytes (SCM_RIGHTS).
 public enum GuestCall: Sendable, Equatable {
@@ -91,6 +108,9 @@ public enum GuestCall: Sendable, Equatable {
     /// A save the guest asked to be confirmed (ABI 1.7) is stored for good, or could not be (X5):
     /// the runtime runs the confirmation the guest gave with it, on the guest's main queue.
     case saveConfirmation(SaveConfirmationID, stored: Bool)
+    /// The host refused the guest's scene request `request` after its runtime accepted it (S9,
+    /// S13): the runtime calls the guest's `did_refuse_request`, on its main queue.
+    case sceneRequestRefused(SceneRequestID, reason: SceneRequestRefusal)
     /// The audio extension (audio.h). Tells the runtime the host's format and the session's route,
     /// for `get_session`, once after the guest starts. No guest code runs.
     case audioSetup(AudioFormat, AudioRoute)
@@ -134,6 +154,7 @@ public enum GuestCall: Sendable, Equatable {
         case .notificationLimit: "notification_limit"
         case .saveStatus: "save_status"
         case .saveConfirmation: "save_confirmation"
+        case .sceneRequestRefused: "did_refuse_request"
         case .audioSetup: "audio_setup"
         case .audioActivationFinished: "activation_finished"
         case .audioInterruptionBegan: "interruption_began"

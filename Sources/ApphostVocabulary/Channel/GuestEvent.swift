@@ -51,9 +51,11 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     case workSubmitted(WorkID)
     /// The scenes extension (scenes.h). The guest asked for a new scene beside `from`, starting
     /// with `state` as its saved state, spending the user action's activation `activation` (S9),
-    /// which its runtime found unspent; the host checks it on its own account.
+    /// which its runtime found unspent; the host checks it on its own account. `request` is the
+    /// id its runtime gave the request, which `sceneRequestRefused` names if the host refuses it.
     case sceneRequested(
-        activation: ActivationToken, from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data)
+        activation: ActivationToken, from: SceneHandle, role: SceneRole, style: PresentationStyle, state: Data,
+        request: SceneRequestID)
     /// The guest asked to show one of its sessions (S9: no activation needed).
     case sessionActivationRequested(sessionID: String, style: PresentationStyle)
     /// A connected scene reported its loading progress (N2).

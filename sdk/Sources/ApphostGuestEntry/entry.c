@@ -96,6 +96,7 @@ static const apphost_guest_scenes_t guest_scenes = {
     apphost_sdk_scene_should_dismiss_modal,
     apphost_sdk_scene_did_dismiss_modal,
     apphost_sdk_did_discard,
+    apphost_sdk_did_refuse_request,
 };
 
 /* Every Swift guest answers for its audio session (audio.h): the SDK turns

@@ -208,6 +208,14 @@ public func _apphostSDKDidDiscard(_ sessionID: UnsafePointer<CChar>?) {
     onMainQueue { RunningApp.current?.app.didDiscardSession(id: id) }
 }
 
+@_cdecl("apphost_sdk_did_refuse_request")
+public func _apphostSDKDidRefuseRequest(_ request: UInt64, _ reason: Int32) {
+    onMainQueue {
+        RunningApp.current?.app.didRefuseSceneRequest(
+            SceneRequestID(rawValue: request), reason: SceneRequestRefusal(rawValue: reason))
+    }
+}
+
 // MARK: - The audio extension's callbacks (audio.h, apphost_guest_audio_t)
 
 /// Delivers an event to the running guest's audio session.

@@ -69,6 +69,13 @@ public protocol GuestApp: AnyObject {
     /// (CONTRACT S7): forget what you kept for it. A guest that was not
     /// running then hears it right after ``didFinishLaunching(host:)``.
     func didDiscardSession(id: SceneSession.ID)
+
+    /// Since ABI 1.8: the host refused the scene request `request` after accepting it (CONTRACT
+    /// S9, S13): no scene connects for it. `request` is what
+    /// ``Scenes/submitSceneRequest(from:role:style:state:activation:)`` returned (requests made
+    /// through `requestScene` are refused here too, with ids they never returned). A host older
+    /// than 1.8 never calls it.
+    func didRefuseSceneRequest(_ request: SceneRequestID, reason: SceneRequestRefusal)
 }
 
 extension GuestApp {
@@ -83,6 +90,7 @@ extension GuestApp {
     public func willTerminate() {}
     public func didReceiveMemoryWarning() {}
     public func didDiscardSession(id: SceneSession.ID) {}
+    public func didRefuseSceneRequest(_ request: SceneRequestID, reason: SceneRequestRefusal) {}
 
     /// By default a scene gets a delegate that ignores every callback.
     public func makeSceneDelegate(for session: SceneSession) -> SceneDelegate {

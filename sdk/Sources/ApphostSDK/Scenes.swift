@@ -55,7 +55,7 @@ public final class Scenes: @unchecked Sendable {
     /// session starts with `state` as its saved state (at most 1 MiB). Consumes the transient
     /// activation of a user action; throws ``ApphostError/noActivation`` without one. The new
     /// scene connects later, on the main queue, unless the host refuses it (its event stream
-    /// says why).
+    /// says why, and since ABI 1.8 ``GuestApp/didRefuseSceneRequest(_:reason:)``).
     public func requestScene(
         from scene: Scene, role: SceneRole = .auxiliary, style: PresentationStyle = .automatic, state: [UInt8] = []
     ) throws {
@@ -91,6 +91,27 @@ public final class Scenes: @unchecked Sendable {
                 host.raw, activation.token, scene.handle, role.rawValue, style.rawValue, bytes.baseAddress, bytes.count)
         }
         try ApphostError.check(status)
+    }
+
+    /// Since ABI 1.8: ``requestScene(from:role:style:state:)`` (or, with `activation`,
+    /// ``requestScene(with:from:role:style:state:)``) that returns the request's id: should the
+    /// host refuse the request after all, ``GuestApp/didRefuseSceneRequest(_:reason:)`` names it.
+    /// Older hosts: ``ApphostError/unsupported``.
+    public func submitSceneRequest(
+        from scene: Scene, role: SceneRole = .auxiliary, style: PresentationStyle = .automatic, state: [UInt8] = [],
+        activation: Activation? = nil
+    ) throws -> SceneRequestID {
+        guard let submit = member(\.submit_scene_request) else { throw ApphostError.unsupported }
+        var id: apphost_request_t = 0
+        let status = state.withUnsafeBytes { bytes in
+            var request = apphost_scene_request_t(
+                struct_size: UInt32(MemoryLayout<apphost_scene_request_t>.size), activation: activation?.token ?? 0,
+                from: scene.handle, role: role.rawValue, style: style.rawValue, state: bytes.baseAddress,
+                length: bytes.count)
+            return submit(host.raw, &request, &id)
+        }
+        try ApphostError.check(status)
+        return SceneRequestID(rawValue: id)
     }
 
     /// Since ABI 1.2: the seconds `activation` can still open a scene, or nil once it is spent or
@@ -285,4 +306,28 @@ public struct Modal: Sendable, Hashable {
 public struct Activation: Sendable, Hashable {
     /// The C ABI's `apphost_activation_t`; never 0.
     public let token: UInt64
+}
+
+/// Since ABI 1.8: a scene request the host has, as ``Scenes/submitSceneRequest(from:role:style:state:activation:)``
+/// returns it (the C ABI's `apphost_request_t`; never 0).
+public struct SceneRequestID: RawRepresentable, Sendable, Hashable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+}
+
+/// Since ABI 1.8: why the host refused a scene request after accepting it (the C ABI's
+/// `enum apphost_request_refusal`); more may come.
+public struct SceneRequestRefusal: RawRepresentable, Sendable, Hashable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// No unspent activation of a user action on the host's account (S9).
+    public static let noActivation = SceneRequestRefusal(
+        rawValue: Int32(APPHOST_REQUEST_REFUSED_NO_ACTIVATION.rawValue))
+    /// The guest does not declare several scenes (S13).
+    public static let notDeclared = SceneRequestRefusal(rawValue: Int32(APPHOST_REQUEST_REFUSED_NOT_DECLARED.rawValue))
+    /// The guest was suspended, or being suspended or resumed.
+    public static let suspended = SceneRequestRefusal(rawValue: Int32(APPHOST_REQUEST_REFUSED_SUSPENDED.rawValue))
+    /// The guest asked too often.
+    public static let rateLimited = SceneRequestRefusal(rawValue: Int32(APPHOST_REQUEST_REFUSED_RATE_LIMITED.rawValue))
 }

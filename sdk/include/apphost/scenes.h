@@ -114,6 +114,47 @@ enum { APPHOST_ACTION_PAYLOAD_MAX_BYTES = 64 * 1024 };
 typedef uint64_t apphost_activation_t;
 #define APPHOST_ACTIVATION_INVALID UINT64_C(0)
 
+/* Since ABI 1.8: a scene request the host has (CONTRACT S9), as
+ * submit_scene_request gives out its id: unique within the guest's run,
+ * counting from 1. Zero is never valid: APPHOST_REQUEST_INVALID. */
+typedef uint64_t apphost_request_t;
+#define APPHOST_REQUEST_INVALID UINT64_C(0)
+
+/* Since ABI 1.8: why the host refused a scene request after accepting it
+ * (did_refuse_request). More may come: treat an unknown one as a refusal. */
+enum apphost_request_refusal {
+    /* The host found no unspent activation of a user action on its own
+     * account (CONTRACT S9). */
+    APPHOST_REQUEST_REFUSED_NO_ACTIVATION = 1,
+    /* The guest does not declare APPHOST_CAPABILITY_MULTIPLE_SCENES
+     * (CONTRACT S13). */
+    APPHOST_REQUEST_REFUSED_NOT_DECLARED = 2,
+    /* The guest was suspended, or being suspended or resumed (CONTRACT B7). */
+    APPHOST_REQUEST_REFUSED_SUSPENDED = 3,
+    /* The guest asked too often (a limit as CONTRACT N1's); not used yet. */
+    APPHOST_REQUEST_REFUSED_RATE_LIMITED = 4
+};
+
+/* Since ABI 1.8: a request for a new scene, as submit_scene_request takes
+ * it. Set struct_size to sizeof(apphost_scene_request_t); later revisions
+ * append members, which a host reads only when struct_size covers them. */
+typedef struct apphost_scene_request {
+    uint32_t struct_size;
+    /* The activation to spend (CONTRACT S9); APPHOST_ACTIVATION_INVALID for
+     * that of the user action whose perform_action is running on the
+     * calling thread, as request_scene spends. */
+    apphost_activation_t activation;
+    /* The connected scene asking, beside which a standard scene opens. */
+    apphost_scene_t from;
+    /* enum apphost_scene_role and enum apphost_presentation_style. */
+    int32_t role;
+    int32_t style;
+    /* The new session's saved state, `length` bytes, copied before
+     * submit_scene_request returns; NULL only with length 0. */
+    const void *state;
+    size_t length;
+} apphost_scene_request_t;
+
 /* Since ABI 1.2: one of the guest's scene sessions, as list_sessions tells
  * it. The struct and the string it points to are owned by the host and valid
  * only during the visit: copy what you keep. */
@@ -154,7 +195,8 @@ typedef struct apphost_scenes {
      * APPHOST_ERROR_NOT_DECLARED (ABI 1.2, CONTRACT S13). APPHOST_OK means
      * the host has the request: will_connect for the new scene follows on
      * the main queue, unless the host refuses it, which it reports in its
-     * event stream. APPHOST_ERROR_INVALID_HANDLE for a `from` that is 0 or
+     * event stream and, since ABI 1.8, to did_refuse_request (with an id
+     * only submit_scene_request tells). APPHOST_ERROR_INVALID_HANDLE for a `from` that is 0 or
      * not connected, APPHOST_ERROR_TOO_LARGE past
      * APPHOST_SCENE_STATE_MAX_BYTES. When several apply: a `from` of 0
      * first, then argument errors, then INVALID_STATE (init, deinit), then
@@ -269,6 +311,20 @@ typedef struct apphost_scenes {
      * APPHOST_ERROR_INVALID_HANDLE for a scene that is not connected;
      * APPHOST_ERROR_INVALID_STATE during init and deinit. */
     apphost_status_t (*set_scene_title)(const apphost_host_t *host, apphost_scene_t scene, const char *title);
+
+    /* ---- Since ABI 1.8: read these only when struct_size covers them. ---- */
+
+    /* [thread-safe] request_scene (request->activation
+     * APPHOST_ACTIVATION_INVALID) or request_scene_with_activation (any
+     * other), with the same checks, errors and order of errors, that also
+     * writes the request's id to *out_request on APPHOST_OK, and
+     * APPHOST_REQUEST_INVALID otherwise. The host may still refuse the
+     * request it has: did_refuse_request then names this id (CONTRACT S9).
+     * `request` is the caller's, read before returning. Before every other
+     * check: a NULL request or out_request, or a request->struct_size smaller
+     * than that of ABI 1.8, is APPHOST_ERROR_INVALID_ARGUMENT. */
+    apphost_status_t (*submit_scene_request)(const apphost_host_t *host, const apphost_scene_request_t *request,
+                                             apphost_request_t *out_request);
 } apphost_scenes_t;
 
 /* What the guest implements. The host calls each member on the guest's main
@@ -309,6 +365,15 @@ typedef struct apphost_guest_scenes {
      * kept for it. A guest that was not running when the user closed it
      * hears this after did_finish_launching at its next launch. */
     void (*did_discard)(const char *session_id);
+
+    /* ---- Since ABI 1.8: called only when struct_size covers it. ---- */
+
+    /* [main-queue] The host refused `request` after accepting it (CONTRACT
+     * S9): no scene connects for it. `reason` is an enum
+     * apphost_request_refusal. Called once for every scene request the host
+     * refuses, those of request_scene and request_scene_with_activation
+     * too, whose ids the guest never saw. */
+    void (*did_refuse_request)(apphost_request_t request, int32_t reason);
 } apphost_guest_scenes_t;
 
 #ifdef __cplusplus

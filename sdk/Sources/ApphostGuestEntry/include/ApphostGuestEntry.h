@@ -54,6 +54,7 @@ APPHOST_SDK_INTERNAL void apphost_sdk_scene_perform_action(apphost_scene_t scene
 APPHOST_SDK_INTERNAL int32_t apphost_sdk_scene_should_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal);
 APPHOST_SDK_INTERNAL void apphost_sdk_scene_did_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal);
 APPHOST_SDK_INTERNAL void apphost_sdk_did_discard(const char *session_id);
+APPHOST_SDK_INTERNAL void apphost_sdk_did_refuse_request(apphost_request_t request, int32_t reason);
 
 /* apphost_guest_audio_t members (audio.h, ABI 1.4). */
 APPHOST_SDK_INTERNAL void apphost_sdk_audio_activation_finished(apphost_audio_request_t request, int32_t result);
