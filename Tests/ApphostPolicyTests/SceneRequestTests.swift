@@ -152,6 +152,29 @@ final class SceneRequestTests: XCTestCase {
             .sceneRequestRefused(6, reason: .notDeclared))
     }
 
+    // CONTRACT S9, B7: a request that reaches the host after its guest was stopped (sent just
+    // before the freeze) is refused, and the guest hears the refusal when it runs again, not
+    // while it is stopped.
+    func testARequestRefusedWhileStoppedIsDeliveredOnResume() throws {
+        let host = CoreHarness()
+        let (a, _) = try launchTwo(host)
+        let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
+        host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
+        host.run { $0.suspend("org.test.a") }
+        XCTAssertEqual(host.guest("org.test.a")?.appState, .suspended)
+        host.run { _ in
+            guest.emit(
+                .sceneRequested(
+                    activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
+                    request: 7))
+        }
+        XCTAssertEqual(host.events.of(.requestRefused).count, 1)
+        let refusal = GuestCall.sceneRequestRefused(7, reason: .suspended)
+        XCTAssertFalse(host.calls.calls.contains { $0.message.call == refusal }, "B7: nothing while stopped")
+        host.run { $0.resume("org.test.a") }
+        XCTAssertEqual(host.calls.calls.filter { $0.message.call == refusal }.map(\.guest), ["org.test.a"])
+    }
+
     // CONTRACT S9: the activation lasts as long as the policy says, from the action's answer.
     func testTheActivationCarriesThePolicysDuration() throws {
         let host = CoreHarness(scenes: ScenePolicy(activation: .milliseconds(300)))

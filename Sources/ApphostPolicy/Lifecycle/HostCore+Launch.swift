@@ -222,6 +222,8 @@ extension HostCore {
         tellSaveStatus(guest)
         // C14: its session's interruption, route and hints, coalesced.
         perform(audioSessions.releaseHeld(guest.id))
+        // S9: the scene requests the host refused while it was stopped.
+        perform(requests.releaseHeld(guest.id), for: guest)
         // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
         for session in closing.pending(of: guest.id) { announceDiscard(session, to: guest) }
         if guest.held.takeMemoryWarning() { deliver(guest, .didReceiveMemoryWarning) }
