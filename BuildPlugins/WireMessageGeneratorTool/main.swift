@@ -229,6 +229,35 @@ func assignments(_ argument: Argument, _ value: String, into target: String, ind
     return ["\(indent)do {"] + lines.map { "    " + $0 } + ["\(indent)}"]
 }
 
+/// The body of a generated function that builds each of `messages` from the C struct `value`:
+/// one `case` per kind (`kinds` and the message's name), whose constructor the table gives; an
+/// unknown kind or a value a converter refuses throws.
+func builder(_ signature: String, value: String, kinds: String, _ messages: [Message]) -> String {
+    var out = """
+            \(signature) {
+                do {
+                    switch \(value).kind {
+
+        """
+    for message in messages {
+        out += "            case \(kinds)\(message.name):\n"
+        out += "                \(construction(message, from: value))\n"
+    }
+    out += """
+                    default:
+                        throw WireFieldError.unknownKind
+                    }
+                } catch let error as WireFieldError {
+                    throw error
+                } catch {
+                    throw WireFieldError.invalid
+                }
+            }
+
+        """
+    return out
+}
+
 func channels(calls: [Message], reports: [Message]) -> String {
     var out = header
     out += """
@@ -242,25 +271,12 @@ func channels(calls: [Message], reports: [Message]) -> String {
             /// `report` as a `GuestEvent`, each value through the converter the table names.
             /// Throws `WireFieldError.unknownKind` for a kind the table does not have, and
             /// `.invalid` for a value its converter refuses.
-            static func tableEvent(of report: ahr_report) throws(WireFieldError) -> GuestEvent {
-                do {
-                    switch report.kind {
 
         """
-    for message in reports {
-        out += "            case AHR_REPORT_\(message.name):\n"
-        out += "                \(construction(message, from: "report"))\n"
-    }
+    out += builder(
+        "static func tableEvent(of report: ahr_report) throws(WireFieldError) -> GuestEvent", value: "report",
+        kinds: "AHR_REPORT_", reports)
     out += """
-                    default:
-                        throw WireFieldError.unknownKind
-                    }
-                } catch let error as WireFieldError {
-                    throw error
-                } catch {
-                    throw WireFieldError.invalid
-                }
-            }
         }
 
         extension RuntimeCall {
@@ -367,25 +383,12 @@ func tests(calls: [Message], reports: [Message]) -> String {
         extension HostToWorkerMessage {
             /// `call` as the host made it (`RuntimeCall` the other way); throws for a call the
             /// tests cannot rebuild (an action's declaration, an audio stream's descriptors).
-            static func tableCall(of call: ahr_call) throws(WireFieldError) -> GuestCall {
-                do {
-                    switch call.kind {
 
         """
-    for message in calls {
-        out += "            case AHR_CALL_\(message.name):\n"
-        out += "                \(construction(message, from: "call"))\n"
-    }
+    out += builder(
+        "static func tableCall(of call: ahr_call) throws(WireFieldError) -> GuestCall", value: "call",
+        kinds: "AHR_CALL_", calls)
     out += """
-                    default:
-                        throw WireFieldError.unknownKind
-                    }
-                } catch let error as WireFieldError {
-                    throw error
-                } catch {
-                    throw WireFieldError.invalid
-                }
-            }
         }
 
         """
