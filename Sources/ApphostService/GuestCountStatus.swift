@@ -12,6 +12,8 @@ public final class GuestCountStatus: Sendable {
         var active = 0
         var said: String?
         var reporting = false
+        /// Shutdown has begun: reporting never starts again, whichever thread asks last.
+        var stopped = false
 
         /// The line, when it differs from the last one said; remembered as said.
         mutating func changedLine() -> String? {
@@ -51,8 +53,11 @@ public final class GuestCountStatus: Sendable {
     }
 
     /// From now on, changes are said: the first line that differs from the guests as they are now.
+    /// Not after `stopReporting`: a SIGTERM may stop the host between READY=1 and this call,
+    /// which come from the host queue while the signal is handled on the main queue.
     public func startReporting() {
         counts.withLock { counts in
+            guard !counts.stopped else { return }
             counts.reporting = true
             counts.said = Self.line(guests: counts.states.count, active: counts.active)
         }
@@ -60,6 +65,9 @@ public final class GuestCountStatus: Sendable {
 
     /// From now on nothing is said: shutdown has its own status line.
     public func stopReporting() {
-        counts.withLock { $0.reporting = false }
+        counts.withLock { counts in
+            counts.reporting = false
+            counts.stopped = true
+        }
     }
 }
