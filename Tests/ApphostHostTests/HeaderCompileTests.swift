@@ -156,8 +156,10 @@ final class HeaderCompileTests: XCTestCase {
         static int32_t test_should(apphost_scene_t scene, apphost_modal_t modal) { return scene != 0 && modal != 0; }
         static void test_dismissed(apphost_scene_t scene, apphost_modal_t modal) { (void)scene; (void)modal; }
         static void test_discard(const char *session_id) { (void)session_id; }
+        static void test_refused(apphost_request_t request, int32_t reason) { (void)request; (void)reason; }
         static const apphost_guest_scenes_t test_scenes_callbacks = {
-            sizeof(apphost_guest_scenes_t), test_size, test_action, test_should, test_dismissed, test_discard };
+            sizeof(apphost_guest_scenes_t), test_size, test_action, test_should, test_dismissed, test_discard,
+            test_refused };
         int apphost_test_scenes(const apphost_host_t *host, apphost_scene_t scene);
         int apphost_test_scenes(const apphost_host_t *host, apphost_scene_t scene)
         {
@@ -165,6 +167,8 @@ final class HeaderCompileTests: XCTestCase {
                 TEST_CAST(const apphost_scenes_t *, host->get_extension(host, APPHOST_SCENES_EXTENSION_ID));
             apphost_scene_size_t size;
             apphost_modal_t modal = APPHOST_MODAL_INVALID;
+            apphost_request_t request = APPHOST_REQUEST_INVALID;
+            apphost_scene_request_t asked;
             char text[APPHOST_SCENES_TEXT_MAX_BYTES + 1] = "title";
 
             if (scenes == 0 || scenes->struct_size < sizeof(apphost_scenes_t)
@@ -173,6 +177,14 @@ final class HeaderCompileTests: XCTestCase {
             }
             size.struct_size = sizeof size;
             scenes->request_scene(host, scene, APPHOST_SCENE_ROLE_AUXILIARY, APPHOST_PRESENTATION_PROMINENT, "s", 1);
+            asked.struct_size = sizeof asked;
+            asked.activation = APPHOST_ACTIVATION_INVALID;
+            asked.from = scene;
+            asked.role = APPHOST_SCENE_ROLE_AUXILIARY;
+            asked.style = APPHOST_PRESENTATION_STANDARD;
+            asked.state = 0;
+            asked.length = 0;
+            scenes->submit_scene_request(host, &asked, &request);
             scenes->activate_session(host, "session", APPHOST_PRESENTATION_AUTOMATIC);
             scenes->set_loading_progress(host, scene, APPHOST_PROGRESS_INDETERMINATE);
             scenes->set_loading_progress(host, scene, APPHOST_PROGRESS_NONE);
