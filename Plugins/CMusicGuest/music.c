@@ -437,7 +437,7 @@ static const apphost_scene_callbacks_t scene_callbacks = {
 
 /* User actions arrive through the scenes extension's callbacks. */
 static const apphost_guest_scenes_t guest_scenes = {
-    sizeof(apphost_guest_scenes_t), NULL, perform_action, NULL, NULL, NULL,
+    sizeof(apphost_guest_scenes_t), NULL, perform_action, NULL, NULL, NULL, NULL,
 };
 
 /* Without this table the player would never learn that it was interrupted.

@@ -501,6 +501,7 @@ static const apphost_guest_scenes_t guest_scenes = {
     NULL,
     did_dismiss_modal,
     did_discard,
+    NULL,
 };
 
 static apphost_status_t init(const apphost_host_t *host)

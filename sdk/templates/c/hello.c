@@ -137,7 +137,7 @@ static const apphost_scene_callbacks_t scene_callbacks = {
 };
 
 static const apphost_guest_scenes_t scenes_callbacks = {
-    sizeof(apphost_guest_scenes_t), NULL, perform_action, NULL, NULL, NULL,
+    sizeof(apphost_guest_scenes_t), NULL, perform_action, NULL, NULL, NULL, NULL,
 };
 
 static apphost_status_t init(const apphost_host_t *h)
