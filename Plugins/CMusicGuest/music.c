@@ -508,6 +508,7 @@ static const apphost_guest_descriptor_t descriptor = {
     "A music player: plays in background, pauses when interrupted or unplugged.",
     /* B9: may go on playing in background. */
     APPHOST_CAPABILITY_BACKGROUND_AUDIO,
+    NULL,
 };
 
 const apphost_entry_t apphost_entry = {

@@ -648,6 +648,7 @@ static const apphost_guest_descriptor_t descriptor = {
     "apphost tests",
     "Uses every function of apphost.scenes/1 as its tests say.",
     FIXTURE_CAPABILITIES,
+    NULL,
 };
 
 APPHOST_EXPORT const apphost_entry_t apphost_entry = {
