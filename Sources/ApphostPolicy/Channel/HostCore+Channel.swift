@@ -110,4 +110,33 @@ extension HostCore {
             actions.reported(outcome, by: guest.id)
         }
     }
+
+    /// B5: carries out what `Watchdog` says should happen; its timer acts only while the guest
+    /// still runs on the channel it had when the timer was armed.
+    func perform(_ effects: [WatchdogEffect], for guest: GuestRecord) {
+        for effect in effects {
+            switch effect {
+            case .record(let kind, let message):
+                record(kind, guest: guest.id, reason: .watchdog, message: message)
+            case .schedule(let token, let delay):
+                guard let channel = guest.channel else { continue }
+                let action = clock.schedule(after: delay) { [weak self] in
+                    guard let self, self.watchdogAlarms.fell(token), guest.channel === channel else { return }
+                    self.perform(self.watchdog.look(token, &guest.calls, at: self.clock.uptime()), for: guest)
+                }
+                watchdogAlarms.arm(token, action)
+            case .cancel(let token):
+                watchdogAlarms.cancel(token)
+            case .stop(let freezing, let overdue):
+                guard let channel = guest.channel else { continue }
+                channel.forceStop(freezing: freezing) { [weak self] result in
+                    guard let self, guest.channel === channel else { return }
+                    self.perform(
+                        self.watchdog.stopped(result, freezing: freezing, overdue: overdue, &guest.calls), for: guest)
+                }
+            case .frozen(let overdue):
+                frozenByWatchdog(guest, overdue: overdue)
+            }
+        }
+    }
 }

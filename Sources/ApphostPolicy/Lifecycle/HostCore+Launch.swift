@@ -253,4 +253,34 @@ extension HostCore {
             self?.restartFailed(guest, inForeground: inForeground)
         }
     }
+
+    /// X2: carries out what `Restarter` says should happen; a restart's timer runs in the clock's
+    /// own call, then hops to the host queue.
+    func perform(_ effects: [RestartEffect], for guest: GuestRecord) {
+        for effect in effects {
+            switch effect {
+            case .record(let kind, let message):
+                record(kind, guest: guest.id, reason: .crash, message: message)
+            case .schedule(let delay):
+                let hostQueue = hostQueue
+                clock.schedule(after: delay) { [weak self] in
+                    guard let core = self else { return }
+                    hostQueue.execute {
+                        core.perform(core.restarter.due(&guest.restartHistory, phase: guest.phase), for: guest)
+                    }
+                }
+            case .launch(let foreground):
+                launch(path: guest.path, foreground: foreground) { [weak self] result in
+                    guard let self, case .failure = result else { return }
+                    self.restartFailed(guest)
+                }
+            }
+        }
+    }
+
+    /// X2: `guest` crashed (in the foreground or not), or a restart of it failed to launch
+    /// (`inForeground` nil).
+    func restartFailed(_ guest: GuestRecord, inForeground: Bool? = nil) {
+        perform(restarter.failed(&guest.restartHistory, at: clock.uptime(), inForeground: inForeground), for: guest)
+    }
 }
