@@ -84,6 +84,14 @@ enum WriteAheadLog {
         // A frame whose salts were damaged is this generation's still when its checksum follows
         // on from the frame before it (the salts are outside the checksum), as far as this
         // generation's frames run on unbroken; SQLite drops it, and all after it, too.
+        //
+        // The first frame that is not intact may be the last one written, cut short by a kill
+        // (SQLite writes a frame's header, then its page): then its transaction never committed,
+        // and nothing was lost. Only a frame of this generation written after it proves it was
+        // whole once, and so its commit, if it is one, lost since.
+        let damaged = offset
+        var damagedCommit = 0
+        var framesAfterDamaged = 0
         var lost = 0
         var lostFrames = intact - lastCommit
         var previousSum: (UInt32, UInt32)? = sum
@@ -97,13 +105,17 @@ enum WriteAheadLog {
                 } ?? false
             if followsOn || (word(log, offset + 8), word(log, offset + 12)) == salts {
                 lostFrames += 1
-                if word(log, offset + 4) != 0 { lost += 1 }
+                if offset != damaged { framesAfterDamaged += 1 }
+                if word(log, offset + 4) != 0 {
+                    if offset == damaged { damagedCommit = 1 } else { lost += 1 }
+                }
                 previousSum = previousSum.map { _ in storedSum }
             } else {
                 previousSum = nil
             }
             offset += frameSize
         }
+        if framesAfterDamaged > 0 { lost += damagedCommit }
         guard lost > 0 else { return .intact }
         return .damagedFrame(frame: intact + 1, kept: commits, lost: lost, lostFrames: lostFrames)
     }
