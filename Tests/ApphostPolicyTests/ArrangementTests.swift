@@ -106,4 +106,45 @@ final class ArrangementTests: XCTestCase {
         let next = try arrangement.applying(.split("a", "b", ratio: 0.3), to: [a1, b1]).get()
         XCTAssertEqual(next.main, .split(a1, b1, ratio: 0.3))
     }
+
+    /// `a1` and `b1` by their sessions, as `HostCore.findScene` reads names.
+    private func found(_ name: String) -> Result<SceneRef, HostCommandError> {
+        [a1, b1].first { $0.session == name }.map { .success($0) } ?? .failure(.notFound("no scene \(name)"))
+    }
+
+    private func refusal(of change: LayoutChange) -> String? {
+        guard case .failure(let error) = Arrangement.scenes(of: change, find: found(_:)) else { return nil }
+        return error.description
+    }
+
+    // CONTRACT S11: the scenes an operator's change names, found as the core reads names; a ratio
+    // out of range, a scene not found, or a split of one scene with itself is refused, the first
+    // of them said.
+    func testS11ScenesOfAChange() throws {
+        XCTAssertEqual(try Arrangement.scenes(of: .split("a1", "b1", ratio: 0.5), find: found(_:)).get(), [a1, b1])
+        XCTAssertEqual(try Arrangement.scenes(of: .hideSlideOver, find: found(_:)).get(), [])
+        XCTAssertEqual(refusal(of: .split("a1", "zz", ratio: 0.95)), "ratio 0.95 is out of range (0.1 to 0.9)")
+        XCTAssertEqual(refusal(of: .split("zz", "a1", ratio: 0.5)), "no scene zz")
+        XCTAssertEqual(refusal(of: .split("a1", "a1", ratio: 0.5)), "a split needs two different scenes")
+    }
+
+    // CONTRACT S3, S10: a guest comes to the foreground with the scene asked, or else its primary
+    // scene that went to background last; a session is shown beside the scene of a connection.
+    func testS3S10ForegroundAndPresentingASession() throws {
+        var older = SceneRecord(sessionID: "a1", role: .primary)
+        older.backgroundSince = .seconds(1)
+        var newer = SceneRecord(sessionID: "a2", role: .primary, handle: 6)
+        newer.backgroundSince = .seconds(2)
+        let auxiliary = SceneRecord(sessionID: "a3", role: .auxiliary)
+        XCTAssertEqual(arrangement.foreground(of: "org.test.a", [older, newer, auxiliary])?.main, .fullScreen(a2))
+        XCTAssertEqual(
+            arrangement.foreground(of: "org.test.a", [older, newer, auxiliary], scene: 0)?.main, .fullScreen(a1))
+        XCTAssertNil(arrangement.foreground(of: "org.test.a", []))
+        _ = arrange(try XCTUnwrap(arrangement.foreground(of: "org.test.a", [older, newer])), foreground: [])
+        let guest = GuestSceneFacts(
+            id: "org.test.a", phase: .running, stopped: false, mayOpenScene: true, scenes: [older, newer])
+        XCTAssertNil(arrangement.presenting("zz", of: guest, style: .standard, beside: 6))
+        XCTAssertEqual(
+            arrangement.presenting("a1", of: guest, style: .standard, beside: 6)?.main, .split(a2, a1, ratio: 0.5))
+    }
 }

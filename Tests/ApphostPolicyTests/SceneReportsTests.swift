@@ -59,4 +59,65 @@ final class SceneReportsTests: XCTestCase {
         XCTAssertEqual(reports.report(of: scene).modals, [])
         XCTAssertFalse(reports.presents(2, on: scene))
     }
+
+    // MARK: Reports and the operator's dismissal, with the guest's facts
+
+    private func guest(_ phase: GuestPhase = .running, stopped: Bool = false) -> GuestSceneFacts {
+        GuestSceneFacts(
+            id: "org.test.a", phase: phase, stopped: stopped, mayOpenScene: true,
+            scenes: [SceneRecord(sessionID: "s1", role: .primary, handle: 4, state: .foregroundActive)])
+    }
+
+    // CONTRACT N2, N3: a running guest's report about one of its scenes goes to that scene, by its
+    // connection; one about a connection it lacks, from a guest not running, or of another
+    // part's is nothing.
+    func testN2N3ReportsGoToTheScene() {
+        XCTAssertEqual(
+            reports.report(.loadingProgress(4, .fraction(0.5)), from: guest()),
+            [.record(.loading, scene: 4, session: "s1", message: "50%")])
+        XCTAssertEqual(reports.report(.sceneTitleChanged(9, title: "Lost"), from: guest()), [])
+        XCTAssertEqual(reports.report(.sceneTitleChanged(4, title: "Inbox"), from: guest(.launching)), [])
+        XCTAssertEqual(reports.report(.notificationPosted(title: "t", body: "b"), from: guest()), [])
+        XCTAssertEqual(
+            reports.report(.modalPresented(4, 1, style: .sheet, title: "Edit"), from: guest()),
+            [.record(.modalPresented, scene: 4, session: "s1", name: "sheet", message: "modal 1: Edit")])
+        XCTAssertEqual(
+            reports.report(.modalDismissed(4, 1), from: guest()),
+            [.record(.modalDismissed, scene: 4, session: "s1", reason: .guest, name: "sheet", message: "modal 1: Edit")]
+        )
+    }
+
+    // CONTRACT N3: the user dismisses the top modal: refused with none, or with the guest stopped;
+    // the guest keeps it (0), lets it go (1: dismissed, then told), or gives no answer; a modal
+    // gone meanwhile, or a scene disconnected, is gone.
+    func testN3DismissalAndItsAnswers() throws {
+        XCTAssertThrowsError(try reports.dismissal(of: 0, guest(), named: "s1")) {
+            XCTAssertEqual(($0 as? HostCommandError)?.description, "scene s1 presents no modal")
+        }
+        _ = reports.modalPresented(1, style: .sheet, title: "Edit", of: scene, handle: 4)
+        _ = reports.modalPresented(2, style: .fullScreen, title: "Sure?", of: scene, handle: 4)
+        XCTAssertThrowsError(try reports.dismissal(of: 0, guest(stopped: true), named: "s1")) {
+            XCTAssertEqual(($0 as? HostCommandError)?.description, "org.test.a is not running")
+        }
+        let asked = try reports.dismissal(of: 0, guest(), named: "s1")
+        XCTAssertEqual(asked.call, .shouldDismissModal(4, 2))
+        let (kept, keptEffects) = reports.answered(.success(0), to: asked, state: .foregroundActive)
+        XCTAssertEqual(try kept.get(), false)
+        XCTAssertEqual(keptEffects, reports.modalKept(asked.modal, of: scene, handle: 4))
+        XCTAssertThrowsError(try reports.answered(.failure(.closed), to: asked, state: .foregroundActive).0.get())
+        XCTAssertThrowsError(try reports.answered(.success(-3), to: asked, state: .foregroundActive).0.get())
+        XCTAssertEqual(try reports.answered(.success(1), to: asked, state: nil).0.get(), true)
+        XCTAssertTrue(reports.presents(2, on: scene), "a disconnected scene's answer changes nothing")
+        let (gone, effects) = reports.answered(.success(1), to: asked, state: .foregroundInactive)
+        XCTAssertEqual(try gone.get(), true)
+        XCTAssertEqual(
+            effects,
+            [
+                .record(
+                    .modalDismissed, scene: 4, session: "s1", reason: .requested, name: "fullScreen",
+                    message: "modal 2: Sure?"),
+                .deliver(.didDismissModal(4, 2), sceneState: .foregroundInactive),
+            ])
+        XCTAssertEqual(reports.answered(.success(1), to: asked, state: .foregroundInactive).1, [])
+    }
 }

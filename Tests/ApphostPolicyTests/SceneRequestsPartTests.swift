@@ -193,6 +193,68 @@ final class SceneRequestsPartTests: XCTestCase {
         XCTAssertEqual(held.count, SceneRequests.heldRefusalsMax)
         XCTAssertEqual(held.first, .deliver(.sceneRequestRefused(3, reason: .noActivation)))
     }
+
+    // MARK: The guest's reports and the operator's actions, with the guest's facts
+
+    private func facts(
+        _ phase: GuestPhase = .running, stopped: Bool = false, state: SceneState = .foregroundActive
+    ) -> GuestSceneFacts {
+        GuestSceneFacts(
+            id: a, phase: phase, stopped: stopped, mayOpenScene: true,
+            scenes: [SceneRecord(sessionID: "s1", role: .primary, handle: 7, state: state)])
+    }
+
+    // CONTRACT S9: the operator's action on a scene a user sees grants an activation and is
+    // delivered with its token; a scene not shown, or a stopped guest's, is refused.
+    func testS9ActingOnAScene() throws {
+        XCTAssertThrowsError(
+            try requests.act("go", payload: Data(), on: 0, of: facts(state: .background), named: "s1", at: .zero)
+        ) {
+            XCTAssertEqual(
+                ($0 as? HostCommandError)?.description, "scene s1 is not shown: a user acts only on what they see")
+        }
+        XCTAssertThrowsError(
+            try requests.act("go", payload: Data(), on: 0, of: facts(stopped: true), named: "s1", at: .zero))
+        XCTAssertEqual(requests.unspent(of: a), 0, "a refused action grants nothing")
+        let (call, token) = try requests.act("go", payload: Data("p".utf8), on: 0, of: facts(), named: "s1", at: .zero)
+        XCTAssertEqual(
+            call, .performAction(7, name: "go", payload: Data("p".utf8), activation: .seconds(5), token: token))
+        XCTAssertEqual(requests.unspent(of: a), 1)
+    }
+
+    // CONTRACT S9, S10, S7, N1: a guest's reports go to the request, activation, close or
+    // notification they are; only a running guest's requests count, its notifications always.
+    func testS9S10S7N1ReportsOfAGuest() {
+        let token = requests.grant(to: a, at: clock.uptime())
+        let asked = GuestEvent.sceneRequested(
+            activation: token, from: 7, role: .auxiliary, style: .standard, state: state, request: 0)
+        XCTAssertEqual(requests.report(asked, from: facts(.launching), at: clock.uptime()), [])
+        XCTAssertEqual(
+            requests.report(asked, from: facts(), at: clock.uptime()),
+            [.open(role: .auxiliary, state: state, style: .standard, from: 7)])
+        XCTAssertEqual(
+            requests.report(
+                .sessionActivationRequested(sessionID: "s1", style: .prominent), from: facts(), at: clock.uptime()),
+            [.show(session: "s1", style: .prominent)])
+        XCTAssertEqual(
+            requests.report(.sessionCloseRequested(sessionID: "s2"), from: facts(), at: clock.uptime()),
+            [.record(.requestRefused, session: "s2", name: "close", message: "close: no session s2 of \(a)")])
+        XCTAssertEqual(
+            requests.report(.notificationPosted(title: "t", body: ""), from: facts(.launching), at: clock.uptime()),
+            [.record(.notification, name: "t")])
+        XCTAssertEqual(requests.report(.loadingProgress(7, .indeterminate), from: facts(), at: clock.uptime()), [])
+    }
+
+    // CONTRACT S9, S10: a session opened for a request is recorded with it, then shown beside
+    // the scene it came from.
+    func testS9OpenedSessionIsRecordedThenShown() {
+        XCTAssertEqual(
+            SceneRequests.opened("n1", role: .auxiliary, style: .automatic, from: 7),
+            [
+                .record(.sceneRequested, scene: 7, session: "n1", name: "automatic", message: "new auxiliary scene"),
+                .show(session: "n1", style: .automatic, beside: 7),
+            ])
+    }
 }
 
 /// Closing a session on its own (CONTRACT S7): what a close says, in order, and the sessions a

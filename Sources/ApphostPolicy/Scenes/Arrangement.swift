@@ -59,6 +59,17 @@ struct Arrangement {
 
     // MARK: Next layouts
 
+    /// Shows scene `index` of guest `id`'s `scenes` full screen, or else the primary scene it
+    /// showed last (the latest to go to background), or else its first; nil when it has none.
+    func foreground(of id: String, _ scenes: [SceneRecord], scene index: Int? = nil) -> Layout? {
+        let primary = scenes.indices.filter { scenes[$0].role == .primary }
+        guard
+            let index = index ?? primary.max(by: { scenes[$0].backgroundSince < scenes[$1].backgroundSince })
+                ?? scenes.indices.first
+        else { return nil }
+        return fullScreen(SceneRef(guest: id, session: scenes[index].sessionID))
+    }
+
     /// Shows `scene` full screen; what was shown goes, except slide over and picture in picture.
     func fullScreen(_ scene: SceneRef) -> Layout {
         var next = layout.removing(scene)
@@ -110,12 +121,40 @@ struct Arrangement {
         return next
     }
 
+    /// S10: shows `session` of a guest as `style` asks, beside its scene whose connection is
+    /// `beside` (`presenting`); nil when the guest has no such session, or nothing changes.
+    func presenting(
+        _ session: String, of guest: GuestSceneFacts, style: PresentationStyle, beside: SceneHandle?
+    ) -> Layout? {
+        guard guest.knows(session) else { return nil }
+        let scene = SceneRef(guest: guest.id, session: session)
+        return presenting(scene, style: style, beside: beside.flatMap(guest.scene))
+    }
+
     /// The scenes an operator's `change` names, as the operator named them.
     static func sceneNames(in change: LayoutChange) -> [String] {
         switch change {
         case .fullScreen(let scene), .slideOver(let scene), .pictureInPicture(let scene): [scene]
         case .split(let first, let second, _): [first, second]
         case .ratio, .hideSlideOver, .closePictureInPicture: []
+        }
+    }
+
+    /// S11: the scenes an operator's `change` names, found by `find` (as `HostCore.findScene`
+    /// reads a name), or why the change cannot be: a ratio out of range, a scene not found, a
+    /// split of a scene with itself.
+    static func scenes(
+        of change: LayoutChange, find: (String) -> Result<SceneRef, HostCommandError>
+    ) -> Result<[SceneRef], HostCommandError> {
+        do throws(HostCommandError) {
+            try change.validate()
+            let scenes = try sceneNames(in: change).map { name throws(HostCommandError) in try find(name).get() }
+            guard scenes.count < 2 || scenes[0] != scenes[1] else {
+                throw HostCommandError.invalid("a split needs two different scenes")
+            }
+            return .success(scenes)
+        } catch {
+            return .failure(error)
         }
     }
 

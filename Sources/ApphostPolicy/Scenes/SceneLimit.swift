@@ -30,4 +30,13 @@ struct SceneLimit {
             )
         }
     }
+
+    /// The same over `guests`' scenes connected in background, in the host's order (`find` looks
+    /// one up by id), each with its guest; nothing to gather when there is no limit.
+    func overLimit(of guests: [GuestRecord], find: (String) -> GuestRecord?) -> [(GuestRecord, SceneEffect)] {
+        guard limit != nil else { return [] }
+        var connected: [Connected] = []
+        for guest in guests { guest.backgroundScenes(into: &connected) }
+        return overLimit(connected).compactMap { over in find(over.guest).map { ($0, over.effect) } }
+    }
 }

@@ -21,6 +21,26 @@ struct SceneReports {
         reports[scene]?.modals.contains { $0.id == modal } ?? false
     }
 
+    /// What a running guest reports of one of its connected scenes (N2, N3, its title); nothing
+    /// for a report of another part's, of a guest not running, or of a scene it does not have.
+    mutating func report(_ event: GuestEvent, from guest: GuestSceneFacts) -> [SceneEffect] {
+        guard guest.phase == .running else { return [] }
+        switch event {
+        case .loadingProgress(let handle, let progress):
+            return guest.scene(handle).map { loading(progress, of: $0, handle: handle) } ?? []
+        case .sceneTitleChanged(let handle, let title):
+            return guest.scene(handle).map { self.title(title, of: $0, handle: handle) } ?? []
+        case .modalPresented(let handle, let modal, let style, let title):
+            return guest.scene(handle).map {
+                modalPresented(modal, style: style, title: title, of: $0, handle: handle)
+            } ?? []
+        case .modalDismissed(let handle, let modal):
+            return guest.scene(handle).map { modalDismissed(modal, of: $0, handle: handle, reason: .guest) } ?? []
+        default:
+            return []
+        }
+    }
+
     /// N2: the scene's loading progress. The event stream hears each step a person would see, not
     /// every fraction reported.
     mutating func loading(_ progress: LoadingProgress, of scene: SceneRef, handle: SceneHandle) -> [SceneEffect] {
@@ -75,6 +95,40 @@ struct SceneReports {
         ]
     }
 
+    /// N3: the user asks to dismiss the top modal of scene `index` of a guest (the scene as the
+    /// operator named it, `name`): what to ask the guest, or why not: the scene presents no modal,
+    /// or its guest does not run.
+    func dismissal(of index: Int, _ guest: GuestSceneFacts, named name: String) throws(HostCommandError)
+        -> ModalDismissal
+    {
+        let scene = SceneRef(guest: guest.id, session: guest.scenes[index].sessionID)
+        guard let handle = guest.scenes[index].handle, let modal = topModal(of: scene) else {
+            throw HostCommandError("scene \(name) presents no modal")
+        }
+        guard guest.runsFreely else { throw HostCommandError("\(guest.id) is not running") }
+        return ModalDismissal(scene: scene, handle: handle, modal: modal)
+    }
+
+    /// N3: the guest answered `reply` to `dismissal`; `state` is its scene's now, nil once the
+    /// connection ended. What the operator hears (whether the modal went) and the effects: the
+    /// guest may keep it (0), or let it go (1), and then hears that it is dismissed. A modal gone
+    /// meanwhile is gone; a failed or other answer is no answer.
+    mutating func answered(
+        _ reply: GuestReply, to dismissal: ModalDismissal, state: SceneState?
+    ) -> (Result<Bool, HostCommandError>, [SceneEffect]) {
+        let (scene, handle, modal) = (dismissal.scene, dismissal.handle, dismissal.modal)
+        guard let state, presents(modal.id, on: scene) else { return (.success(true), []) }
+        guard case .success(let answer) = reply else {
+            return (.failure(HostCommandError("\(scene.guest) did not answer")), [])
+        }
+        guard answer == 0 || answer == 1 else {
+            return (.failure(HostCommandError("\(scene.guest) could not be asked: \(StatusName.of(answer))")), [])
+        }
+        guard answer == 1 else { return (.success(false), modalKept(modal, of: scene, handle: handle)) }
+        let effects = modalDismissed(modal.id, of: scene, handle: handle, reason: .requested)
+        return (.success(true), effects + [.deliver(.didDismissModal(handle, modal.id), sceneState: state)])
+    }
+
     /// The scene's connection ended: what it reported goes with it.
     mutating func disconnected(_ scene: SceneRef) {
         reports[scene] = nil
@@ -93,4 +147,13 @@ struct ModalRecord: Equatable, Sendable {
     var id: ModalID
     var style: ModalStyle
     var title: String
+}
+
+/// A user's request to dismiss the modal on top of a scene (N3), as the guest is asked it.
+struct ModalDismissal: Equatable, Sendable {
+    var scene: SceneRef
+    var handle: SceneHandle
+    var modal: ModalRecord
+
+    var call: GuestCall { .shouldDismissModal(handle, modal.id) }
 }

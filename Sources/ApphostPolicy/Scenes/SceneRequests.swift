@@ -64,7 +64,48 @@ struct SceneRequests {
         activations[id]?[token]?.until = now + policy.activation
     }
 
+    /// S9: the operator's user action `action` with `payload`, for scene `index` of a guest (the
+    /// scene as the operator named it, `name`): the call that delivers it, with the token of the
+    /// activation it grants (`grant`), or why a user could not act on it: it is not shown, or its
+    /// guest does not run. Its name and payload are checked first (`check`).
+    mutating func act(
+        _ action: String, payload: Data, on index: Int, of guest: GuestSceneFacts, named name: String,
+        at now: Duration
+    ) throws(HostCommandError) -> (call: GuestCall, token: ActivationToken) {
+        let scene = guest.scenes[index]
+        guard let handle = scene.handle, scene.state.isForeground else {
+            throw HostCommandError("scene \(name) is not shown: a user acts only on what they see")
+        }
+        guard guest.runsFreely else { throw HostCommandError("\(guest.id) is not running") }
+        let token = grant(to: guest.id, at: now)
+        return (
+            .performAction(handle, name: action, payload: payload, activation: policy.activation, token: token), token
+        )
+    }
+
     // MARK: Requests (S9, S10, S13)
+
+    /// What a guest reports of its requests (S9, S10, S7's close_session) or notifications (N1);
+    /// nothing for a report of another part's. Only a running guest's requests count.
+    mutating func report(_ event: GuestEvent, from guest: GuestSceneFacts, at now: Duration) -> [SceneEffect] {
+        if case .notificationPosted(let title, let body) = event {
+            return notification(from: guest.id, title: title, body: body, at: now)
+        }
+        guard guest.phase == .running else { return [] }
+        switch event {
+        case .sceneRequested(let activation, let from, let role, let style, let state, let request):
+            let facts = RequestFacts(mayOpenScene: guest.mayOpenScene, stopped: guest.stopped)
+            return self.request(
+                guest.id, facts, activation: activation, from: from, role: role, style: style, state: state,
+                request: request, at: now)
+        case .sessionActivationRequested(let session, let style):
+            return activate(session, of: guest.id, style: style, known: guest.knows(session))
+        case .sessionCloseRequested(let session):
+            return closeRequested(session, of: guest.id, known: guest.knows(session))
+        default:
+            return []
+        }
+    }
 
     /// S9, S13: guest `id` asks for a new scene with `activation`, from the scene `from`. A guest
     /// that declares one scene gets no other (S13), and its activation stays unspent; else the
@@ -93,6 +134,18 @@ struct SceneRequests {
         }
         guard !facts.stopped else { return refuse("the guest is suspended", .suspended) }
         return [.open(role: role, state: state, style: style, from: from)]
+    }
+
+    /// S9, S10: the guest's new `session`, opened as `.open` asked: the request is recorded with
+    /// it, and it is shown as `style` beside the scene `from`.
+    static func opened(
+        _ session: String, role: SceneRole, style: PresentationStyle, from: SceneHandle
+    ) -> [SceneEffect] {
+        [
+            .record(
+                .sceneRequested, scene: from, session: session, name: style.description, message: "new \(role) scene"),
+            .show(session: session, style: style, beside: from),
+        ]
     }
 
     /// B8: guest `id` runs again: the refusals it was not told while it was stopped, in order;
