@@ -62,10 +62,16 @@ final class SceneReportsTests: XCTestCase {
 
     // MARK: Reports and the operator's dismissal, with the guest's facts
 
-    private func guest(_ phase: GuestPhase = .running, stopped: Bool = false) -> GuestSceneFacts {
+    /// Guest `org.test.a` with scene `s1`, connected as 4 in `state`, or disconnected with nil.
+    private func guest(
+        _ phase: GuestPhase = .running, stopped: Bool = false, state: SceneState? = .foregroundActive
+    ) -> GuestSceneFacts {
         GuestSceneFacts(
             id: "org.test.a", phase: phase, stopped: stopped, mayOpenScene: true,
-            scenes: [SceneRecord(sessionID: "s1", role: .primary, handle: 4, state: .foregroundActive)])
+            scenes: [
+                SceneRecord(
+                    sessionID: "s1", role: .primary, handle: state == nil ? nil : 4, state: state ?? .unattached)
+            ])
     }
 
     // CONTRACT N2, N3: a running guest's report about one of its scenes goes to that scene, by its
@@ -101,14 +107,14 @@ final class SceneReportsTests: XCTestCase {
         }
         let asked = try reports.dismissal(of: 0, guest(), named: "s1")
         XCTAssertEqual(asked.call, .shouldDismissModal(4, 2))
-        let (kept, keptEffects) = reports.answered(.success(0), to: asked, state: .foregroundActive)
+        let (kept, keptEffects) = reports.answered(.success(0), to: asked, of: guest())
         XCTAssertEqual(try kept.get(), false)
         XCTAssertEqual(keptEffects, reports.modalKept(asked.modal, of: scene, handle: 4))
-        XCTAssertThrowsError(try reports.answered(.failure(.closed), to: asked, state: .foregroundActive).0.get())
-        XCTAssertThrowsError(try reports.answered(.success(-3), to: asked, state: .foregroundActive).0.get())
-        XCTAssertEqual(try reports.answered(.success(1), to: asked, state: nil).0.get(), true)
+        XCTAssertThrowsError(try reports.answered(.failure(.closed), to: asked, of: guest()).0.get())
+        XCTAssertThrowsError(try reports.answered(.success(-3), to: asked, of: guest()).0.get())
+        XCTAssertEqual(try reports.answered(.success(1), to: asked, of: guest(state: nil)).0.get(), true)
         XCTAssertTrue(reports.presents(2, on: scene), "a disconnected scene's answer changes nothing")
-        let (gone, effects) = reports.answered(.success(1), to: asked, state: .foregroundInactive)
+        let (gone, effects) = reports.answered(.success(1), to: asked, of: guest(state: .foregroundInactive))
         XCTAssertEqual(try gone.get(), true)
         XCTAssertEqual(
             effects,
@@ -118,6 +124,6 @@ final class SceneReportsTests: XCTestCase {
                     message: "modal 2: Sure?"),
                 .deliver(.didDismissModal(4, 2), sceneState: .foregroundInactive),
             ])
-        XCTAssertEqual(reports.answered(.success(1), to: asked, state: .foregroundInactive).1, [])
+        XCTAssertEqual(reports.answered(.success(1), to: asked, of: guest(state: .foregroundInactive)).1, [])
     }
 }

@@ -2,14 +2,12 @@ import ApphostModel
 import ApphostVocabulary
 import Foundation
 
-/// What a guest reports of its scenes (S9, S10, N1 to `SceneRequests`; N2, N3, titles to
-/// `SceneReports`) and the operator's commands on scenes (S11 layout, S9 actions, N3 modals, S7
-/// closes): each part decides; the core finds the scenes, asks the guest, carries out the rest.
+/// A guest's scene reports (to `SceneRequests`, `SceneReports`) and the operator's scene commands
+/// (S11 layout, S9 actions, N3 modals, S7 closes): the parts decide; the core asks the guest.
 extension HostCore {
     func handleScenes(_ event: GuestEvent, from guest: GuestRecord) {
-        let facts = guest.sceneFacts
-        perform(
-            requests.report(event, from: facts, at: clock.uptime()) + reports.report(event, from: facts), for: guest)
+        let (facts, now) = (guest.sceneFacts, clock.uptime())
+        perform(requests.report(event, from: facts, at: now) + reports.report(event, from: facts), for: guest)
     }
 
     /// Sends the user action `name` with `payload` to a scene, which grants one activation (S9): a
@@ -25,9 +23,8 @@ extension HostCore {
                 let (guest, index) = try findScene(name).get()
                 let (call, token) = try requests.act(
                     action, payload: payload, on: index, of: guest.sceneFacts, named: name, at: clock.uptime())
-                deliver(guest, call, sceneState: guest.scenes[index].state) { [weak self] _ in
-                    guard let self else { return }
-                    self.requests.answered(token, of: guest.id, at: self.clock.uptime())
+                deliver(guest, call, sceneState: guest.scenes[index].state) { [weak self, clock] _ in
+                    self?.requests.answered(token, of: guest.id, at: clock.uptime())
                 }
             })
     }
@@ -43,8 +40,7 @@ extension HostCore {
             let dismissal = try reports.dismissal(of: index, guest.sceneFacts, named: name)
             deliver(guest, dismissal.call, sceneState: guest.scenes[index].state) { [weak self] reply in
                 guard let self else { return completion(.success(true)) }
-                let state = guest.sceneIndex(handle: dismissal.handle).map { guest.scenes[$0].state }
-                let (result, effects) = self.reports.answered(reply, to: dismissal, state: state)
+                let (result, effects) = self.reports.answered(reply, to: dismissal, of: guest.sceneFacts)
                 self.perform(effects, for: guest)
                 completion(result)
             }
@@ -67,8 +63,7 @@ extension HostCore {
         guard guest.phase == .running || guest.phase == .launching, guest.channel != nil else { return }
         closing.announcing(session, of: guest.id)
         deliver(guest, .didDiscard(sessionID: session)) { [weak self] reply in
-            guard let self, case .success = reply else { return }
-            self.sessions.forget(session, of: guest)
+            if case .success = reply { self?.sessions.forget(session, of: guest) }
         }
     }
 

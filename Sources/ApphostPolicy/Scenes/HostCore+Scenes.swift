@@ -10,8 +10,7 @@ extension HostCore {
         perform(transitions.move(index, of: &guest.scenes, facts, to: target, reason: reason, at: now), for: guest)
     }
 
-    /// Shows `scene` of `guest` full screen, or the primary scene it showed last; the scenes
-    /// shown before go to background (S3), except slide over and picture in picture.
+    /// Shows `scene` of `guest`, or the primary scene it showed last, full screen (S3, `Arrangement.foreground`).
     func bringToForeground(_ guest: GuestRecord, scene: Int? = nil, reason: TransitionReason) {
         arrangement.foreground(of: guest.id, guest.scenes, scene: scene).map { arrange($0, reason: reason) }
     }
@@ -95,11 +94,10 @@ extension HostCore {
     }
 
     func noteAppState(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
-        let after = guest.appState
-        guard after != before else { return }
+        guard guest.appState != before else { return }
         guest.lastReason = reason
         guest.lastTransition = clock.now()
-        record(.appState, guest: guest.id, from: before.description, to: after.description, reason: reason)
+        record(.appState, guest: guest.id, from: before.description, to: guest.appState.description, reason: reason)
         audioFollowsAppState(guest, from: before)
     }
 }

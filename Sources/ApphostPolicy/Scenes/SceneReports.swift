@@ -109,15 +109,16 @@ struct SceneReports {
         return ModalDismissal(scene: scene, handle: handle, modal: modal)
     }
 
-    /// N3: the guest answered `reply` to `dismissal`; `state` is its scene's now, nil once the
-    /// connection ended. What the operator hears (whether the modal went) and the effects: the
-    /// guest may keep it (0), or let it go (1), and then hears that it is dismissed. A modal gone
-    /// meanwhile is gone; a failed or other answer is no answer.
+    /// N3: the guest answered `reply` to `dismissal`: what the operator hears (whether the modal
+    /// went) and the effects. The guest may keep it (0), or let it go (1), and then hears that it
+    /// is dismissed. A modal gone meanwhile, or a scene no longer connected, is gone; a failed or
+    /// other answer is no answer.
     mutating func answered(
-        _ reply: GuestReply, to dismissal: ModalDismissal, state: SceneState?
+        _ reply: GuestReply, to dismissal: ModalDismissal, of guest: GuestSceneFacts
     ) -> (Result<Bool, HostCommandError>, [SceneEffect]) {
         let (scene, handle, modal) = (dismissal.scene, dismissal.handle, dismissal.modal)
-        guard let state, presents(modal.id, on: scene) else { return (.success(true), []) }
+        guard let state = guest.scenes.first(where: { $0.handle == handle })?.state, presents(modal.id, on: scene)
+        else { return (.success(true), []) }
         guard case .success(let answer) = reply else {
             return (.failure(HostCommandError("\(scene.guest) did not answer")), [])
         }

@@ -61,7 +61,6 @@ struct SceneTransitions {
         /// S11, S4: shown at `size`: into the foreground, active or not (covered), then told its
         /// size if its connection has not heard it.
         case shown(size: SceneSize?, active: Bool)
-
     }
 
     /// Moves scene `index` of `scenes` to `target` through the callbacks the contract orders (S2
