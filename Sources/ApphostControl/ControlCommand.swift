@@ -16,18 +16,43 @@ public protocol ControlCommand: Codable, Sendable {
     /// The verb's wire name, such as "switch".
     static var name: String { get }
 
-    /// Whether the host still answers it while it shuts down. Only `ps` is.
+    /// Whether the host still answers it while it shuts down: only a ``QueryCommand`` is.
     static var answeredDuringShutdown: Bool { get }
 
     /// Checks what decoding alone cannot, such as a name that is present but empty. The error
     /// is the one line the client gets.
     func validate() throws(ControlProtocolError)
 
+    /// Where the answer goes: called once, on the host queue.
+    typealias Reply = @Sendable (Result<Response, HostCommandError>) -> Void
+
     /// Applies the command to `host`, on the host queue. `reply` runs once, on the host queue;
     /// a command refused at once throws instead.
-    func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<Response, HostCommandError>) -> Void
-    ) throws(HostCommandError)
+    func apply(to host: any ControlTarget, reply: @escaping Reply) throws(HostCommandError)
+}
+
+/// A verb that reads the host and changes nothing (`ps`, `metrics`, `host`): the host still
+/// answers it while it shuts down, when what it is and how it fares matter most.
+public protocol QueryCommand: ControlCommand {}
+
+extension QueryCommand {
+    public static var answeredDuringShutdown: Bool { true }
+}
+
+/// Where the answer of a verb that answers in words goes: called once, on the host queue.
+public typealias SaidReply = @Sendable (Result<String, HostCommandError>) -> Void
+
+/// A verb the host carries out at once, on the host queue, answering in words: the silence
+/// switch, the volume, an alert, home. `perform` returns what to say, or throws the host's
+/// refusal; the reply is the same for all.
+public protocol ImmediateCommand: ControlCommand where Response == ControlMessage {
+    func perform(on host: any ControlTarget) throws(HostCommandError) -> String
+}
+
+extension ImmediateCommand {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) throws(HostCommandError) {
+        reply(.success(.said(try perform(on: host))))
+    }
 }
 
 extension ControlCommand {
@@ -56,7 +81,7 @@ extension ControlCommand {
     /// Applies the command and answers with one reply line: the command's response, or the
     /// one-line error.
     public func respond(on host: any ControlTarget, reply: @escaping @Sendable (String) -> Void) {
-        let answer: @Sendable (Result<Response, HostCommandError>) -> Void = { result in
+        let answer: Reply = { result in
             switch result {
             case .success(let response): reply(ControlReply.success(response).line)
             case .failure(let error): reply(ControlReply.failure(error).line)
@@ -75,7 +100,7 @@ extension ControlTarget {
     /// calls its completion once with what to say; the reply follows, then shutdown may go on.
     func operation(
         replying reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void,
-        _ start: (_ completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void) -> Void
+        _ start: (_ completion: @escaping SaidReply) -> Void
     ) {
         operation { done in
             start { result in

@@ -9,17 +9,13 @@ public protocol GuestCommand: ControlCommand where Response == ControlMessage {
     init(guest: String)
 
     /// Starts the verb on the guest `id`, on the host queue; `completion` gets what to answer.
-    func start(
-        on host: any ControlTarget, id: String,
-        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void)
+    func start(on host: any ControlTarget, id: String, completion: @escaping SaidReply)
 }
 
 extension GuestCommand {
     public func validate() throws(ControlProtocolError) { try Self.require(guest, "guest") }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) throws(HostCommandError) {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) throws(HostCommandError) {
         let id = try host.guestID(named: guest)
         host.operation(replying: reply) { start(on: host, id: id, completion: $0) }
     }

@@ -9,15 +9,13 @@ public protocol SceneCommand: ControlCommand where Response == ControlMessage {
     init(scene: String)
 
     /// Starts the verb on the host queue; `completion` gets what to answer.
-    func start(on host: any ControlTarget, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void)
+    func start(on host: any ControlTarget, completion: @escaping SaidReply)
 }
 
 extension SceneCommand {
     public func validate() throws(ControlProtocolError) { try Self.require(scene, "scene") }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) {
         host.operation(replying: reply) { start(on: host, completion: $0) }
     }
 }

@@ -3,6 +3,9 @@ import ApphostVocabulary
 /// How one cgroup hierarchy's freezer freezes, thaws and confirms a cgroup.
 protocol CgroupFreezeControl: Sendable {
     var mechanism: String { get }
+    /// The directory of our own cgroup in the hierarchy it freezes, from this process's
+    /// `/proc/self/mountinfo` and `/proc/self/cgroup`.
+    func ownCgroup(mountinfo: String, cgroups: String) -> Result<String, FreezeError>
     /// Throws why a cgroup under `base` cannot be frozen at all.
     func checkSupported(_ cgroup: String, base: String) throws(FreezeError)
     /// Opens the files that freeze and confirm `cgroup`, for as long as it is used.
@@ -28,6 +31,10 @@ struct CgroupFreezeFiles: Sendable {
 /// SIGKILL.
 struct CgroupV2FreezeControl: CgroupFreezeControl {
     let mechanism = "cgroup v2"
+
+    func ownCgroup(mountinfo: String, cgroups: String) -> Result<String, FreezeError> {
+        CgroupLocation.v2Directory(mountinfo: mountinfo, cgroups: cgroups)
+    }
 
     func checkSupported(_ cgroup: String, base: String) throws(FreezeError) {
         // Kernels before 5.2 have cgroup v2 but not its freezer.
@@ -66,6 +73,10 @@ struct CgroupV2FreezeControl: CgroupFreezeControl {
 /// until it is thawed: whoever kills a frozen worker must thaw it too.
 struct CgroupV1FreezeControl: CgroupFreezeControl {
     let mechanism = "cgroup v1"
+
+    func ownCgroup(mountinfo: String, cgroups: String) -> Result<String, FreezeError> {
+        CgroupLocation.v1FreezerDirectory(mountinfo: mountinfo, cgroups: cgroups)
+    }
 
     func checkSupported(_ cgroup: String, base: String) throws(FreezeError) {}
 

@@ -14,11 +14,7 @@ public final class CgroupFreezer: ProcessFreezer {
     public static func v2(
         hostPID: pid_t, timeout: Duration = .seconds(2), logger: Logger = Logger(label: "apphost.freezer")
     ) throws(FreezeError) -> CgroupFreezer {
-        let base = try CgroupLocation.v2Directory(
-            mountinfo: KernelFile.read("/proc/self/mountinfo"), cgroups: KernelFile.read("/proc/self/cgroup")
-        ).get()
-        return try CgroupFreezer(
-            control: CgroupV2FreezeControl(), base: base, hostPID: hostPID, timeout: timeout, logger: logger)
+        try located(CgroupV2FreezeControl(), hostPID: hostPID, timeout: timeout, logger: logger)
     }
 
     /// The cgroup v1 freezer, in our own cgroup of the freezer hierarchy; throws why this machine
@@ -26,11 +22,17 @@ public final class CgroupFreezer: ProcessFreezer {
     public static func v1(
         hostPID: pid_t, timeout: Duration = .seconds(2), logger: Logger = Logger(label: "apphost.freezer")
     ) throws(FreezeError) -> CgroupFreezer {
-        let base = try CgroupLocation.v1FreezerDirectory(
+        try located(CgroupV1FreezeControl(), hostPID: hostPID, timeout: timeout, logger: logger)
+    }
+
+    /// A freezer with `control`, in our own cgroup of the hierarchy it freezes.
+    private static func located(
+        _ control: any CgroupFreezeControl, hostPID: pid_t, timeout: Duration, logger: Logger
+    ) throws(FreezeError) -> CgroupFreezer {
+        let base = try control.ownCgroup(
             mountinfo: KernelFile.read("/proc/self/mountinfo"), cgroups: KernelFile.read("/proc/self/cgroup")
         ).get()
-        return try CgroupFreezer(
-            control: CgroupV1FreezeControl(), base: base, hostPID: hostPID, timeout: timeout, logger: logger)
+        return try CgroupFreezer(control: control, base: base, hostPID: hostPID, timeout: timeout, logger: logger)
     }
 
     /// Tries freezing an empty cgroup under `base`, and removes the parents that dead hosts left
@@ -57,28 +59,27 @@ public final class CgroupFreezer: ProcessFreezer {
     }
 
     public func freeze(pid: pid_t) throws(FreezeError) {
+        try set(pid, frozen: true)
+    }
+
+    public func thaw(pid: pid_t) throws(FreezeError) {
+        try set(pid, frozen: false)
+    }
+
+    private func set(_ pid: pid_t, frozen: Bool) throws(FreezeError) {
         let files = try files(of: pid)
         let populated: Bool?
         do {
-            populated = try control.set(files, frozen: true, timeout: timeout)
+            populated = try control.set(files, frozen: frozen, timeout: timeout)
         } catch {
+            guard frozen else { throw FreezeError("cannot thaw process \(pid): \(error)") }
             // Not frozen in time (a thread in uninterruptible sleep): leave it running rather
             // than half stopped.
             control.letRun(files.cgroup)
             throw FreezeError("cannot freeze process \(pid), it runs on: \(error)")
         }
-        // An empty cgroup counts as frozen: check that the process did not exit meanwhile.
-        guard try runs(pid, in: files, populated: populated) else { throw .exited(pid) }
-    }
-
-    public func thaw(pid: pid_t) throws(FreezeError) {
-        let files = try files(of: pid)
-        let populated: Bool?
-        do {
-            populated = try control.set(files, frozen: false, timeout: timeout)
-        } catch {
-            throw FreezeError("cannot thaw process \(pid): \(error)")
-        }
+        // An empty cgroup counts as frozen, and as thawed: check that the process did not exit
+        // meanwhile.
         guard try runs(pid, in: files, populated: populated) else { throw .exited(pid) }
     }
 

@@ -179,21 +179,12 @@ public final class WorkerLimiter: Sendable {
         _ controller: LimitCgroup.Controller, hostPID: pid_t, enabled: Bool, logger: Logger
     ) -> Enforcement? {
         guard enabled else { return nil }
-        var reasons: [String] = []
-        do throws(LimitError) {
-            return .cgroup(try LimitCgroup.v2(controller, hostPID: hostPID, logger: logger))
-        } catch {
-            reasons.append("v2: \(error)")
-        }
-        do throws(LimitError) {
-            return .cgroup(try LimitCgroup.v1(controller, hostPID: hostPID, logger: logger))
-        } catch {
-            reasons.append("v1: \(error)")
-        }
-        logger.info(
-            "no cgroup \(controller.rawValue) controller to limit workers with; using rlimits",
-            metadata: ["why": "\(reasons.joined(separator: "; "))"])
-        return nil
+        return CgroupVersions.first(
+            v2: { () throws(LimitError) in try LimitCgroup.v2(controller, hostPID: hostPID, logger: logger) },
+            v1: { () throws(LimitError) in try LimitCgroup.v1(controller, hostPID: hostPID, logger: logger) },
+            otherwise: "no cgroup \(controller.rawValue) controller to limit workers with; using rlimits",
+            logger: logger
+        ).map(Enforcement.cgroup)
     }
 
     private static func describe(_ enforcement: Enforcement) -> String {

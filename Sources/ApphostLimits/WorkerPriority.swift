@@ -119,20 +119,9 @@ public final class WorkerPriority: Sendable {
     /// The v2 cpu controller if it can be enabled for the workers, else the v1 one, else nil;
     /// says in the log why each was not usable.
     private static func choose(nice: Int32, hostPID: pid_t, logger: Logger) -> CPUWeightCgroup? {
-        var reasons: [String] = []
-        do throws(LimitError) {
-            return try CPUWeightCgroup.v2(nice: nice, hostPID: hostPID, logger: logger)
-        } catch {
-            reasons.append("v2: \(error)")
-        }
-        do throws(LimitError) {
-            return try CPUWeightCgroup.v1(nice: nice, hostPID: hostPID, logger: logger)
-        } catch {
-            reasons.append("v1: \(error)")
-        }
-        logger.info(
-            "no cgroup cpu controller to weigh workers with; nice only",
-            metadata: ["why": "\(reasons.joined(separator: "; "))"])
-        return nil
+        CgroupVersions.first(
+            v2: { () throws(LimitError) in try CPUWeightCgroup.v2(nice: nice, hostPID: hostPID, logger: logger) },
+            v1: { () throws(LimitError) in try CPUWeightCgroup.v1(nice: nice, hostPID: hostPID, logger: logger) },
+            otherwise: "no cgroup cpu controller to weigh workers with; nice only", logger: logger)
     }
 }

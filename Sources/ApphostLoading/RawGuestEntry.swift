@@ -13,16 +13,6 @@ package struct RawGuestEntry: Sendable, Equatable {
     var hasInit: Bool
     var hasDeinit: Bool
     var hasQuery: Bool
-
-    init(
-        abiVersion: ABIVersion, descriptor: RawGuestDescriptor?, hasInit: Bool, hasDeinit: Bool, hasQuery: Bool
-    ) {
-        self.abiVersion = abiVersion
-        self.descriptor = descriptor
-        self.hasInit = hasInit
-        self.hasDeinit = hasDeinit
-        self.hasQuery = hasQuery
-    }
 }
 
 /// `apphost_guest_descriptor_t` as plain values. A string is its bytes up to the NUL, not yet
@@ -37,20 +27,6 @@ struct RawGuestDescriptor: Sendable, Equatable {
     var capabilities: UInt64
     /// ABI 1.6: the actions table, nil when the descriptor has none.
     var actions: RawActionTable?
-
-    init(
-        structSize: UInt32, id: [UInt8]?, name: [UInt8]?, version: [UInt8]?, vendor: [UInt8]?,
-        description: [UInt8]?, capabilities: UInt64, actions: RawActionTable? = nil
-    ) {
-        self.structSize = structSize
-        self.id = id
-        self.name = name
-        self.version = version
-        self.vendor = vendor
-        self.description = description
-        self.capabilities = capabilities
-        self.actions = actions
-    }
 }
 
 /// `apphost_guest_actions_t` as plain values (`ahr_raw_descriptor`'s actions members): the

@@ -1,13 +1,20 @@
 /// Enums that travel as their names ("foregroundActive"), not their C raw values, so that
 /// `ctl ps --json` and the event stream read well and stay stable if raw values ever grow.
 ///
-/// Swift synthesizes Codable for an enum that declares it, ahead of any default a protocol
-/// extension offers, and the synthesized form is `{"active":{}}`. So each enum implements the
-/// two requirements itself, in one line each, with `init(byName:)` and `encodeByName(to:)`.
-public protocol CodableByName: CaseIterable, CustomStringConvertible, Codable {}
+/// A case's name is its Swift name, as Swift's own Codable synthesis names cases: the enum
+/// declares its cases and nothing else, and prints, encodes and decodes as their names. It does
+/// not declare `CustomStringConvertible`, so that `"\(state)"` prints the case's name.
+///
+/// The requirements are met here, not synthesized: `RawRepresentable` with `Int32` raw values
+/// makes these defaults more specific than the standard library's raw-value `Codable`, which
+/// would encode the C value.
+public protocol CodableByName: RawRepresentable<Int32>, CaseIterable, Codable {}
 
 extension CodableByName {
-    public init(byName decoder: any Decoder) throws {
+    /// The case's name, such as "foregroundActive".
+    public var description: String { String(describing: self) }
+
+    public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let value = Self.allCases.first(where: { $0.description == name }) else {
             throw DecodingError.dataCorrupted(
@@ -16,7 +23,7 @@ extension CodableByName {
         self = value
     }
 
-    public func encodeByName(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

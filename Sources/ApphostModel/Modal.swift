@@ -4,11 +4,6 @@ public typealias ModalID = UInt64
 /// How modal content covers its scene (CONTRACT N3). Raw values are the C ABI's
 /// `enum apphost_modal_style`.
 public enum ModalStyle: Int32, Sendable, CodableByName {
-    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
-    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
-
     case sheet = 0
     case fullScreen = 1
-
-    public var description: String { self == .sheet ? "sheet" : "fullScreen" }
 }

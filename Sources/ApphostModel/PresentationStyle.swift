@@ -1,21 +1,10 @@
 /// How a requested scene is shown (CONTRACT S10). Raw values are the C ABI's
 /// `enum apphost_presentation_style`.
 public enum PresentationStyle: Int32, Sendable, CodableByName {
-    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
-    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
-
     /// The host chooses.
     case automatic = 0
     /// Beside the requesting scene.
     case standard = 1
     /// Above every other scene, which stay visible but inactive until it closes.
     case prominent = 2
-
-    public var description: String {
-        switch self {
-        case .automatic: "automatic"
-        case .standard: "standard"
-        case .prominent: "prominent"
-        }
-    }
 }

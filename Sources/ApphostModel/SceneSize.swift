@@ -1,12 +1,7 @@
 /// A scene's size class (CONTRACT S11). Raw values are the C ABI's `enum apphost_size_class`.
 public enum SizeClass: Int32, Sendable, CodableByName {
-    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
-    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
-
     case compact = 0
     case regular = 1
-
-    public var description: String { self == .compact ? "compact" : "regular" }
 }
 
 /// A scene's size in points of the virtual display, with its size class: all a guest learns of

@@ -20,25 +20,8 @@ public final class JournalListener: DatagramReceiving {
 
     public init(path: String) throws {
         self.path = path
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         // Room for what a host sends in a burst before the test reads (journald asks for 8 MiB).
-        var size: Int32 = 8 << 20
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + 1)
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard status == 0 else {
-            let error = errno
-            close(descriptor)
-            throw POSIXError(.init(rawValue: error) ?? .EIO)
-        }
-        self.descriptor = descriptor
+        descriptor = try DatagramSocket.bound(path: Array(path.utf8), abstract: false, receiveBuffer: 8 << 20)
     }
 
     deinit {

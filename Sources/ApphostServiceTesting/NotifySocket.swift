@@ -9,13 +9,13 @@ public final class NotifySocket: DatagramReceiving {
     private let path: String?
 
     public init(path: String) throws {
-        descriptor = try Self.bound(path: Array(path.utf8), abstract: false)
+        descriptor = try DatagramSocket.bound(path: Array(path.utf8), abstract: false)
         address = path
         self.path = path
     }
 
     public init(abstractName name: String) throws {
-        descriptor = try Self.bound(path: [0] + Array(name.utf8), abstract: true)
+        descriptor = try DatagramSocket.bound(path: [0] + Array(name.utf8), abstract: true)
         address = "@" + name
         path = nil
     }
@@ -37,22 +37,4 @@ public final class NotifySocket: DatagramReceiving {
 
     /// Every message that comes within `duration`.
     public func messages(during duration: TimeInterval) -> [String] { received(during: duration) }
-
-    private static func bound(path: [UInt8], abstract: Bool) throws -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (abstract ? 0 : 1))
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard status == 0 else {
-            let error = errno
-            close(descriptor)
-            throw POSIXError(.init(rawValue: error) ?? .EIO)
-        }
-        return descriptor
-    }
 }

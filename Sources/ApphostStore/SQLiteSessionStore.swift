@@ -113,23 +113,17 @@ public final class SQLiteSessionStore: SessionStore {
     public func sessions(
         of guest: String, completion: @escaping @Sendable (Result<[StoredSession], StoreError>) -> Void
     ) {
-        requests.async { [database] in
-            do {
-                let sessions = try database.read { db in
-                    try Row.fetchAll(
-                        db,
-                        sql:
-                            "SELECT id, role, state FROM session WHERE guest = ? AND NOT discarded ORDER BY created, rowid",
-                        arguments: [guest]
-                    ).map { row in
-                        StoredSession(
-                            sessionID: row["id"], role: SceneRole(rawValue: row["role"]) ?? .primary,
-                            state: row["state"])
-                    }
+        queued(completion) { database in
+            try database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT id, role, state FROM session WHERE guest = ? AND NOT discarded ORDER BY created, rowid",
+                    arguments: [guest]
+                ).map { row in
+                    StoredSession(
+                        sessionID: row["id"], role: SceneRole(rawValue: row["role"]) ?? .primary, state: row["state"])
                 }
-                completion(.success(sessions))
-            } catch {
-                completion(.failure(StoreError(Self.describe(error))))
             }
         }
     }
@@ -155,22 +149,17 @@ public final class SQLiteSessionStore: SessionStore {
     public func save(
         _ state: Data, session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
-        requests.async { [database] in
-            do {
-                try database.write { db in
-                    // A save that was on its way when the session was closed is dropped (S7).
-                    try db.execute(
-                        sql: "UPDATE session SET state = ? WHERE id = ? AND NOT discarded", arguments: [state, session])
-                    if db.changesCount == 0,
-                        try Bool.fetchOne(db, sql: "SELECT discarded FROM session WHERE id = ?", arguments: [session])
-                            == nil
-                    {
-                        throw StoreError("no session \(session)")
-                    }
+        queued(completion) { database in
+            try database.write { db in
+                // A save that was on its way when the session was closed is dropped (S7).
+                try db.execute(
+                    sql: "UPDATE session SET state = ? WHERE id = ? AND NOT discarded", arguments: [state, session])
+                if db.changesCount == 0,
+                    try Bool.fetchOne(db, sql: "SELECT discarded FROM session WHERE id = ?", arguments: [session])
+                        == nil
+                {
+                    throw StoreError("no session \(session)")
                 }
-                completion(.success(()))
-            } catch {
-                completion(.failure(StoreError(Self.describe(error))))
             }
         }
     }
@@ -183,16 +172,10 @@ public final class SQLiteSessionStore: SessionStore {
     /// so after every save asked for before it. Discarding it again succeeds; an unknown id fails
     /// with "no session".
     public func discard(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        requests.async { [database] in
-            do {
-                try database.write { db in
-                    try db.execute(
-                        sql: "UPDATE session SET state = NULL, discarded = 1 WHERE id = ?", arguments: [session])
-                    if db.changesCount == 0 { throw StoreError("no session \(session)") }
-                }
-                completion(.success(()))
-            } catch {
-                completion(.failure(StoreError(Self.describe(error))))
+        queued(completion) { database in
+            try database.write { db in
+                try db.execute(sql: "UPDATE session SET state = NULL, discarded = 1 WHERE id = ?", arguments: [session])
+                if db.changesCount == 0 { throw StoreError("no session \(session)") }
             }
         }
     }
@@ -200,16 +183,11 @@ public final class SQLiteSessionStore: SessionStore {
     public func discardedSessions(
         of guest: String, completion: @escaping @Sendable (Result<[String], StoreError>) -> Void
     ) {
-        requests.async { [database] in
-            do {
-                let sessions = try database.read { db in
-                    try String.fetchAll(
-                        db, sql: "SELECT id FROM session WHERE guest = ? AND discarded ORDER BY created, rowid",
-                        arguments: [guest])
-                }
-                completion(.success(sessions))
-            } catch {
-                completion(.failure(StoreError(Self.describe(error))))
+        queued(completion) { database in
+            try database.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT id FROM session WHERE guest = ? AND discarded ORDER BY created, rowid",
+                    arguments: [guest])
             }
         }
     }
@@ -217,12 +195,22 @@ public final class SQLiteSessionStore: SessionStore {
     /// Deletes the row of a discarded session, in the order asked, so after its discard; a
     /// session that is not discarded stays.
     public func forget(session: String, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        queued(completion) { database in
+            try database.write { db in
+                try db.execute(sql: "DELETE FROM session WHERE id = ? AND discarded", arguments: [session])
+            }
+        }
+    }
+
+    /// Runs `work` on the database after every request asked before it, and completes with its
+    /// result, or with its error in the words an operator reads ("disk full").
+    private func queued<Value>(
+        _ completion: @escaping @Sendable (Result<Value, StoreError>) -> Void,
+        _ work: @escaping @Sendable (DatabaseQueue) throws -> Value
+    ) {
         requests.async { [database] in
             do {
-                try database.write { db in
-                    try db.execute(sql: "DELETE FROM session WHERE id = ? AND discarded", arguments: [session])
-                }
-                completion(.success(()))
+                completion(.success(try work(database)))
             } catch {
                 completion(.failure(StoreError(Self.describe(error))))
             }

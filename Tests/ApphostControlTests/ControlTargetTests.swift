@@ -21,6 +21,12 @@ final class ControlTargetTests: XCTestCase {
 
     private func message(_ text: String) -> String { ControlReply.message(text).line }
 
+    /// The verbs that read the host and change nothing are the ones answered while it shuts down.
+    func testOnlyTheQueriesAreAnsweredDuringShutdown() {
+        XCTAssertEqual(
+            ControlCommands.all.filter { $0.answeredDuringShutdown }.map { $0.name }, ["ps", "metrics", "host"])
+    }
+
     // CONTRACT O1: a guest nobody loaded is not-found, refused before any operation begins.
     func testO1AnUnknownGuestIsNotFoundBeforeAnyOperation() {
         let target = FakeControlTarget()

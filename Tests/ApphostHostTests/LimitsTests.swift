@@ -9,6 +9,18 @@ import XCTest
 /// Guest limits with real processes (CONTRACT X2): Plugins/Fixtures/limit_hog.c spawned with
 /// posix_spawn, limited by a `WorkerLimiter` before it starts, then left to run into the limit.
 final class LimitsTests: XCTestCase {
+    // MARK: Choosing a cgroup version
+
+    /// A limit's cgroup v2 controller if it can be had, else its v1 form, else none: the host goes
+    /// on without (rlimits, or nice only), and says so in its log.
+    func testTheCgroupV2WayComesFirstThenV1ThenNone() {
+        let logger = Logger(label: "apphost.test")
+        let refused: () throws(LimitError) -> String = { () throws(LimitError) in throw LimitError("absent") }
+        XCTAssertEqual(CgroupVersions.first(v2: { "v2" }, v1: { "v1" }, otherwise: "none", logger: logger), "v2")
+        XCTAssertEqual(CgroupVersions.first(v2: refused, v1: { "v1" }, otherwise: "none", logger: logger), "v1")
+        XCTAssertNil(CgroupVersions.first(v2: refused, v1: refused, otherwise: "none", logger: logger))
+    }
+
     // MARK: Parsing
 
     // CONTRACT X2: sizes and counts the operator writes, and one-line errors for the others.

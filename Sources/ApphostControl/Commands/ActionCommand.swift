@@ -5,6 +5,7 @@ import Foundation
 /// lets its guest open one scene (S9). The payload is empty when absent.
 public struct ActionCommand: ControlCommand, Equatable {
     public static let name = "action"
+    public typealias Response = ControlMessage
     /// A session id, a prefix of one, or a scene handle.
     public var scene: String
     /// The action's name, which the guest interprets.
@@ -33,9 +34,7 @@ public struct ActionCommand: ControlCommand, Equatable {
         try Self.require(scene, "scene")
     }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) {
         host.performAction(scene: scene, action: name, payload: Data(payload.utf8)) { result in
             reply(result.map { .said("action \(name) sent to scene \(scene)") })
         }

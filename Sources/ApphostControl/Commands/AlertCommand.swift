@@ -1,7 +1,7 @@
 import ApphostVocabulary
 
 /// `{"command":"alert"}`: show a host alert (S4); `{"command":"alert","dismiss":true}`: dismiss it.
-public struct AlertCommand: ControlCommand, Equatable {
+public struct AlertCommand: ImmediateCommand, Equatable {
     public static let name = "alert"
     /// Dismiss the alert rather than show it.
     public var dismiss: Bool
@@ -21,15 +21,12 @@ public struct AlertCommand: ControlCommand, Equatable {
 
     private enum CodingKeys: String, CodingKey { case dismiss }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) throws(HostCommandError) {
-        if dismiss {
-            try host.dismissAlert()
-            reply(.success(.said("alert dismissed")))
-        } else {
+    public func perform(on host: any ControlTarget) throws(HostCommandError) -> String {
+        guard dismiss else {
             try host.showAlert()
-            reply(.success(.said("alert shown")))
+            return "alert shown"
         }
+        try host.dismissAlert()
+        return "alert dismissed"
     }
 }

@@ -2,22 +2,20 @@ import ApphostModel
 import ApphostVocabulary
 
 /// `{"command":"audio-silence","on":true}`: the silence switch (C9).
-public struct AudioSilenceCommand: ControlCommand, Equatable {
+public struct AudioSilenceCommand: ImmediateCommand, Equatable {
     public static let name = "audio-silence"
     public var on: Bool
 
     public init(on: Bool) { self.on = on }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) {
+    public func perform(on host: any ControlTarget) -> String {
         host.setSilenceSwitch(on)
-        reply(.success(.said("the silence switch is \(on ? "on" : "off")")))
+        return "the silence switch is \(on ? "on" : "off")"
     }
 }
 
 /// `{"command":"audio-volume","volume":0.5}`: the host's volume, 0 to 1 (C12).
-public struct AudioVolumeCommand: ControlCommand, Equatable {
+public struct AudioVolumeCommand: ImmediateCommand, Equatable {
     public static let name = "audio-volume"
     public var volume: Double
 
@@ -27,17 +25,15 @@ public struct AudioVolumeCommand: ControlCommand, Equatable {
         guard volume >= 0, volume <= 1 else { throw ControlProtocolError("the volume is from 0 to 1, not \(volume)") }
     }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) throws(HostCommandError) {
+    public func perform(on host: any ControlTarget) throws(HostCommandError) -> String {
         try host.setVolume(volume)
-        reply(.success(.said("the volume is \(volume)")))
+        return "the volume is \(volume)"
     }
 }
 
 /// `{"command":"audio-route","plug":true,"device":"headphones"}`: plugs a device into the host,
 /// or unplugs it (C10).
-public struct AudioRouteCommand: ControlCommand, Equatable {
+public struct AudioRouteCommand: ImmediateCommand, Equatable {
     public static let name = "audio-route"
     public var plug: Bool
     public var device: AudioDevice
@@ -61,17 +57,15 @@ public struct AudioRouteCommand: ControlCommand, Equatable {
             "unknown audio device \"\(name)\" (known: \(AudioDevice.allCases.map(\.rawValue).joined(separator: ", ")))")
     }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) throws(HostCommandError) {
+    public func perform(on host: any ControlTarget) throws(HostCommandError) -> String {
         try host.setAudioDevice(device, plugged: plug)
-        reply(.success(.said("\(device) is \(plug ? "plugged in" : "unplugged")")))
+        return "\(device) is \(plug ? "plugged in" : "unplugged")"
     }
 }
 
 /// `{"command":"audio-interrupt","begin":true}`: an incoming call, which interrupts every guest's
 /// session; `{"command":"audio-interrupt","begin":false,"shouldResume":true}` ends it (C5 to C7).
-public struct AudioInterruptCommand: ControlCommand, Equatable {
+public struct AudioInterruptCommand: ImmediateCommand, Equatable {
     public static let name = "audio-interrupt"
     public var begin: Bool
     /// On the end: the interrupted sessions that were playing may resume.
@@ -92,29 +86,24 @@ public struct AudioInterruptCommand: ControlCommand, Equatable {
         if begin, shouldResume { throw ControlProtocolError("shouldResume is for the end of an interruption") }
     }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) throws(HostCommandError) {
-        if begin {
-            try host.beginAudioCall()
-            reply(.success(.said("the call began: every session is interrupted")))
-        } else {
+    public func perform(on host: any ControlTarget) throws(HostCommandError) -> String {
+        guard begin else {
             try host.endAudioCall(shouldResume: shouldResume)
-            reply(.success(.said("the call ended\(shouldResume ? "; the sessions that were playing may resume" : "")")))
+            return "the call ended\(shouldResume ? "; the sessions that were playing may resume" : "")"
         }
+        try host.beginAudioCall()
+        return "the call began: every session is interrupted"
     }
 }
 
 /// `{"command":"audio-reset"}`: the host's audio engine restarts (media services reset, C15).
-public struct AudioResetCommand: ControlCommand, Equatable {
+public struct AudioResetCommand: ImmediateCommand, Equatable {
     public static let name = "audio-reset"
 
     public init() {}
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) {
+    public func perform(on host: any ControlTarget) -> String {
         host.resetMediaServices()
-        reply(.success(.said("media services reset: every guest sets its session up again")))
+        return "media services reset: every guest sets its session up again"
     }
 }

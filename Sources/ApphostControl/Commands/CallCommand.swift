@@ -7,6 +7,7 @@ import ApphostVocabulary
 /// (what `apphost ctl call` sends for its positional arguments). Neither: no arguments.
 public struct CallCommand: ControlCommand, Equatable {
     public static let name = "call"
+    public typealias Response = ActionCallResult
     /// The guest: its id, or its descriptor name.
     public var guest: String
     /// The action's name, as the guest declares it.
@@ -40,9 +41,7 @@ public struct CallCommand: ControlCommand, Equatable {
         }
     }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ActionCallResult, HostCommandError>) -> Void
-    ) {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) {
         let given: ActionArguments = words.map { .words($0) } ?? .json(arguments ?? [])
         host.callAction(guest: guest, action: action, arguments: given) { [guest, action] result in
             reply(result.map { ActionCallResult(guest: guest, action: action, result: $0) })

@@ -7,9 +7,7 @@ public struct CloseCommand: SceneCommand, Equatable {
 
     public init(scene: String) { self.scene = scene }
 
-    public func start(
-        on host: any ControlTarget, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
-    ) {
+    public func start(on host: any ControlTarget, completion: @escaping SaidReply) {
         host.closeScene(scene) {
             completion($0.map { "closed scene \($0): its session and saved state are discarded" })
         }

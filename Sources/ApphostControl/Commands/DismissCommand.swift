@@ -7,9 +7,7 @@ public struct DismissCommand: SceneCommand, Equatable {
 
     public init(scene: String) { self.scene = scene }
 
-    public func start(
-        on host: any ControlTarget, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
-    ) {
+    public func start(on host: any ControlTarget, completion: @escaping SaidReply) {
         host.dismissModal(scene: scene) { [scene] in
             completion(
                 $0.map {

@@ -18,6 +18,7 @@ import Foundation
 /// Validated here, once for both transports: an unknown kind or a malformed position is one line.
 public struct EventsCommand: ControlCommand, Equatable {
     public static let name = "events"
+    public typealias Response = ControlMessage
 
     /// The position of the last event the follower has seen (`RUN.NUMBER`, or `0` for the
     /// oldest held); nil to begin with the next event.
@@ -109,9 +110,7 @@ public struct EventsCommand: ControlCommand, Equatable {
             time: Date(), kind: .eventsDropped, message: "\(what) after the position asked for are no longer held")
     }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) throws(HostCommandError) {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) throws(HostCommandError) {
         throw HostCommandError.invalid("\(line) cannot be answered with one reply")
     }
 }

@@ -4,6 +4,7 @@ import ApphostVocabulary
 /// (S11); L is one of ``modes``. Members a mode does not use are ignored.
 public struct LayoutCommand: ControlCommand, Equatable {
     public static let name = "layout"
+    public typealias Response = ControlMessage
     public var change: LayoutChange
 
     /// The layout modes, as the wire names them.
@@ -85,9 +86,7 @@ public struct LayoutCommand: ControlCommand, Equatable {
         }
     }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) {
         host.operation(replying: reply) { completion in
             host.changeLayout(change) { completion($0.map { "layout: \(host.layout.describe(Layout.shortName))" }) }
         }

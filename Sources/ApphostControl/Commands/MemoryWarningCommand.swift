@@ -2,7 +2,7 @@ import ApphostVocabulary
 
 /// `{"command":"memory-warning","level":"warning"|"critical"}`: memory pressure (A4); the level
 /// is warning when absent.
-public struct MemoryWarningCommand: ControlCommand, Equatable {
+public struct MemoryWarningCommand: ImmediateCommand, Equatable {
     public static let name = "memory-warning"
     public var level: MemoryPressure
 
@@ -24,15 +24,10 @@ public struct MemoryWarningCommand: ControlCommand, Equatable {
 
     private enum CodingKeys: String, CodingKey { case level }
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<ControlMessage, HostCommandError>) -> Void
-    ) {
+    public func perform(on host: any ControlTarget) -> String {
         host.memoryWarning(level: level)
-        reply(
-            .success(
-                .said(
-                    level == .critical
-                        ? "running guests warned; suspended guests terminated, least recently used first"
-                        : "running guests warned; suspended guests will be on resume")))
+        return level == .critical
+            ? "running guests warned; suspended guests terminated, least recently used first"
+            : "running guests warned; suspended guests will be on resume"
     }
 }

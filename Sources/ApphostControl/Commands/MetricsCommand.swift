@@ -2,16 +2,13 @@ import ApphostVocabulary
 
 /// `{"command":"metrics"}`: the host's metrics in Prometheus' text format (CONTRACT O2), the
 /// exposition an HTTP scrape of /metrics would get.
-public struct MetricsCommand: ControlCommand, Equatable {
+public struct MetricsCommand: QueryCommand, Equatable {
     public static let name = "metrics"
-    /// The host's health matters most while it goes down.
-    public static var answeredDuringShutdown: Bool { true }
+    public typealias Response = MetricsExposition
 
     public init() {}
 
-    public func apply(
-        to host: any ControlTarget, reply: @escaping @Sendable (Result<MetricsExposition, HostCommandError>) -> Void
-    ) {
+    public func apply(to host: any ControlTarget, reply: @escaping Reply) {
         host.controlMetrics { text in reply(.success(MetricsExposition(text: text))) }
     }
 }

@@ -7,10 +7,7 @@ public struct OpenCommand: GuestCommand, Equatable {
 
     public init(guest: String) { self.guest = guest }
 
-    public func start(
-        on host: any ControlTarget, id: String,
-        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
-    ) {
+    public func start(on host: any ControlTarget, id: String, completion: @escaping SaidReply) {
         host.openScene(id) { completion($0.map { "opened a window of \(id): session \($0)" }) }
     }
 }

@@ -8,10 +8,7 @@ public struct SwitchCommand: GuestCommand, Equatable {
 
     public init(guest: String) { self.guest = guest }
 
-    public func start(
-        on host: any ControlTarget, id: String,
-        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
-    ) {
+    public func start(on host: any ControlTarget, id: String, completion: @escaping SaidReply) {
         host.switchTo(id) { completion($0.map { "\(id) is in the foreground" }) }
     }
 }

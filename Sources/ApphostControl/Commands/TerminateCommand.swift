@@ -8,10 +8,7 @@ public struct TerminateCommand: GuestCommand, Equatable {
     public init(guest: String) { self.guest = guest }
 
     /// The answer says what went wrong on the way out (a crash or hang in will_terminate).
-    public func start(
-        on host: any ControlTarget, id: String,
-        completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void
-    ) {
+    public func start(on host: any ControlTarget, id: String, completion: @escaping SaidReply) {
         host.terminate(id) { completion($0.map { trouble in "\(id) terminated" + (trouble.map { "; \($0)" } ?? "") }) }
     }
 }

@@ -265,17 +265,8 @@
 
     const guests = Array.isArray(status.guests) ? status.guests : [];
     const container = $("#guests");
-    const cards = new Map();
-    for (const card of container.querySelectorAll(".guest")) cards.set(card.dataset.guest, card);
-    const keep = new Set();
-    guests.forEach((guest, index) => {
-      let card = cards.get(guest.id);
-      if (!card) card = $("#guest-template").content.firstElementChild.cloneNode(true);
-      renderGuest(card, guest, foreground);
-      place(container, card, index);  // an existing card into the status's order
-      keep.add(guest.id);
-    });
-    for (const [id, card] of cards) if (!keep.has(id)) card.remove();
+    reconcile(container, ".guest", "guest", guests, (guest) => guest.id, "#guest-template",
+      (card, guest) => renderGuest(card, guest, foreground));
 
     container.dataset.count = String(guests.length);
     const count = $("#guest-count");
@@ -319,6 +310,23 @@
     const at = parent.children[index];
     if (at === element) return;
     parent.insertBefore(element, at || null);
+  }
+
+  // Makes the elements `selector` finds in `container`, each named by its `data-<key>`, show
+  // `values` in their order: an element a value's key names is rendered again and kept, one is
+  // cloned from `template` for a new key, and the elements of keys no longer there go.
+  function reconcile(container, selector, key, values, keyOf, template, render) {
+    const elements = new Map();
+    for (const element of container.querySelectorAll(selector)) elements.set(element.dataset[key], element);
+    const keep = new Set();
+    values.forEach((value, index) => {
+      let element = elements.get(keyOf(value));
+      if (!element) element = $(template).content.firstElementChild.cloneNode(true);
+      render(element, value);
+      place(container, element, index);  // an existing element into the values' order
+      keep.add(keyOf(value));
+    });
+    for (const [id, element] of elements) if (!keep.has(id)) element.remove();
   }
 
   function renderGuest(card, guest, foreground) {
@@ -366,17 +374,8 @@
 
     const list = field(card, "scenes");
     const scenes = Array.isArray(guest.scenes) ? guest.scenes : [];
-    const items = new Map();
-    for (const item of list.querySelectorAll(":scope > .scene")) items.set(item.dataset.session, item);
-    const keep = new Set();
-    scenes.forEach((scene, index) => {
-      let item = items.get(scene.session);
-      if (!item) item = $("#scene-template").content.firstElementChild.cloneNode(true);
-      renderScene(item, scene, guest);
-      place(list, item, index);
-      keep.add(scene.session);
-    });
-    for (const [session, item] of items) if (!keep.has(session)) item.remove();
+    reconcile(list, ":scope > .scene", "session", scenes, (scene) => scene.session, "#scene-template",
+      (item, scene) => renderScene(item, scene, guest));
     if (!scenes.length) {
       list.dataset.empty = "true";
     } else {

@@ -2,9 +2,6 @@
 /// mutes it, whether it mixes with other sessions, and whether it may play in background. Raw
 /// values will be the C ABI's.
 public enum AudioCategory: Int32, Sendable, CodableByName {
-    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
-    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
-
     /// Sound that goes along with others, such as a game's: always mixes, silenced by the switch.
     case ambient = 0
     /// Every session's category until the guest sets one (C1): silenced, does not mix.
@@ -21,14 +18,4 @@ public enum AudioCategory: Int32, Sendable, CodableByName {
 
     /// C2, B9: an active session of it may keep its guest running in background.
     public var playsInBackground: Bool { !isSilencedBySwitch }
-
-    public var description: String {
-        switch self {
-        case .ambient: "ambient"
-        case .soloAmbient: "soloAmbient"
-        case .playback: "playback"
-        case .record: "record"
-        case .playAndRecord: "playAndRecord"
-        }
-    }
 }

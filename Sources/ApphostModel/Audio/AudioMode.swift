@@ -1,8 +1,5 @@
 /// What a session's sound is, within its category (CONTRACT C4). Raw values will be the C ABI's.
 public enum AudioMode: Int32, Sendable, CodableByName {
-    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
-    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
-
     case `default` = 0
     /// Speech, such as a podcast's: paused (interrupted), never ducked, when another session
     /// ducks others.
@@ -17,16 +14,6 @@ public enum AudioMode: Int32, Sendable, CodableByName {
         case .default: true
         case .spokenAudio, .moviePlayback: category == .playback
         case .voiceChat, .videoChat: category == .playAndRecord
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .default: "default"
-        case .spokenAudio: "spokenAudio"
-        case .moviePlayback: "moviePlayback"
-        case .voiceChat: "voiceChat"
-        case .videoChat: "videoChat"
         }
     }
 }

@@ -3,24 +3,11 @@ import Foundation
 
 /// Guest log levels; raw values are the C ABI's `enum apphost_log_level`.
 public enum GuestLogLevel: Int32, Sendable, CodableByName {
-    public init(from decoder: any Decoder) throws { try self.init(byName: decoder) }
-    public func encode(to encoder: any Encoder) throws { try encodeByName(to: encoder) }
-
     case trace = 0
     case debug = 1
     case info = 2
     case warning = 3
     case error = 4
-
-    public var description: String {
-        switch self {
-        case .trace: "trace"
-        case .debug: "debug"
-        case .info: "info"
-        case .warning: "warning"
-        case .error: "error"
-        }
-    }
 }
 
 /// What reaches the host from a guest's side of the channel, as plain data: the guest's own

@@ -53,10 +53,8 @@ struct Call: ParsableCommand {
             command = CallCommand(guest: guest, action: action, arguments: values)
         }
         let answer = try options.connect().send(command)
-        if options.json {
-            Output.line(ControlCoding.line(answer))
-        } else if let text = answer.text {
-            Output.line(text)
+        options.print(answer) {
+            if let text = answer.text { Output.line(text) }
         }
     }
 }

@@ -38,6 +38,11 @@ struct CtlOptions: ParsableArguments {
             valueName: "path"))
     var tokenFile: String?
 
+    /// Prints a reply: with --json as one line of JSON, else as `terminal` writes it.
+    func print(_ reply: @autoclosure () -> some Encodable, else terminal: () -> Void) {
+        if json { Output.line(ControlCoding.line(reply())) } else { terminal() }
+    }
+
     func connect(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIFailure)
         -> HostConnection
     {

@@ -20,9 +20,7 @@ struct CtlAudio: ParsableCommand {
         @OptionGroup var options: CtlOptions
         func run() throws {
             let status = try options.connect().send(StatusCommand())
-            if options.json {
-                Output.line(ControlCoding.line(AudioView(status: status)))
-            } else {
+            options.print(AudioView(status: status)) {
                 for line in AudioTable(status: status).lines { Output.line(TerminalText.escaped(line)) }
             }
         }

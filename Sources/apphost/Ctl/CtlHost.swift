@@ -12,9 +12,7 @@ struct CtlHost: ParsableCommand {
 
     func run() throws {
         let identity = try options.connect().send(HostCommand())
-        if options.json {
-            Output.line(ControlCoding.line(identity))
-        } else {
+        options.print(identity) {
             Output.line(TerminalText.escaped("id: \(identity.id)"))
             Output.line(TerminalText.escaped("hostname: \(identity.hostname)"))
             Output.line(TerminalText.escaped("version: \(identity.version)"))

@@ -34,14 +34,7 @@ struct Events: ParsableCommand {
 
     var request: EventsCommand { EventsCommand(after: after, guests: guests, kinds: kinds) }
 
-    func validate() throws {
-        // The command's own checks, the same as the host's for any transport.
-        do throws(ControlProtocolError) {
-            try request.validate()
-        } catch {
-            throw ValidationError(error.message)
-        }
-    }
+    func validate() throws { try request.validateArguments() }
 
     func run() throws {
         try options.connect().follow(request, with: EventPrinter(json: options.json, style: .positioned))
@@ -64,14 +57,21 @@ struct Logs: ParsableCommand {
 
     func validate() throws {
         guard !guest.isEmpty else { throw ValidationError("the guest's id must not be empty") }
-        do throws(ControlProtocolError) {
-            try request.validate()
-        } catch {
-            throw ValidationError(error.message)
-        }
+        try request.validateArguments()
     }
 
     func run() throws {
         try options.connect().follow(request, with: EventPrinter(json: options.json, style: .log))
+    }
+}
+
+extension EventsCommand {
+    /// The command's own checks, the same as the host's for any transport, as a usage error.
+    fileprivate func validateArguments() throws {
+        do throws(ControlProtocolError) {
+            try validate()
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 }

@@ -12,10 +12,6 @@ struct CtlMetrics: ParsableCommand {
 
     func run() throws {
         let exposition = try options.connect().send(MetricsCommand())
-        if options.json {
-            Output.line(ControlCoding.line(exposition))
-        } else {
-            Output.text(exposition.text)
-        }
+        options.print(exposition) { Output.text(exposition.text) }
     }
 }

@@ -35,9 +35,7 @@ struct Ps: ParsableCommand {
         var status = try options.connect().send(StatusCommand())
         let chosen = try chosenStates()
         if !chosen.isEmpty { status.guests.removeAll { !chosen.contains($0.appState) } }
-        if options.json {
-            Output.line(ControlCoding.line(status))
-        } else {
+        options.print(status) {
             for line in StatusTable(status: status, now: Date()).lines { Output.line(TerminalText.escaped(line)) }
         }
     }
