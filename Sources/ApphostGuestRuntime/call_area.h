@@ -1,4 +1,5 @@
-/* Which part of the runtime handles each kind of host-to-guest call. */
+/* Which part of the runtime handles each kind of host-to-guest call: the
+ * AREA of its entry in apphost_messages.h's table is AHR_AREA_<AREA>. */
 #ifndef AHR_CALL_AREA_H
 #define AHR_CALL_AREA_H
 
@@ -25,8 +26,8 @@ typedef enum ahr_call_area {
     AHR_AREA_SAVES
 } ahr_call_area;
 
-/* The one list of every kind: a new kind gets its area here, and each
- * area's switches list only their own kinds. */
+/* Each kind's area, from apphost_messages.h's table (a call's AREA), so
+ * that each area's switches list only their own kinds. */
 ahr_call_area ahr_call_area_of(ahr_call_kind kind);
 
 /* True for the calls and scene callbacks this runtime knows. */

@@ -140,7 +140,7 @@ void ahr_scenes_forget_all(ahr_scenes *scenes)
 /* ---- The host's calls, on the main queue ---------------------------------- */
 
 int32_t ahr_scenes_should_dismiss_modal(ahr_scenes *scenes, const apphost_guest_scenes_t *callbacks,
-                                        const ahr_call *call)
+                                        const ahr_call_should_dismiss_modal *call)
 {
     ahr_modal_stack *stack;
     bool open;
@@ -166,7 +166,7 @@ int32_t ahr_scenes_should_dismiss_modal(ahr_scenes *scenes, const apphost_guest_
 }
 
 int32_t ahr_scenes_did_dismiss_modal(ahr_scenes *scenes, ahr_state_mirror *mirror,
-                                     const apphost_guest_scenes_t *callbacks, const ahr_call *call)
+                                     const apphost_guest_scenes_t *callbacks, const ahr_call_did_dismiss_modal *call)
 {
     int32_t state;
 
@@ -196,11 +196,11 @@ static apphost_status_t present_connected(ahr_scene_request *request, ahr_host_c
      * should_dismiss_modal that comes before this returns. */
     *request->out_modal = modal;
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_MODAL_PRESENTED,
-                                           .scene = request->scene,
-                                           .id = modal,
-                                           .style = request->style,
-                                           .text = request->bytes,
-                                           .text_length = request->length});
+                                           .modal_presented = {.scene = request->scene,
+                                                               .id = modal,
+                                                               .style = request->style,
+                                                               .text = request->bytes,
+                                                               .text_length = request->length}});
     return APPHOST_OK;
 }
 
@@ -234,8 +234,7 @@ static apphost_status_t dismiss_connected(ahr_scene_request *request, ahr_host_c
         return APPHOST_ERROR_INVALID_HANDLE;
     }
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_MODAL_DISMISSED,
-                                           .scene = request->scene,
-                                           .id = request->modal});
+                                           .modal_dismissed = {.scene = request->scene, .id = request->modal}});
     return APPHOST_OK;
 }
 

@@ -79,10 +79,10 @@ static apphost_status_t post_locked(ahr_host_context *context, void *argument)
         return APPHOST_ERROR_LIMIT_REACHED;
     }
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_NOTIFICATION_POSTED,
-                                           .text = request->title,
-                                           .text_length = request->title_length,
-                                           .body = request->body,
-                                           .body_length = request->body_length});
+                                           .notification_posted = {.text = request->title,
+                                                                   .text_length = request->title_length,
+                                                                   .body = request->body,
+                                                                   .body_length = request->body_length}});
     return APPHOST_OK;
 }
 

@@ -80,12 +80,13 @@ size_t ahr_scenes_text_length(const char *text);
 /* [main-queue] PERFORM_ACTION: grants its activation, then runs the guest's
  * perform_action. */
 int32_t ahr_scenes_perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror,
-                                  const apphost_guest_scenes_t *callbacks, const ahr_call *call);
+                                  const apphost_guest_scenes_t *callbacks, const ahr_call_perform_action *call);
 apphost_status_t ahr_scenes_submit_scene_request(const apphost_host_t *host, const apphost_scene_request_t *request,
                                                 apphost_request_t *out_request);
 /* SCENE_REQUEST_REFUSED: did_refuse_request, for a guest whose callbacks
  * have it. */
-int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks, const ahr_call *call);
+int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks,
+                                      const ahr_call_scene_request_refused *call);
 apphost_status_t ahr_scenes_request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role,
                                           int32_t style, const void *state, size_t length);
 apphost_status_t ahr_scenes_request_scene_with_activation(const apphost_host_t *host, apphost_activation_t activation,
@@ -101,9 +102,9 @@ apphost_status_t ahr_scenes_activation_time_left(const apphost_host_t *host, app
 void ahr_scenes_free_modals(ahr_scenes *scenes);
 /* [main-queue] SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL. */
 int32_t ahr_scenes_should_dismiss_modal(ahr_scenes *scenes, const apphost_guest_scenes_t *callbacks,
-                                        const ahr_call *call);
+                                        const ahr_call_should_dismiss_modal *call);
 int32_t ahr_scenes_did_dismiss_modal(ahr_scenes *scenes, ahr_state_mirror *mirror,
-                                     const apphost_guest_scenes_t *callbacks, const ahr_call *call);
+                                     const apphost_guest_scenes_t *callbacks, const ahr_call_did_dismiss_modal *call);
 apphost_status_t ahr_scenes_present_modal(const apphost_host_t *host, apphost_scene_t scene, int32_t style,
                                           const char *title, apphost_modal_t *out_modal);
 apphost_status_t ahr_scenes_dismiss_modal(const apphost_host_t *host, apphost_scene_t scene, apphost_modal_t modal);

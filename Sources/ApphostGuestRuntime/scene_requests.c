@@ -113,7 +113,7 @@ static bool spend_activation(ahr_scenes *scenes, apphost_activation_t token)
 /* ---- The host's call, on the main queue ----------------------------------- */
 
 int32_t ahr_scenes_perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
-                                  const ahr_call *call)
+                                  const ahr_call_perform_action *call)
 {
     char name[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
     size_t length = ahr_utf8_prefix_length(call->action_name, call->action_name_length, APPHOST_SCENES_TEXT_MAX_BYTES);
@@ -160,13 +160,13 @@ static apphost_status_t request_connected(ahr_scene_request *request, ahr_host_c
         *request->out_request = context->scenes->last_request;
     }
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_SCENE_REQUESTED,
-                                           .id = context->scenes->last_request,
-                                           .activation = activation,
-                                           .scene = request->scene,
-                                           .role = request->role,
-                                           .style = request->style,
-                                           .bytes = request->bytes,
-                                           .bytes_length = request->length});
+                                           .scene_requested = {.id = context->scenes->last_request,
+                                                               .activation = activation,
+                                                               .scene = request->scene,
+                                                               .role = request->role,
+                                                               .style = request->style,
+                                                               .bytes = request->bytes,
+                                                               .bytes_length = request->length}});
     return APPHOST_OK;
 }
 
@@ -230,7 +230,8 @@ apphost_status_t ahr_scenes_submit_scene_request(const apphost_host_t *host, con
                    copy.style, copy.state, copy.length, out_request);
 }
 
-int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks, const ahr_call *call)
+int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks,
+                                      const ahr_call_scene_request_refused *call)
 {
     if (callbacks != NULL && callbacks->did_refuse_request != NULL) {
         callbacks->did_refuse_request(call->id, (int32_t)call->request_refusal);

@@ -26,10 +26,16 @@ static apphost_status_t own_session_locked(ahr_host_context *context, void *argu
     if (!ahr_sessions_contains(context->sessions, request->session_id, request->length)) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
-    ahr_report_send(context, &(ahr_report){.kind = request->kind,
-                                           .text = request->session_id,
-                                           .text_length = request->length,
-                                           .style = request->style});
+    if (request->kind == AHR_REPORT_SESSION_ACTIVATION_REQUESTED) {
+        ahr_report_send(context, &(ahr_report){.kind = request->kind,
+                                               .session_activation_requested = {.text = request->session_id,
+                                                                                .text_length = request->length,
+                                                                                .style = request->style}});
+    } else {
+        ahr_report_send(context, &(ahr_report){.kind = request->kind,
+                                               .session_close_requested = {.text = request->session_id,
+                                                                           .text_length = request->length}});
+    }
     return APPHOST_OK;
 }
 

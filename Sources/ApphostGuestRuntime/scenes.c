@@ -59,24 +59,30 @@ int32_t ahr_scenes_check_call(const ahr_call *call)
 {
     switch (call->kind) {
     case AHR_CALL_SCENE_SIZE:
-        return call->size_class == APPHOST_SIZE_CLASS_COMPACT || call->size_class == APPHOST_SIZE_CLASS_REGULAR
+        return call->scene_size.size_class == APPHOST_SIZE_CLASS_COMPACT ||
+                       call->scene_size.size_class == APPHOST_SIZE_CLASS_REGULAR
                    ? APPHOST_OK
                    : APPHOST_ERROR_INVALID_ARGUMENT;
     case AHR_CALL_PERFORM_ACTION:
-        if ((call->action_name == NULL && call->action_name_length != 0) ||
-            (call->payload == NULL && call->payload_length != 0) || call->activation == APPHOST_ACTIVATION_INVALID) {
+        if ((call->perform_action.action_name == NULL && call->perform_action.action_name_length != 0) ||
+            (call->perform_action.payload == NULL && call->perform_action.payload_length != 0) ||
+            call->perform_action.activation == APPHOST_ACTIVATION_INVALID) {
             return APPHOST_ERROR_INVALID_ARGUMENT;
         }
-        return call->payload_length > APPHOST_ACTION_PAYLOAD_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK;
+        return call->perform_action.payload_length > APPHOST_ACTION_PAYLOAD_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE
+                                                                                      : APPHOST_OK;
     case AHR_CALL_DID_DISCARD:
-        return call->session_id == NULL && call->session_id_length != 0 ? APPHOST_ERROR_INVALID_ARGUMENT
-                                                                         : APPHOST_OK;
+        return call->did_discard.session_id == NULL && call->did_discard.session_id_length != 0
+                   ? APPHOST_ERROR_INVALID_ARGUMENT
+                   : APPHOST_OK;
     case AHR_CALL_NOTIFICATION_LIMIT:
-        return call->notification_limit == 0 || call->notification_limit > AHR_NOTIFICATION_LIMIT_MAX
+        return call->notification_limit.notification_limit == 0 ||
+                       call->notification_limit.notification_limit > AHR_NOTIFICATION_LIMIT_MAX
                    ? APPHOST_ERROR_INVALID_ARGUMENT
                    : APPHOST_OK;
     case AHR_CALL_SCENE_REQUEST_REFUSED:
-        return call->id == APPHOST_REQUEST_INVALID ? APPHOST_ERROR_INVALID_ARGUMENT : APPHOST_OK;
+        return call->scene_request_refused.id == APPHOST_REQUEST_INVALID ? APPHOST_ERROR_INVALID_ARGUMENT
+                                                                         : APPHOST_OK;
     case AHR_CALL_SHOULD_DISMISS_MODAL:
     case AHR_CALL_DID_DISMISS_MODAL:
         /* Any modal: one that is not open is ahr_scenes_handle's to answer. */
@@ -95,14 +101,14 @@ bool ahr_scenes_copy_session(const ahr_call *call, char **copy)
     if (call->kind != AHR_CALL_DID_DISCARD) {
         return true;
     }
-    session = malloc(call->session_id_length + 1);
+    session = malloc(call->did_discard.session_id_length + 1);
     if (session == NULL) {
         return false;
     }
-    if (call->session_id_length > 0) {
-        memcpy(session, call->session_id, call->session_id_length);
+    if (call->did_discard.session_id_length > 0) {
+        memcpy(session, call->did_discard.session_id, call->did_discard.session_id_length);
     }
-    session[call->session_id_length] = '\0';
+    session[call->did_discard.session_id_length] = '\0';
     *copy = session;
     return true;
 }
@@ -128,22 +134,23 @@ int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const ap
 {
     switch (call->kind) {
     case AHR_CALL_SCENE_SIZE:
-        return change_size(mirror, callbacks, call->scene);
+        return change_size(mirror, callbacks, call->scene_size.scene);
     case AHR_CALL_PERFORM_ACTION:
-        return ahr_scenes_perform_action(scenes, mirror, callbacks, call);
+        return ahr_scenes_perform_action(scenes, mirror, callbacks, &call->perform_action);
     case AHR_CALL_SHOULD_DISMISS_MODAL:
-        return ahr_scenes_should_dismiss_modal(scenes, callbacks, call);
+        return ahr_scenes_should_dismiss_modal(scenes, callbacks, &call->should_dismiss_modal);
     case AHR_CALL_DID_DISMISS_MODAL:
-        return ahr_scenes_did_dismiss_modal(scenes, mirror, callbacks, call);
+        return ahr_scenes_did_dismiss_modal(scenes, mirror, callbacks, &call->did_dismiss_modal);
     case AHR_CALL_DID_DISCARD:
         if (callbacks != NULL && callbacks->did_discard != NULL) {
             callbacks->did_discard(session != NULL ? session : "");
         }
         return APPHOST_OK;
     case AHR_CALL_SCENE_REQUEST_REFUSED:
-        return ahr_scenes_did_refuse_request(callbacks, call);
+        return ahr_scenes_did_refuse_request(callbacks, &call->scene_request_refused);
     case AHR_CALL_NOTIFICATION_LIMIT:
-        return ahr_scenes_set_notification_limit(scenes, call->notification_limit, call->notification_window_ns);
+        return ahr_scenes_set_notification_limit(scenes, call->notification_limit.notification_limit,
+                                                 call->notification_limit.notification_window_ns);
     default:
         break;
     }
