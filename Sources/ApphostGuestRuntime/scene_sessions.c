@@ -73,6 +73,22 @@ apphost_status_t ahr_scenes_close_session(const apphost_host_t *host, const char
     return on_own_session(host, session_id, AHR_REPORT_SESSION_CLOSE_REQUESTED, 0);
 }
 
+int32_t ahr_scenes_check_did_discard(const ahr_call_did_discard *call)
+{
+    return call->session_id == NULL && call->session_id_length != 0 ? APPHOST_ERROR_INVALID_ARGUMENT : APPHOST_OK;
+}
+
+/* DID_DISCARD: the host closed one of the guest's sessions for good (after
+ * close_session, or on its own): did_discard with its id, NUL-terminated. */
+int32_t ahr_scenes_deliver_did_discard(const ahr_scenes_delivery *delivery, const ahr_call_did_discard *call)
+{
+    (void)call;
+    if (delivery->callbacks != NULL && delivery->callbacks->did_discard != NULL) {
+        delivery->callbacks->did_discard(delivery->session != NULL ? delivery->session : "");
+    }
+    return APPHOST_OK;
+}
+
 /* list_sessions's copy of the guest's sessions. */
 typedef struct session_copy {
     ahr_session_entry *entries;

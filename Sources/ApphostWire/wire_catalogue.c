@@ -623,7 +623,7 @@ bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload,
         .frame = NULL, .cursor = wire_cursor_make(payload, length), .problem = problem, .descriptors = descriptors};
     bool to_host = type >= APPHOST_WIRE_HELLO;
 
-    /* Only the body's member of the union: a CALL clears 0.7 KB, not 5.8. */
+    /* Only the body's member of the union: a CALL clears 0.5 KB, not 5.8. */
     memset(message, 0, message_size(type));
     problem->text[0] = '\0';
     message->type = type;
