@@ -110,9 +110,9 @@ private final class RuntimeActions {
         var call = ahr_call()
         call.kind = AHR_CALL_ACTION
         call.app_state = Int32(APPHOST_APP_STATE_ACTIVE.rawValue)
-        call.action_index = action.index
-        call.action_arguments = arguments
-        call.action_argument_count = argumentCount
+        call.action.index = action.index
+        call.action.arguments = arguments
+        call.action.arguments_count = argumentCount
         let ok = Int32(APPHOST_OK.rawValue)
         var failed = false
         let start = monotonicNanoseconds()

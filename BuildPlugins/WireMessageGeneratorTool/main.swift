@@ -20,10 +20,13 @@ struct Argument {
     var scoped: Bool
 }
 
-/// One call or report: `X(number, NAME, swiftCase, fields, arguments)`.
+/// One call, `X(number, NAME, name, AREA, swiftCase, fields, arguments)`, or report,
+/// `X(number, NAME, name, swiftCase, fields, arguments)`. `member` is its member of the union in
+/// ahr_call or ahr_report, which holds the members its fields declare.
 struct Message {
     var number: Int
     var name: String
+    var member: String
     var swiftCase: String
     var arguments: [Argument]
 }
@@ -140,18 +143,26 @@ extension String {
     }
 }
 
-/// The messages of the macro `#define <macro>(X, F, A, S)`.
-func messages(of macro: String, in lines: [String]) -> [Message] {
+/// The messages of the macro `#define <macro>(X, F, A, S)`; a call's entry has an AREA after its
+/// name (`hasArea`), which the Swift side does not need.
+func messages(of macro: String, in lines: [String], hasArea: Bool) -> [Message] {
     let prefix = "#define \(macro)(X, F, A, S)"
     guard let line = lines.first(where: { $0.trimmed.hasPrefix(prefix) }) else { fail("no \(prefix)") }
     let body = line.trimmed.dropFirst(prefix.count)
-    return invocations(of: "X", in: body).map { fields in
-        guard fields.count == 5, let number = Int(fields[0]) else {
-            fail("an entry of \(macro) is not X(number, NAME, swiftCase, fields, arguments): \(fields)")
+    let form =
+        hasArea
+        ? "X(number, NAME, name, AREA, swiftCase, fields, arguments)"
+        : "X(number, NAME, name, swiftCase, fields, arguments)"
+    return invocations(of: "X", in: body).map { entry in
+        guard entry.count == (hasArea ? 7 : 6), let number = Int(entry[0]) else {
+            fail("an entry of \(macro) is not \(form): \(entry)")
         }
+        let fields = [
+            entry[0], entry[1], entry[2], entry[hasArea ? 4 : 3], entry[hasArea ? 5 : 4], entry[hasArea ? 6 : 5],
+        ]
         var arguments: [(Int, Argument)] = []
         for kind in ["A", "S"] {
-            for (offset, value) in positionedInvocations(of: kind, in: fields[4]) {
+            for (offset, value) in positionedInvocations(of: kind, in: fields[5]) {
                 guard value.count >= 2 else { fail("\(kind)(\(value)) of \(fields[1]) has no converter") }
                 arguments.append(
                     (
@@ -163,7 +174,7 @@ func messages(of macro: String, in lines: [String]) -> [Message] {
             }
         }
         return Message(
-            number: number, name: fields[1], swiftCase: fields[2],
+            number: number, name: fields[1], member: fields[2], swiftCase: fields[3],
             arguments: arguments.sorted { $0.0 < $1.0 }.map(\.1))
     }
 }
@@ -197,15 +208,16 @@ func label(_ argument: Argument) -> String {
     argument.label == "_" ? "" : "\(argument.label): "
 }
 
-/// The Swift expression that reads `argument` from `source` (an ahr_call or ahr_report).
+/// The Swift expression that reads `argument` from `source` (the message's own member of an
+/// ahr_call or ahr_report: `call.scene_size`).
 func read(_ argument: Argument, from source: String) -> String {
     "WireRead.\(argument.converter)(\(argument.members.map { "\(source).\($0)" }.joined(separator: ", ")))"
 }
 
 /// `return try .case(reads...)`, or `return .case` for a case without values.
-func construction(_ message: Message, from source: String) -> String {
+func construction(_ message: Message, from value: String) -> String {
     guard !message.arguments.isEmpty else { return "return .\(message.swiftCase)" }
-    let values = message.arguments.map { label($0) + read($0, from: source) }
+    let values = message.arguments.map { label($0) + read($0, from: "\(value).\(message.member)") }
     return "return try .\(message.swiftCase)(\(values.joined(separator: ", ")))"
 }
 
@@ -294,7 +306,10 @@ func channels(calls: [Message], reports: [Message]) -> String {
         var indent = "            "
         for (index, argument) in message.arguments.enumerated() where !argument.scoped && !argument.members.isEmpty {
             out +=
-                assignments(argument, "WireWrite.\(argument.converter)(a\(index))", into: "call", indent: indent)
+                assignments(
+                    argument, "WireWrite.\(argument.converter)(a\(index))", into: "call.\(message.member)",
+                    indent: indent
+                )
                 .joined(separator: "\n") + "\n"
         }
         var closings: [String] = []
@@ -302,7 +317,7 @@ func channels(calls: [Message], reports: [Message]) -> String {
             let names = argument.members.indices.map { "m\($0)" }
             out += "\(indent)return WireWrite.\(argument.converter)(a\(index)) { \(names.joined(separator: ", ")) in\n"
             for (member, name) in zip(argument.members, names) {
-                out += "\(indent)    call.\(member) = \(name)\n"
+                out += "\(indent)    call.\(message.member).\(member) = \(name)\n"
             }
             closings.append("\(indent)}")
             indent += "    "
@@ -336,10 +351,42 @@ func channels(calls: [Message], reports: [Message]) -> String {
     }
     out += """
             ]
+
+            /// Each call's and report's own C type (a zero value and its size), with the members its
+            /// Swift mapping reads and writes, for the test that checks the two name the same members.
+            static var callTypes: [(name: String, value: Any, members: [String], size: Int)] {
+                [
+
+        """
+    for message in calls {
+        out +=
+            "            (\"\(message.name)\", ahr_call_\(message.member)(), \(membersLiteral(message)), "
+            + "MemoryLayout<ahr_call_\(message.member)>.size),\n"
+    }
+    out += """
+                ]
+            }
+            static var reportTypes: [(name: String, value: Any, members: [String], size: Int)] {
+                [
+
+        """
+    for message in reports {
+        out +=
+            "            (\"\(message.name)\", ahr_report_\(message.member)(), \(membersLiteral(message)), "
+            + "MemoryLayout<ahr_report_\(message.member)>.size),\n"
+    }
+    out += """
+                ]
+            }
         }
 
         """
     return out
+}
+
+/// The members every argument of `message` names, as a Swift array literal.
+func membersLiteral(_ message: Message) -> String {
+    "[" + message.arguments.flatMap(\.members).map { "\"\($0)\"" }.joined(separator: ", ") + "]"
 }
 
 func tests(calls: [Message], reports: [Message]) -> String {
@@ -367,7 +414,7 @@ func tests(calls: [Message], reports: [Message]) -> String {
         for (index, argument) in message.arguments.enumerated() where !argument.members.isEmpty {
             out +=
                 assignments(
-                    argument, "WireWrite.\(argument.converter)(a\(index), arena)", into: "report",
+                    argument, "WireWrite.\(argument.converter)(a\(index), arena)", into: "report.\(message.member)",
                     indent: "            "
                 ).joined(separator: "\n") + "\n"
         }
@@ -400,8 +447,8 @@ guard arguments.count == 4, ["channels", "tests"].contains(arguments[2]) else {
     fail("usage: wire-message-generator TABLE channels|tests OUTPUT")
 }
 let lines = logicalLines(readFile(arguments[1]))
-let calls = messages(of: "APPHOST_MESSAGES_CALLS", in: lines)
-let reports = messages(of: "APPHOST_MESSAGES_REPORTS", in: lines)
+let calls = messages(of: "APPHOST_MESSAGES_CALLS", in: lines, hasArea: true)
+let reports = messages(of: "APPHOST_MESSAGES_REPORTS", in: lines, hasArea: false)
 writeFile(
     arguments[3],
     arguments[2] == "channels" ? channels(calls: calls, reports: reports) : tests(calls: calls, reports: reports))

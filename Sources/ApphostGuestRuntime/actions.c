@@ -113,13 +113,13 @@ typedef union result_storage {
 
 static bool arguments_are_declared(const ahr_prepared_action *action, const ahr_call *call)
 {
-    if (call->action_argument_count != action->argument_count ||
-        (call->action_argument_count > 0 && call->action_arguments == NULL)) {
+    if (call->action.arguments_count != action->argument_count ||
+        (call->action.arguments_count > 0 && call->action.arguments == NULL)) {
         return false;
     }
     for (size_t i = 0; i < action->argument_count; i++) {
-        if (call->action_arguments[i].type != action->arguments[i] ||
-            !ahr_value_is_valid(&call->action_arguments[i])) {
+        if (call->action.arguments[i].type != action->arguments[i] ||
+            !ahr_value_is_valid(&call->action.arguments[i])) {
             return false;
         }
     }
@@ -274,28 +274,28 @@ int32_t ahr_actions_call(const ahr_actions *actions, const ahr_call *call, ahr_r
     ahr_report report;
     const char *broken;
 
-    if (call->action_index >= actions->count || !actions->actions[call->action_index].prepared) {
+    if (call->action.index >= actions->count || !actions->actions[call->action.index].prepared) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
-    action = &actions->actions[call->action_index];
+    action = &actions->actions[call->action.index];
     if (!arguments_are_declared(action, call)) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     memset(parameters, 0, sizeof parameters);
     memset(&storage, 0, sizeof storage);
-    if (!fill(action, call->action_arguments, parameters, values, copies)) {
+    if (!fill(action, call->action.arguments, parameters, values, copies)) {
         free_copies(copies, action->argument_count);
         return APPHOST_ERROR_OUT_OF_MEMORY;
     }
     ffi_call((ffi_cif *)&action->cif, action->function, &storage, values);
     memset(&report, 0, sizeof report);
     report.kind = AHR_REPORT_ACTION_RESULT;
-    broken = read_result(action->result, &storage, &report.value);
-    report.flag = broken == NULL;
+    broken = read_result(action->result, &storage, &report.action_result.value);
+    report.action_result.flag = broken == NULL;
     if (broken != NULL) {
-        memset(&report.value, 0, sizeof report.value);
-        report.text = broken;
-        report.text_length = strlen(broken);
+        memset(&report.action_result.value, 0, sizeof report.action_result.value);
+        report.action_result.text = broken;
+        report.action_result.text_length = strlen(broken);
     }
     if (reporter.report != NULL) {
         reporter.report(reporter.context, &report);

@@ -134,26 +134,35 @@ int32_t ahr_audio_check_call(ahr_audio *audio, const ahr_call *call)
 
     switch (call->kind) {
     case AHR_CALL_AUDIO_SETUP:
-        return call->sample_rate > 0 && call->period_frames > 0 && call->channel_count > 0 &&
-                       is_output(call->output) && is_input(call->input)
+        return call->audio_setup.sample_rate > 0 && call->audio_setup.period_frames > 0 &&
+                       call->audio_setup.channel_count > 0 && is_output(call->audio_setup.output) &&
+                       is_input(call->audio_setup.input)
                    ? APPHOST_OK
                    : APPHOST_ERROR_INVALID_ARGUMENT;
     case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-        if (!in_range(call->activation_result, APPHOST_AUDIO_ACTIVATED, APPHOST_AUDIO_REFUSED_NOT_RUNNING)) {
+        if (!in_range(call->audio_activation_finished.activation_result, APPHOST_AUDIO_ACTIVATED,
+                      APPHOST_AUDIO_REFUSED_NOT_RUNNING)) {
             return APPHOST_ERROR_INVALID_ARGUMENT;
         }
         pthread_mutex_lock(&audio->lock);
-        issued = call->audio_request != APPHOST_AUDIO_REQUEST_INVALID && call->audio_request <= audio->last_request;
+        issued = call->audio_activation_finished.audio_request != APPHOST_AUDIO_REQUEST_INVALID &&
+                 call->audio_activation_finished.audio_request <= audio->last_request;
         pthread_mutex_unlock(&audio->lock);
         return issued ? APPHOST_OK : APPHOST_ERROR_INVALID_HANDLE;
     case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
+        return is_interruption_reason(call->audio_interruption_began.interruption_reason)
+                   ? APPHOST_OK
+                   : APPHOST_ERROR_INVALID_ARGUMENT;
     case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
-        return is_interruption_reason(call->interruption_reason) ? APPHOST_OK : APPHOST_ERROR_INVALID_ARGUMENT;
+        return is_interruption_reason(call->audio_interruption_ended.interruption_reason)
+                   ? APPHOST_OK
+                   : APPHOST_ERROR_INVALID_ARGUMENT;
     case AHR_CALL_AUDIO_ROUTE_CHANGED:
-        return in_range(call->route_change_reason, APPHOST_AUDIO_ROUTE_NEW_DEVICE_AVAILABLE,
+        return in_range(call->audio_route_changed.route_change_reason, APPHOST_AUDIO_ROUTE_NEW_DEVICE_AVAILABLE,
                         APPHOST_AUDIO_ROUTE_OVERRIDE) &&
-                       is_output(call->output) && is_input(call->input) && is_output(call->previous_output) &&
-                       is_input(call->previous_input)
+                       is_output(call->audio_route_changed.output) && is_input(call->audio_route_changed.input) &&
+                       is_output(call->audio_route_changed.previous_output) &&
+                       is_input(call->audio_route_changed.previous_input)
                    ? APPHOST_OK
                    : APPHOST_ERROR_INVALID_ARGUMENT;
     case AHR_CALL_SECONDARY_AUDIO_HINT:
@@ -168,7 +177,7 @@ int32_t ahr_audio_check_call(ahr_audio *audio, const ahr_call *call)
 
 /* The mirror follows each call under the lock, before the guest hears of it. */
 
-static void set_up(ahr_audio *audio, const ahr_call *call)
+static void set_up(ahr_audio *audio, const ahr_call_audio_setup *call)
 {
     pthread_mutex_lock(&audio->lock);
     audio->sample_rate = call->sample_rate;
@@ -179,7 +188,7 @@ static void set_up(ahr_audio *audio, const ahr_call *call)
     pthread_mutex_unlock(&audio->lock);
 }
 
-static void finish_activation(ahr_audio *audio, const ahr_call *call)
+static void finish_activation(ahr_audio *audio, const ahr_call_audio_activation_finished *call)
 {
     pthread_mutex_lock(&audio->lock);
     /* A deactivate after the request was made wins over its answer. */
@@ -198,7 +207,7 @@ static void interrupt(ahr_audio *audio)
     pthread_mutex_unlock(&audio->lock);
 }
 
-static void change_route(ahr_audio *audio, const ahr_call *call)
+static void change_route(ahr_audio *audio, const ahr_call_audio_route_changed *call)
 {
     pthread_mutex_lock(&audio->lock);
     audio->output = call->output;
@@ -220,37 +229,41 @@ int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callback
 
     switch (call->kind) {
     case AHR_CALL_AUDIO_SETUP:
-        set_up(audio, call);
+        set_up(audio, &call->audio_setup);
         return APPHOST_OK;
     case AHR_CALL_AUDIO_ACTIVATION_FINISHED:
-        finish_activation(audio, call);
+        finish_activation(audio, &call->audio_activation_finished);
         if (callbacks != NULL && callbacks->activation_finished != NULL) {
-            callbacks->activation_finished(call->audio_request, call->activation_result);
+            callbacks->activation_finished(call->audio_activation_finished.audio_request,
+                                           call->audio_activation_finished.activation_result);
         }
         return APPHOST_OK;
     case AHR_CALL_AUDIO_INTERRUPTION_BEGAN:
         /* Already inactive when the guest hears of it (CONTRACT C6). */
         interrupt(audio);
         if (callbacks != NULL && callbacks->interruption_began != NULL) {
-            callbacks->interruption_began(call->interruption_reason);
+            callbacks->interruption_began(call->audio_interruption_began.interruption_reason);
         }
         return APPHOST_OK;
     case AHR_CALL_AUDIO_INTERRUPTION_ENDED:
         if (callbacks != NULL && callbacks->interruption_ended != NULL) {
-            callbacks->interruption_ended(call->interruption_reason, call->should_resume ? 1 : 0);
+            callbacks->interruption_ended(call->audio_interruption_ended.interruption_reason,
+                                          call->audio_interruption_ended.should_resume ? 1 : 0);
         }
         return APPHOST_OK;
     case AHR_CALL_AUDIO_ROUTE_CHANGED:
-        change_route(audio, call);
+        change_route(audio, &call->audio_route_changed);
         if (callbacks != NULL && callbacks->route_changed != NULL) {
-            previous = (apphost_audio_route_t){sizeof previous, call->previous_output, call->previous_input};
-            current = (apphost_audio_route_t){sizeof current, call->output, call->input};
-            callbacks->route_changed(call->route_change_reason, &previous, &current);
+            const ahr_call_audio_route_changed *change = &call->audio_route_changed;
+
+            previous = (apphost_audio_route_t){sizeof previous, change->previous_output, change->previous_input};
+            current = (apphost_audio_route_t){sizeof current, change->output, change->input};
+            callbacks->route_changed(change->route_change_reason, &previous, &current);
         }
         return APPHOST_OK;
     case AHR_CALL_SECONDARY_AUDIO_HINT:
         if (callbacks != NULL && callbacks->secondary_audio_hint != NULL) {
-            callbacks->secondary_audio_hint(call->silence_secondary ? 1 : 0);
+            callbacks->secondary_audio_hint(call->secondary_audio_hint.silence_secondary ? 1 : 0);
         }
         return APPHOST_OK;
     case AHR_CALL_MEDIA_SERVICES_RESET:
@@ -273,8 +286,9 @@ int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callback
 static const int64_t RENDER_STOP_TIMEOUT_NS = 1000000000;
 
 int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_host_t *host, const apphost_guest_audio_t *callbacks,
-                              const ahr_call *call)
+                              const ahr_call *stream)
 {
+    const ahr_call_audio_stream *call = &stream->audio_stream;
     ahr_host_context *context;
     char error[256];
     ahr_audio_renderer *previous;
@@ -333,8 +347,8 @@ int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_host_t *host, cons
     tell_renderer(audio);
     if (context != NULL) {
         ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_AUDIO_THREAD,
-                                               .id = (uint64_t)ahr_audio_renderer_thread_id(renderer),
-                                               .flag = ahr_audio_renderer_realtime(renderer)});
+                                               .audio_thread = {.id = (uint64_t)ahr_audio_renderer_thread_id(renderer),
+                                                                .flag = ahr_audio_renderer_realtime(renderer)}});
     }
     pthread_mutex_unlock(&audio->lock);
     ahr_registry_release(context);
@@ -432,9 +446,9 @@ static apphost_status_t configure_locked(session_request *request)
     audio->options = request->options;
     tell_renderer(audio);
     ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_CONFIGURED,
-                                                    .category = request->category,
-                                                    .mode = request->mode,
-                                                    .options = request->options});
+                                                    .audio_configured = {.category = request->category,
+                                                                         .mode = request->mode,
+                                                                         .options = request->options}});
     return APPHOST_OK;
 }
 
@@ -469,7 +483,8 @@ static void request_activation(void *argument)
      * activation_finished that comes before this returns. */
     *request->out_request = ++audio->last_request;
     ahr_report_send(request->context,
-                    &(ahr_report){.kind = AHR_REPORT_AUDIO_ACTIVATION_REQUESTED, .id = audio->last_request});
+                    &(ahr_report){.kind = AHR_REPORT_AUDIO_ACTIVATION_REQUESTED,
+                                  .audio_activation_requested = {.id = audio->last_request}});
 }
 
 static apphost_status_t activate_locked(session_request *request)
@@ -502,7 +517,8 @@ static apphost_status_t deactivate_locked(session_request *request)
     tell_renderer(audio);
     /* The answers to the requests made so far no longer activate. */
     audio->deactivated_through = audio->last_request;
-    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_DEACTIVATED, .flag = request->flag});
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_DEACTIVATED,
+                                                    .audio_deactivated = {.flag = request->flag}});
     return APPHOST_OK;
 }
 
@@ -520,7 +536,8 @@ static apphost_status_t deactivate(const apphost_host_t *host, uint32_t flags)
 
 static apphost_status_t rendering_locked(session_request *request)
 {
-    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_RENDERING, .flag = request->flag});
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_RENDERING,
+                                                    .audio_rendering = {.flag = request->flag}});
     return APPHOST_OK;
 }
 
@@ -540,7 +557,8 @@ static apphost_status_t set_rendering(const apphost_host_t *host, int32_t render
 static apphost_status_t gain_locked(session_request *request)
 {
     request->context->audio->gain = request->gain;
-    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_GAIN, .gain = request->gain});
+    ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_GAIN,
+                                                    .audio_gain = {.gain = request->gain}});
     return APPHOST_OK;
 }
 
@@ -564,7 +582,7 @@ static apphost_status_t override_locked(session_request *request)
         return APPHOST_ERROR_INVALID_STATE;
     }
     ahr_report_send(request->context, &(ahr_report){.kind = AHR_REPORT_AUDIO_OUTPUT_OVERRIDDEN,
-                                                    .output_override = request->output_override});
+                                                    .audio_output_overridden = {.output_override = request->output_override}});
     return APPHOST_OK;
 }
 

@@ -163,7 +163,8 @@ bool ahr_background_is_call(const ahr_call *call) { return ahr_call_area_of(call
 
 bool ahr_background_call_is_valid(const ahr_call *call)
 {
-    return call->kind != AHR_CALL_BACKGROUND_TIME || call->background_time_ns >= AHR_BACKGROUND_TIME_UNLIMITED;
+    return call->kind != AHR_CALL_BACKGROUND_TIME ||
+           call->background_time.background_time_ns >= AHR_BACKGROUND_TIME_UNLIMITED;
 }
 
 /* EXPIRE_TASK and FIRE_TIMER: runs the task's expiration handler, at most
@@ -239,13 +240,13 @@ int32_t ahr_background_handle(ahr_background *background, const ahr_call *call)
 {
     switch (call->kind) {
     case AHR_CALL_EXPIRE_TASK:
-        return expire_or_fire(background, call->id, false);
+        return expire_or_fire(background, call->expire_task.id, false);
     case AHR_CALL_FIRE_TIMER:
-        return expire_or_fire(background, call->id, true);
+        return expire_or_fire(background, call->fire_timer.id, true);
     case AHR_CALL_RUN_WORK:
-        return run_work(background, call->id);
+        return run_work(background, call->run_work.id);
     case AHR_CALL_BACKGROUND_TIME:
-        return set_background_time(background, call->background_time_ns);
+        return set_background_time(background, call->background_time.background_time_ns);
     default:
         break;
     }
@@ -290,9 +291,9 @@ static apphost_status_t begin_locked(ahr_host_context *host_context, void *argum
     request->id = entry->id;
     /* Under the lock: see background.h. */
     ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TASK_BEGAN,
-                                                .id = entry->id,
-                                                .text = request->name,
-                                                .text_length = request->name_length});
+                                                .task_began = {.id = entry->id,
+                                                               .text = request->name,
+                                                               .text_length = request->name_length}});
     return APPHOST_OK;
 }
 
@@ -322,9 +323,10 @@ static apphost_status_t remove_locked(ahr_host_context *host_context, void *argu
         return APPHOST_ERROR_INVALID_HANDLE;
     }
     table_remove(table, entry);
-    ahr_report_send(host_context,
-                    &(ahr_report){.kind = request->timer ? AHR_REPORT_TIMER_CANCELLED : AHR_REPORT_TASK_ENDED,
-                                  .id = request->id});
+    ahr_report_send(host_context, request->timer ? &(ahr_report){.kind = AHR_REPORT_TIMER_CANCELLED,
+                                                                 .timer_cancelled = {.id = request->id}}
+                                                 : &(ahr_report){.kind = AHR_REPORT_TASK_ENDED,
+                                                                 .task_ended = {.id = request->id}});
     return APPHOST_OK;
 }
 
@@ -367,7 +369,8 @@ static apphost_status_t add_locked(ahr_host_context *host_context, void *argumen
     entry->work = request->work;
     entry->context = request->context;
     if (!request->timer) {
-        ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_WORK_SUBMITTED, .id = entry->id});
+        ahr_report_send(host_context,
+                        &(ahr_report){.kind = AHR_REPORT_WORK_SUBMITTED, .work_submitted = {.id = entry->id}});
         return APPHOST_OK;
     }
     entry->repeats = request->interval_ns != 0;
@@ -375,9 +378,9 @@ static apphost_status_t add_locked(ahr_host_context *host_context, void *argumen
      * runs before this returns. */
     *request->out_timer = entry->id;
     ahr_report_send(host_context, &(ahr_report){.kind = AHR_REPORT_TIMER_SCHEDULED,
-                                                .id = entry->id,
-                                                .delay_ns = request->delay_ns,
-                                                .interval_ns = request->interval_ns});
+                                                .timer_scheduled = {.id = entry->id,
+                                                                    .delay_ns = request->delay_ns,
+                                                                    .interval_ns = request->interval_ns}});
     return APPHOST_OK;
 }
 

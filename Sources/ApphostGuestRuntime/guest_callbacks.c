@@ -81,9 +81,9 @@ int32_t ahr_callbacks_invoke(const ahr_guest_callbacks *callbacks, const ahr_cal
         }
         break;
     case AHR_CALL_SCENE_CALLBACK:
-        function = scene != NULL ? scene_member(scene, call->scene_callback) : NULL;
+        function = scene != NULL ? scene_member(scene, call->scene_callback.scene_callback) : NULL;
         if (function != NULL) {
-            function(call->scene);
+            function(call->scene_callback.scene);
         }
         break;
     default:

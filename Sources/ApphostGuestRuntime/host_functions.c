@@ -16,10 +16,11 @@
 static apphost_status_t send_log(ahr_host_context *context, void *argument)
 {
     ahr_report *report = argument;
+    ahr_report_log *log = &report->log;
     /* strnlen: a longer message is never read past the limit. */
-    size_t length = strnlen(report->text, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
+    size_t length = strnlen(log->text, APPHOST_LOG_MESSAGE_MAX_BYTES + 1);
 
-    report->text_length = ahr_utf8_prefix_length(report->text, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
+    log->text_length = ahr_utf8_prefix_length(log->text, length, APPHOST_LOG_MESSAGE_MAX_BYTES);
     ahr_report_send(context, report);
     return APPHOST_OK;
 }
@@ -30,7 +31,7 @@ static apphost_status_t host_log(const apphost_host_t *host, int32_t level, cons
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
     return ahr_guest_call(host, AHR_LOCK_NONE, send_log,
-                          &(ahr_report){.kind = AHR_REPORT_LOG, .level = level, .text = message});
+                          &(ahr_report){.kind = AHR_REPORT_LOG, .log = {.level = level, .text = message}});
 }
 
 static const char *host_data_directory(const apphost_host_t *host)
@@ -116,10 +117,10 @@ static void deliver_save(void *argument)
         }
     }
     ahr_report_send(save->context, &(ahr_report){.kind = AHR_REPORT_SAVE_STATE,
-                                                 .scene = save->scene,
-                                                 .id = confirmation,
-                                                 .bytes = save->bytes,
-                                                 .bytes_length = save->length});
+                                                 .save_state = {.scene = save->scene,
+                                                                .id = confirmation,
+                                                                .bytes = save->bytes,
+                                                                .bytes_length = save->length}});
 }
 
 /* save_scene_state, and save_scene_state_confirmed with a `confirmation`. */

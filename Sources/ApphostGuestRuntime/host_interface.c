@@ -93,11 +93,12 @@ ahr_host_context *ahr_registry_acquire_on_main_queue(const apphost_host_t *host,
                           "callback: it returns APPHOST_ERROR_WRONG_THREAD (logged once)",
                           name);
         if (length > 0) {
-            ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_LOG,
-                                                   .level = APPHOST_LOG_WARNING,
-                                                   .text = message,
-                                                   .text_length = (size_t)length < sizeof message ? (size_t)length
-                                                                                                 : sizeof message - 1});
+            ahr_report_send(context,
+                            &(ahr_report){.kind = AHR_REPORT_LOG,
+                                          .log = {.level = APPHOST_LOG_WARNING,
+                                                  .text = message,
+                                                  .text_length = (size_t)length < sizeof message ? (size_t)length
+                                                                                                : sizeof message - 1}});
         }
     }
     ahr_registry_release(context);

@@ -229,7 +229,7 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     if (runtime->phase != PHASE_RUNNING) {
         return APPHOST_ERROR_INTERNAL;
     }
-    if (!ahr_call_is_known(call) || (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_is_valid(call)) ||
+    if (!ahr_call_is_known(call) || (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_is_valid(&call->will_connect)) ||
         !ahr_background_call_is_valid(call)) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
@@ -242,12 +242,12 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
     }
     if (call->kind == AHR_CALL_SAVE_STATUS) {
         /* Runs no guest code: save_scene_state reads it, from any thread. */
-        return ahr_mirror_set_save_failed(&runtime->mirror, call->scene, call->save_failed)
+        return ahr_mirror_set_save_failed(&runtime->mirror, call->save_status.scene, call->save_status.save_failed)
                    ? APPHOST_OK
                    : APPHOST_ERROR_INVALID_HANDLE;
     }
     /* Everything that may fail comes before the mirror changes. */
-    if (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_make(call, &connection, &session)) {
+    if (call->kind == AHR_CALL_WILL_CONNECT && !ahr_connection_make(&call->will_connect, &connection, &session)) {
         return APPHOST_ERROR_OUT_OF_MEMORY;
     }
     if (!ahr_scenes_copy_session(call, &discarded) || !ahr_sessions_will_deliver(&runtime->sessions, call) ||
@@ -256,9 +256,9 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
         free(discarded);
         return APPHOST_ERROR_OUT_OF_MEMORY;
     }
-    if (call->kind == AHR_CALL_SCENE_CALLBACK && call->scene_callback == AHR_SCENE_DID_DISCONNECT) {
+    if (call->kind == AHR_CALL_SCENE_CALLBACK && call->scene_callback.scene_callback == AHR_SCENE_DID_DISCONNECT) {
         /* Its handle is stale from here, and its modals with it. */
-        ahr_scenes_forget_scene(&runtime->scenes, call->scene);
+        ahr_scenes_forget_scene(&runtime->scenes, call->scene_callback.scene);
     }
     if (call->kind == AHR_CALL_WILL_TERMINATE) {
         ahr_background_will_terminate(&runtime->background);
@@ -272,7 +272,7 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
         status = ahr_scenes_handle(&runtime->scenes, &runtime->mirror,
                                    runtime->callbacks.has_scenes ? &runtime->callbacks.scenes : NULL, call, discarded);
     } else if (call->kind == AHR_CALL_SAVE_CONFIRMATION) {
-        status = ahr_saves_confirm(&runtime->saves, call);
+        status = ahr_saves_confirm(&runtime->saves, &call->save_confirmation);
     } else if (call->kind == AHR_CALL_ACTION) {
         status = ahr_actions_call(&runtime->actions, call, runtime->reporter);
     } else if (ahr_audio_is_call(call)) {

@@ -28,7 +28,7 @@ uint64_t ahr_saves_add(ahr_saves *saves, apphost_scene_t scene, apphost_save_con
     return id;
 }
 
-int32_t ahr_saves_confirm(ahr_saves *saves, const ahr_call *call)
+int32_t ahr_saves_confirm(ahr_saves *saves, const ahr_call_save_confirmation *call)
 {
     ahr_save_waiting found = {0, 0, NULL, NULL};
     size_t i;

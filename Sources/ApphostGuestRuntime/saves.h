@@ -51,6 +51,6 @@ uint64_t ahr_saves_add(ahr_saves *saves, apphost_scene_t scene, apphost_save_con
  * with APPHOST_OK, or APPHOST_ERROR_INTERNAL when `call->save_failed`;
  * APPHOST_ERROR_INVALID_HANDLE, running nothing, for an id that does not
  * wait (never given out, or confirmed already). */
-int32_t ahr_saves_confirm(ahr_saves *saves, const ahr_call *call);
+int32_t ahr_saves_confirm(ahr_saves *saves, const ahr_call_save_confirmation *call);
 
 #endif

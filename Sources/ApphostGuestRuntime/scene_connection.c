@@ -3,13 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool ahr_connection_is_valid(const ahr_call *call)
+bool ahr_connection_is_valid(const ahr_call_will_connect *call)
 {
     return (call->session_id != NULL || call->session_id_length == 0) &&
            (!call->has_restoration || call->restoration != NULL || call->restoration_length == 0);
 }
 
-bool ahr_connection_make(const ahr_call *call, apphost_scene_connection_t *connection, char **session_copy)
+bool ahr_connection_make(const ahr_call_will_connect *call, apphost_scene_connection_t *connection,
+                         char **session_copy)
 {
     static const unsigned char empty_state = 0;
     char *session = malloc(call->session_id_length + 1);

@@ -7,7 +7,7 @@
 #include "apphost_guest_runtime.h"
 
 /* False for pointers that cannot hold what their lengths say. */
-bool ahr_connection_is_valid(const ahr_call *call);
+bool ahr_connection_is_valid(const ahr_call_will_connect *call);
 
 /*
  * Fills `connection` for `call`. The session id is copied with a NUL, since
@@ -17,6 +17,7 @@ bool ahr_connection_is_valid(const ahr_call *call);
  * that the guest can tell the two apart (CONTRACT S12). False when out of
  * memory.
  */
-bool ahr_connection_make(const ahr_call *call, apphost_scene_connection_t *connection, char **session_copy);
+bool ahr_connection_make(const ahr_call_will_connect *call, apphost_scene_connection_t *connection,
+                         char **session_copy);
 
 #endif

@@ -139,9 +139,18 @@ void ahr_scenes_forget_all(ahr_scenes *scenes)
 
 /* ---- The host's calls, on the main queue ---------------------------------- */
 
-int32_t ahr_scenes_should_dismiss_modal(ahr_scenes *scenes, const apphost_guest_scenes_t *callbacks,
-                                        const ahr_call *call)
+/* Any modal: one that is not open is the delivery's to answer. */
+int32_t ahr_scenes_check_should_dismiss_modal(const ahr_call_should_dismiss_modal *call)
 {
+    (void)call;
+    return APPHOST_OK;
+}
+
+int32_t ahr_scenes_deliver_should_dismiss_modal(const ahr_scenes_delivery *delivery,
+                                                const ahr_call_should_dismiss_modal *call)
+{
+    ahr_scenes *scenes = delivery->scenes;
+    const apphost_guest_scenes_t *callbacks = delivery->callbacks;
     ahr_modal_stack *stack;
     bool open;
     int32_t verdict = 1;
@@ -165,9 +174,17 @@ int32_t ahr_scenes_should_dismiss_modal(ahr_scenes *scenes, const apphost_guest_
     return verdict;
 }
 
-int32_t ahr_scenes_did_dismiss_modal(ahr_scenes *scenes, ahr_state_mirror *mirror,
-                                     const apphost_guest_scenes_t *callbacks, const ahr_call *call)
+int32_t ahr_scenes_check_did_dismiss_modal(const ahr_call_did_dismiss_modal *call)
 {
+    (void)call;
+    return APPHOST_OK;
+}
+
+int32_t ahr_scenes_deliver_did_dismiss_modal(const ahr_scenes_delivery *delivery, const ahr_call_did_dismiss_modal *call)
+{
+    ahr_scenes *scenes = delivery->scenes;
+    ahr_state_mirror *mirror = delivery->mirror;
+    const apphost_guest_scenes_t *callbacks = delivery->callbacks;
     int32_t state;
 
     if (!ahr_mirror_scene_state(mirror, call->scene, &state)) {
@@ -196,11 +213,11 @@ static apphost_status_t present_connected(ahr_scene_request *request, ahr_host_c
      * should_dismiss_modal that comes before this returns. */
     *request->out_modal = modal;
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_MODAL_PRESENTED,
-                                           .scene = request->scene,
-                                           .id = modal,
-                                           .style = request->style,
-                                           .text = request->bytes,
-                                           .text_length = request->length});
+                                           .modal_presented = {.scene = request->scene,
+                                                               .id = modal,
+                                                               .style = request->style,
+                                                               .text = request->bytes,
+                                                               .text_length = request->length}});
     return APPHOST_OK;
 }
 
@@ -234,8 +251,7 @@ static apphost_status_t dismiss_connected(ahr_scene_request *request, ahr_host_c
         return APPHOST_ERROR_INVALID_HANDLE;
     }
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_MODAL_DISMISSED,
-                                           .scene = request->scene,
-                                           .id = request->modal});
+                                           .modal_dismissed = {.scene = request->scene, .id = request->modal}});
     return APPHOST_OK;
 }
 

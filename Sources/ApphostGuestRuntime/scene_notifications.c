@@ -20,8 +20,20 @@ static uint64_t nanoseconds_between(const struct timespec *earlier, const struct
            (uint64_t)earlier->tv_nsec;
 }
 
-int32_t ahr_scenes_set_notification_limit(ahr_scenes *scenes, uint32_t limit, uint64_t window_ns)
+int32_t ahr_scenes_check_notification_limit(const ahr_call_notification_limit *call)
 {
+    return call->notification_limit == 0 || call->notification_limit > AHR_NOTIFICATION_LIMIT_MAX
+               ? APPHOST_ERROR_INVALID_ARGUMENT
+               : APPHOST_OK;
+}
+
+/* NOTIFICATION_LIMIT: the limit post_notification keeps from now on. */
+int32_t ahr_scenes_deliver_notification_limit(const ahr_scenes_delivery *delivery,
+                                              const ahr_call_notification_limit *call)
+{
+    ahr_scenes *scenes = delivery->scenes;
+    uint32_t limit = call->notification_limit;
+    uint64_t window_ns = call->notification_window_ns;
     struct timespec *posted = calloc(limit, sizeof *posted);
 
     if (posted == NULL) {
@@ -79,10 +91,10 @@ static apphost_status_t post_locked(ahr_host_context *context, void *argument)
         return APPHOST_ERROR_LIMIT_REACHED;
     }
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_NOTIFICATION_POSTED,
-                                           .text = request->title,
-                                           .text_length = request->title_length,
-                                           .body = request->body,
-                                           .body_length = request->body_length});
+                                           .notification_posted = {.text = request->title,
+                                                                   .text_length = request->title_length,
+                                                                   .body = request->body,
+                                                                   .body_length = request->body_length}});
     return APPHOST_OK;
 }
 

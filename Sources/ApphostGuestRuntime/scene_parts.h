@@ -1,7 +1,9 @@
 /*
  * What the files of the scenes extension share. scenes.c holds the
- * extension's state, the host's calls and its table; each other file is one
- * concern of it: scene_requests.c (requests for a scene and the activations
+ * extension's state, the switches that hand the host's calls to their
+ * files (made from apphost_messages.h's table) and the table of its
+ * functions; each other file is one concern of it, the host's calls of that
+ * concern included: scene_requests.c (requests for a scene and the activations
  * they spend, CONTRACT S9 and S13), scene_modals.c (modals, N3),
  * scene_notifications.c (notifications and their limit, N1),
  * scene_titles.c (a scene's title and loading progress) and
@@ -15,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "call_area.h"
 #include "host_context.h"
 #include "scenes.h"
 
@@ -67,6 +70,33 @@ struct ahr_scene_request {
 apphost_status_t ahr_scenes_on_connected(const apphost_host_t *host, ahr_scene_request *request, ahr_scene_body body,
                                          apphost_status_t refusal);
 
+/* What a scenes call's handler works on (ahr_scenes_handle's arguments). */
+typedef struct ahr_scenes_delivery {
+    ahr_scenes *scenes;
+    ahr_state_mirror *mirror;
+    /* The guest's table; NULL when it has none. */
+    const apphost_guest_scenes_t *callbacks;
+    /* DID_DISCARD's session id, NUL-terminated (ahr_scenes_copy_session). */
+    const char *session;
+} ahr_scenes_delivery;
+
+/*
+ * Each call of apphost_messages.h's table whose AREA is SCENES has, beside
+ * the functions of its concern (in whichever file below):
+ * - ahr_scenes_check_<name>(call): its arguments' checks, before anything
+ *   changes (ahr_scenes_check_call): APPHOST_OK, or the status ahr_handle
+ *   returns without delivering it;
+ * - ahr_scenes_deliver_<name>(delivery, call): [main-queue] its delivery, once the
+ *   mirror has followed it (ahr_scenes_handle), which runs the guest's
+ *   function without any lock held.
+ * Both are declared here from the table, and scenes.c's switches call them:
+ * a new scenes call adds its entry and these two functions, nothing else.
+ */
+#define AHR_SCENES_CALL_FUNCTIONS(number, NAME, name, area, ...)                                           \
+    AHR_IN_AREA(SCENES, area, int32_t ahr_scenes_check_##name(const ahr_call_##name *call);                \
+                int32_t ahr_scenes_deliver_##name(const ahr_scenes_delivery *delivery, const ahr_call_##name *call);)
+APPHOST_MESSAGES_CALLS(AHR_SCENES_CALL_FUNCTIONS, AHR_AREA_IGNORE, AHR_AREA_IGNORE, AHR_AREA_IGNORE)
+
 /* A style of enum apphost_presentation_style. */
 bool ahr_scenes_is_presentation_style(int32_t style);
 
@@ -75,54 +105,26 @@ bool ahr_scenes_is_presentation_style(int32_t style);
  * limit. */
 size_t ahr_scenes_text_length(const char *text);
 
-/* ---- scene_requests.c ---- */
+/*
+ * The functions of apphost_scenes_t (the SDK's scenes.h), in the order of
+ * its members: each is ahr_scenes_<member>, of the member's own type,
+ * defined in the file of its concern (scene_requests.c: request_scene,
+ * request_scene_with_activation, submit_scene_request, activation_token,
+ * activation_time_left; scene_modals.c: present_modal, dismiss_modal;
+ * scene_notifications.c: post_notification; scene_titles.c:
+ * set_loading_progress, set_scene_title; scene_sessions.c:
+ * activate_session, close_session, list_sessions; scenes.c: scene_size).
+ * scenes.c's table is made of this list: a new function is its line here
+ * and its definition.
+ */
+#define AHR_SCENES_FUNCTIONS(X)                                                                             \
+    X(request_scene) X(activate_session) X(scene_size) X(set_loading_progress) X(present_modal)              \
+    X(dismiss_modal) X(post_notification) X(activation_token) X(request_scene_with_activation)             \
+    X(activation_time_left) X(list_sessions) X(close_session) X(set_scene_title) X(submit_scene_request)
+#define AHR_SCENES_DECLARE_FUNCTION(member) extern __typeof__(*((apphost_scenes_t *)0)->member) ahr_scenes_##member;
+AHR_SCENES_FUNCTIONS(AHR_SCENES_DECLARE_FUNCTION)
 
-/* [main-queue] PERFORM_ACTION: grants its activation, then runs the guest's
- * perform_action. */
-int32_t ahr_scenes_perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror,
-                                  const apphost_guest_scenes_t *callbacks, const ahr_call *call);
-apphost_status_t ahr_scenes_submit_scene_request(const apphost_host_t *host, const apphost_scene_request_t *request,
-                                                apphost_request_t *out_request);
-/* SCENE_REQUEST_REFUSED: did_refuse_request, for a guest whose callbacks
- * have it. */
-int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks, const ahr_call *call);
-apphost_status_t ahr_scenes_request_scene(const apphost_host_t *host, apphost_scene_t from, int32_t role,
-                                          int32_t style, const void *state, size_t length);
-apphost_status_t ahr_scenes_request_scene_with_activation(const apphost_host_t *host, apphost_activation_t activation,
-                                                          apphost_scene_t from, int32_t role, int32_t style,
-                                                          const void *state, size_t length);
-apphost_status_t ahr_scenes_activation_token(const apphost_host_t *host, apphost_activation_t *out_activation);
-apphost_status_t ahr_scenes_activation_time_left(const apphost_host_t *host, apphost_activation_t activation,
-                                                 double *out_seconds);
-
-/* ---- scene_modals.c ---- */
-
-/* Frees every modal stack and the array that holds them. */
+/* Frees every modal stack and the array that holds them (scene_modals.c). */
 void ahr_scenes_free_modals(ahr_scenes *scenes);
-/* [main-queue] SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL. */
-int32_t ahr_scenes_should_dismiss_modal(ahr_scenes *scenes, const apphost_guest_scenes_t *callbacks,
-                                        const ahr_call *call);
-int32_t ahr_scenes_did_dismiss_modal(ahr_scenes *scenes, ahr_state_mirror *mirror,
-                                     const apphost_guest_scenes_t *callbacks, const ahr_call *call);
-apphost_status_t ahr_scenes_present_modal(const apphost_host_t *host, apphost_scene_t scene, int32_t style,
-                                          const char *title, apphost_modal_t *out_modal);
-apphost_status_t ahr_scenes_dismiss_modal(const apphost_host_t *host, apphost_scene_t scene, apphost_modal_t modal);
-
-/* ---- scene_notifications.c ---- */
-
-/* [main-queue] NOTIFICATION_LIMIT. */
-int32_t ahr_scenes_set_notification_limit(ahr_scenes *scenes, uint32_t limit, uint64_t window_ns);
-apphost_status_t ahr_scenes_post_notification(const apphost_host_t *host, const char *title, const char *body);
-
-/* ---- scene_titles.c ---- */
-
-apphost_status_t ahr_scenes_set_loading_progress(const apphost_host_t *host, apphost_scene_t scene, double progress);
-apphost_status_t ahr_scenes_set_scene_title(const apphost_host_t *host, apphost_scene_t scene, const char *title);
-
-/* ---- scene_sessions.c ---- */
-
-apphost_status_t ahr_scenes_activate_session(const apphost_host_t *host, const char *session_id, int32_t style);
-apphost_status_t ahr_scenes_close_session(const apphost_host_t *host, const char *session_id);
-apphost_status_t ahr_scenes_list_sessions(const apphost_host_t *host, apphost_session_visitor_t visit, void *context);
 
 #endif

@@ -112,9 +112,22 @@ static bool spend_activation(ahr_scenes *scenes, apphost_activation_t token)
 
 /* ---- The host's call, on the main queue ----------------------------------- */
 
-int32_t ahr_scenes_perform_action(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
-                                  const ahr_call *call)
+int32_t ahr_scenes_check_perform_action(const ahr_call_perform_action *call)
 {
+    if ((call->action_name == NULL && call->action_name_length != 0) ||
+        (call->payload == NULL && call->payload_length != 0) || call->activation == APPHOST_ACTIVATION_INVALID) {
+        return APPHOST_ERROR_INVALID_ARGUMENT;
+    }
+    return call->payload_length > APPHOST_ACTION_PAYLOAD_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK;
+}
+
+/* PERFORM_ACTION: grants its activation, then runs the guest's
+ * perform_action. */
+int32_t ahr_scenes_deliver_perform_action(const ahr_scenes_delivery *delivery, const ahr_call_perform_action *call)
+{
+    ahr_scenes *scenes = delivery->scenes;
+    ahr_state_mirror *mirror = delivery->mirror;
+    const apphost_guest_scenes_t *callbacks = delivery->callbacks;
     char name[APPHOST_SCENES_TEXT_MAX_BYTES + 1];
     size_t length = ahr_utf8_prefix_length(call->action_name, call->action_name_length, APPHOST_SCENES_TEXT_MAX_BYTES);
     int32_t state;
@@ -160,13 +173,13 @@ static apphost_status_t request_connected(ahr_scene_request *request, ahr_host_c
         *request->out_request = context->scenes->last_request;
     }
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_SCENE_REQUESTED,
-                                           .id = context->scenes->last_request,
-                                           .activation = activation,
-                                           .scene = request->scene,
-                                           .role = request->role,
-                                           .style = request->style,
-                                           .bytes = request->bytes,
-                                           .bytes_length = request->length});
+                                           .scene_requested = {.id = context->scenes->last_request,
+                                                               .activation = activation,
+                                                               .scene = request->scene,
+                                                               .role = request->role,
+                                                               .style = request->style,
+                                                               .bytes = request->bytes,
+                                                               .bytes_length = request->length}});
     return APPHOST_OK;
 }
 
@@ -230,8 +243,18 @@ apphost_status_t ahr_scenes_submit_scene_request(const apphost_host_t *host, con
                    copy.style, copy.state, copy.length, out_request);
 }
 
-int32_t ahr_scenes_did_refuse_request(const apphost_guest_scenes_t *callbacks, const ahr_call *call)
+int32_t ahr_scenes_check_scene_request_refused(const ahr_call_scene_request_refused *call)
 {
+    return call->id == APPHOST_REQUEST_INVALID ? APPHOST_ERROR_INVALID_ARGUMENT : APPHOST_OK;
+}
+
+/* SCENE_REQUEST_REFUSED: did_refuse_request, for a guest whose callbacks
+ * have it. */
+int32_t ahr_scenes_deliver_scene_request_refused(const ahr_scenes_delivery *delivery,
+                                                 const ahr_call_scene_request_refused *call)
+{
+    const apphost_guest_scenes_t *callbacks = delivery->callbacks;
+
     if (callbacks != NULL && callbacks->did_refuse_request != NULL) {
         callbacks->did_refuse_request(call->id, (int32_t)call->request_refusal);
     }

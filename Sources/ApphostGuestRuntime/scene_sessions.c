@@ -26,10 +26,16 @@ static apphost_status_t own_session_locked(ahr_host_context *context, void *argu
     if (!ahr_sessions_contains(context->sessions, request->session_id, request->length)) {
         return APPHOST_ERROR_INVALID_HANDLE;
     }
-    ahr_report_send(context, &(ahr_report){.kind = request->kind,
-                                           .text = request->session_id,
-                                           .text_length = request->length,
-                                           .style = request->style});
+    if (request->kind == AHR_REPORT_SESSION_ACTIVATION_REQUESTED) {
+        ahr_report_send(context, &(ahr_report){.kind = request->kind,
+                                               .session_activation_requested = {.text = request->session_id,
+                                                                                .text_length = request->length,
+                                                                                .style = request->style}});
+    } else {
+        ahr_report_send(context, &(ahr_report){.kind = request->kind,
+                                               .session_close_requested = {.text = request->session_id,
+                                                                           .text_length = request->length}});
+    }
     return APPHOST_OK;
 }
 
@@ -65,6 +71,22 @@ apphost_status_t ahr_scenes_activate_session(const apphost_host_t *host, const c
 apphost_status_t ahr_scenes_close_session(const apphost_host_t *host, const char *session_id)
 {
     return on_own_session(host, session_id, AHR_REPORT_SESSION_CLOSE_REQUESTED, 0);
+}
+
+int32_t ahr_scenes_check_did_discard(const ahr_call_did_discard *call)
+{
+    return call->session_id == NULL && call->session_id_length != 0 ? APPHOST_ERROR_INVALID_ARGUMENT : APPHOST_OK;
+}
+
+/* DID_DISCARD: the host closed one of the guest's sessions for good (after
+ * close_session, or on its own): did_discard with its id, NUL-terminated. */
+int32_t ahr_scenes_deliver_did_discard(const ahr_scenes_delivery *delivery, const ahr_call_did_discard *call)
+{
+    (void)call;
+    if (delivery->callbacks != NULL && delivery->callbacks->did_discard != NULL) {
+        delivery->callbacks->did_discard(delivery->session != NULL ? delivery->session : "");
+    }
+    return APPHOST_OK;
 }
 
 /* list_sessions's copy of the guest's sessions. */

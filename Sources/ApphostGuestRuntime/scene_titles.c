@@ -9,8 +9,8 @@
 static apphost_status_t progress_connected(ahr_scene_request *request, ahr_host_context *context)
 {
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_LOADING_PROGRESS,
-                                           .scene = request->scene,
-                                           .progress = request->progress});
+                                           .loading_progress = {.scene = request->scene,
+                                                                .progress = request->progress}});
     return APPHOST_OK;
 }
 
@@ -27,9 +27,9 @@ apphost_status_t ahr_scenes_set_loading_progress(const apphost_host_t *host, app
 static apphost_status_t title_connected(ahr_scene_request *request, ahr_host_context *context)
 {
     ahr_report_send(context, &(ahr_report){.kind = AHR_REPORT_SCENE_TITLE_CHANGED,
-                                           .scene = request->scene,
-                                           .text = request->bytes,
-                                           .text_length = request->length});
+                                           .scene_title_changed = {.scene = request->scene,
+                                                                   .text = request->bytes,
+                                                                   .text_length = request->length}});
     return APPHOST_OK;
 }
 

@@ -55,32 +55,16 @@ static bool is_running(ahr_scenes *scenes)
 
 bool ahr_scenes_is_call(const ahr_call *call) { return ahr_call_area_of(call->kind) == AHR_AREA_SCENES; }
 
+/* Each scenes call's checks and delivery (scene_parts.h), by the table. */
+#define SCENES_CHECK_CASE(number, NAME, name, area, ...) \
+    AHR_IN_AREA(SCENES, area, case AHR_CALL_##NAME : return ahr_scenes_check_##name(&call->name);)
+#define SCENES_HANDLE_CASE(number, NAME, name, area, ...) \
+    AHR_IN_AREA(SCENES, area, case AHR_CALL_##NAME : return ahr_scenes_deliver_##name(&delivery, &call->name);)
+
 int32_t ahr_scenes_check_call(const ahr_call *call)
 {
     switch (call->kind) {
-    case AHR_CALL_SCENE_SIZE:
-        return call->size_class == APPHOST_SIZE_CLASS_COMPACT || call->size_class == APPHOST_SIZE_CLASS_REGULAR
-                   ? APPHOST_OK
-                   : APPHOST_ERROR_INVALID_ARGUMENT;
-    case AHR_CALL_PERFORM_ACTION:
-        if ((call->action_name == NULL && call->action_name_length != 0) ||
-            (call->payload == NULL && call->payload_length != 0) || call->activation == APPHOST_ACTIVATION_INVALID) {
-            return APPHOST_ERROR_INVALID_ARGUMENT;
-        }
-        return call->payload_length > APPHOST_ACTION_PAYLOAD_MAX_BYTES ? APPHOST_ERROR_TOO_LARGE : APPHOST_OK;
-    case AHR_CALL_DID_DISCARD:
-        return call->session_id == NULL && call->session_id_length != 0 ? APPHOST_ERROR_INVALID_ARGUMENT
-                                                                         : APPHOST_OK;
-    case AHR_CALL_NOTIFICATION_LIMIT:
-        return call->notification_limit == 0 || call->notification_limit > AHR_NOTIFICATION_LIMIT_MAX
-                   ? APPHOST_ERROR_INVALID_ARGUMENT
-                   : APPHOST_OK;
-    case AHR_CALL_SCENE_REQUEST_REFUSED:
-        return call->id == APPHOST_REQUEST_INVALID ? APPHOST_ERROR_INVALID_ARGUMENT : APPHOST_OK;
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-    case AHR_CALL_DID_DISMISS_MODAL:
-        /* Any modal: one that is not open is ahr_scenes_handle's to answer. */
-        break;
+        APPHOST_MESSAGES_CALLS(SCENES_CHECK_CASE, AHR_AREA_IGNORE, AHR_AREA_IGNORE, AHR_AREA_IGNORE)
     default:
         break;
     }
@@ -95,59 +79,52 @@ bool ahr_scenes_copy_session(const ahr_call *call, char **copy)
     if (call->kind != AHR_CALL_DID_DISCARD) {
         return true;
     }
-    session = malloc(call->session_id_length + 1);
+    session = malloc(call->did_discard.session_id_length + 1);
     if (session == NULL) {
         return false;
     }
-    if (call->session_id_length > 0) {
-        memcpy(session, call->session_id, call->session_id_length);
+    if (call->did_discard.session_id_length > 0) {
+        memcpy(session, call->did_discard.session_id, call->did_discard.session_id_length);
     }
-    session[call->session_id_length] = '\0';
+    session[call->did_discard.session_id_length] = '\0';
     *copy = session;
     return true;
-}
-
-static int32_t change_size(ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks, apphost_scene_t scene)
-{
-    apphost_scene_size_t size;
-
-    memset(&size, 0, sizeof size);
-    /* The mirror took the new size before this runs. */
-    if (!ahr_mirror_scene_size(mirror, scene, &size)) {
-        return APPHOST_ERROR_INVALID_HANDLE;
-    }
-    size.struct_size = sizeof size;
-    if (callbacks != NULL && callbacks->did_change_size != NULL) {
-        callbacks->did_change_size(scene, &size);
-    }
-    return APPHOST_OK;
 }
 
 int32_t ahr_scenes_handle(ahr_scenes *scenes, ahr_state_mirror *mirror, const apphost_guest_scenes_t *callbacks,
                           const ahr_call *call, const char *session)
 {
+    const ahr_scenes_delivery delivery = {scenes, mirror, callbacks, session};
+
     switch (call->kind) {
-    case AHR_CALL_SCENE_SIZE:
-        return change_size(mirror, callbacks, call->scene);
-    case AHR_CALL_PERFORM_ACTION:
-        return ahr_scenes_perform_action(scenes, mirror, callbacks, call);
-    case AHR_CALL_SHOULD_DISMISS_MODAL:
-        return ahr_scenes_should_dismiss_modal(scenes, callbacks, call);
-    case AHR_CALL_DID_DISMISS_MODAL:
-        return ahr_scenes_did_dismiss_modal(scenes, mirror, callbacks, call);
-    case AHR_CALL_DID_DISCARD:
-        if (callbacks != NULL && callbacks->did_discard != NULL) {
-            callbacks->did_discard(session != NULL ? session : "");
-        }
-        return APPHOST_OK;
-    case AHR_CALL_SCENE_REQUEST_REFUSED:
-        return ahr_scenes_did_refuse_request(callbacks, call);
-    case AHR_CALL_NOTIFICATION_LIMIT:
-        return ahr_scenes_set_notification_limit(scenes, call->notification_limit, call->notification_window_ns);
+        APPHOST_MESSAGES_CALLS(SCENES_HANDLE_CASE, AHR_AREA_IGNORE, AHR_AREA_IGNORE, AHR_AREA_IGNORE)
     default:
         break;
     }
     return APPHOST_ERROR_INVALID_ARGUMENT;
+}
+
+int32_t ahr_scenes_check_scene_size(const ahr_call_scene_size *call)
+{
+    return call->size_class == APPHOST_SIZE_CLASS_COMPACT || call->size_class == APPHOST_SIZE_CLASS_REGULAR
+               ? APPHOST_OK
+               : APPHOST_ERROR_INVALID_ARGUMENT;
+}
+
+/* SCENE_SIZE: the mirror took the new size before this runs. */
+int32_t ahr_scenes_deliver_scene_size(const ahr_scenes_delivery *delivery, const ahr_call_scene_size *call)
+{
+    apphost_scene_size_t size;
+
+    memset(&size, 0, sizeof size);
+    if (!ahr_mirror_scene_size(delivery->mirror, call->scene, &size)) {
+        return APPHOST_ERROR_INVALID_HANDLE;
+    }
+    size.struct_size = sizeof size;
+    if (delivery->callbacks != NULL && delivery->callbacks->did_change_size != NULL) {
+        delivery->callbacks->did_change_size(call->scene, &size);
+    }
+    return APPHOST_OK;
 }
 
 /* ---- The guest's functions, from any thread ------------------------------- */
@@ -217,7 +194,7 @@ enum { AHR_SCENE_SIZE_MIN_BYTES = 4 * sizeof(uint32_t) };
  * larger struct learns which members are filled in. A struct_size smaller
  * than the struct of ABI 1.1: INVALID_ARGUMENT, nothing written.
  */
-static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t scene, apphost_scene_size_t *out_size)
+apphost_status_t ahr_scenes_scene_size(const apphost_host_t *host, apphost_scene_t scene, apphost_scene_size_t *out_size)
 {
     apphost_scene_size_t size;
     apphost_status_t status;
@@ -240,22 +217,7 @@ static apphost_status_t scene_size(const apphost_host_t *host, apphost_scene_t s
     return status;
 }
 
-static const apphost_scenes_t extension = {
-    sizeof(apphost_scenes_t),
-    ahr_scenes_request_scene,
-    ahr_scenes_activate_session,
-    scene_size,
-    ahr_scenes_set_loading_progress,
-    ahr_scenes_present_modal,
-    ahr_scenes_dismiss_modal,
-    ahr_scenes_post_notification,
-    ahr_scenes_activation_token,
-    ahr_scenes_request_scene_with_activation,
-    ahr_scenes_activation_time_left,
-    ahr_scenes_list_sessions,
-    ahr_scenes_close_session,
-    ahr_scenes_set_scene_title,
-    ahr_scenes_submit_scene_request,
-};
+#define AHR_SCENES_MEMBER(member) ahr_scenes_##member,
+static const apphost_scenes_t extension = {sizeof(apphost_scenes_t), AHR_SCENES_FUNCTIONS(AHR_SCENES_MEMBER)};
 
 const apphost_scenes_t *ahr_scenes_extension(void) { return &extension; }

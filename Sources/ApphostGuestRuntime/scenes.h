@@ -86,8 +86,10 @@ void ahr_scenes_destroy(ahr_scenes *scenes);
 /* The guest started (true), or is being stopped (false): see `running`. */
 void ahr_scenes_set_running(ahr_scenes *scenes, bool running);
 
-/* True for SCENE_SIZE, PERFORM_ACTION, SHOULD_DISMISS_MODAL,
- * DID_DISMISS_MODAL, DID_DISCARD and NOTIFICATION_LIMIT. */
+/* True for the calls whose AREA in apphost_messages.h's table is SCENES
+ * (SCENE_SIZE, PERFORM_ACTION, the modals', DID_DISCARD, NOTIFICATION_LIMIT,
+ * SCENE_REQUEST_REFUSED): each has its check and its delivery
+ * (scene_parts.h), which the two functions below call. */
 bool ahr_scenes_is_call(const ahr_call *call);
 
 /* APPHOST_OK for any call but a scenes call whose values are out of range

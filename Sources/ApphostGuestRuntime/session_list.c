@@ -44,7 +44,7 @@ static ahr_session_entry *find(ahr_session_list *list, const char *id, size_t le
 }
 
 /* Call with the lock held. */
-static bool add(ahr_session_list *list, const ahr_call *call)
+static bool add(ahr_session_list *list, const ahr_call_will_connect *call)
 {
     ahr_session_entry *entry = find(list, call->session_id, call->session_id_length);
     char *id;
@@ -99,11 +99,11 @@ bool ahr_sessions_will_deliver(ahr_session_list *list, const ahr_call *call)
 
     pthread_mutex_lock(&list->lock);
     if (call->kind == AHR_CALL_WILL_CONNECT) {
-        applied = add(list, call);
-    } else if (call->kind == AHR_CALL_SCENE_CALLBACK && call->scene_callback == AHR_SCENE_DID_DISCONNECT) {
-        unattach(list, call->scene);
+        applied = add(list, &call->will_connect);
+    } else if (call->kind == AHR_CALL_SCENE_CALLBACK && call->scene_callback.scene_callback == AHR_SCENE_DID_DISCONNECT) {
+        unattach(list, call->scene_callback.scene);
     } else if (call->kind == AHR_CALL_DID_DISCARD) {
-        remove_session(list, call->session_id, call->session_id_length);
+        remove_session(list, call->did_discard.session_id, call->did_discard.session_id_length);
     }
     pthread_mutex_unlock(&list->lock);
     return applied;

@@ -71,9 +71,9 @@ static void remove_scene(ahr_state_mirror *mirror, apphost_scene_t scene)
 
 /* The scenes calls about a connected scene update its state, as scene
  * callbacks do; SCENE_SIZE its size too. Call with the lock held. */
-static void follow_scenes_call(ahr_state_mirror *mirror, const ahr_call *call)
+static void follow_scenes_call(ahr_state_mirror *mirror, const ahr_call *call, apphost_scene_t scene)
 {
-    ahr_scene_entry *entry = find(mirror, call->scene);
+    ahr_scene_entry *entry = find(mirror, scene);
 
     if (entry == NULL) {
         return;
@@ -82,9 +82,9 @@ static void follow_scenes_call(ahr_state_mirror *mirror, const ahr_call *call)
         entry->state = call->scene_state;
     }
     if (call->kind == AHR_CALL_SCENE_SIZE) {
-        entry->width = call->width;
-        entry->height = call->height;
-        entry->size_class = call->size_class;
+        entry->width = call->scene_size.width;
+        entry->height = call->scene_size.height;
+        entry->size_class = call->scene_size.size_class;
     }
 }
 
@@ -95,21 +95,28 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     pthread_mutex_lock(&mirror->lock);
     switch (call->kind) {
     case AHR_CALL_WILL_CONNECT:
-        applied = put(mirror, call->scene, call->has_scene_state ? call->scene_state : call->initial_state);
+        applied = put(mirror, call->will_connect.scene,
+                      call->has_scene_state ? call->scene_state : call->will_connect.initial_state);
         break;
     case AHR_CALL_SCENE_CALLBACK:
         /* A disconnecting scene's handle is already invalid during did_disconnect. */
-        if (call->scene_callback == AHR_SCENE_DID_DISCONNECT) {
-            remove_scene(mirror, call->scene);
-        } else if (call->has_scene_state && find(mirror, call->scene) != NULL) {
-            put(mirror, call->scene, call->scene_state);
+        if (call->scene_callback.scene_callback == AHR_SCENE_DID_DISCONNECT) {
+            remove_scene(mirror, call->scene_callback.scene);
+        } else if (call->has_scene_state && find(mirror, call->scene_callback.scene) != NULL) {
+            put(mirror, call->scene_callback.scene, call->scene_state);
         }
         break;
     case AHR_CALL_SCENE_SIZE:
+        follow_scenes_call(mirror, call, call->scene_size.scene);
+        break;
     case AHR_CALL_PERFORM_ACTION:
+        follow_scenes_call(mirror, call, call->perform_action.scene);
+        break;
     case AHR_CALL_SHOULD_DISMISS_MODAL:
+        follow_scenes_call(mirror, call, call->should_dismiss_modal.scene);
+        break;
     case AHR_CALL_DID_DISMISS_MODAL:
-        follow_scenes_call(mirror, call);
+        follow_scenes_call(mirror, call, call->did_dismiss_modal.scene);
         break;
     default:
         /* Only the app state: no scene to follow. */

@@ -7,9 +7,9 @@
 #define IGNORE(...)
 #define FRAME_INFO(number, name, direction) \
     {APPHOST_MESSAGE_FRAME, number, APPHOST_MESSAGE_##direction, #name, ""},
-#define CALL_INFO(number, name, swift_case, fields, arguments) \
+#define CALL_INFO(number, name, lower_name, area, swift_case, fields, arguments) \
     {APPHOST_MESSAGE_CALL, number, APPHOST_MESSAGE_TO_WORKER, #name, #swift_case},
-#define REPORT_INFO(number, name, swift_case, fields, arguments) \
+#define REPORT_INFO(number, name, lower_name, swift_case, fields, arguments) \
     {APPHOST_MESSAGE_REPORT, number, APPHOST_MESSAGE_TO_HOST, #name, #swift_case},
 
 const apphost_message_info apphost_messages[] = {

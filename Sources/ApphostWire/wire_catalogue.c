@@ -8,8 +8,9 @@
  * enum's range, a limit, descriptors, an action's values) is a macro or a
  * function here. The conversation's frames (LOAD to STOP, HELLO to STOPPED)
  * keep walks written by hand: each has a body of its own in wire_message's
- * union (wire_load, ahr_raw_descriptor...), which the table's flat members
- * of ahr_call and ahr_report do not describe.
+ * union (wire_load, ahr_raw_descriptor...), which the table does not
+ * describe; a call's or report's walk takes its own type (ahr_call_<name>,
+ * ahr_report_<name>, the table's fields).
  */
 #include <stdio.h>
 #include <string.h>
@@ -47,9 +48,10 @@ static void walk_load(wire_io *io, wire_load *load)
 static void walk_start(wire_io *io, wire_start *start) { wire_io_wire_bytes(io, &start->data_directory); }
 
 /* The kinds of fields apphost_messages.h's table names: WIRE_FIELD_<kind>(io,
- * message, member) walks `member` of the ahr_call or ahr_report `message`.
- * A kind that checks more than its type does, or walks more than one
- * member, is a function below. */
+ * message, member) walks `member` of `message`, a pointer to the call's or
+ * report's own type (ahr_call_<name>, ahr_report_<name>), whose members
+ * APPHOST_FIELD_<kind> declared. A kind that checks more than its type
+ * does, or walks more than one member, is a function below. */
 #define WIRE_FIELD_u32(io, message, member) wire_io_u32(io, &(message)->member)
 #define WIRE_FIELD_u64(io, message, member) wire_io_u64(io, &(message)->member)
 #define WIRE_FIELD_bool(io, message, member) wire_io_bool(io, &(message)->member)
@@ -63,14 +65,17 @@ static void walk_start(wire_io *io, wire_start *start) { wire_io_wire_bytes(io, 
 #define WIRE_FIELD_initial_state(io, call, member)                                                          \
     wire_io_enum(io, &(call)->member, APPHOST_SCENE_STATE_UNATTACHED, APPHOST_SCENE_STATE_BACKGROUND,        \
                  "initial state")
-#define WIRE_FIELD_restoration(io, call, member) walk_restoration(io, call)
-#define WIRE_FIELD_scene_callback(io, call, member) walk_scene_callback(io, call)
+#define WIRE_FIELD_restoration(io, call, member)                                                            \
+    walk_restoration(io, &(call)->has_##member, &(call)->member, &(call)->member##_length)
+#define WIRE_FIELD_scene_callback(io, call, member) walk_scene_callback(io, &(call)->member)
 #define WIRE_FIELD_background_time(io, call, member) walk_background_time(io, &(call)->member)
 #define WIRE_FIELD_size_class(io, call, member)                                                             \
     wire_io_enum(io, &(call)->member, APPHOST_SIZE_CLASS_COMPACT, APPHOST_SIZE_CLASS_REGULAR, "size class")
-#define WIRE_FIELD_action_name(io, call, member) walk_action_name(io, call)
-#define WIRE_FIELD_action_payload(io, call, member) walk_action_payload(io, call)
-#define WIRE_FIELD_audio_format(io, call, member) walk_format(io, call)
+#define WIRE_FIELD_action_name(io, call, member) walk_action_name(io, &(call)->member, &(call)->member##_length)
+#define WIRE_FIELD_action_payload(io, call, member)                                                         \
+    walk_action_payload(io, &(call)->member, &(call)->member##_length)
+#define WIRE_FIELD_audio_format(io, call, member)                                                           \
+    walk_format(io, &(call)->member, &(call)->period_frames, &(call)->channel_count)
 #define WIRE_FIELD_audio_output(io, call, member)                                                           \
     wire_io_enum(io, &(call)->member, APPHOST_AUDIO_OUTPUT_NONE, APPHOST_AUDIO_OUTPUT_LINE_OUT, "audio output")
 #define WIRE_FIELD_audio_input(io, call, member)                                                            \
@@ -86,31 +91,32 @@ static void walk_start(wire_io *io, wire_start *start) { wire_io_wire_bytes(io, 
     wire_io_enum(io, &(call)->member, APPHOST_AUDIO_ROUTE_NEW_DEVICE_AVAILABLE, APPHOST_AUDIO_ROUTE_OVERRIDE, \
                  "route change reason")
 /* `arguments` is walk_call_body's: where a decoded ACTION's arguments go. */
-#define WIRE_FIELD_action_arguments(io, call, member) walk_action_arguments(io, call, arguments)
+#define WIRE_FIELD_action_arguments(io, call, member)                                                       \
+    walk_action_arguments(io, &(call)->member, &(call)->member##_count, arguments)
 #define WIRE_FIELD_save_confirmation_id(io, call, member) wire_io_id(io, &(call)->member, "save confirmation")
 
-/* WILL_CONNECT's restoration: an "opt bytes", has_restoration, restoration
- * and restoration_length. Present, even when empty (S12): an empty state may
- * come without bytes. */
-static void walk_restoration(wire_io *io, ahr_call *call)
+/* WILL_CONNECT's restoration: an "opt bytes", whether there is one, its
+ * bytes and their length. Present, even when empty (S12): an empty state
+ * may come without bytes. */
+static void walk_restoration(wire_io *io, bool *has_restoration, const void **restoration, size_t *length)
 {
-    const char *restoration = !call->has_restoration ? NULL : call->restoration != NULL ? call->restoration : "";
+    const char *bytes = !*has_restoration ? NULL : *restoration != NULL ? *restoration : "";
 
-    wire_io_optional_bytes(io, &restoration, &call->restoration_length);
+    wire_io_optional_bytes(io, &bytes, length);
     if (wire_io_reading(io)) {
-        call->has_restoration = restoration != NULL;
-        call->restoration = restoration;
+        *has_restoration = bytes != NULL;
+        *restoration = bytes;
     }
 }
 
 /* SCENE_CALLBACK's callback, a u8 of enum apphost_wire_scene_callback. */
-static void walk_scene_callback(wire_io *io, ahr_call *call)
+static void walk_scene_callback(wire_io *io, ahr_scene_callback *scene_callback)
 {
-    int32_t callback = call->scene_callback;
+    int32_t callback = *scene_callback;
 
     wire_io_enum(io, &callback, APPHOST_WIRE_SCENE_WILL_ENTER_FOREGROUND, APPHOST_WIRE_SCENE_DID_DISCONNECT,
                  "scene callback");
-    call->scene_callback = (ahr_scene_callback)callback;
+    *scene_callback = (ahr_scene_callback)callback;
 }
 
 /* BACKGROUND_TIME's "opt u64": absent is unlimited; the runtime's signed
@@ -132,25 +138,25 @@ static void walk_background_time(wire_io *io, int64_t *nanoseconds)
     }
 }
 
-/* PERFORM_ACTION's name (action_name and action_name_length), cut one byte
- * past the runtime's limit when written. */
-static void walk_action_name(wire_io *io, ahr_call *call)
+/* PERFORM_ACTION's name and its length, cut one byte past the runtime's
+ * limit when written. */
+static void walk_action_name(wire_io *io, const char **action_name, size_t *length)
 {
-    const void *name = call->action_name;
+    const void *name = *action_name;
 
-    wire_io_bytes(io, &name, &call->action_name_length, APPHOST_SCENES_TEXT_MAX_BYTES + 1);
+    wire_io_bytes(io, &name, length, APPHOST_SCENES_TEXT_MAX_BYTES + 1);
     if (wire_io_reading(io)) {
-        call->action_name = name;
+        *action_name = name;
     }
 }
 
-/* PERFORM_ACTION's payload (payload and payload_length). An empty one is
- * read as NULL, as ahr_handle hands it on. */
-static void walk_action_payload(wire_io *io, ahr_call *call)
+/* PERFORM_ACTION's payload and its length. An empty one is read as NULL, as
+ * ahr_handle hands it on. */
+static void walk_action_payload(wire_io *io, const void **payload, size_t *length)
 {
-    wire_io_bytes(io, &call->payload, &call->payload_length, APPHOST_ACTION_PAYLOAD_MAX_BYTES + 1);
-    if (wire_io_reading(io) && call->payload_length == 0) {
-        call->payload = NULL;
+    wire_io_bytes(io, payload, length, APPHOST_ACTION_PAYLOAD_MAX_BYTES + 1);
+    if (wire_io_reading(io) && *length == 0) {
+        *payload = NULL;
     }
 }
 
@@ -203,11 +209,11 @@ static void walk_value(wire_io *io, ahr_value *value)
                     (char)code);
 }
 
-/* ACTION's arguments (action_arguments and action_argument_count): their
- * count, then each, into `storage` when read. */
-static void walk_action_arguments(wire_io *io, ahr_call *call, ahr_value *storage)
+/* ACTION's arguments: their count, then each, into `storage` when read. */
+static void walk_action_arguments(wire_io *io, const ahr_value **arguments, size_t *argument_count,
+                                  ahr_value *storage)
 {
-    uint8_t count = (uint8_t)call->action_argument_count;
+    uint8_t count = (uint8_t)*argument_count;
 
     wire_io_u8(io, &count);
     wire_io_require(io, count <= APPHOST_ACTION_ARGUMENTS_MAX, "an action call with %u arguments", (unsigned)count);
@@ -215,31 +221,36 @@ static void walk_action_arguments(wire_io *io, ahr_call *call, ahr_value *storag
         return;
     }
     if (wire_io_reading(io)) {
-        call->action_argument_count = count;
-        call->action_arguments = count > 0 ? storage : NULL;
+        *argument_count = count;
+        *arguments = count > 0 ? storage : NULL;
     }
     for (uint8_t i = 0; i < count; i++) {
-        walk_value(io, (ahr_value *)&call->action_arguments[i]);
+        walk_value(io, (ahr_value *)&(*arguments)[i]);
     }
 }
 
-/* AUDIO_SETUP's format: sample_rate, period_frames and channel_count, each
+/* AUDIO_SETUP's format: sample rate, period frames and channel count, each
  * at least 1. */
-static void walk_format(wire_io *io, ahr_call *call)
+static void walk_format(wire_io *io, uint32_t *sample_rate, uint32_t *period_frames, uint32_t *channel_count)
 {
-    wire_io_u32(io, &call->sample_rate);
-    wire_io_u32(io, &call->period_frames);
-    wire_io_u32(io, &call->channel_count);
-    wire_io_require(io, call->sample_rate > 0 && call->period_frames > 0 && call->channel_count > 0,
-                    "an audio format of %u Hz, %u frames, %u channels", (unsigned)call->sample_rate,
-                    (unsigned)call->period_frames, (unsigned)call->channel_count);
+    wire_io_u32(io, sample_rate);
+    wire_io_u32(io, period_frames);
+    wire_io_u32(io, channel_count);
+    wire_io_require(io, *sample_rate > 0 && *period_frames > 0 && *channel_count > 0,
+                    "an audio format of %u Hz, %u frames, %u channels", (unsigned)*sample_rate,
+                    (unsigned)*period_frames, (unsigned)*channel_count);
 }
 
 #define WIRE_MESSAGE_IGNORE(...)
-#define WIRE_WALK_CALL_FIELD(member, kind) WIRE_FIELD_##kind(io, call, member);
-#define WIRE_WALK_CALL(number, name, swift_case, fields, arguments)                                         \
-    case AHR_CALL_##name:                                                                                    \
-        fields break;
+/* A message's fields in order, each walking a member of `message`, the
+ * message's own member of the union. */
+#define WIRE_WALK_FIELD(member, kind) WIRE_FIELD_##kind(io, message, member);
+#define WIRE_WALK_CALL(number, name, lower_name, area, swift_case, fields, arguments)                       \
+    case AHR_CALL_##name: {                                                                                  \
+        ahr_call_##lower_name *message = &call->lower_name;                                                  \
+        (void)message;                                                                                       \
+        fields break;                                                                                        \
+    }
 
 /* The calls are numbered 1 to WIRE_CALL_LAST: each number at most the
  * count, and no two alike (walk_call_body's switch would not compile), so
@@ -258,7 +269,7 @@ _Static_assert(1 APPHOST_MESSAGES_CALLS(WIRE_CALL_AT_MOST_LAST, WIRE_MESSAGE_IGN
 static void walk_call_body(wire_io *io, ahr_call *call, ahr_value *arguments)
 {
     switch (call->kind) {
-        APPHOST_MESSAGES_CALLS(WIRE_WALK_CALL, WIRE_WALK_CALL_FIELD, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
+        APPHOST_MESSAGES_CALLS(WIRE_WALK_CALL, WIRE_WALK_FIELD, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
     }
 }
 
@@ -366,8 +377,10 @@ static void walk_reply(wire_io *io, wire_reply *reply)
 
 #define WIRE_FIELD_log_level(io, report, member)                                                            \
     wire_io_enum(io, &(report)->member, APPHOST_LOG_TRACE, APPHOST_LOG_ERROR, "log level")
-#define WIRE_FIELD_saved_state(io, report, member) walk_state(io, report, "a saved state")
-#define WIRE_FIELD_requested_state(io, report, member) walk_state(io, report, "a requested scene's state")
+#define WIRE_FIELD_saved_state(io, report, member)                                                          \
+    walk_state(io, &(report)->member, &(report)->member##_length, "a saved state")
+#define WIRE_FIELD_requested_state(io, report, member)                                                      \
+    walk_state(io, &(report)->member, &(report)->member##_length, "a requested scene's state")
 #define WIRE_FIELD_task_id(io, report, member) wire_io_id(io, &(report)->member, "task")
 #define WIRE_FIELD_timer_id(io, report, member) wire_io_id(io, &(report)->member, "timer")
 #define WIRE_FIELD_work_id(io, report, member) wire_io_id(io, &(report)->member, "work")
@@ -404,15 +417,16 @@ static void walk_reply(wire_io *io, wire_reply *reply)
         wire_io_require(io, (report)->member <= INT32_MAX, "an audio thread id of %llu",                     \
                         (unsigned long long)(report)->member);                                               \
     } while (0)
-#define WIRE_FIELD_action_result(io, report, member) walk_action_result(io, report)
+#define WIRE_FIELD_action_result(io, report, member)                                                        \
+    walk_action_result(io, &(report)->flag, &(report)->member, &(report)->text, &(report)->text_length)
 
-/* A scene's state (bytes and bytes_length), at most what the ABI lets a
- * guest save. */
-static void walk_state(wire_io *io, ahr_report *report, const char *what)
+/* A scene's state and its length, at most what the ABI lets a guest
+ * save. */
+static void walk_state(wire_io *io, const void **bytes, size_t *length, const char *what)
 {
-    wire_io_bytes(io, &report->bytes, &report->bytes_length, SIZE_MAX);
-    wire_io_require(io, report->bytes_length <= APPHOST_SCENE_STATE_MAX_BYTES,
-                    "%s of %zu bytes, over the ABI's limit", what, report->bytes_length);
+    wire_io_bytes(io, bytes, length, SIZE_MAX);
+    wire_io_require(io, *length <= APPHOST_SCENE_STATE_MAX_BYTES, "%s of %zu bytes, over the ABI's limit", what,
+                    *length);
 }
 
 /* A fraction from 0 to 1, or one of the two values scenes.h names. */
@@ -425,28 +439,30 @@ static void walk_progress(wire_io *io, double *progress)
                     "a loading progress of %g", *progress);
 }
 
-/* ACTION_RESULT: `flag`, then the result in `value` when it is set, or the
+/* ACTION_RESULT: `ok`, then the result in `value` when it is set, or the
  * problem in `text` when not. */
-static void walk_action_result(wire_io *io, ahr_report *report)
+static void walk_action_result(wire_io *io, bool *ok, ahr_value *value, const char **text, size_t *text_length)
 {
-    wire_io_bool(io, &report->flag);
-    if (report->flag) {
-        walk_value(io, &report->value);
+    wire_io_bool(io, ok);
+    if (*ok) {
+        walk_value(io, value);
     } else {
-        wire_io_text(io, &report->text, &report->text_length);
+        wire_io_text(io, text, text_length);
     }
 }
 
-#define WIRE_WALK_REPORT_FIELD(member, kind) WIRE_FIELD_##kind(io, report, member);
-#define WIRE_WALK_REPORT(number, name, swift_case, fields, arguments)                                       \
-    case AHR_REPORT_##name:                                                                                  \
-        fields break;
+#define WIRE_WALK_REPORT(number, name, lower_name, swift_case, fields, arguments)                           \
+    case AHR_REPORT_##name: {                                                                                \
+        ahr_report_##lower_name *message = &report->lower_name;                                              \
+        (void)message;                                                                                       \
+        fields break;                                                                                        \
+    }
 
 /* A report's fields, as the table lists them. */
 static void walk_report(wire_io *io, ahr_report *report)
 {
     switch (report->kind) {
-        APPHOST_MESSAGES_REPORTS(WIRE_WALK_REPORT, WIRE_WALK_REPORT_FIELD, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
+        APPHOST_MESSAGES_REPORTS(WIRE_WALK_REPORT, WIRE_WALK_FIELD, WIRE_MESSAGE_IGNORE, WIRE_MESSAGE_IGNORE)
     }
 }
 
@@ -607,7 +623,7 @@ bool wire_decode(wire_direction direction, uint8_t type, const uint8_t *payload,
         .frame = NULL, .cursor = wire_cursor_make(payload, length), .problem = problem, .descriptors = descriptors};
     bool to_host = type >= APPHOST_WIRE_HELLO;
 
-    /* Only the body's member of the union: a CALL clears 0.7 KB, not 5.8. */
+    /* Only the body's member of the union: a CALL clears 0.5 KB, not 5.8. */
     memset(message, 0, message_size(type));
     problem->text[0] = '\0';
     message->type = type;

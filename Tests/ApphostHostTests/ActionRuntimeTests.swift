@@ -167,9 +167,9 @@ final class ActionRuntimeTests: XCTestCase {
             }
             guard accepted else { continue }
             decoded += 1
-            let call = message.body.call.call
-            for index in 0..<call.action_argument_count {
-                XCTAssertTrue(ahr_value_is_valid(call.action_arguments + index))
+            let call = message.body.call.call.action
+            for index in 0..<call.arguments_count {
+                XCTAssertTrue(ahr_value_is_valid(call.arguments + index))
             }
         }
         XCTAssertGreaterThan(decoded, 10)
@@ -208,10 +208,10 @@ final class ActionRuntimeTests: XCTestCase {
         var call = ahr_call()
         call.kind = AHR_CALL_ACTION
         call.app_state = Int32(APPHOST_APP_STATE_ACTIVE.rawValue)
-        call.action_index = index
+        call.action.index = index
         return arguments.withUnsafeBufferPointer { buffer in
-            call.action_arguments = buffer.baseAddress
-            call.action_argument_count = buffer.count
+            call.action.arguments = buffer.baseAddress
+            call.action.arguments_count = buffer.count
             return ahr_handle(runtime, &call)
         }
     }

@@ -65,7 +65,10 @@ final class AudioRenderRuntimeTests: XCTestCase {
         fixture.run("configure 2 0 0;activate")
         XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
         XCTAssertEqual(try region.render(), region.signal(0))
-        XCTAssertEqual(deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime) { $0.interruption_reason = 2 }, 0)
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_AUDIO_INTERRUPTION_BEGAN, to: runtime) {
+                $0.audio_interruption_began.interruption_reason = 2
+            }, 0)
         let calls = fixture.renderCalls()
         for _ in 0..<3 { XCTAssertEqual(try region.render(), region.silence) }
         XCTAssertEqual(fixture.renderCalls(), calls, "no render while interrupted")
@@ -222,7 +225,10 @@ final class AudioRenderRuntimeTests: XCTestCase {
         fixture.run("configure 2 0 0;activate")
         XCTAssertEqual(finish(1, AudioConstants.activated, on: runtime), 0)
         for _ in 0..<5 { _ = try region.render() }
-        XCTAssertEqual(deliverAudio(AHR_CALL_SECONDARY_AUDIO_HINT, to: runtime) { $0.silence_secondary = true }, 0)
+        XCTAssertEqual(
+            deliverAudio(AHR_CALL_SECONDARY_AUDIO_HINT, to: runtime) {
+                $0.secondary_audio_hint.silence_secondary = true
+            }, 0)
         for _ in 0..<5 { _ = try region.render() }
         XCTAssertEqual(fixture.renderCalls(), 10)
         let renderThread = fixture.renderThread()
@@ -261,8 +267,8 @@ final class AudioRenderRuntimeTests: XCTestCase {
     /// AUDIO_SETUP as the tests' host gives it: 48 kHz, periods of 480 frames, stereo.
     private func setUpAudio(_ runtime: OpaquePointer) -> Int32 {
         deliverAudio(AHR_CALL_AUDIO_SETUP, to: runtime) {
-            ($0.sample_rate, $0.period_frames, $0.channel_count) = (48000, 480, 2)
-            ($0.output, $0.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
+            ($0.audio_setup.sample_rate, $0.audio_setup.period_frames, $0.audio_setup.channel_count) = (48000, 480, 2)
+            ($0.audio_setup.output, $0.audio_setup.input) = (AudioConstants.speaker, AudioConstants.builtInMic)
         }
     }
 
@@ -280,8 +286,8 @@ final class AudioRenderRuntimeTests: XCTestCase {
 
     private func deliverStream(_ memfd: Int32, _ wake: Int32, to runtime: OpaquePointer) -> Int32 {
         deliverAudio(AHR_CALL_AUDIO_STREAM, to: runtime) {
-            $0.audio_memfd = memfd
-            $0.audio_wake_fd = wake
+            $0.audio_stream.audio_memfd = memfd
+            $0.audio_stream.audio_wake_fd = wake
         }
     }
 
@@ -291,16 +297,18 @@ final class AudioRenderRuntimeTests: XCTestCase {
         var call = ahr_call()
         call.kind = kind
         call.app_state = Int32(APPHOST_APP_STATE_ACTIVE.rawValue)
-        call.audio_memfd = -1
-        call.audio_wake_fd = -1
+        if kind == AHR_CALL_AUDIO_STREAM {
+            call.audio_stream.audio_memfd = -1
+            call.audio_stream.audio_wake_fd = -1
+        }
         edit(&call)
         return ahr_handle(runtime, &call)
     }
 
     private func finish(_ request: UInt64, _ result: Int32, on runtime: OpaquePointer) -> Int32 {
         deliverAudio(AHR_CALL_AUDIO_ACTIVATION_FINISHED, to: runtime) {
-            $0.audio_request = request
-            $0.activation_result = result
+            $0.audio_activation_finished.audio_request = request
+            $0.audio_activation_finished.activation_result = result
         }
     }
 

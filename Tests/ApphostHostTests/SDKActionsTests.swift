@@ -369,9 +369,9 @@ final class SDKActionsTests: XCTestCase {
             var call = ahr_call()
             call.kind = AHR_CALL_ACTION
             call.app_state = Int32(APPHOST_APP_STATE_ACTIVE.rawValue)
-            call.action_index = index
-            call.action_arguments = buffer.baseAddress
-            call.action_argument_count = buffer.count
+            call.action.index = index
+            call.action.arguments = buffer.baseAddress
+            call.action.arguments_count = buffer.count
             return ahr_handle(runtime, &call)
         }
     }

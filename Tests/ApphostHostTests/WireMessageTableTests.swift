@@ -71,8 +71,11 @@ final class WireMessageTableTests: XCTestCase {
             var report = ahr_report()
             report.kind = ahr_report_kind(rawValue: UInt32(entry.number))
             // Values every converter takes: a known enum value, a configuration audio allows.
-            report.level = 2
-            report.flag = true
+            switch entry.name {
+            case "LOG": report.log.level = 2
+            case "ACTION_RESULT": report.action_result.flag = true
+            default: break
+            }
             do {
                 let event = try RuntimeReport.tableEvent(of: report)
                 XCTAssertEqual(caseName(event), entry.swiftCase, entry.name)
@@ -93,12 +96,16 @@ final class WireMessageTableTests: XCTestCase {
         for entry in cTable(APPHOST_MESSAGE_CALL) {
             var call = ahr_call()
             call.kind = ahr_call_kind(rawValue: UInt32(entry.number))
-            call.scene_callback = AHR_SCENE_DID_BECOME_ACTIVE
-            call.role = 1
-            call.initial_state = 1
-            call.interruption_reason = 1
-            call.route_change_reason = 1
-            call.request_refusal = 1
+            // Each call's own members (its member of the union), with values its converters take.
+            switch entry.name {
+            case "SCENE_CALLBACK": call.scene_callback.scene_callback = AHR_SCENE_DID_BECOME_ACTIVE
+            case "WILL_CONNECT": (call.will_connect.role, call.will_connect.initial_state) = (1, 1)
+            case "AUDIO_INTERRUPTION_BEGAN": call.audio_interruption_began.interruption_reason = 1
+            case "AUDIO_INTERRUPTION_ENDED": call.audio_interruption_ended.interruption_reason = 1
+            case "AUDIO_ROUTE_CHANGED": call.audio_route_changed.route_change_reason = 1
+            case "SCENE_REQUEST_REFUSED": call.scene_request_refused.request_refusal = 1
+            default: break
+            }
             do {
                 let guestCall = try HostToWorkerMessage.tableCall(of: call)
                 XCTAssertEqual(caseName(guestCall), entry.swiftCase, entry.name)
@@ -115,6 +122,27 @@ final class WireMessageTableTests: XCTestCase {
         XCTAssertThrowsError(try HostToWorkerMessage.tableCall(of: unknown)) {
             XCTAssertEqual($0 as? WireFieldError, .unknownKind)
         }
+    }
+
+    /// Each call and report is a type of its own, made of the table's fields (ahr_call_<name>,
+    /// ahr_report_<name>, members of the unions of ahr_call and ahr_report): its C members are
+    /// exactly those its Swift mapping reads and writes, so that which fields a message uses is
+    /// the table's to say, and a member that no mapping carries cannot hide in it.
+    func testEachMessageIsATypeOfItsOwnWithTheMembersItsMappingUses() {
+        let types = WireMessageTable.callTypes + WireMessageTable.reportTypes
+        XCTAssertEqual(
+            types.map(\.name), entries(WireMessageTable.calls + WireMessageTable.reports).map(\.name),
+            "a type for every message")
+        for type in types {
+            let members = Mirror(reflecting: type.value).children.compactMap(\.label)
+            XCTAssertEqual(members, type.members, type.name)
+        }
+        // The flat structs they replace had 46 and 23 members: a call now takes its header and its
+        // largest message, no more.
+        let largestCall = WireMessageTable.callTypes.map(\.size).max() ?? 0
+        XCTAssertLessThanOrEqual(MemoryLayout<ahr_call>.size, 16 + largestCall)
+        let largestReport = WireMessageTable.reportTypes.map(\.size).max() ?? 0
+        XCTAssertLessThanOrEqual(MemoryLayout<ahr_report>.size, 8 + largestReport)
     }
 
     // MARK: The generator on bad input
@@ -158,10 +186,10 @@ final class WireMessageTableTests: XCTestCase {
             (
                 "#define APPHOST_MESSAGES_CALLS(X, F, A, S) X(1, TWO_FIELDS)\n"
                     + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S) X(69, LOG, log, , )\n",
-                "is not X(number, NAME, swiftCase, fields, arguments)"
+                "is not X(number, NAME, name, AREA, swiftCase, fields, arguments)"
             ),
             (
-                "#define APPHOST_MESSAGES_CALLS(X, F, A, S) X(1, A, a, , A(_))\n"
+                "#define APPHOST_MESSAGES_CALLS(X, F, A, S) X(1, A, a, CALLBACKS, a, , A(_))\n"
                     + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S)\n",
                 "has no converter"
             ),

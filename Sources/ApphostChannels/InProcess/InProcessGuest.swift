@@ -92,13 +92,16 @@ final class InProcessGuest: @unchecked Sendable {
             guard call.pointee.kind == AHR_CALL_AUDIO_STREAM else { return ahr_handle(runtime, call) }
             // The runtime takes the stream's descriptors: it gets copies, as a worker does.
             var copy = call.pointee
-            copy.audio_memfd = fcntl(call.pointee.audio_memfd, F_DUPFD_CLOEXEC, 0)
-            copy.audio_wake_fd = fcntl(call.pointee.audio_wake_fd, F_DUPFD_CLOEXEC, 0)
-            guard copy.audio_memfd >= 0, copy.audio_wake_fd >= 0 else {
-                if copy.audio_memfd >= 0 { close(copy.audio_memfd) }
-                if copy.audio_wake_fd >= 0 { close(copy.audio_wake_fd) }
+            let stream = call.pointee.audio_stream
+            let (memfd, wake) = (
+                fcntl(stream.audio_memfd, F_DUPFD_CLOEXEC, 0), fcntl(stream.audio_wake_fd, F_DUPFD_CLOEXEC, 0)
+            )
+            guard memfd >= 0, wake >= 0 else {
+                if memfd >= 0 { close(memfd) }
+                if wake >= 0 { close(wake) }
                 return Int32(APPHOST_ERROR_OUT_OF_MEMORY.rawValue)
             }
+            copy.audio_stream = ahr_call_audio_stream(audio_memfd: memfd, audio_wake_fd: wake)
             return ahr_handle(runtime, &copy)
         }
     }

@@ -137,11 +137,11 @@ const ahr_raw_descriptor *ahr_descriptor(const ahr_runtime *runtime);
  * What the guest asks of the host: its own calls, after the runtime checked
  * their arguments (CONTRACT X3). The kinds are the reports of
  * apphost_messages.h's table, whose numbers enum apphost_wire_type takes too,
- * so that a worker sends a report as the frame of the same number. The table
- * lists the members of ahr_report each kind sets (the others are zero), and
- * says what each means.
+ * so that a worker sends a report as the frame of the same number. The
+ * table's fields make each kind's own type (ahr_report_<name>, below), and
+ * its prose says what each means.
  */
-#define AHR_REPORT_KIND(number, name, swift_case, fields, arguments) AHR_REPORT_##name = number,
+#define AHR_REPORT_KIND(number, name, ...) AHR_REPORT_##name = number,
 #define AHR_MESSAGE_IGNORE(...)
 typedef enum ahr_report_kind {
     APPHOST_MESSAGES_REPORTS(AHR_REPORT_KIND, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
@@ -193,35 +193,29 @@ bool ahr_parse_value_types(const char *text, size_t length, size_t max, ahr_valu
  * of valid UTF-8 without NUL. [thread-safe] */
 bool ahr_value_is_valid(const ahr_value *value);
 
-/* One report. Texts are the guest's bytes: not NUL-terminated and not
- * checked, invalid UTF-8 passed on as it is, for the receiver to repair. */
+/* A field F(member, kind) of the table as its C members (APPHOST_FIELD_<kind>,
+ * apphost_messages.h). */
+#define AHR_MESSAGE_FIELD(member, kind) APPHOST_FIELD_##kind(member)
+
+/* Each report's own type, ahr_report_<name>, made of the table's fields:
+ * ahr_report_scene_title_changed is { uint64_t scene; const char *text;
+ * size_t text_length; }. Texts are the guest's bytes: not NUL-terminated
+ * and not checked, invalid UTF-8 passed on as it is, for the receiver to
+ * repair. */
+#define AHR_REPORT_TYPE(number, name, lower_name, swift_case, fields, arguments) \
+    typedef struct ahr_report_##lower_name {                                     \
+        fields                                                                   \
+    } ahr_report_##lower_name;
+APPHOST_MESSAGES_REPORTS(AHR_REPORT_TYPE, AHR_MESSAGE_FIELD, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
+
+/* One report: its kind, and its members in the union's member of that kind's
+ * name (a TASK_BEGAN's in `report->task_began`); the others are not used. */
+#define AHR_REPORT_MEMBER(number, name, lower_name, ...) ahr_report_##lower_name lower_name;
 typedef struct ahr_report {
     ahr_report_kind kind;
-    int32_t level;
-    apphost_scene_t scene;
-    /* The task, timer, work or modal. */
-    uint64_t id;
-    const char *text;
-    size_t text_length;
-    const char *body;
-    size_t body_length;
-    const void *bytes;
-    size_t bytes_length;
-    uint64_t delay_ns;
-    uint64_t interval_ns;
-    apphost_activation_t activation;
-    int32_t role;
-    int32_t style;
-    double progress;
-    /* The audio reports. */
-    int32_t category;
-    int32_t mode;
-    uint32_t options;
-    bool flag;
-    double gain;
-    int32_t output_override;
-    /* ACTION_RESULT. */
-    ahr_value value;
+    union {
+        APPHOST_MESSAGES_REPORTS(AHR_REPORT_MEMBER, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
+    };
 } ahr_report;
 
 /*
@@ -318,7 +312,7 @@ ahr_start_result ahr_start(ahr_runtime *runtime, const char *data_directory, con
 /* The host-to-guest calls: the calls of apphost_messages.h's table, whose
  * numbers enum apphost_wire_call takes too. call_area.c says which part of
  * the runtime handles each. */
-#define AHR_CALL_KIND(number, name, swift_case, fields, arguments) AHR_CALL_##name = number,
+#define AHR_CALL_KIND(number, name, ...) AHR_CALL_##name = number,
 typedef enum ahr_call_kind {
     APPHOST_MESSAGES_CALLS(AHR_CALL_KIND, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
 } ahr_call_kind;
@@ -336,103 +330,33 @@ typedef enum ahr_scene_callback {
     AHR_SCENE_DID_DISCONNECT = 5
 } ahr_scene_callback;
 
-/* One host-to-guest call and the states the guest sees while it runs. */
+/* Each call's own type, ahr_call_<name>, made of the table's fields (see
+ * the table's prose for what each carries): ahr_call_scene_size is {
+ * uint64_t scene; uint32_t width; uint32_t height; int32_t size_class; }.
+ * A text or bytes is NULL only with a length of 0 and needs no NUL. A call
+ * without fields has an empty type. */
+#define AHR_CALL_TYPE(number, name, lower_name, area, swift_case, fields, arguments) \
+    typedef struct ahr_call_##lower_name {                                           \
+        fields                                                                       \
+    } ahr_call_##lower_name;
+APPHOST_MESSAGES_CALLS(AHR_CALL_TYPE, AHR_MESSAGE_FIELD, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
+
+/* One host-to-guest call and the states the guest sees while it runs: its
+ * kind, and its members in the union's member of that kind's name (a
+ * SCENE_SIZE's in `call->scene_size`); the others are not used. */
+#define AHR_CALL_MEMBER(number, name, lower_name, ...) ahr_call_##lower_name lower_name;
 typedef struct ahr_call {
     /* The app state (enum apphost_app_state) this transition puts the guest in. */
     int32_t app_state;
-    /* The state (enum apphost_scene_state) of `scene` after this transition;
-     * has_scene_state is false for app callbacks. */
+    /* The state (enum apphost_scene_state) of the call's scene (the `scene`
+     * of its type) after this transition; has_scene_state is false for app
+     * callbacks. */
     bool has_scene_state;
     int32_t scene_state;
     ahr_call_kind kind;
-    /* WILL_CONNECT, SCENE_CALLBACK, SCENE_SIZE, PERFORM_ACTION,
-     * SHOULD_DISMISS_MODAL, DID_DISMISS_MODAL and SAVE_STATUS: the scene's
-     * handle. */
-    apphost_scene_t scene;
-    /* WILL_CONNECT and DID_DISCARD: the session id, `session_id_length`
-     * bytes (no NUL needed). WILL_CONNECT: also the role (enum
-     * apphost_scene_role), the state it connects into, and the bytes its
-     * session last saved: has_restoration is false when it saved none, true
-     * (with any length, even 0) when it did (CONTRACT S12). */
-    const char *session_id;
-    size_t session_id_length;
-    int32_t role;
-    int32_t initial_state;
-    bool has_restoration;
-    const void *restoration;
-    size_t restoration_length;
-    /* SCENE_CALLBACK: which one. */
-    ahr_scene_callback scene_callback;
-    /* EXPIRE_TASK, FIRE_TIMER, RUN_WORK, SAVE_CONFIRMATION,
-     * SCENE_REQUEST_REFUSED: the id of the task, timer, work, confirmation
-     * or scene request, as the runtime gave it out (ahr_report). */
-    uint64_t id;
-    /* SCENE_REQUEST_REFUSED: why (enum apphost_request_refusal). */
-    uint32_t request_refusal;
-    /* BACKGROUND_TIME: the nanoseconds left of the guest's background budget
-     * as of this call (0: no background work is possible, as before a
-     * suspension), or AHR_BACKGROUND_TIME_UNLIMITED in the foreground. */
-    int64_t background_time_ns;
-    /* SCENE_SIZE: the scene's size in points and its size class (enum
-     * apphost_size_class). */
-    uint32_t width;
-    uint32_t height;
-    int32_t size_class;
-    /* PERFORM_ACTION: the action's name, `action_name_length` bytes (no NUL
-     * needed; NULL only with length 0), its payload, `payload_length`
-     * bytes, at most APPHOST_ACTION_PAYLOAD_MAX_BYTES (NULL only with length
-     * 0), and how long the transient activation it grants lasts from its
-     * delivery, in nanoseconds. */
-    const char *action_name;
-    size_t action_name_length;
-    const void *payload;
-    size_t payload_length;
-    uint64_t activation_ns;
-    /* PERFORM_ACTION: the activation's token, which the host made and
-     * checks again when a request spends it; never APPHOST_ACTIVATION_INVALID. */
-    apphost_activation_t activation;
-    /* SHOULD_DISMISS_MODAL and DID_DISMISS_MODAL: the modal, as the runtime
-     * gave it out (AHR_REPORT_MODAL_PRESENTED). */
-    apphost_modal_t modal;
-    /* NOTIFICATION_LIMIT: how many notifications the guest may post within
-     * any `notification_window_ns` (CONTRACT N1); at least 1. */
-    uint32_t notification_limit;
-    uint64_t notification_window_ns;
-    /* SAVE_STATUS: the host could not store the scene's last save.
-     * SAVE_CONFIRMATION: it could not store this save. */
-    bool save_failed;
-    /* AUDIO_SETUP: the host's audio format (each at least 1). */
-    uint32_t sample_rate;
-    uint32_t period_frames;
-    uint32_t channel_count;
-    /* AUDIO_SETUP and AUDIO_ROUTE_CHANGED: the session's route now (enum
-     * apphost_audio_output, enum apphost_audio_input); AUDIO_ROUTE_CHANGED
-     * also the route before, and why (enum
-     * apphost_audio_route_change_reason). */
-    int32_t output;
-    int32_t input;
-    int32_t previous_output;
-    int32_t previous_input;
-    int32_t route_change_reason;
-    /* AUDIO_ACTIVATION_FINISHED: the request, as the runtime gave it out,
-     * and the host's decision (enum apphost_audio_activation_result). */
-    uint64_t audio_request;
-    int32_t activation_result;
-    /* AUDIO_INTERRUPTION_BEGAN and _ENDED: why (enum
-     * apphost_audio_interruption_reason); _ENDED: whether to resume. */
-    int32_t interruption_reason;
-    bool should_resume;
-    /* SECONDARY_AUDIO_HINT: silence secondary audio (true) or not. */
-    bool silence_secondary;
-    /* AUDIO_STREAM: the session region's memfd and eventfd
-     * (ApphostMixing's mix_region.h), which ahr_handle takes. */
-    int audio_memfd;
-    int audio_wake_fd;
-    /* ACTION: the action's index in the guest's table, and its arguments
-     * (`action_argument_count` of them, NULL only with 0). */
-    uint32_t action_index;
-    const ahr_value *action_arguments;
-    size_t action_argument_count;
+    union {
+        APPHOST_MESSAGES_CALLS(AHR_CALL_MEMBER, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
+    };
 } ahr_call;
 
 /*
