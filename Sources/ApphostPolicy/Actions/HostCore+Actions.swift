@@ -38,13 +38,9 @@ extension HostCore {
             case .answer(let call, let result):
                 actionAnswers.take(call)?(result)
             case .schedule(let call, let delay):
-                let deadline = clock.schedule(after: delay) { [weak self] in
-                    guard let self, self.actionAnswers.fell(call) else { return }
-                    self.perform(self.actions.deadline(call, self.actionFacts(guest)), for: guest)
-                }
-                actionAnswers.arm(call, deadline)
+                arm(call, after: delay) { $0.perform($0.actions.deadline(call, $0.actionFacts(guest)), for: guest) }
             case .cancel(let call):
-                actionAnswers.cancel(call)
+                alarms.cancel(call)
             }
         }
     }

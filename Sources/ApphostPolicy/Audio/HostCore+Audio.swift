@@ -76,13 +76,8 @@ extension HostCore {
                 perform(audioSessions.demoted(id, thread: thread, demotion, succeeded: succeeded))
             case .schedule(let token, let delay):
                 // A guest's check is cancelled as its run ends (`AudioSessions.unloaded`).
-                audioAlarms.arm(
-                    token,
-                    clock.schedule(after: delay) { [weak self] in
-                        guard let self, self.audioAlarms.fell(token) else { return }
-                        self.perform(self.audioSessions.tick(token, self.audioFacts))
-                    })
-            case .cancel(let token): audioAlarms.cancel(token)
+                arm(token, after: delay) { $0.perform($0.audioSessions.tick(token, $0.audioFacts)) }
+            case .cancel(let token): alarms.cancel(token)
             }
         }
     }

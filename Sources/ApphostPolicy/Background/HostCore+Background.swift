@@ -55,14 +55,11 @@ extension HostCore {
             case .record(let kind, let reason, let name, let message):
                 record(kind, guest: guest.id, reason: reason, name: name, message: message)
             case .schedule(let token, let delay):
-                guard let channel = guest.channel else { continue }
-                let action = clock.schedule(after: delay) { [weak self] in
-                    guard let self, self.backgroundAlarms.fell(token), guest.channel === channel else { return }
-                    self.perform(self.background.tick(token, of: guest.id, self.backgroundFacts(guest)), for: guest)
+                arm(token, after: delay, for: guest) {
+                    $0.perform($0.background.tick(token, of: guest.id, $0.backgroundFacts(guest)), for: guest)
                 }
-                backgroundAlarms.arm(token, action)
             case .cancel(let token):
-                backgroundAlarms.cancel(token)
+                alarms.cancel(token)
             case .suspend(let reason, let onlyIfIdle, let thenTerminate):
                 guard let channel = guest.channel else { continue }
                 stopGuest(guest, channel: channel, reason: reason, onlyIfIdle: onlyIfIdle) { [weak self] result in
