@@ -75,6 +75,25 @@ final class GuestDirectoryTests: XCTestCase {
         XCTAssertEqual(failed, "org.test.a is being suspended or resumed; try again")
     }
 
+    // A guest's record is made on its first load and kept: a later launch takes it up again,
+    // with what its library says now, unless another launch of it runs.
+    func testARecordIsMadeOnceAndTakenUpAgainWhenNotRunning() throws {
+        let first = GuestDescriptor(id: "org.test.a", name: "a", version: "1.0")
+        let (guest, new) = try XCTUnwrap(directory.load(first, from: "/guests/a.so", now: Date()))
+        XCTAssertTrue(new)
+        XCTAssertTrue(directory["org.test.a"] === guest)
+        let second = GuestDescriptor(id: "org.test.a", name: "a", version: "2.0")
+        let (again, newAgain) = try XCTUnwrap(directory.load(second, from: "/other/a.so", now: Date()))
+        XCTAssertTrue(again === guest)
+        XCTAssertFalse(newAgain)
+        XCTAssertEqual(guest.descriptor.version, "2.0")
+        XCTAssertEqual(guest.path, "/other/a.so")
+        GuestLifecycle.launching(guest, on: UncalledChannel())
+        XCTAssertNil(directory.load(first, from: "/guests/a.so", now: Date()), "another launch of it runs")
+        XCTAssertEqual(guest.descriptor.version, "2.0", "untouched")
+        XCTAssertEqual(directory.all.count, 1)
+    }
+
     // A scene is named by its connection's handle, its session id or a unique prefix of one (at
     // least 4 characters).
     func testASceneIsNamedByHandleSessionOrPrefix() throws {

@@ -35,3 +35,12 @@ struct ActionFacts: Sendable {
     var calls: CallWatch
     var lastReason: TransitionReason
 }
+
+extension ActionFacts {
+    /// What `guest` is now.
+    init(_ guest: GuestRecord) {
+        self.init(
+            descriptor: guest.descriptor, phase: guest.phase, stopped: guest.stopped, appState: guest.appState,
+            inProcess: guest.channel?.processID == nil, calls: guest.calls, lastReason: guest.lastReason)
+    }
+}

@@ -4,13 +4,6 @@ import ApphostVocabulary
 /// The core's side of audio (CONTRACT C1 to C15, B9, X7): it tells `AudioSessions` what happened
 /// and carries out what the part says should happen (`perform`), the mixer's calls included.
 extension HostCore {
-    func handleAudio(_ event: GuestEvent, from guest: GuestRecord) {
-        perform(
-            audioSessions.report(event, from: guest.id, at: clock.uptime(), audioFacts) {
-                guest.channel?.audioThreadCPUTime($0)
-            })
-    }
-
     public func setSilenceSwitch(_ on: Bool) { try? audio(.silenceSwitch(on)) }  // never refused
     public func setVolume(_ volume: Double) throws(HostCommandError) { try audio(.volume(volume)) }
     public func setAudioDevice(_ device: AudioDevice, plugged: Bool) throws(HostCommandError) {

@@ -22,3 +22,12 @@ struct BackgroundFacts: Equatable, Sendable {
     /// It runs and its code may run: where a budget's timers act.
     var runsFreely: Bool { phase == .running && hasChannel && !stopped }
 }
+
+extension BackgroundFacts {
+    /// What `guest` is now; `playsAudio` from its audio session.
+    init(_ guest: GuestRecord, playsAudio: Bool) {
+        self.init(
+            phase: guest.phase, hasChannel: guest.channel != nil, suspension: guest.suspension,
+            appState: guest.appState, callInFlight: guest.calls.current != nil, playsAudio: playsAudio)
+    }
+}

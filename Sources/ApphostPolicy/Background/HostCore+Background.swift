@@ -36,10 +36,7 @@ extension HostCore {
     }
 
     func backgroundFacts(_ guest: GuestRecord) -> BackgroundFacts {
-        BackgroundFacts(
-            phase: guest.phase, hasChannel: guest.channel != nil, suspension: guest.suspension,
-            appState: guest.appState, callInFlight: guest.calls.current != nil,
-            playsAudio: audioSessions.playsInBackground(guest.id))
+        BackgroundFacts(guest, playsAudio: audioSessions.playsInBackground(guest.id))
     }
 
     /// Carries out what the scheduler said, in order. A timer runs in the clock's own call (a

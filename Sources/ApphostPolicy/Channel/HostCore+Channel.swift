@@ -85,7 +85,11 @@ extension HostCore {
         case (_, .died(let cause)): crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
         case (.background, _): perform(background.report(event, from: guest.id, backgroundFacts(guest)), for: guest)
         case (.scenes, _): handleScenes(event, from: guest)
-        case (.audio, _): handleAudio(event, from: guest)
+        case (.audio, _):
+            perform(
+                audioSessions.report(event, from: guest.id, at: clock.uptime(), audioFacts) {
+                    channel.audioThreadCPUTime($0)
+                })
         case (_, .actionFinished(let outcome)): actions.reported(outcome, by: guest.id)
         default: break
         }

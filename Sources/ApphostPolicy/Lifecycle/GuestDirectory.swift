@@ -1,4 +1,6 @@
+import ApphostModel
 import ApphostVocabulary
+import Foundation
 
 /// The guests the host knows, in the order they were first loaded (a record stays once made),
 /// and how operators name them and their scenes, for every control verb and transport: the one
@@ -16,6 +18,21 @@ struct GuestDirectory {
     mutating func add(_ guest: GuestRecord) {
         all.append(guest)
         byID[guest.id] = guest
+    }
+
+    /// The record of the guest `descriptor` describes, loaded from `path`: made on its first load
+    /// (`new`), or taken up again, with what it is now, when it does not run. Nil while another
+    /// launch of it runs (another launch may have got there first).
+    mutating func load(_ descriptor: GuestDescriptor, from path: String, now: Date) -> (GuestRecord, new: Bool)? {
+        guard let known = self[descriptor.id] else {
+            let guest = GuestRecord(descriptor: descriptor, path: path, now: now)
+            add(guest)
+            return (guest, true)
+        }
+        guard known.phase == .notRunning else { return nil }
+        known.path = path
+        known.descriptor = descriptor
+        return (known, false)
     }
 
     /// Guest ids for an error message: the first few, and how many more, so that a host of
@@ -40,6 +57,11 @@ struct GuestDirectory {
         }
         guard !settled || !guest.changingSuspension else { return .failure(Self.changingSuspension(id)) }
         return .success((guest, channel))
+    }
+
+    /// Why a command's guest is no longer there to finish it.
+    static func gone(_ id: String) -> HostCommandError {
+        HostCommandError("\(id) stopped running meanwhile")
     }
 
     /// Why a command waits for a suspension or resumption under way.

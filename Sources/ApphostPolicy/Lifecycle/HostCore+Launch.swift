@@ -29,22 +29,13 @@ extension HostCore {
         completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
     ) {
         let descriptor = opened.descriptor
-        let guest: GuestRecord
-        if let known = self.guest(descriptor.id) {
-            guard known.phase == .notRunning else {
-                let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
-                opened.channel.close {}
-                record(.launchFailed, guest: descriptor.id, message: error.description)
-                return completion(.failure(HostCommandError(error.description)))
-            }
-            guest = known
-            guest.path = path
-            guest.descriptor = descriptor
-        } else {
-            guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
-            directory.add(guest)
-            sessions.restoreSessions(of: guest, from: stored)
+        guard let (guest, new) = directory.load(descriptor, from: path, now: clock.now()) else {
+            let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
+            opened.channel.close {}
+            record(.launchFailed, guest: descriptor.id, message: error.description)
+            return completion(.failure(HostCommandError(error.description)))
         }
+        if new { sessions.restoreSessions(of: guest, from: stored) }
         route.id = descriptor.id
         route.channel = opened.channel
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
@@ -126,7 +117,7 @@ extension HostCore {
         perform(background.stopping(guest.id), for: guest)
         deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
             guard let self else { return }
-            guard guest.channel === channel else { return completion(.failure(self.gone(guest.id))) }
+            guard guest.channel === channel else { return completion(.failure(GuestDirectory.gone(guest.id))) }
             let playsAudio = self.audioSessions.playsInBackground(guest.id)
             if onlyIfIdle, guest.appState != .background || self.background.holdsWork(guest.id, playsAudio: playsAudio)
             {

@@ -203,7 +203,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         GuestLifecycle.changing(guest, suspending: suspended)
         let confirmed: @Sendable (Result<Void, ChannelFailure>) -> Void = { [weak self] result in
             guard let self, guest.channel === channel else {
-                return completion(.failure(self?.gone(guest.id) ?? HostCommandError("host gone")))
+                return completion(.failure(self == nil ? HostCommandError("host gone") : GuestDirectory.gone(guest.id)))
             }
             let now = self.clock.now()
             self.perform(
@@ -311,10 +311,6 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
 
     /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
     func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> { directory.running(id) }
-
-    func gone(_ id: String) -> HostCommandError {
-        HostCommandError("\(id) stopped running meanwhile")
-    }
 
     func record(
         _ kind: HostEvent.Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,

@@ -31,3 +31,12 @@ struct MemoryFacts: Equatable, Sendable {
     var stopped: Bool { suspension != .running }
     var changingSuspension: Bool { suspension == .suspending || suspension == .resuming }
 }
+
+extension MemoryFacts {
+    /// What `guest` is now, shown or not in `layout`.
+    init(_ guest: GuestRecord, in layout: Layout) {
+        self.init(
+            id: guest.id, phase: guest.phase, hasChannel: guest.channel != nil, suspension: guest.suspension,
+            visible: layout.visible.contains { $0.guest == guest.id })
+    }
+}
