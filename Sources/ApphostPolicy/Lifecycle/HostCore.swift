@@ -271,10 +271,9 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     /// The state of every guest and scene, for operators.
     public func status() -> HostStatus {
         assertOnHostQueue()
-        return HostStatusBuilder(
-            arrangement: arrangement, reports: reports, restarter: restarter, background: background,
-            audio: audioSessions, meters: audioMixer?.meters(), now: clock.uptime()
-        ).status(of: guests)
+        return HostStatus(
+            of: guests, arrangement: arrangement, reports: reports, restarter: restarter, background: background,
+            audio: audioSessions, meters: audioMixer?.meters(), now: clock.uptime())
     }
 
     // MARK: Sessions (S6, S8, S12)

@@ -6,9 +6,9 @@ import XCTest
 
 @testable import ApphostPolicy
 
-/// The operators' status read from the parts that own each piece (`HostStatusBuilder`), with
+/// The operators' status read from the parts that own each piece (`HostStatus+Parts`), with
 /// records and parts on their own and a manual clock's time: no host, no channel called.
-final class HostStatusBuilderTests: XCTestCase {
+final class HostStatusFromPartsTests: XCTestCase {
     private let clock = ManualClock()
     private var arrangement = Arrangement(policy: ScenePolicy(displayWidth: 1280, displayHeight: 800))
     private var reports = SceneReports()
@@ -28,10 +28,9 @@ final class HostStatusBuilderTests: XCTestCase {
     }
 
     private func status(_ guests: [GuestRecord]) -> HostStatus {
-        HostStatusBuilder(
-            arrangement: arrangement, reports: reports, restarter: Restarter(policy: .never), background: background,
-            audio: audio, meters: nil, now: clock.uptime()
-        ).status(of: guests)
+        HostStatus(
+            of: guests, arrangement: arrangement, reports: reports, restarter: Restarter(policy: .never),
+            background: background, audio: audio, meters: nil, now: clock.uptime())
     }
 
     // O1: the foreground, the display and each scene's place and report come from the scenes'
