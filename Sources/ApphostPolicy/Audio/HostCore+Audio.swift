@@ -37,7 +37,9 @@ extension HostCore {
                 record(kind, guest: id, reason: reason, name: name, message: message)
             case .measure(let measurement): measure(measurement)
             case .resume(let id): resume(id, reason: .automatic)
-            case .playsInBackgroundChanged(let id): guest(id).map(audioSessionChanged)
+            case .playsInBackgroundChanged(let id):
+                guard let guest = guest(id) else { continue }
+                perform(background.audioChanged(id, backgroundFacts(guest)), for: guest)
             case .terminate(let id):
                 terminate(id, reason: .flooding) { [weak self] result in
                     guard case .failure(let error) = result else { return }

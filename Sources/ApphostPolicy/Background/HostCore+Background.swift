@@ -25,16 +25,6 @@ extension HostCore {
         perform(background.endWork(guest.id), for: guest)
     }
 
-    /// B6: an idle background guest is suspended a little later.
-    func considerAutoSuspension(_ guest: GuestRecord) {
-        perform(background.considerSuspension(guest.id, backgroundFacts(guest)), for: guest)
-    }
-
-    /// B9: the guest's audio session started or stopped keeping it running in background.
-    func audioSessionChanged(_ guest: GuestRecord) {
-        perform(background.audioChanged(guest.id, backgroundFacts(guest)), for: guest)
-    }
-
     func backgroundFacts(_ guest: GuestRecord) -> BackgroundFacts {
         BackgroundFacts(guest, playsAudio: audioSessions.playsInBackground(guest.id))
     }

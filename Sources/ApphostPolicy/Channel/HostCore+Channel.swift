@@ -47,7 +47,11 @@ extension HostCore {
                 if guest.channel === channel, let self, guest.calls.current != nil {
                     let (more, effects) = self.watchdog.answered(&guest.calls, at: self.clock.uptime())
                     self.perform(effects, for: guest)
-                    if !more { self.considerAutoSuspension(guest) }
+                    // B6: a guest idle in background is suspended a little later.
+                    if !more {
+                        self.perform(
+                            self.background.considerSuspension(guest.id, self.backgroundFacts(guest)), for: guest)
+                    }
                 }
                 if case .failure(.crashed(let cause)) = result {
                     self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
