@@ -6,10 +6,11 @@ import Foundation
 /// S5), which guest is in the foreground, and host alerts. It reaches guests only through
 /// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
 ///
-/// It coordinates parts that own their state: sessions and the store (`SessionKeeper`), the
-/// watchdog (`Watchdog`), restarts (`Restarter`) and background work (`BackgroundScheduler`). The
-/// extensions beside it hold the rest of the policy, one concern each: launch, channel,
-/// transitions, layout, memory.
+/// It coordinates parts that own their state and say what should happen as values, which it
+/// carries out: a guest's life (`GuestLifecycle`), the guests and their names (`GuestDirectory`),
+/// sessions and the store (`SessionKeeper`), the watchdog (`Watchdog`), restarts (`Restarter`),
+/// background work (`BackgroundScheduler`), audio (`AudioSessions`), memory (`MemoryWatch`),
+/// actions (`ActionCalls`) and the scenes' parts. The extensions beside it route to them.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
 public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
