@@ -11,7 +11,7 @@ import Foundation
 /// Guests and scenes are named as the operator gives them. A guest: its id, or its descriptor
 /// name in any case, which ``guestID(named:)`` reads. A scene: a session id, a prefix of one (at
 /// least 4 characters), or its connection's handle, which the methods that take a scene read the
-/// same way. Both by the core's rules (`HostCore+Names`), for every verb and transport.
+/// same way. Both by the core's rules (`GuestDirectory`), for every verb and transport.
 public protocol ControlTarget: AnyObject, Sendable {
     // MARK: The host
 

@@ -1,5 +1,5 @@
-import ApphostPolicyTesting
 import ApphostModel
+import ApphostPolicyTesting
 import ApphostVocabulary
 import CApphost
 import XCTest
@@ -79,8 +79,8 @@ final class ActionCallsTests: XCTestCase {
         let descriptor = GuestDescriptor(
             id: id, name: "notes", version: "1.0", actions: [Self.count, Self.add, Self.show])
         return ActionFacts(
-            descriptor: descriptor, phase: .running, stopped: false, appState: appState, inProcess: inProcess,
-            calls: CallWatch(), lastReason: .requested)
+            descriptor: descriptor, life: GuestLife(phase: .running, hasChannel: true, suspension: .running),
+            appState: appState, inProcess: inProcess, calls: CallWatch(), lastReason: .requested)
     }
 
     private func failure(_ result: Result<ActionValue?, HostCommandError>?) -> String? {
@@ -102,11 +102,11 @@ final class ActionCallsTests: XCTestCase {
         driver.facts.phase = .notRunning
         XCTAssertEqual(failure(driver.answer(driver.call("count"))), "\(id) is not running")
         driver.facts.phase = .running
-        driver.facts.stopped = true
+        driver.facts.suspension = .suspended
         XCTAssertEqual(
             failure(driver.answer(driver.call("count"))),
             "\(id) is suspended, and an action never wakes a guest: resume it first (apphost ctl resume \(id))")
-        driver.facts.stopped = false
+        driver.facts.suspension = .running
         driver.facts.appState = .background
         XCTAssertEqual(
             failure(driver.answer(driver.call("show"))),

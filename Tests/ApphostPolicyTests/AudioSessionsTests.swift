@@ -15,8 +15,8 @@ final class AudioSessionsTests: XCTestCase {
 
     /// A guest running in the foreground that declares background audio.
     private static let shown = AudioFacts(
-        phase: .running, hasChannel: true, suspension: .running, suspendedAutomatically: false, appState: .active,
-        declaresBackgroundAudio: true)
+        life: GuestLife(phase: .running, hasChannel: true, suspension: .running), suspendedAutomatically: false,
+        appState: .active, declaresBackgroundAudio: true)
 
     /// Carries out the part's timers on a manual clock; keeps the rest of what it says.
     private final class Driver: @unchecked Sendable {

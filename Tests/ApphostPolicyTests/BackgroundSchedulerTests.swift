@@ -16,8 +16,8 @@ final class BackgroundSchedulerTests: XCTestCase {
 
     /// A guest running in background, its code free to run, nothing in flight.
     private static let idleInBackground = BackgroundFacts(
-        phase: .running, hasChannel: true, suspension: .running, appState: .background, callInFlight: false,
-        playsAudio: false)
+        life: GuestLife(phase: .running, hasChannel: true, suspension: .running), appState: .background,
+        callInFlight: false, playsAudio: false)
 
     /// Carries out the scheduler's timers on a manual clock; keeps the rest of what it says.
     private final class Driver: @unchecked Sendable {
@@ -128,8 +128,8 @@ final class BackgroundSchedulerTests: XCTestCase {
         driver.report(.taskBegan(1, name: "upload"), from: a)
         _ = driver.take(a)
         driver.facts[a] = BackgroundFacts(
-            phase: .running, hasChannel: true, suspension: .suspending, appState: .background, callInFlight: false,
-            playsAudio: false)
+            life: GuestLife(phase: .running, hasChannel: true, suspension: .suspending), appState: .background,
+            callInFlight: false, playsAudio: false)
         driver.clock.advance(by: .seconds(30))
         XCTAssertEqual(driver.take(a), [])
         XCTAssertEqual(driver.scheduler.tasks(of: a).map(\.expired), [false])

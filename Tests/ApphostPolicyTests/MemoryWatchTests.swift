@@ -1,5 +1,5 @@
-import ApphostPolicyTesting
 import ApphostModel
+import ApphostPolicyTesting
 import ApphostVocabulary
 import XCTest
 
@@ -31,7 +31,9 @@ final class MemoryWatchDecisionTests: XCTestCase {
     private func guest(
         _ id: String, _ suspension: Suspension = .running, visible: Bool = false, phase: GuestPhase = .running
     ) -> MemoryFacts {
-        MemoryFacts(id: id, phase: phase, hasChannel: phase != .notRunning, suspension: suspension, visible: visible)
+        MemoryFacts(
+            id: id, life: GuestLife(phase: phase, hasChannel: phase != .notRunning, suspension: suspension),
+            visible: visible)
     }
 
     /// `ids` used one after the other, a second apart, on a manual clock.

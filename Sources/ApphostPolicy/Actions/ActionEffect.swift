@@ -22,16 +22,24 @@ enum ActionEffect: Equatable, Sendable {
     case cancel(ActionCallID)
 }
 
-/// What the action calls part needs to know of a guest from the core at the moment of an input.
-struct ActionFacts: Sendable {
+/// What the action calls part needs to know of a guest from the core at the moment of an input:
+/// where it is in its life (`life`), what it declares, and where an action of it would wait.
+struct ActionFacts: CarriesGuestLife, Sendable {
     var descriptor: GuestDescriptor
-    var phase: GuestPhase
-    /// Stopped by the host, or being suspended or resumed.
-    var stopped: Bool
+    var life: GuestLife
     var appState: AppState
     /// It runs in the host's process: nothing can stop it when it hangs.
     var inProcess: Bool
     /// Its callbacks in flight and the watchdog's view of them (B5): where an action waits.
     var calls: CallWatch
     var lastReason: TransitionReason
+}
+
+extension ActionFacts {
+    /// What `guest` is now.
+    init(_ guest: GuestRecord) {
+        self.init(
+            descriptor: guest.descriptor, life: GuestLife(guest), appState: guest.appState,
+            inProcess: guest.channel?.processID == nil, calls: guest.calls, lastReason: guest.lastReason)
+    }
 }

@@ -15,15 +15,9 @@ extension HostCore {
         let id: String
         do { id = try guestID(named: name) } catch { return completion(.failure(error)) }
         guard let guest = guest(id) else { return completion(.failure(HostCommandError.notFound("no guest \(name)"))) }
-        let (call, effects) = actions.call(actionName, arguments: arguments, of: id, actionFacts(guest))
+        let (call, effects) = actions.call(actionName, arguments: arguments, of: id, ActionFacts(guest))
         actionAnswers.expect(call, completion)
         perform(effects, for: guest)
-    }
-
-    func actionFacts(_ guest: GuestRecord) -> ActionFacts {
-        ActionFacts(
-            descriptor: guest.descriptor, phase: guest.phase, stopped: guest.stopped, appState: guest.appState,
-            inProcess: guest.channel?.processID == nil, calls: guest.calls, lastReason: guest.lastReason)
     }
 
     /// Carries out what the action calls part said, in order.
@@ -33,18 +27,14 @@ extension HostCore {
             case .deliver(let call, let message):
                 deliver(guest, message) { [weak self] reply in
                     guard let self else { return }
-                    self.perform(self.actions.replied(call, reply, self.actionFacts(guest)), for: guest)
+                    self.perform(self.actions.replied(call, reply, ActionFacts(guest)), for: guest)
                 }
             case .answer(let call, let result):
                 actionAnswers.take(call)?(result)
             case .schedule(let call, let delay):
-                let deadline = clock.schedule(after: delay) { [weak self] in
-                    guard let self, self.actionAnswers.fell(call) else { return }
-                    self.perform(self.actions.deadline(call, self.actionFacts(guest)), for: guest)
-                }
-                actionAnswers.arm(call, deadline)
+                arm(call, after: delay) { $0.perform($0.actions.deadline(call, ActionFacts(guest)), for: guest) }
             case .cancel(let call):
-                actionAnswers.cancel(call)
+                alarms.cancel(call)
             }
         }
     }

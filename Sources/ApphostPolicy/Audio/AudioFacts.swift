@@ -4,29 +4,23 @@ import ApphostVocabulary
 /// What the audio sessions need to know of a guest from the core at the moment of an input.
 /// Inputs that reach other guests than the one they concern take a lookup, by id, that
 /// answers nil for a guest the core does not know.
-struct AudioFacts: Equatable, Sendable {
-    var phase: GuestPhase
-    /// It has a channel (it was opened and not yet unloaded).
-    var hasChannel: Bool
-    var suspension: Suspension
+struct AudioFacts: CarriesGuestLife, Equatable, Sendable {
+    var life: GuestLife
     /// Suspended, and by the host's automatic suspension (B6).
     var suspendedAutomatically: Bool
     var appState: AppState
     /// It declares APPHOST_CAPABILITY_BACKGROUND_AUDIO (B9).
     var declaresBackgroundAudio: Bool
 
-    /// Suspended, or being suspended or resumed: no call reaches it (B7, B8).
-    var stopped: Bool { suspension != .running }
-
     /// Shown and running: where secondary-audio hints go (C11).
-    var inForeground: Bool { !stopped && (appState == .active || appState == .inactive) }
+    var inForeground: Bool { !life.stopped && (appState == .active || appState == .inactive) }
 }
 
 extension AudioFacts {
     /// What `guest` is now.
     init(_ guest: GuestRecord) {
         self.init(
-            phase: guest.phase, hasChannel: guest.channel != nil, suspension: guest.suspension,
+            life: GuestLife(guest),
             suspendedAutomatically: guest.suspension == .suspended && guest.suspendedFor?.reason == .automatic,
             appState: guest.appState, declaresBackgroundAudio: guest.descriptor.capabilities.contains(.backgroundAudio))
     }

@@ -4,13 +4,6 @@ import ApphostVocabulary
 /// The core's side of audio (CONTRACT C1 to C15, B9, X7): it tells `AudioSessions` what happened
 /// and carries out what the part says should happen (`perform`), the mixer's calls included.
 extension HostCore {
-    func handleAudio(_ event: GuestEvent, from guest: GuestRecord) {
-        perform(
-            audioSessions.report(event, from: guest.id, at: clock.uptime(), audioFacts) {
-                guest.channel?.audioThreadCPUTime($0)
-            })
-    }
-
     public func setSilenceSwitch(_ on: Bool) { try? audio(.silenceSwitch(on)) }  // never refused
     public func setVolume(_ volume: Double) throws(HostCommandError) { try audio(.volume(volume)) }
     public func setAudioDevice(_ device: AudioDevice, plugged: Bool) throws(HostCommandError) {
@@ -44,7 +37,9 @@ extension HostCore {
                 record(kind, guest: id, reason: reason, name: name, message: message)
             case .measure(let measurement): measure(measurement)
             case .resume(let id): resume(id, reason: .automatic)
-            case .playsInBackgroundChanged(let id): guest(id).map(audioSessionChanged)
+            case .playsInBackgroundChanged(let id):
+                guard let guest = guest(id) else { continue }
+                perform(background.audioChanged(id, backgroundFacts(guest)), for: guest)
             case .terminate(let id):
                 terminate(id, reason: .flooding) { [weak self] result in
                     guard case .failure(let error) = result else { return }
@@ -76,13 +71,8 @@ extension HostCore {
                 perform(audioSessions.demoted(id, thread: thread, demotion, succeeded: succeeded))
             case .schedule(let token, let delay):
                 // A guest's check is cancelled as its run ends (`AudioSessions.unloaded`).
-                audioAlarms.arm(
-                    token,
-                    clock.schedule(after: delay) { [weak self] in
-                        guard let self, self.audioAlarms.fell(token) else { return }
-                        self.perform(self.audioSessions.tick(token, self.audioFacts))
-                    })
-            case .cancel(let token): audioAlarms.cancel(token)
+                arm(token, after: delay) { $0.perform($0.audioSessions.tick(token, $0.audioFacts)) }
+            case .cancel(let token): alarms.cancel(token)
             }
         }
     }

@@ -11,7 +11,7 @@ import ApphostVocabulary
 /// what should happen as values (`BackgroundEffect`), in order, for the core to carry out. It
 /// never calls the clock: a timer is an effect, `.schedule(token, after:)`, which the core arms
 /// on its clock and hands back to `tick` when it falls due. The clock's handles stay with the
-/// core, by token (`Alarms<BackgroundToken>`), for a later `.cancel(token)`: holding values only keeps
+/// core, by token (`HostCore.alarms`), for a later `.cancel(token)`: holding values only keeps
 /// the part testable with no clock at all, and a token that is no longer current (cancelled or
 /// replaced) does nothing should it still come.
 ///

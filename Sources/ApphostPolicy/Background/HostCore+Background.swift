@@ -25,21 +25,8 @@ extension HostCore {
         perform(background.endWork(guest.id), for: guest)
     }
 
-    /// B6: an idle background guest is suspended a little later.
-    func considerAutoSuspension(_ guest: GuestRecord) {
-        perform(background.considerSuspension(guest.id, backgroundFacts(guest)), for: guest)
-    }
-
-    /// B9: the guest's audio session started or stopped keeping it running in background.
-    func audioSessionChanged(_ guest: GuestRecord) {
-        perform(background.audioChanged(guest.id, backgroundFacts(guest)), for: guest)
-    }
-
     func backgroundFacts(_ guest: GuestRecord) -> BackgroundFacts {
-        BackgroundFacts(
-            phase: guest.phase, hasChannel: guest.channel != nil, suspension: guest.suspension,
-            appState: guest.appState, callInFlight: guest.calls.current != nil,
-            playsAudio: audioSessions.playsInBackground(guest.id))
+        BackgroundFacts(guest, playsAudio: audioSessions.playsInBackground(guest.id))
     }
 
     /// Carries out what the scheduler said, in order. A timer runs in the clock's own call (a
@@ -55,14 +42,11 @@ extension HostCore {
             case .record(let kind, let reason, let name, let message):
                 record(kind, guest: guest.id, reason: reason, name: name, message: message)
             case .schedule(let token, let delay):
-                guard let channel = guest.channel else { continue }
-                let action = clock.schedule(after: delay) { [weak self] in
-                    guard let self, self.backgroundAlarms.fell(token), guest.channel === channel else { return }
-                    self.perform(self.background.tick(token, of: guest.id, self.backgroundFacts(guest)), for: guest)
+                arm(token, after: delay, for: guest) {
+                    $0.perform($0.background.tick(token, of: guest.id, $0.backgroundFacts(guest)), for: guest)
                 }
-                backgroundAlarms.arm(token, action)
             case .cancel(let token):
-                backgroundAlarms.cancel(token)
+                alarms.cancel(token)
             case .suspend(let reason, let onlyIfIdle, let thenTerminate):
                 guard let channel = guest.channel else { continue }
                 stopGuest(guest, channel: channel, reason: reason, onlyIfIdle: onlyIfIdle) { [weak self] result in

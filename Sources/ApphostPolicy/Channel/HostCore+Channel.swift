@@ -47,7 +47,11 @@ extension HostCore {
                 if guest.channel === channel, let self, guest.calls.current != nil {
                     let (more, effects) = self.watchdog.answered(&guest.calls, at: self.clock.uptime())
                     self.perform(effects, for: guest)
-                    if !more { self.considerAutoSuspension(guest) }
+                    // B6: a guest idle in background is suspended a little later.
+                    if !more {
+                        self.perform(
+                            self.background.considerSuspension(guest.id, self.backgroundFacts(guest)), for: guest)
+                    }
                 }
                 if case .failure(.crashed(let cause)) = result {
                     self?.crashed(guest, channel: channel, cause: cause, during: call.callbackName)
@@ -59,55 +63,39 @@ extension HostCore {
 
     // MARK: From the guest
 
-    /// Hands what a guest sent to the part of the policy it concerns; what an earlier launch of
-    /// it sends late is dropped.
+    /// Hands what a guest sent to the part of the policy it concerns (`GuestEventRoute.concern`);
+    /// what an earlier launch of it sends late is dropped.
     func handle(_ event: GuestEvent, from route: GuestEventRoute) {
-        let name = route.id ?? route.identifiedAs ?? route.path
+        let concern = GuestEventRoute.concern(of: event)
         switch event {
         case .identified(let id):
             route.identifiedAs = id
+            return
         case .log(let level, let message):
-            record(.log, guest: name, level: level, message: message)
-        case .died(let cause):
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
+            return record(.log, guest: route.id ?? route.identifiedAs ?? route.path, level: level, message: message)
         case .saveSceneState(let handle, let data, let confirmation):
             guard let guest = route.id.flatMap(self.guest) else { return }
             // An earlier launch's save is still kept; its confirmation has no one to go to.
             let current = guest.channel != nil && guest.channel === route.channel
-            sessions.sceneSaved(data, scene: handle, of: guest, confirmation: current ? confirmation : nil)
-        case .taskBegan, .taskEnded, .timerScheduled, .timerCancelled, .workSubmitted:
-            guard route.id != nil else { return route.early.append(event) }
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            perform(background.report(event, from: guest.id, backgroundFacts(guest)), for: guest)
-        case .sceneRequested, .sessionActivationRequested, .loadingProgress, .modalPresented, .modalDismissed,
-            .notificationPosted, .sessionCloseRequested, .sceneTitleChanged:
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            handleScenes(event, from: guest)
-        case .audioConfigured, .audioActivationRequested, .audioDeactivated, .audioRendering, .audioGainChanged,
-            .audioOutputOverridden, .audioThread:
-            // A guest thread may configure before the channel's opening is handled: kept till then.
-            guard route.id != nil else { return route.early.append(event) }
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            handleAudio(event, from: guest)
-        case .actionFinished(let outcome):
-            guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel
-            else {
-                return
-            }
-            actions.reported(outcome, by: guest.id)
+            return sessions.sceneSaved(data, scene: handle, of: guest, confirmation: current ? confirmation : nil)
+        default:
+            // A guest thread may ask before the channel's opening is handled: kept till then.
+            if route.id == nil, concern == .background || concern == .audio { return route.early.append(event) }
+        }
+        guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel else {
+            return
+        }
+        switch (concern, event) {
+        case (_, .died(let cause)): crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
+        case (.background, _): perform(background.report(event, from: guest.id, backgroundFacts(guest)), for: guest)
+        case (.scenes, _): handleScenes(event, from: guest)
+        case (.audio, _):
+            perform(
+                audioSessions.report(event, from: guest.id, at: clock.uptime(), audioFacts) {
+                    channel.audioThreadCPUTime($0)
+                })
+        case (_, .actionFinished(let outcome)): actions.reported(outcome, by: guest.id)
+        default: break
         }
     }
 
@@ -119,14 +107,11 @@ extension HostCore {
             case .record(let kind, let message):
                 record(kind, guest: guest.id, reason: .watchdog, message: message)
             case .schedule(let token, let delay):
-                guard let channel = guest.channel else { continue }
-                let action = clock.schedule(after: delay) { [weak self] in
-                    guard let self, self.watchdogAlarms.fell(token), guest.channel === channel else { return }
-                    self.perform(self.watchdog.look(token, &guest.calls, at: self.clock.uptime()), for: guest)
+                arm(token, after: delay, for: guest) {
+                    $0.perform($0.watchdog.look(token, &guest.calls, at: $0.clock.uptime()), for: guest)
                 }
-                watchdogAlarms.arm(token, action)
             case .cancel(let token):
-                watchdogAlarms.cancel(token)
+                alarms.cancel(token)
             case .stop(let freezing, let overdue):
                 guard let channel = guest.channel else { continue }
                 channel.forceStop(freezing: freezing) { [weak self] result in
@@ -135,7 +120,7 @@ extension HostCore {
                         self.watchdog.stopped(result, freezing: freezing, overdue: overdue, &guest.calls), for: guest)
                 }
             case .frozen(let overdue):
-                frozenByWatchdog(guest, overdue: overdue)
+                perform(GuestLifecycle.frozen(guest, overdue: overdue, at: clock.now()), for: guest)
             }
         }
     }

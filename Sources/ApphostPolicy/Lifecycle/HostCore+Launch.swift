@@ -3,9 +3,9 @@ import ApphostVocabulary
 import Foundation
 
 /// A guest's life from its launch (CONTRACT A1, A2) to its unloading (A3), its suspensions (B7)
-/// and its death (X2): the scenes connect once the launch callback succeeds; a guest that stops
-/// running, however it stops, has its scenes unattached and is reported terminated once what it
-/// saved is stored.
+/// and its death (X2), as `GuestLifecycle` says: the scenes connect once the launch callback
+/// succeeds; a guest that stops running, however it stops, has its scenes unattached and is
+/// reported terminated once what it saved is stored.
 extension HostCore {
     // MARK: Launch
 
@@ -29,28 +29,18 @@ extension HostCore {
         completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
     ) {
         let descriptor = opened.descriptor
-        let guest: GuestRecord
-        if let known = self.guest(descriptor.id) {
-            guard known.phase == .notRunning else {
-                let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
-                opened.channel.close {}
-                record(.launchFailed, guest: descriptor.id, message: error.description)
-                return completion(.failure(HostCommandError(error.description)))
-            }
-            guest = known
-            guest.path = path
-            guest.descriptor = descriptor
-        } else {
-            guest = GuestRecord(descriptor: descriptor, path: path, now: clock.now())
-            add(guest)
-            sessions.restoreSessions(of: guest, from: stored)
+        guard let (guest, new) = directory.load(descriptor, from: path, now: clock.now()) else {
+            let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
+            opened.channel.close {}
+            record(.launchFailed, guest: descriptor.id, message: error.description)
+            return completion(.failure(HostCommandError(error.description)))
         }
+        if new { sessions.restoreSessions(of: guest, from: stored) }
         route.id = descriptor.id
         route.channel = opened.channel
-        guest.channel = opened.channel
         record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
         // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
-        guest.phase = .launching
+        GuestLifecycle.launching(guest, on: opened.channel)
         perform(audioSessions.launching(guest.id))
         noteAppState(guest, from: .notRunning, reason: .requested)
         // What a guest thread asked for between init and the channel's opening, now it has a record.
@@ -62,25 +52,26 @@ extension HostCore {
         deliver(guest, requests.notificationLimit)
         deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
             guard let self else { return }
-            switch reply {
-            case .success(0):
+            guard let cause = GuestLifecycle.launchFailure(reply) else {
                 self.launched(guest, foreground: foreground, stored: stored)
-                completion(.success(descriptor))
-            case .success(let status):
-                self.launchFailed(
-                    guest, cause: "did_finish_launching returned \(status) (\(StatusName.of(status)))",
-                    completion: completion)
-            case .failure(let failure):
-                self.launchFailed(guest, cause: "did_finish_launching: \(failure)", completion: completion)
+                return completion(.success(descriptor))
+            }
+            let message = "\(guest.path): launch failed: \(cause)"
+            self.record(.launchFailed, guest: guest.id, message: message)
+            guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
+            GuestLifecycle.terminating(guest)
+            channel.close { [weak self] in
+                self?.unloaded(guest, channel: channel, reason: .requested) { _ in
+                    completion(.failure(HostCommandError(message)))
+                }
             }
         }
     }
 
     /// A2: the launch callback succeeded; now the scenes connect.
     private func launched(_ guest: GuestRecord, foreground: Bool, stored: StoredGuest) {
-        guard guest.phase == .launching else { return }
-        guest.phase = .running
         let before = guest.appState
+        guard GuestLifecycle.launched(guest) else { return }
         // S7: sessions closed since it last ran are gone before any scene connects.
         for session in sessions.pendingDiscards(of: guest, closed: closing.pending(of: guest.id), stored: stored) {
             announceDiscard(session, to: guest)
@@ -88,9 +79,7 @@ extension HostCore {
         if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
         noteAppState(guest, from: before, reason: .requested)
         memory.used(guest.id, at: clock.uptime())
-        if foreground {
-            bringToForeground(guest, reason: .requested)
-        }
+        if foreground { bringToForeground(guest, reason: .requested) }
         for index in guest.scenes.indices where guest.scenes[index].state == .unattached {
             move(guest, scene: index, to: .background, reason: .automatic)
         }
@@ -98,55 +87,19 @@ extension HostCore {
         if guest.appState == .background { enteredBackground(guest) }
     }
 
-    private func launchFailed(
-        _ guest: GuestRecord, cause: String,
-        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
-    ) {
-        let message = "\(guest.path): launch failed: \(cause)"
-        record(.launchFailed, guest: guest.id, message: message)
-        guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
-        guest.phase = .terminating
-        channel.close { [weak self] in
-            self?.unloaded(guest, channel: channel, reason: .requested) {
-                completion(.failure(HostCommandError(message)))
-            }
-        }
-    }
-
-    /// The guest's channel is closed: it no longer runs and its scenes are unattached (A3). It is
-    /// reported terminated, and `then` runs, once what it saved to the last is in the store, so
-    /// that the event stream never says terminated before its last state-saved.
+    /// The guest's channel is closed: it no longer runs (`GuestLifecycle.ended`). It is reported
+    /// terminated, and `then` hears how its way out went, once what it saved to the last is in
+    /// the store, so that the event stream never says terminated before its last state-saved.
     func unloaded(
         _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason,
-        then: @escaping @Sendable () -> Void = {}
+        then: @escaping @Sendable (String?) -> Void = { _ in }
     ) {
-        guard guest.channel === channel else { return then() }
-        let before = guest.appState
-        guest.channel = nil
-        guest.suspension = .running
-        guest.suspendedFor = nil
-        guest.held = HeldDeliveries()
-        perform(background.ended(guest.id), for: guest)
-        perform(audioSessions.unloaded(guest.id))
-        requests.ended(guest.id)
-        // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
-        guest.saveConfirmations.reset()
-        // An action's result whose reply never came (the guest died between them) answers nothing.
-        actions.ended(guest.id)
-        perform(watchdog.ended(&guest.calls), for: guest)
-        for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
-            setSceneState(guest, scene: index, to: .unattached, reason: reason)
-            guest.scenes[index].handle = nil
-        }
-        guest.phase = .notRunning
-        noteAppState(guest, from: before, reason: reason)
-        arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
-        let trouble = guest.terminationTrouble
-        guest.terminationTrouble = nil
-        if let trouble { record(.error, guest: guest.id, reason: reason, message: trouble) }
+        guard guest.channel === channel else { return then(guest.terminationTrouble) }
+        let (effects, trouble) = GuestLifecycle.ended(guest, reason: reason)
+        perform(effects, for: guest)
         sessions.afterSaves { [weak self] in
             self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
-            then()
+            then(trouble)
         }
     }
 
@@ -160,54 +113,19 @@ extension HostCore {
         _ guest: GuestRecord, channel: any GuestChannel, reason: TransitionReason, onlyIfIdle: Bool = false,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     ) {
-        guest.suspension = .suspending
+        GuestLifecycle.changing(guest, suspending: true)
         perform(background.stopping(guest.id), for: guest)
         deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
             guard let self else { return }
-            guard guest.channel === channel else { return completion(.failure(self.gone(guest.id))) }
-            if onlyIfIdle,
-                guest.appState != .background
-                    || self.background.holdsWork(guest.id, playsAudio: self.audioSessions.playsInBackground(guest.id))
+            guard guest.channel === channel else { return completion(.failure(GuestDirectory.gone(guest.id))) }
+            let playsAudio = self.audioSessions.playsInBackground(guest.id)
+            if onlyIfIdle, guest.appState != .background || self.background.holdsWork(guest.id, playsAudio: playsAudio)
             {
-                guest.suspension = .running
-                self.stayedRunning(guest)
+                self.perform(GuestLifecycle.calledOff(guest), for: guest)
                 return completion(.failure(HostCommandError("\(guest.id) began background work meanwhile")))
             }
             self.changeSuspension(guest, channel: channel, to: true, reason: reason, completion: completion)
         }
-    }
-
-    /// The channel confirmed the suspension: no budget runs while suspended.
-    func markSuspended(_ guest: GuestRecord, reason: TransitionReason) {
-        perform(background.suspended(guest.id), for: guest)
-        guest.suspendedFor = SuspensionCause(since: clock.now(), reason: reason)
-    }
-
-    /// B5: the watchdog froze a guest stuck in a callback: it is suspended where it stands, its
-    /// scenes out of the layout, for someone to look at.
-    func frozenByWatchdog(_ guest: GuestRecord, overdue: String) {
-        let before = guest.appState
-        guest.suspension = .suspended
-        arrange(layout.keeping { $0.guest != guest.id }, reason: .watchdog)
-        markSuspended(guest, reason: .watchdog)
-        noteAppState(guest, from: before, reason: .watchdog)
-        record(.suspended, guest: guest.id, reason: .watchdog, message: "frozen: \(overdue)")
-    }
-
-    /// A suspension did not happen: the guest gets back what is left of its budget (which ran on
-    /// meanwhile), and what waited for it.
-    func stayedRunning(_ guest: GuestRecord) {
-        perform(background.stayedRunning(guest.id, at: clock.uptime()), for: guest)
-        deliverHeld(guest)
-    }
-
-    /// The guest runs again. In background it gets a fresh budget (and is suspended again once
-    /// idle, B6); then what waited for it is delivered, in order (B8).
-    func resumed(_ guest: GuestRecord) {
-        background.resumed(guest.id)
-        guest.suspendedFor = nil
-        if guest.appState == .background { enteredBackground(guest) }
-        deliverHeld(guest)
     }
 
     /// B8: the scenes disconnected meanwhile, its saves' and its audio session's news, one memory
@@ -230,28 +148,50 @@ extension HostCore {
         perform(background.releaseHeld(guest.id), for: guest)
     }
 
-    // MARK: Crashes
+    /// Carries out what `GuestLifecycle` said, in order.
+    func perform(_ effects: [LifecycleEffect], for guest: GuestRecord) {
+        for effect in effects {
+            switch effect {
+            case .record(let kind, let reason, let message):
+                record(kind, guest: guest.id, reason: reason, message: message)
+            case .appStateChanged(let before, let reason): noteAppState(guest, from: before, reason: reason)
+            case .hide(let reason): arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
+            case .budget(.suspended): perform(background.suspended(guest.id), for: guest)
+            case .budget(.stayedRunning): perform(background.stayedRunning(guest.id, at: clock.uptime()), for: guest)
+            case .budget(.resumed): background.resumed(guest.id)
+            case .budget(.enteredBackground): enteredBackground(guest)
+            case .releaseHeld: deliverHeld(guest)
+            case .forgetRun:
+                perform(background.ended(guest.id), for: guest)
+                perform(audioSessions.unloaded(guest.id))
+                requests.ended(guest.id)
+                // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
+                guest.saveConfirmations.reset()
+                // An action's result whose reply never came (the guest died between them) answers nothing.
+                actions.ended(guest.id)
+                perform(watchdog.ended(&guest.calls), for: guest)
+            case .unattachScenes(let reason):
+                for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
+                    setSceneState(guest, scene: index, to: .unattached, reason: reason)
+                    guest.scenes[index].handle = nil
+                }
+            case .died(let reason, let inForeground):
+                guard let channel = guest.channel else { continue }
+                unloaded(guest, channel: channel, reason: reason) { [weak self] _ in
+                    self?.restartFailed(guest, inForeground: inForeground)
+                }
+            }
+        }
+    }
+
+    // MARK: Crashes and restarts (X2)
 
     /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
     /// become unattached and keep their saved state.
     func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
         guard guest.channel === channel else { return }
-        // A3, X2: one that dies or hangs on its way out is terminated all the same; the
-        // termination says where and of what (after will_terminate answered: in deinit).
-        guard guest.phase != .terminating else {
-            if guest.terminationTrouble == nil {
-                guest.terminationTrouble = "it failed in \(callback ?? "deinit"): \(cause)"
-            }
-            return
-        }
-        let reason: TransitionReason = guest.calls.killedByWatchdog ? .watchdog : .crash
-        let place = callback.map { "in \($0)" } ?? "outside any callback"
-        let what = guest.calls.killedByWatchdog ? "killed by the watchdog" : "crashed"
-        record(.error, guest: guest.id, reason: reason, message: "\(what) \(place): \(cause)")
         let inForeground = layout.mainScenes.contains { $0.guest == guest.id }
-        unloaded(guest, channel: channel, reason: reason) { [weak self] in
-            self?.restartFailed(guest, inForeground: inForeground)
-        }
+        perform(GuestLifecycle.crashed(guest, cause: cause, during: callback, inForeground: inForeground), for: guest)
     }
 
     /// X2: carries out what `Restarter` says should happen; a restart's timer runs in the clock's

@@ -6,10 +6,11 @@ import Foundation
 /// S5), which guest is in the foreground, and host alerts. It reaches guests only through
 /// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
 ///
-/// It coordinates parts that own their state: sessions and the store (`SessionKeeper`), the
-/// watchdog (`Watchdog`), restarts (`Restarter`) and background work (`BackgroundScheduler`). The
-/// extensions beside it hold the rest of the policy, one concern each: launch, channel,
-/// transitions, layout, memory.
+/// It coordinates parts that own their state and say what should happen as values, which it
+/// carries out: a guest's life (`GuestLifecycle`), the guests and their names (`GuestDirectory`),
+/// sessions and the store (`SessionKeeper`), the watchdog (`Watchdog`), restarts (`Restarter`),
+/// background work (`BackgroundScheduler`), audio (`AudioSessions`), memory (`MemoryWatch`),
+/// actions (`ActionCalls`) and the scenes' parts. The extensions beside it route to them.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
 public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
@@ -23,36 +24,31 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     let measure: @Sendable (HostMeasurement) -> Void
     /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
     let sessions: SessionKeeper
-    /// Stops guests stuck in a callback (B5), and the clock's handles of its timers.
+    /// Stops guests stuck in a callback (B5).
     var watchdog: Watchdog
-    var watchdogAlarms = Alarms<WatchdogToken>()
     /// Relaunches crashed guests under the restart policy (X2).
     let restarter: Restarter
-    /// Background tasks, budgets, timers and automatic suspension (B1 to B9), and the clock's
-    /// handles of its timers.
+    /// Background tasks, budgets, timers and automatic suspension (B1 to B9).
     var background: BackgroundScheduler
-    var backgroundAlarms = Alarms<BackgroundToken>()
     /// How many scenes may stay connected in background, over all guests (S6).
     let sceneLimit: SceneLimit
     /// The host's memory readings against its limit (A4).
     var memory: MemoryWatch
     /// Operators' calls of guests' actions and the results guests reported (F1 to F3), and the
-    /// completions and deadlines of those calls.
+    /// completions of those calls.
     var actions: ActionCalls
     var actionAnswers = ActionAnswers()
 
-    /// Guests in the order they were first loaded; a record stays once made (`add`).
-    private(set) var guests: [GuestRecord] = []
-    /// The same records by id: with thousands of guests, finding one for each event by a scan of
-    /// `guests` was the host queue's largest cost.
-    private var guestsByID: [String: GuestRecord] = [:]
+    /// The guests, by id and in the order they were first loaded, and how operators name them.
+    var directory = GuestDirectory()
+    var guests: [GuestRecord] { directory.all }
     /// The scenes shown and where (S11), and the host alert (S4).
     var arrangement: Arrangement
     var layout: Layout { arrangement.layout }
-    /// Audio sessions, routes, streams and meters (C1 to C15, B9, X7), and the clock's handles of
-    /// their timers.
+    /// Audio sessions, routes, streams and meters (C1 to C15, B9, X7).
     var audioSessions: AudioSessions
-    var audioAlarms = Alarms<AudioToken>()
+    /// The clock's handles of the parts' timers, by their tokens (`arm`).
+    var alarms = Alarms<AnyHashable>()
     /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
     let audioMixer: (any AudioMixer)?
     /// The order of scene callbacks and the connections' handles (S1 to S5).
@@ -130,7 +126,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         _ id: String, completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
+        guard let guest = guest(id) else { return completion(.failure(directory.unknown(id))) }
         switch guest.phase {
         case .launching, .terminating:
             completion(.failure(HostCommandError("\(id) is \(guest.phase.rawValue); try again when it settles")))
@@ -143,9 +139,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
                 self.switchTo(id, completion: completion)
             }
         case .running:
-            guard !guest.changingSuspension else {
-                return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
-            }
+            guard !guest.changingSuspension else { return completion(.failure(GuestDirectory.changingSuspension(id))) }
             bringToForeground(guest, reason: .requested)
             completion(.success(()))
         }
@@ -157,17 +151,9 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         _ id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        let guest: GuestRecord
-        switch running(id) {
-        case .success(let found): guest = found.0
-        case .failure(let error): return completion(.failure(error))
-        }
-        guard guest.mayOpenScene else {
-            return completion(.failure(HostCommandError(GuestRecord.singleScene(id))))
-        }
-        guard !guest.changingSuspension else {
-            return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
-        }
+        guard let (guest, _) = directory.running(id).value(orFail: completion) else { return }
+        guard guest.mayOpenScene else { return completion(.failure(HostCommandError(GuestRecord.singleScene(id)))) }
+        guard !guest.changingSuspension else { return completion(.failure(GuestDirectory.changingSuspension(id))) }
         guard !guest.suspended else {
             return resume(id) { [weak self] result in
                 if case .failure(let error) = result { return completion(.failure(error)) }
@@ -187,12 +173,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        let guest: GuestRecord
-        let channel: any GuestChannel
-        switch running(id) {
-        case .success(let found): (guest, channel) = found
-        case .failure(let error): return completion(.failure(error))
-        }
+        guard let (guest, channel) = directory.running(id).value(orFail: completion) else { return }
         guard !guest.suspended, !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is already suspended")))
         }
@@ -207,7 +188,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        guard let guest = guest(id) else { return completion(.failure(unknownGuest(id))) }
+        guard let guest = guest(id) else { return completion(.failure(directory.unknown(id))) }
         guard guest.phase == .running, guest.suspended, !guest.changingSuspension, let channel = guest.channel else {
             return completion(.failure(HostCommandError("\(id) is not suspended")))
         }
@@ -215,34 +196,21 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     }
 
     /// Asks the channel to stop or restart the guest, and reports the guest suspended or resumed
-    /// only once the channel confirms it.
+    /// only once the channel confirms it (`GuestLifecycle.settled`).
     func changeSuspension(
         _ guest: GuestRecord, channel: any GuestChannel, to suspended: Bool, reason: TransitionReason,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     ) {
-        let id = guest.id
-        let verb = suspended ? "suspend" : "resume"
-        guest.suspension = suspended ? .suspending : .resuming
+        GuestLifecycle.changing(guest, suspending: suspended)
         let confirmed: @Sendable (Result<Void, ChannelFailure>) -> Void = { [weak self] result in
             guard let self, guest.channel === channel else {
-                return completion(.failure(self?.gone(id) ?? HostCommandError("host gone")))
+                return completion(.failure(self == nil ? HostCommandError("host gone") : GuestDirectory.gone(guest.id)))
             }
-            // Settled: back to the state before the change, then, if it succeeded, the new one.
-            guest.suspension = suspended ? .running : .suspended
-            switch result {
-            case .success:
-                let before = guest.appState
-                guest.suspension = suspended ? .suspended : .running
-                if suspended { self.markSuspended(guest, reason: reason) }
-                self.noteAppState(guest, from: before, reason: reason)
-                self.record(suspended ? .suspended : .resumed, guest: id, reason: reason)
-                if !suspended { self.resumed(guest) }
-                completion(.success(()))
-            case .failure(let failure):
-                self.record(.error, guest: id, reason: reason, message: "cannot \(verb): \(failure)")
-                if suspended { self.stayedRunning(guest) }
-                completion(.failure(HostCommandError("cannot \(verb) \(id): \(failure)")))
-            }
+            let now = self.clock.now()
+            self.perform(
+                GuestLifecycle.settled(guest, suspending: suspended, result, reason: reason, at: now), for: guest)
+            completion(
+                result.mapError { HostCommandError("cannot \(suspended ? "suspend" : "resume") \(guest.id): \($0)") })
         }
         if suspended { channel.suspend(completion: confirmed) } else { channel.resume(completion: confirmed) }
     }
@@ -277,26 +245,16 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         completion: @escaping @Sendable (Result<String?, HostCommandError>) -> Void = { _ in }
     ) {
         assertOnHostQueue()
-        let guest: GuestRecord
-        let channel: any GuestChannel
-        switch running(id) {
-        case .success(let found): (guest, channel) = found
-        case .failure(let error): return completion(.failure(error))
-        }
-        guard !guest.changingSuspension else {
-            return completion(.failure(HostCommandError("\(id) is being suspended or resumed; try again")))
-        }
+        guard let (guest, channel) = directory.running(id, settled: true).value(orFail: completion) else { return }
         // A3: a running guest hears will-terminate; a suspended one is terminated without a callback.
         if !guest.suspended {
             endBackgroundWork(guest)
             arrange(layout.keeping { $0.guest != id }, reason: reason)
             deliver(guest, .willTerminate, sceneState: nil)
         }
-        guest.phase = .terminating
-        guest.terminationTrouble = nil
+        GuestLifecycle.terminating(guest)
         channel.close { [weak self] in
-            let trouble = guest.terminationTrouble
-            self?.unloaded(guest, channel: channel, reason: reason) { completion(.success(trouble)) }
+            self?.unloaded(guest, channel: channel, reason: reason) { completion(.success($0)) }
         }
     }
 
@@ -314,35 +272,9 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     /// The state of every guest and scene, for operators.
     public func status() -> HostStatus {
         assertOnHostQueue()
-        let meters = audioMixer?.meters()
         return HostStatus(
-            foreground: foregroundID, alert: arrangement.alertShown,
-            guests: guests.map { guest in
-                GuestStatus(
-                    id: guest.id, name: guest.descriptor.name, version: guest.descriptor.version, path: guest.path,
-                    appState: guest.appState, phase: guest.phase, lastReason: guest.lastReason,
-                    since: guest.lastTransition,
-                    scenes: guest.scenes.map {
-                        let report = reports.report(of: SceneRef(guest: guest.id, session: $0.sessionID))
-                        return SceneStatus(
-                            handle: $0.handle, session: $0.sessionID, role: $0.role, state: $0.state,
-                            savedBytes: $0.storedBytes, size: $0.size,
-                            placement: layout.placement(of: SceneRef(guest: guest.id, session: $0.sessionID)),
-                            title: report.title, loading: report.loading,
-                            modals: report.modals.map { ModalStatus(id: $0.id, style: $0.style, title: $0.title) },
-                            saveFailure: $0.saveFailure)
-                    },
-                    restart: restarter.status(of: guest.restartHistory),
-                    backgroundTimeRemaining: guest.stopped
-                        ? nil : background.timeRemaining(of: guest.id, at: clock.uptime())?.timeInterval,
-                    tasks: background.tasks(of: guest.id).map {
-                        TaskStatus(id: $0.id, name: $0.name, expired: $0.expired)
-                    }, suspension: guest.suspendedFor.map { SuspensionStatus(since: $0.since, reason: $0.reason) },
-                    pid: guest.channel?.processID,
-                    audio: audioSessions.status(of: guest.id, running: guest.phase != .notRunning, meters: meters),
-                    actions: guest.descriptor.actions)
-            }, display: "\(arrangement.policy.displayWidth)x\(arrangement.policy.displayHeight)", layout: layout,
-            audio: audioSessions.hostStatus(meters: meters))
+            of: guests, arrangement: arrangement, reports: reports, restarter: restarter, background: background,
+            audio: audioSessions, meters: audioMixer?.meters(), now: clock.uptime())
     }
 
     // MARK: Sessions (S6, S8, S12)
@@ -362,38 +294,23 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
 
     // MARK: Helpers
 
-    func guest(_ id: String) -> GuestRecord? { guestsByID[id] }
+    func guest(_ id: String) -> GuestRecord? { directory[id] }
 
-    /// Keeps a guest's record from its first load on.
-    func add(_ guest: GuestRecord) {
-        guests.append(guest)
-        guestsByID[guest.id] = guest
+    /// The id of the guest an operator named: its full id, or its descriptor name in any case.
+    public func guestID(named name: String) throws(HostCommandError) -> String {
+        assertOnHostQueue()
+        return try directory.id(named: name)
     }
 
-    /// Guest ids for an error message: the first few, and how many more, so that a host of
-    /// thousands of guests still answers in one short line.
-    func loadedIDs() -> String {
-        let shown = guests.prefix(5).map(\.id).joined(separator: ", ")
-        return guests.count > 5 ? "\(shown) and \(guests.count - 5) more" : shown
+    /// A scene by its session id, a unique prefix of one, or its connection's handle
+    /// (`GuestDirectory.scene(named:)`); or nil after failing `completion` with why not.
+    func findScene(_ name: String) -> Result<(GuestRecord, Int), HostCommandError> { directory.scene(named: name) }
+    func findScene<T>(_ name: String, else completion: (Result<T, HostCommandError>) -> Void) -> (GuestRecord, Int)? {
+        directory.scene(named: name).value(orFail: completion)
     }
 
     /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
-    func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> {
-        guard let guest = guest(id) else { return .failure(unknownGuest(id)) }
-        guard guest.phase == .running, let channel = guest.channel else {
-            return .failure(HostCommandError("\(id) is not running (\(guest.phase.rawValue))"))
-        }
-        return .success((guest, channel))
-    }
-
-    func gone(_ id: String) -> HostCommandError {
-        HostCommandError("\(id) stopped running meanwhile")
-    }
-
-    private func unknownGuest(_ id: String) -> HostCommandError {
-        let known = loadedIDs()
-        return HostCommandError.notFound("no guest \(id)" + (known.isEmpty ? "" : " (loaded: \(known))"))
-    }
+    func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> { directory.running(id) }
 
     func record(
         _ kind: HostEvent.Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
@@ -403,6 +320,23 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         log.record(
             kind, guest: guest, scene: scene, session: session, from: from, to: to, reason: reason, name: name,
             level: level, message: message)
+    }
+
+    /// Arms a part's timer `token` on the clock; when it falls due, not cancelled, `fire` runs in
+    /// the clock's own call (a Dispatch timer of the host queue's, or the manual clock's turn),
+    /// with no further hop, so that a budget ends on time. For `guest`: only while it still runs
+    /// on the channel it has now, and nothing is armed while it has none.
+    func arm<Token: Hashable & Sendable>(
+        _ token: Token, after delay: Duration, for guest: GuestRecord? = nil,
+        _ fire: @escaping @Sendable (HostCore) -> Void
+    ) {
+        let channel = guest?.channel
+        guard guest == nil || channel != nil else { return }
+        let action = clock.schedule(after: delay) { [weak self] in
+            guard let self, self.alarms.fell(token), guest?.channel === channel else { return }
+            fire(self)
+        }
+        alarms.arm(token, action)
     }
 
     func assertOnHostQueue() {

@@ -7,22 +7,14 @@ extension HostCore {
     /// `.critical` the host then terminates its suspended guests, least recently used first.
     public func memoryWarning(level: MemoryPressure = .warning) {
         assertOnHostQueue()
-        perform(memory.warning(level: level, memoryFacts()))
+        perform(memory.warning(level: level, guests.map { MemoryFacts($0, in: layout) }))
     }
 
     /// A reading of the host's memory (its own and its workers'), checked against its limit (A4).
     /// Call it at a steady pace, so that memory freed by a termination shows before the next one.
     public func memoryUsage(bytes: UInt64) {
         assertOnHostQueue()
-        perform(memory.usage(bytes: bytes, memoryFacts()))
-    }
-
-    private func memoryFacts() -> [MemoryFacts] {
-        guests.map { guest in
-            MemoryFacts(
-                id: guest.id, phase: guest.phase, hasChannel: guest.channel != nil, suspension: guest.suspension,
-                visible: layout.visible.contains { $0.guest == guest.id })
-        }
+        perform(memory.usage(bytes: bytes, guests.map { MemoryFacts($0, in: layout) }))
     }
 
     /// Carries out what the memory watch said, in order.

@@ -15,19 +15,18 @@ enum MemoryEffect: Equatable, Sendable {
     case terminate(String)
 }
 
-/// What the memory watch needs to know of a guest from the core at the moment of an input.
-struct MemoryFacts: Equatable, Sendable {
+/// What the memory watch needs to know of a guest from the core at the moment of an input:
+/// where it is in its life (`life`), and whether it is shown.
+struct MemoryFacts: CarriesGuestLife, Equatable, Sendable {
     var id: String
-    var phase: GuestPhase
-    /// It has a channel (it was opened and not yet unloaded).
-    var hasChannel: Bool
-    var suspension: Suspension
+    var life: GuestLife
     /// One of its scenes is shown (in the layout).
     var visible: Bool
+}
 
-    /// It runs and can hear a warning, or be ended.
-    var running: Bool { phase == .running && hasChannel }
-    var suspended: Bool { suspension == .suspended || suspension == .resuming }
-    var stopped: Bool { suspension != .running }
-    var changingSuspension: Bool { suspension == .suspending || suspension == .resuming }
+extension MemoryFacts {
+    /// What `guest` is now, shown or not in `layout`.
+    init(_ guest: GuestRecord, in layout: Layout) {
+        self.init(id: guest.id, life: GuestLife(guest), visible: layout.visible.contains { $0.guest == guest.id })
+    }
 }
