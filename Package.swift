@@ -70,7 +70,8 @@ let package = Package(
         // WireMessageGenerator, which reads it.
         .target(name: "ApphostMessages"),
         // The generator of the Swift side of apphost_messages.h, and the build plugin that runs it
-        // for ApphostChannels and the tests (BuildPlugins/: Plugins/ holds the sample guests).
+        // for ApphostVocabulary, ApphostChannels and the tests (BuildPlugins/: Plugins/ holds the
+        // sample guests).
         .executableTarget(name: "WireMessageGeneratorTool", path: "BuildPlugins/WireMessageGeneratorTool"),
         .plugin(
             name: "WireMessageGenerator", capability: .buildTool(), dependencies: ["WireMessageGeneratorTool"],
@@ -115,8 +116,10 @@ let package = Package(
         // The vocabulary that adapters share, free of policy (as swift-nio's NIOCore): the guest
         // channel seam and what it carries (GuestCall, GuestEvent, LoadError), the clock and
         // executor seams, the host's events and status as values, the sessions store's seam, the
-        // mixer's, and the formatting operators read (TerminalText, seconds).
-        .target(name: "ApphostVocabulary", dependencies: ["ApphostModel", cApphost]),
+        // mixer's, and the formatting operators read (TerminalText, seconds). The area of each
+        // guest event, the part of the policy that takes it, is generated from the messages' table.
+        .target(
+            name: "ApphostVocabulary", dependencies: ["ApphostModel", cApphost], plugins: ["WireMessageGenerator"]),
         // Policy: lifecycle, scenes, events. Knows guests only through GuestChannel.
         .target(
             name: "ApphostPolicy",

@@ -1,9 +1,10 @@
 // Reads apphost_messages.h's table (Sources/ApphostMessages/include) and writes the Swift side of
-// its calls and reports: `wire-message-generator TABLE channels|tests OUTPUT`. `channels` is
-// ApphostChannels' mapping (GuestCall to ahr_call, ahr_report to GuestEvent) and the table as
-// Swift data; `tests` is the tests' mapping the other way (GuestEvent to ahr_report, ahr_call to
-// GuestCall). Run by the build plugin WireMessageGenerator, only when the table changes. The
-// standard library only, so that it builds in seconds.
+// its calls and reports: `wire-message-generator TABLE vocabulary|channels|tests OUTPUT`.
+// `vocabulary` is ApphostVocabulary's GuestEventArea and each report's area (`GuestEvent.area`);
+// `channels` is ApphostChannels' mapping (GuestCall to ahr_call, ahr_report to GuestEvent) and
+// the table as Swift data; `tests` is the tests' mapping the other way (GuestEvent to ahr_report,
+// ahr_call to GuestCall). Run by the build plugin WireMessageGenerator, only when the table
+// changes. The standard library only, so that it builds in seconds.
 
 #if canImport(Glibc)
     import Glibc
@@ -20,13 +21,14 @@ struct Argument {
     var scoped: Bool
 }
 
-/// One call, `X(number, NAME, name, AREA, swiftCase, fields, arguments)`, or report,
-/// `X(number, NAME, name, swiftCase, fields, arguments)`. `member` is its member of the union in
-/// ahr_call or ahr_report, which holds the members its fields declare.
+/// One call or report, `X(number, NAME, name, AREA, swiftCase, fields, arguments)`. `member` is
+/// its member of the union in ahr_call or ahr_report, which holds the members its fields declare;
+/// `area` the part that takes it (a call's in the runtime, a report's in the host's policy).
 struct Message {
     var number: Int
     var name: String
     var member: String
+    var area: String
     var swiftCase: String
     var arguments: [Argument]
 }
@@ -143,27 +145,27 @@ extension String {
     }
 }
 
-/// The messages of the macro `#define <macro>(X, F, A, S)`; a call's entry has an AREA after its
-/// name (`hasArea`), which the Swift side does not need.
-func messages(of macro: String, in lines: [String], hasArea: Bool) -> [Message] {
-    let prefix = "#define \(macro)(X, F, A, S)"
+/// The body of the macro `#define <prefix>`, from the first line that defines it.
+func definition(_ prefix: String, in lines: [String]) -> Substring {
     guard let line = lines.first(where: { $0.trimmed.hasPrefix(prefix) }) else { fail("no \(prefix)") }
-    let body = line.trimmed.dropFirst(prefix.count)
-    let form =
-        hasArea
-        ? "X(number, NAME, name, AREA, swiftCase, fields, arguments)"
-        : "X(number, NAME, name, swiftCase, fields, arguments)"
+    return Substring(line.trimmed).dropFirst(prefix.count)
+}
+
+/// The messages of the macro `#define <macro>(X, F, A, S)`, each with an AREA; with `areas`, a
+/// report's AREA must be one of them.
+func messages(of macro: String, in lines: [String], areas: [String]? = nil) -> [Message] {
+    let body = definition("#define \(macro)(X, F, A, S)", in: lines)
     return invocations(of: "X", in: body).map { entry in
-        guard entry.count == (hasArea ? 7 : 6), let number = Int(entry[0]) else {
-            fail("an entry of \(macro) is not \(form): \(entry)")
+        guard entry.count == 7, let number = Int(entry[0]) else {
+            fail("an entry of \(macro) is not X(number, NAME, name, AREA, swiftCase, fields, arguments): \(entry)")
         }
-        let fields = [
-            entry[0], entry[1], entry[2], entry[hasArea ? 4 : 3], entry[hasArea ? 5 : 4], entry[hasArea ? 6 : 5],
-        ]
+        if let areas, !areas.contains(entry[3]) {
+            fail("\(entry[1]) names the area \"\(entry[3])\", not one of \(areas.joined(separator: " "))")
+        }
         var arguments: [(Int, Argument)] = []
         for kind in ["A", "S"] {
-            for (offset, value) in positionedInvocations(of: kind, in: fields[5]) {
-                guard value.count >= 2 else { fail("\(kind)(\(value)) of \(fields[1]) has no converter") }
+            for (offset, value) in positionedInvocations(of: kind, in: entry[6]) {
+                guard value.count >= 2 else { fail("\(kind)(\(value)) of \(entry[1]) has no converter") }
                 arguments.append(
                     (
                         offset,
@@ -174,9 +176,28 @@ func messages(of macro: String, in lines: [String], hasArea: Bool) -> [Message] 
             }
         }
         return Message(
-            number: number, name: fields[1], member: fields[2], swiftCase: fields[3],
+            number: number, name: entry[1], member: entry[2], area: entry[3], swiftCase: entry[4],
             arguments: arguments.sorted { $0.0 < $1.0 }.map(\.1))
     }
+}
+
+/// The parts of the host's policy that take reports, `#define APPHOST_MESSAGES_REPORT_AREAS(X)
+/// X(CORE) ...`, as the table spells them.
+func reportAreas(in lines: [String]) -> [String] {
+    let areas = invocations(of: "X", in: definition("#define APPHOST_MESSAGES_REPORT_AREAS(X)", in: lines)).map {
+        $0[0]
+    }
+    for area in areas where area.isEmpty || !area.allSatisfy({ ("A"..."Z").contains($0) || $0 == "_" }) {
+        fail("the area \"\(area)\" of APPHOST_MESSAGES_REPORT_AREAS is not a NAME")
+    }
+    guard !areas.isEmpty else { fail("APPHOST_MESSAGES_REPORT_AREAS names no area") }
+    return areas
+}
+
+/// A table's NAME as Swift spells a case: SCENE_TITLE is sceneTitle.
+func swiftName(_ name: String) -> String {
+    let words = name.lowercased().split(separator: "_")
+    return words.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
 }
 
 /// `invocations`, each with where it starts, so that A and S keep the table's order.
@@ -442,13 +463,54 @@ func tests(calls: [Message], reports: [Message]) -> String {
     return out
 }
 
+/// GuestEventArea, a case for each of the table's report areas, and `GuestEvent.area`: a report's
+/// from the table, the channel's own events' from `channelArea`, written beside them.
+func vocabulary(areas: [String], reports: [Message]) -> String {
+    var out = header
+    out += """
+
+        /// The part of the host's policy that takes a guest's event, which `HostCore.handle` hands it
+        /// to: the table's APPHOST_MESSAGES_REPORT_AREAS (apphost_messages.h says what each is).
+        public enum GuestEventArea: Sendable, CaseIterable {
+
+        """
+    for area in areas {
+        out += "    /// \(area) in apphost_messages.h.\n"
+        out += "    case \(swiftName(area))\n"
+    }
+    out += """
+        }
+
+        extension GuestEvent {
+            /// The part of the host's policy that takes this event: a report's AREA in the table, and
+            /// for an event the channel makes itself, `channelArea`.
+            public var area: GuestEventArea {
+                switch self {
+
+        """
+    for message in reports {
+        out += "        case .\(message.swiftCase): return .\(swiftName(message.area))\n"
+    }
+    out += """
+                default: return channelArea
+                }
+            }
+        }
+
+        """
+    return out
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count == 4, ["channels", "tests"].contains(arguments[2]) else {
-    fail("usage: wire-message-generator TABLE channels|tests OUTPUT")
+guard arguments.count == 4, ["vocabulary", "channels", "tests"].contains(arguments[2]) else {
+    fail("usage: wire-message-generator TABLE vocabulary|channels|tests OUTPUT")
 }
 let lines = logicalLines(readFile(arguments[1]))
-let calls = messages(of: "APPHOST_MESSAGES_CALLS", in: lines, hasArea: true)
-let reports = messages(of: "APPHOST_MESSAGES_REPORTS", in: lines, hasArea: false)
-writeFile(
-    arguments[3],
-    arguments[2] == "channels" ? channels(calls: calls, reports: reports) : tests(calls: calls, reports: reports))
+let calls = messages(of: "APPHOST_MESSAGES_CALLS", in: lines)
+let areas = reportAreas(in: lines)
+let reports = messages(of: "APPHOST_MESSAGES_REPORTS", in: lines, areas: areas)
+switch arguments[2] {
+case "vocabulary": writeFile(arguments[3], vocabulary(areas: areas, reports: reports))
+case "channels": writeFile(arguments[3], channels(calls: calls, reports: reports))
+default: writeFile(arguments[3], tests(calls: calls, reports: reports))
+}

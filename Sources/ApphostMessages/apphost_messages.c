@@ -6,11 +6,11 @@
 
 #define IGNORE(...)
 #define FRAME_INFO(number, name, direction) \
-    {APPHOST_MESSAGE_FRAME, number, APPHOST_MESSAGE_##direction, #name, ""},
+    {APPHOST_MESSAGE_FRAME, number, APPHOST_MESSAGE_##direction, #name, "", ""},
 #define CALL_INFO(number, name, lower_name, area, swift_case, fields, arguments) \
-    {APPHOST_MESSAGE_CALL, number, APPHOST_MESSAGE_TO_WORKER, #name, #swift_case},
-#define REPORT_INFO(number, name, lower_name, swift_case, fields, arguments) \
-    {APPHOST_MESSAGE_REPORT, number, APPHOST_MESSAGE_TO_HOST, #name, #swift_case},
+    {APPHOST_MESSAGE_CALL, number, APPHOST_MESSAGE_TO_WORKER, #name, #swift_case, #area},
+#define REPORT_INFO(number, name, lower_name, area, swift_case, fields, arguments) \
+    {APPHOST_MESSAGE_REPORT, number, APPHOST_MESSAGE_TO_HOST, #name, #swift_case, #area},
 
 const apphost_message_info apphost_messages[] = {
     APPHOST_MESSAGES_FRAMES(FRAME_INFO)

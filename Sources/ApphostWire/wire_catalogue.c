@@ -451,7 +451,7 @@ static void walk_action_result(wire_io *io, bool *ok, ahr_value *value, const ch
     }
 }
 
-#define WIRE_WALK_REPORT(number, name, lower_name, swift_case, fields, arguments)                           \
+#define WIRE_WALK_REPORT(number, name, lower_name, area, swift_case, fields, arguments)                      \
     case AHR_REPORT_##name: {                                                                                \
         ahr_report_##lower_name *message = &report->lower_name;                                              \
         (void)message;                                                                                       \

@@ -1,6 +1,7 @@
 import ApphostGuestRuntime
 import ApphostMessages
 import ApphostPolicy
+import ApphostVocabulary
 import ApphostWire
 import Foundation
 import XCTest
@@ -65,8 +66,13 @@ final class WireMessageTableTests: XCTestCase {
     }
 
     /// Every report of the C table becomes the GuestEvent case the table names, in the host's
-    /// mapping; a kind outside the table becomes none.
+    /// mapping, and that case's `area` (the part of the policy HostCore hands it to) is the
+    /// entry's AREA; a kind outside the table becomes none.
     func testEveryReportMapsToItsGuestEvent() throws {
+        let areas = Dictionary(
+            uniqueKeysWithValues: all.filter { $0.kind == APPHOST_MESSAGE_REPORT }.map {
+                (String(cString: $0.name), String(cString: $0.area))
+            })
         for entry in cTable(APPHOST_MESSAGE_REPORT) {
             var report = ahr_report()
             report.kind = ahr_report_kind(rawValue: UInt32(entry.number))
@@ -79,6 +85,9 @@ final class WireMessageTableTests: XCTestCase {
             do {
                 let event = try RuntimeReport.tableEvent(of: report)
                 XCTAssertEqual(caseName(event), entry.swiftCase, entry.name)
+                let area = try XCTUnwrap(areas[entry.name])
+                XCTAssertFalse(area.isEmpty, entry.name)
+                XCTAssertEqual("\(event.area)".lowercased(), area.lowercased().filter { $0 != "_" }, entry.name)
             } catch {
                 XCTFail("\(entry.name): \(error)")
             }
@@ -145,6 +154,16 @@ final class WireMessageTableTests: XCTestCase {
         XCTAssertLessThanOrEqual(MemoryLayout<ahr_report>.size, 8 + largestReport)
     }
 
+    /// The events the channel makes itself, no report of the table, have their area beside them
+    /// (`GuestEvent.channelArea`): the core's.
+    func testTheChannelsOwnEventsGoToTheCore() {
+        XCTAssertEqual(GuestEvent.identified(guestID: "com.example.a").area, .core)
+        XCTAssertEqual(GuestEvent.died("killed by SIGSEGV").area, .core)
+        // Every area the table lists takes a report.
+        let taken = Set(all.filter { $0.kind == APPHOST_MESSAGE_REPORT }.map { String(cString: $0.area).lowercased() })
+        XCTAssertEqual(taken, Set(GuestEventArea.allCases.map { "\($0)" }))
+    }
+
     // MARK: The generator on bad input
 
     /// The generator the build plugin runs, built next to the test bundle.
@@ -194,6 +213,29 @@ final class WireMessageTableTests: XCTestCase {
                 "has no converter"
             ),
             ("/* never closed\n", "an unterminated comment"),
+            (
+                "#define APPHOST_MESSAGES_CALLS(X, F, A, S)\n"
+                    + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S) X(69, LOG, log, CORE, log, , )\n",
+                "no #define APPHOST_MESSAGES_REPORT_AREAS(X)"
+            ),
+            // A report without an area, with an empty one, with one the table does not list.
+            (
+                "#define APPHOST_MESSAGES_CALLS(X, F, A, S)\n#define APPHOST_MESSAGES_REPORT_AREAS(X) X(CORE)\n"
+                    + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S) X(69, LOG, log, log, , )\n",
+                "an entry of APPHOST_MESSAGES_REPORTS is not X(number, NAME, name, AREA, swiftCase, fields, arguments)"
+            ),
+            (
+                "#define APPHOST_MESSAGES_CALLS(X, F, A, S)\n#define APPHOST_MESSAGES_REPORT_AREAS(X) X(CORE)\n"
+                    + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S) X(69, LOG, log, , log, , )\n",
+                "LOG names the area \"\", not one of CORE"
+            ),
+            (
+                "#define APPHOST_MESSAGES_CALLS(X, F, A, S)\n"
+                    + "#define APPHOST_MESSAGES_REPORT_AREAS(X) X(CORE) X(SCENES)\n"
+                    + "#define APPHOST_MESSAGES_REPORTS(X, F, A, S) X(69, LOG, log, CORE, log, , ) "
+                    + "X(84, SCENE_TITLE_CHANGED, scene_title_changed, SOUND, sceneTitleChanged, , )\n",
+                "SCENE_TITLE_CHANGED names the area \"SOUND\", not one of CORE SCENES"
+            ),
         ]
         for (table, reason) in cases {
             let (status, error) = try generate(table)

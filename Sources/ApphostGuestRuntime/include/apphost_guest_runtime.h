@@ -202,9 +202,9 @@ bool ahr_value_is_valid(const ahr_value *value);
  * size_t text_length; }. Texts are the guest's bytes: not NUL-terminated
  * and not checked, invalid UTF-8 passed on as it is, for the receiver to
  * repair. */
-#define AHR_REPORT_TYPE(number, name, lower_name, swift_case, fields, arguments) \
-    typedef struct ahr_report_##lower_name {                                     \
-        fields                                                                   \
+#define AHR_REPORT_TYPE(number, name, lower_name, area, swift_case, fields, arguments) \
+    typedef struct ahr_report_##lower_name {                                           \
+        fields                                                                         \
     } ahr_report_##lower_name;
 APPHOST_MESSAGES_REPORTS(AHR_REPORT_TYPE, AHR_MESSAGE_FIELD, AHR_MESSAGE_IGNORE, AHR_MESSAGE_IGNORE)
 

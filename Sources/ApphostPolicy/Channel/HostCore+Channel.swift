@@ -63,10 +63,11 @@ extension HostCore {
 
     // MARK: From the guest
 
-    /// Hands what a guest sent to the part of the policy it concerns (`GuestEventRoute.concern`);
-    /// what an earlier launch of it sends late is dropped.
+    /// Hands what a guest sent to the part of the policy that takes it (`GuestEvent.area`, a
+    /// report's from its entry in apphost_messages.h); what an earlier launch of it sends late is
+    /// dropped.
     func handle(_ event: GuestEvent, from route: GuestEventRoute) {
-        let concern = GuestEventRoute.concern(of: event)
+        let area = event.area
         switch event {
         case .identified(let id):
             route.identifiedAs = id
@@ -80,22 +81,25 @@ extension HostCore {
             return sessions.sceneSaved(data, scene: handle, of: guest, confirmation: current ? confirmation : nil)
         default:
             // A guest thread may ask before the channel's opening is handled: kept till then.
-            if route.id == nil, concern == .background || concern == .audio { return route.early.append(event) }
+            if route.id == nil, area == .background || area == .audio { return route.early.append(event) }
         }
         guard let guest = route.id.flatMap(self.guest), let channel = guest.channel, channel === route.channel else {
             return
         }
-        switch (concern, event) {
-        case (_, .died(let cause)): crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
-        case (.background, _): perform(background.report(event, from: guest.id, backgroundFacts(guest)), for: guest)
-        case (.scenes, _): handleScenes(event, from: guest)
-        case (.audio, _):
+        switch area {
+        case .core:
+            if case .died(let cause) = event {
+                crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
+            }
+        case .background: perform(background.report(event, from: guest.id, backgroundFacts(guest)), for: guest)
+        case .scenes: handleScenes(event, from: guest)
+        case .audio:
             perform(
                 audioSessions.report(event, from: guest.id, at: clock.uptime(), audioFacts) {
                     channel.audioThreadCPUTime($0)
                 })
-        case (_, .actionFinished(let outcome)): actions.reported(outcome, by: guest.id)
-        default: break
+        case .actions:
+            if case .actionFinished(let outcome) = event { actions.reported(outcome, by: guest.id) }
         }
     }
 

@@ -11,11 +11,13 @@ public enum GuestLogLevel: Int32, Sendable, CodableByName {
 }
 
 /// What reaches the host from a guest's side of the channel, as plain data: the guest's own
-/// calls (log, save), and the channel's word that the guest is gone.
+/// calls (log, save), and the channel's word that the guest is gone. Each report of
+/// apphost_messages.h is a case its entry names, and its entry's AREA is the case's `area`
+/// (generated); the channel's own events, not on the wire, have theirs in `channelArea`.
 public enum GuestEvent: Sendable, Codable, Equatable {
     /// The opener read the guest's descriptor: its id is known before its init runs, so that what
     /// the guest logs from init is named by its id, not by its library's path. Openers send it
-    /// before anything the guest sends.
+    /// before anything the guest sends. The channel's own (`channelArea`).
     case identified(guestID: String)
     case log(GuestLogLevel, String)
     /// `save_scene_state`; with a `confirmation`, `save_scene_state_confirmed` (ABI 1.7): the
@@ -23,7 +25,8 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// is stored or could not be (X5).
     case saveSceneState(SceneHandle, Data, confirmation: SaveConfirmationID? = nil)
     /// The guest's process ended without being asked (CONTRACT X2); the text names the signal
-    /// or exit status, such as "killed by SIGSEGV" or "exited with status 3".
+    /// or exit status, such as "killed by SIGSEGV" or "exited with status 3". The channel's own
+    /// (`channelArea`).
     case died(String)
     /// The guest began a background task (`begin_task` returned `id`); the name is cut to
     /// APPHOST_TASK_NAME_MAX_BYTES.
@@ -78,4 +81,16 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// The actions extension (actions.h, ABI 1.6): how the action the guest is in ended, just
     /// before the call's reply (F2).
     case actionFinished(ActionOutcome)
+}
+
+extension GuestEvent {
+    /// The part of the host's policy that takes an event the channel makes itself, which is no
+    /// report of apphost_messages.h: `area` gives a report's from its entry, and this for the
+    /// rest. A new event of the channel's own names its area here.
+    var channelArea: GuestEventArea {
+        switch self {
+        case .identified, .died: return .core
+        default: preconditionFailure("\(self) is neither a report of apphost_messages.h nor the channel's own")
+        }
+    }
 }
