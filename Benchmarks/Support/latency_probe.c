@@ -3,7 +3,7 @@
  * its guest to the sink, measured rather than configured. Built with cc twice, as
  * wake_pingpong.c is:
  *
- *   - with -shared, a sink for mix_engine (mix_sink.h's kind table), opened through dlsym: at
+ *   - with -shared, a sink for mix_engine (mix_stream.h's kind table), opened through dlsym: at
  *     each write it notes the CLOCK_MONOTONIC time and what the period's stamp says (below) in
  *     arrays the benchmark owns, one entry per cycle, until they are full;
  *   - with -DLATENCY_RENDERER_MAIN and Sources/ApphostMixing/mix_region.c, the guest side of a
@@ -45,7 +45,7 @@ static uint64_t now_ns(void)
 
 #ifndef LATENCY_RENDERER_MAIN
 
-#include "mix_sink.h"
+#include "mix_stream.h"
 
 struct stamp_sink {
     mix_sink base;
@@ -73,7 +73,7 @@ static uint64_t decode(const float *samples)
     return value;
 }
 
-static bool stamp_write(mix_sink *base, const float *samples, uint32_t frames)
+static bool stamp_write(mix_stream *base, const float *samples, uint32_t frames)
 {
     struct stamp_sink *sink = (struct stamp_sink *)base;
     uint64_t written = now_ns();
@@ -89,13 +89,7 @@ static bool stamp_write(mix_sink *base, const float *samples, uint32_t frames)
     return true;
 }
 
-static bool stamp_finish(mix_sink *base)
-{
-    (void)base;
-    return true;
-}
-
-static const mix_sink_kind stamp_kind = {stamp_write, stamp_finish};
+static const mix_stream_kind stamp_kind = {.write = stamp_write};
 
 /* A sink of `sample_rate` and `channels` that notes, for cycle c (its c-th write) while c <
  * `capacity`: written_ns[c], the time of the write; periods[c], the stamped period's number plus
@@ -107,14 +101,15 @@ EXPORT mix_sink *apphost_bench_stamp_sink_open(uint32_t sample_rate, uint32_t ch
                                                uint64_t *rendered_ns, uint64_t *periods, uint64_t capacity,
                                                uint64_t *count)
 {
+    /* Not mix_stream_new: this library is built alone, without ApphostMixing. */
     struct stamp_sink *sink = calloc(1, sizeof *sink);
 
     if (sink == NULL) {
         return NULL;
     }
-    sink->base.kind = &stamp_kind;
-    sink->base.sample_rate = sample_rate;
-    sink->base.channels = channels;
+    sink->base.stream.kind = &stamp_kind;
+    sink->base.stream.sample_rate = sample_rate;
+    sink->base.stream.channels = channels;
     sink->written_ns = written_ns;
     sink->rendered_ns = rendered_ns;
     sink->periods = periods;

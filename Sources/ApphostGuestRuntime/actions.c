@@ -86,14 +86,12 @@ void ahr_actions_prepare(ahr_actions *actions, const ahr_raw_descriptor *raw)
     }
 }
 
-/* One C parameter's storage. */
+/* One C parameter's storage: a signed integer is kept in the unsigned
+ * member of its width, with the same bits. */
 typedef union parameter {
     uint8_t uint8;
-    int16_t int16;
     uint16_t uint16;
-    int32_t int32;
     uint32_t uint32;
-    int64_t int64;
     uint64_t uint64;
     double real;
     void *pointer;
@@ -103,8 +101,6 @@ typedef union parameter {
 /* Where libffi writes a result: integers narrower than ffi_arg widened. */
 typedef union result_storage {
     ffi_arg unsigned_word;
-    ffi_sarg signed_word;
-    int64_t int64;
     uint64_t uint64;
     double real;
     const char *string;
@@ -126,6 +122,52 @@ static bool arguments_are_declared(const ahr_prepared_action *action, const ahr_
     return true;
 }
 
+static bool is_signed(ahr_value_type type)
+{
+    return type == AHR_VALUE_INT16 || type == AHR_VALUE_INT32 || type == AHR_VALUE_INT64;
+}
+
+/* A bool's or an integer's value as the bits of a 64-bit integer. */
+static uint64_t integer_bits(const ahr_value *argument)
+{
+    if (argument->type == AHR_VALUE_BOOL) {
+        return argument->boolean ? 1 : 0;
+    }
+    return is_signed(argument->type) ? (uint64_t)argument->integer : argument->unsigned_integer;
+}
+
+/* The low `size` bytes (1, 2, 4 or 8) of `bits`, as the C integer of that
+ * width, into `slot`. */
+static void put_integer(parameter *slot, uint64_t bits, size_t size)
+{
+    if (size == 1) {
+        slot->uint8 = (uint8_t)bits;
+    } else if (size == 2) {
+        slot->uint16 = (uint16_t)bits;
+    } else if (size == 4) {
+        slot->uint32 = (uint32_t)bits;
+    } else {
+        slot->uint64 = bits;
+    }
+}
+
+/* A bool or integer result of `type`: its C type's width of the result,
+ * sign-extended for a signed type (two's complement, as the compilers this
+ * builds with convert and shift). */
+static void read_integer(ahr_value_type type, const result_storage *storage, ahr_value *value)
+{
+    unsigned shift = 64 - 8 * (unsigned)ffi_type_of(type)->size;
+    uint64_t bits = shift == 0 ? storage->uint64 : (uint64_t)storage->unsigned_word;
+
+    if (type == AHR_VALUE_BOOL) {
+        value->boolean = (uint8_t)bits != 0;
+    } else if (is_signed(type)) {
+        value->integer = (int64_t)(bits << shift) >> shift;
+    } else {
+        value->unsigned_integer = bits << shift >> shift;
+    }
+}
+
 /* Fills the parameters and the pointers libffi takes; copies strings and
  * bytes (into `copies`). False when a copy could not be made. */
 static bool fill(const ahr_prepared_action *action, const ahr_value *arguments, parameter *parameters,
@@ -139,30 +181,6 @@ static bool fill(const ahr_prepared_action *action, const ahr_value *arguments, 
 
         switch (argument->type) {
         case AHR_VALUE_NONE:
-            break;
-        case AHR_VALUE_BOOL:
-            slot->uint8 = argument->boolean ? 1 : 0;
-            break;
-        case AHR_VALUE_UINT8:
-            slot->uint8 = (uint8_t)argument->unsigned_integer;
-            break;
-        case AHR_VALUE_INT16:
-            slot->int16 = (int16_t)argument->integer;
-            break;
-        case AHR_VALUE_UINT16:
-            slot->uint16 = (uint16_t)argument->unsigned_integer;
-            break;
-        case AHR_VALUE_INT32:
-            slot->int32 = (int32_t)argument->integer;
-            break;
-        case AHR_VALUE_UINT32:
-            slot->uint32 = (uint32_t)argument->unsigned_integer;
-            break;
-        case AHR_VALUE_INT64:
-            slot->int64 = argument->integer;
-            break;
-        case AHR_VALUE_UINT64:
-            slot->uint64 = argument->unsigned_integer;
             break;
         case AHR_VALUE_DOUBLE:
             slot->real = argument->real;
@@ -179,6 +197,9 @@ static bool fill(const ahr_prepared_action *action, const ahr_value *arguments, 
             }
             ((char *)copies[i])[argument->length] = '\0';
             slot->pointer = copies[i];
+            break;
+        default:
+            put_integer(slot, integer_bits(argument), ffi_type_of(argument->type)->size);
             break;
         }
         values[next] = slot;
@@ -199,30 +220,6 @@ static const char *read_result(ahr_value_type type, const result_storage *storag
     value->type = type;
     switch (type) {
     case AHR_VALUE_NONE:
-        break;
-    case AHR_VALUE_BOOL:
-        value->boolean = (uint8_t)storage->unsigned_word != 0;
-        break;
-    case AHR_VALUE_UINT8:
-        value->unsigned_integer = (uint8_t)storage->unsigned_word;
-        break;
-    case AHR_VALUE_INT16:
-        value->integer = (int16_t)storage->signed_word;
-        break;
-    case AHR_VALUE_UINT16:
-        value->unsigned_integer = (uint16_t)storage->unsigned_word;
-        break;
-    case AHR_VALUE_INT32:
-        value->integer = (int32_t)storage->signed_word;
-        break;
-    case AHR_VALUE_UINT32:
-        value->unsigned_integer = (uint32_t)storage->unsigned_word;
-        break;
-    case AHR_VALUE_INT64:
-        value->integer = storage->int64;
-        break;
-    case AHR_VALUE_UINT64:
-        value->unsigned_integer = storage->uint64;
         break;
     case AHR_VALUE_DOUBLE:
         value->real = storage->real;
@@ -252,6 +249,9 @@ static const char *read_result(ahr_value_type type, const result_storage *storag
         if (!ahr_value_is_valid(value)) {
             return "returned NULL bytes with a length";
         }
+        break;
+    default:
+        read_integer(type, storage, value);
         break;
     }
     return NULL;

@@ -282,9 +282,9 @@ int32_t ahr_handle(ahr_runtime *runtime, const ahr_call *call)
         status = ahr_callbacks_invoke(&runtime->callbacks, call, session != NULL ? &connection : NULL);
     }
     ahr_main_queue_leave(&runtime->main_queue);
-    ahr_mirror_did_deliver(&runtime->mirror, call);
-    ahr_sessions_did_deliver(&runtime->sessions, call);
     if (call->kind == AHR_CALL_WILL_TERMINATE) {
+        ahr_mirror_forget_scenes(&runtime->mirror);
+        ahr_sessions_unattach_all(&runtime->sessions);
         ahr_scenes_forget_all(&runtime->scenes);
     }
     free(session);

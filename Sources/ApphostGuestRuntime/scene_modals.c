@@ -15,14 +15,7 @@
 
 static ahr_modal_stack *find_stack(ahr_scenes *scenes, apphost_scene_t scene)
 {
-    size_t i;
-
-    for (i = 0; i < scenes->stack_count; i++) {
-        if (scenes->stacks[i].scene == scene) {
-            return &scenes->stacks[i];
-        }
-    }
-    return NULL;
+    return ahr_find_scene(scenes->stacks, scenes->stack_count, sizeof *scenes->stacks, scene);
 }
 
 static void remove_stack(ahr_scenes *scenes, ahr_modal_stack *stack)
@@ -78,16 +71,11 @@ static bool drop_modal(ahr_scenes *scenes, apphost_scene_t scene, apphost_modal_
  * invalid id when out of memory (no id is used up then). */
 static apphost_modal_t push_modal(ahr_scenes *scenes, apphost_scene_t scene)
 {
-    ahr_modal_stack *stack = find_stack(scenes, scene);
+    ahr_modal_stack *stack = ahr_find_or_add_scene((void **)&scenes->stacks, &scenes->stack_count,
+                                                   &scenes->stack_capacity, sizeof *scenes->stacks, scene);
 
     if (stack == NULL) {
-        if (!ahr_reserve_one((void **)&scenes->stacks, &scenes->stack_capacity, scenes->stack_count,
-                             sizeof *scenes->stacks)) {
-            return APPHOST_MODAL_INVALID;
-        }
-        stack = &scenes->stacks[scenes->stack_count++];
-        memset(stack, 0, sizeof *stack);
-        stack->scene = scene;
+        return APPHOST_MODAL_INVALID;
     }
     if (!ahr_reserve_one((void **)&stack->modals, &stack->capacity, stack->count, sizeof *stack->modals)) {
         /* A stack just made for it holds nothing: not kept. */

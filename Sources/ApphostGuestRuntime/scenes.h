@@ -37,6 +37,7 @@ typedef struct ahr_activation {
 
 /* The modals open on one scene, bottom first; only scenes with some. */
 typedef struct ahr_modal_stack {
+    /* First, for ahr_find_scene (growth.h). */
     apphost_scene_t scene;
     apphost_modal_t *modals;
     size_t count;

@@ -109,11 +109,8 @@ bool ahr_sessions_will_deliver(ahr_session_list *list, const ahr_call *call)
     return applied;
 }
 
-void ahr_sessions_did_deliver(ahr_session_list *list, const ahr_call *call)
+void ahr_sessions_unattach_all(ahr_session_list *list)
 {
-    if (call->kind != AHR_CALL_WILL_TERMINATE) {
-        return;
-    }
     pthread_mutex_lock(&list->lock);
     unattach(list, APPHOST_SCENE_INVALID);
     pthread_mutex_unlock(&list->lock);

@@ -42,7 +42,7 @@ void ahr_sessions_destroy(ahr_session_list *list);
 bool ahr_sessions_will_deliver(ahr_session_list *list, const ahr_call *call);
 
 /* After will_terminate's callback: every session is unattached. */
-void ahr_sessions_did_deliver(ahr_session_list *list, const ahr_call *call);
+void ahr_sessions_unattach_all(ahr_session_list *list);
 
 /* Whether the guest has the session `id` of `length` bytes. */
 bool ahr_sessions_contains(ahr_session_list *list, const char *id, size_t length);

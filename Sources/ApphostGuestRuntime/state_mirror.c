@@ -28,32 +28,20 @@ void ahr_mirror_destroy(ahr_state_mirror *mirror)
 /* The scene's entry, or NULL. Call with the lock held. */
 static ahr_scene_entry *find(ahr_state_mirror *mirror, apphost_scene_t scene)
 {
-    size_t i;
-
-    for (i = 0; i < mirror->scene_count; i++) {
-        if (mirror->scenes[i].scene == scene) {
-            return &mirror->scenes[i];
-        }
-    }
-    return NULL;
+    return ahr_find_scene(mirror->scenes, mirror->scene_count, sizeof *mirror->scenes, scene);
 }
 
-/* Sets the state of a scene, adding it when new. Call with the lock held. */
+_Static_assert(APPHOST_SIZE_CLASS_COMPACT == 0, "a new scene's entry, zeroed, is 0x0 compact");
+
+/* Sets the state of a scene, adding it when new (0x0 compact, no failed
+ * save). Call with the lock held. */
 static bool put(ahr_state_mirror *mirror, apphost_scene_t scene, int32_t state)
 {
-    ahr_scene_entry *entry = find(mirror, scene);
+    ahr_scene_entry *entry = ahr_find_or_add_scene((void **)&mirror->scenes, &mirror->scene_count,
+                                                   &mirror->scene_capacity, sizeof *mirror->scenes, scene);
 
     if (entry == NULL) {
-        if (!ahr_reserve_one((void **)&mirror->scenes, &mirror->scene_capacity, mirror->scene_count,
-                             sizeof *mirror->scenes)) {
-            return false;
-        }
-        entry = &mirror->scenes[mirror->scene_count++];
-        entry->scene = scene;
-        entry->width = 0;
-        entry->height = 0;
-        entry->size_class = APPHOST_SIZE_CLASS_COMPACT;
-        entry->save_failed = false;
+        return false;
     }
     entry->state = state;
     return true;
@@ -129,13 +117,8 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
     return applied;
 }
 
-void ahr_mirror_did_deliver(ahr_state_mirror *mirror, const ahr_call *call)
+void ahr_mirror_forget_scenes(ahr_state_mirror *mirror)
 {
-    /* Scenes stay valid during will_terminate, so that the guest can save
-     * them there (CONTRACT A3), and not after. */
-    if (call->kind != AHR_CALL_WILL_TERMINATE) {
-        return;
-    }
     pthread_mutex_lock(&mirror->lock);
     mirror->scene_count = 0;
     pthread_mutex_unlock(&mirror->lock);

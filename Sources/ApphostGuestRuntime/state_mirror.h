@@ -9,6 +9,7 @@
 #include "apphost_guest_runtime.h"
 
 typedef struct ahr_scene_entry {
+    /* First, for ahr_find_scene (growth.h). */
     apphost_scene_t scene;
     int32_t state;
     /* The size the last SCENE_SIZE gave (scenes.h); 0x0 compact until then. */
@@ -42,8 +43,10 @@ void ahr_mirror_destroy(ahr_state_mirror *mirror);
  * changed, when a connecting scene could not be added for want of memory. */
 bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call);
 
-/* Applies what `call` says after its callback returned. */
-void ahr_mirror_did_deliver(ahr_state_mirror *mirror, const ahr_call *call);
+/* After will_terminate's callback: no scene is connected any more. Scenes
+ * stay valid during will_terminate, so that the guest can save them there
+ * (CONTRACT A3), and not after. */
+void ahr_mirror_forget_scenes(ahr_state_mirror *mirror);
 
 int32_t ahr_mirror_app_state(ahr_state_mirror *mirror);
 

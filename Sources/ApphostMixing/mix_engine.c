@@ -464,7 +464,8 @@ mix_engine *mix_engine_create(const mix_engine_config *config, char *error, size
         bad = "meter span";
     } else if (config->sink == NULL) {
         bad = "sink (none)";
-    } else if (config->sink->channels != config->channels || config->sink->sample_rate != config->sample_rate) {
+    } else if (config->sink->stream.channels != config->channels ||
+        config->sink->stream.sample_rate != config->sample_rate) {
         bad = "sink's format";
     }
     if (bad != NULL) {
@@ -560,7 +561,7 @@ static bool thread_live(const mix_engine *engine)
 
 bool mix_engine_stop(mix_engine *engine, char *error, size_t error_size)
 {
-    char closing[MIX_SINK_ERROR_BYTES] = "";
+    char closing[MIX_STREAM_ERROR_BYTES] = "";
 
     if (engine->started && !engine->joined) {
         atomic_store_explicit(&engine->stop, true, memory_order_release);

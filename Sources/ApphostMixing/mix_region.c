@@ -24,9 +24,10 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "64-bit atomics must be lock-free");
 
 enum { CACHE_LINE = 64 };
 
-/* The header at offset 0, as both sides map it. */
-typedef struct region_header {
-    /* Written once by the host before the guest has the fd. */
+/* The region's layout: the header's first words, written once by the host
+ * before the guest has the fd, and each side's own copy of them, never
+ * re-read from shared memory. */
+typedef struct region_layout {
     uint32_t magic;
     uint32_t version;
     uint32_t header_bytes;
@@ -35,7 +36,14 @@ typedef struct region_header {
     uint32_t ring;
     uint64_t slot_bytes;
     uint64_t total_bytes;
-    uint8_t pad0[CACHE_LINE - 40];
+} region_layout;
+
+_Static_assert(sizeof(region_layout) == 40, "the layout's words as MIX_REGION_VERSION has them");
+
+/* The header at offset 0, as both sides map it. */
+typedef struct region_header {
+    region_layout layout;
+    uint8_t pad0[CACHE_LINE - sizeof(region_layout)];
     /* Written by the host. */
     _Alignas(CACHE_LINE) _Atomic uint64_t requested;
     _Atomic uint64_t xruns;
@@ -56,14 +64,9 @@ typedef struct slot_header {
 struct mix_region {
     int memfd;
     int wake_fd;
+    /* The mapping, which starts with the header. */
     unsigned char *base;
-    region_header *header;
-    /* This side's own copy of the sizes, never re-read from shared memory. */
-    uint32_t frames;
-    uint32_t channels;
-    uint32_t ring;
-    size_t slot_bytes;
-    size_t total_bytes;
+    region_layout layout;
     /* The guest side: the last period mix_region_wait returned, and whether
      * mix_region_interrupt asked the waiting thread to come back. */
     uint64_t last_waited;
@@ -89,6 +92,16 @@ static size_t slot_bytes_for(uint32_t frames, uint32_t channels)
     return CACHE_LINE + 2 * samples_bytes_for(frames, channels);
 }
 
+/* The layout of a region of `ring` periods of `frames` frames of
+ * `channels` channels. */
+static region_layout layout_for(uint32_t frames, uint32_t channels, uint32_t ring)
+{
+    uint64_t slot_bytes = slot_bytes_for(frames, channels);
+
+    return (region_layout){MIX_REGION_MAGIC, MIX_REGION_VERSION, MIX_REGION_HEADER_BYTES, frames, channels, ring,
+        slot_bytes, MIX_REGION_HEADER_BYTES + ring * slot_bytes};
+}
+
 static const char *check_sizes(uint32_t frames, uint32_t channels, uint32_t ring)
 {
     if (frames < 1 || frames > MIX_REGION_MAX_FRAMES) {
@@ -103,8 +116,7 @@ static const char *check_sizes(uint32_t frames, uint32_t channels, uint32_t ring
     return NULL;
 }
 
-static mix_region *make_handle(int memfd, int wake_fd, void *base, uint32_t frames, uint32_t channels, uint32_t ring,
-    size_t total_bytes)
+static mix_region *make_handle(int memfd, int wake_fd, void *base, const region_layout *layout)
 {
     mix_region *region = calloc(1, sizeof *region);
 
@@ -114,19 +126,16 @@ static mix_region *make_handle(int memfd, int wake_fd, void *base, uint32_t fram
     region->memfd = memfd;
     region->wake_fd = wake_fd;
     region->base = base;
-    region->header = base;
-    region->frames = frames;
-    region->channels = channels;
-    region->ring = ring;
-    region->slot_bytes = slot_bytes_for(frames, channels);
-    region->total_bytes = total_bytes;
+    region->layout = *layout;
     region->last_waited = MIX_REGION_NONE;
     return region;
 }
 
+static region_header *header_of(const mix_region *region) { return (region_header *)region->base; }
+
 static slot_header *slot_of(const mix_region *region, uint64_t period)
 {
-    size_t offset = MIX_REGION_HEADER_BYTES + (size_t)(period % region->ring) * region->slot_bytes;
+    size_t offset = MIX_REGION_HEADER_BYTES + (size_t)(period % region->layout.ring) * region->layout.slot_bytes;
 
     return (slot_header *)(region->base + offset);
 }
@@ -139,6 +148,7 @@ mix_region *mix_region_create(uint32_t frames, uint32_t channels, uint32_t ring,
     int wake_fd;
     void *base;
     region_header *header;
+    region_layout layout;
     mix_region *region;
 
     if (bad != NULL) {
@@ -146,7 +156,8 @@ mix_region *mix_region_create(uint32_t frames, uint32_t channels, uint32_t ring,
             "audio region: %s out of bounds (%u frames, %u channels, %u periods)", bad, frames, channels, ring);
         return NULL;
     }
-    total = MIX_REGION_HEADER_BYTES + (size_t)ring * slot_bytes_for(frames, channels);
+    layout = layout_for(frames, channels, ring);
+    total = (size_t)layout.total_bytes;
     memfd = memfd_create("apphost-audio", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (memfd < 0) {
         mix_set_error(error, error_size, "audio region: memfd_create: %s", strerror(errno));
@@ -179,17 +190,10 @@ mix_region *mix_region_create(uint32_t frames, uint32_t channels, uint32_t ring,
     }
     /* A new memfd reads as zeros: only what is not zero is written. */
     header = base;
-    header->magic = MIX_REGION_MAGIC;
-    header->version = MIX_REGION_VERSION;
-    header->header_bytes = MIX_REGION_HEADER_BYTES;
-    header->frames = frames;
-    header->channels = channels;
-    header->ring = ring;
-    header->slot_bytes = slot_bytes_for(frames, channels);
-    header->total_bytes = total;
+    header->layout = layout;
     atomic_store_explicit(&header->requested, MIX_REGION_NONE, memory_order_relaxed);
     atomic_store_explicit(&header->rendered, MIX_REGION_NONE, memory_order_relaxed);
-    region = make_handle(memfd, wake_fd, base, frames, channels, ring, total);
+    region = make_handle(memfd, wake_fd, base, &layout);
     if (region == NULL) {
         mix_set_error(error, error_size, "audio region: out of memory");
         munmap(base, total);
@@ -210,6 +214,9 @@ mix_region *mix_region_map(int memfd, int wake_fd, char *error, size_t error_siz
 {
     struct stat status;
     region_header header;
+    /* What the host wrote, read once: this side's copy from here. */
+    const region_layout *seen = &header.layout;
+    region_layout expected;
     const char *bad;
     size_t total;
     void *base;
@@ -234,38 +241,39 @@ mix_region *mix_region_map(int memfd, int wake_fd, char *error, size_t error_siz
         mix_set_error(error, error_size, "audio region: reading the header: %s", strerror(errno));
         return NULL;
     }
-    if (header.magic != MIX_REGION_MAGIC) {
-        mix_set_error(error, error_size, "audio region: wrong magic 0x%08x (expected 0x%08x)", header.magic,
+    if (seen->magic != MIX_REGION_MAGIC) {
+        mix_set_error(error, error_size, "audio region: wrong magic 0x%08x (expected 0x%08x)", seen->magic,
             MIX_REGION_MAGIC);
         return NULL;
     }
-    if (header.version != MIX_REGION_VERSION) {
-        mix_set_error(error, error_size, "audio region: version %u, expected %u", header.version, MIX_REGION_VERSION);
+    if (seen->version != MIX_REGION_VERSION) {
+        mix_set_error(error, error_size, "audio region: version %u, expected %u", seen->version, MIX_REGION_VERSION);
         return NULL;
     }
-    if (header.header_bytes != MIX_REGION_HEADER_BYTES) {
-        mix_set_error(error, error_size, "audio region: header of %u bytes, expected %d", header.header_bytes,
+    if (seen->header_bytes != MIX_REGION_HEADER_BYTES) {
+        mix_set_error(error, error_size, "audio region: header of %u bytes, expected %d", seen->header_bytes,
             MIX_REGION_HEADER_BYTES);
         return NULL;
     }
-    bad = check_sizes(header.frames, header.channels, header.ring);
+    bad = check_sizes(seen->frames, seen->channels, seen->ring);
     if (bad != NULL) {
         mix_set_error(error, error_size, "audio region: %s out of bounds (%u frames, %u channels, %u periods)", bad,
-            header.frames, header.channels, header.ring);
+            seen->frames, seen->channels, seen->ring);
         return NULL;
     }
-    total = MIX_REGION_HEADER_BYTES + (size_t)header.ring * slot_bytes_for(header.frames, header.channels);
-    if (header.slot_bytes != slot_bytes_for(header.frames, header.channels) || header.total_bytes != total) {
+    expected = layout_for(seen->frames, seen->channels, seen->ring);
+    total = (size_t)expected.total_bytes;
+    if (seen->slot_bytes != expected.slot_bytes || seen->total_bytes != expected.total_bytes) {
         mix_set_error(error, error_size,
             "audio region: header sizes %llu and %llu do not match %u frames of %u channels",
-            (unsigned long long)header.slot_bytes, (unsigned long long)header.total_bytes, header.frames,
-            header.channels);
+            (unsigned long long)seen->slot_bytes, (unsigned long long)seen->total_bytes, seen->frames,
+            seen->channels);
         return NULL;
     }
     if ((uint64_t)status.st_size != total) {
         mix_set_error(error, error_size,
             "audio region: wrong size: %lld bytes, expected %zu for %u periods of %u frames",
-            (long long)status.st_size, total, header.ring, header.frames);
+            (long long)status.st_size, total, seen->ring, seen->frames);
         return NULL;
     }
     base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
@@ -273,7 +281,7 @@ mix_region *mix_region_map(int memfd, int wake_fd, char *error, size_t error_siz
         mix_set_error(error, error_size, "audio region: mmap of %zu bytes: %s", total, strerror(errno));
         return NULL;
     }
-    region = make_handle(memfd, wake_fd, base, header.frames, header.channels, header.ring, total);
+    region = make_handle(memfd, wake_fd, base, seen);
     if (region == NULL) {
         mix_set_error(error, error_size, "audio region: out of memory");
         munmap(base, total);
@@ -287,7 +295,7 @@ void mix_region_close(mix_region *region)
     if (region == NULL) {
         return;
     }
-    munmap(region->base, region->total_bytes);
+    munmap(region->base, (size_t)region->layout.total_bytes);
     close(region->memfd);
     close(region->wake_fd);
     free(region);
@@ -295,33 +303,33 @@ void mix_region_close(mix_region *region)
 
 int mix_region_memfd(const mix_region *region) { return region->memfd; }
 int mix_region_wake_fd(const mix_region *region) { return region->wake_fd; }
-uint32_t mix_region_frames(const mix_region *region) { return region->frames; }
-uint32_t mix_region_channels(const mix_region *region) { return region->channels; }
-uint32_t mix_region_ring(const mix_region *region) { return region->ring; }
-size_t mix_region_slot_bytes(const mix_region *region) { return region->slot_bytes; }
-size_t mix_region_total_bytes(const mix_region *region) { return region->total_bytes; }
+uint32_t mix_region_frames(const mix_region *region) { return region->layout.frames; }
+uint32_t mix_region_channels(const mix_region *region) { return region->layout.channels; }
+uint32_t mix_region_ring(const mix_region *region) { return region->layout.ring; }
+size_t mix_region_slot_bytes(const mix_region *region) { return (size_t)region->layout.slot_bytes; }
+size_t mix_region_total_bytes(const mix_region *region) { return (size_t)region->layout.total_bytes; }
 
 uint64_t mix_region_xruns(const mix_region *region)
 {
     if (region->is_host) {
         return region->xruns;
     }
-    return atomic_load_explicit(&region->header->xruns, memory_order_relaxed);
+    return atomic_load_explicit(&header_of(region)->xruns, memory_order_relaxed);
 }
 
 uint64_t mix_region_periods_rendered(const mix_region *region)
 {
-    return atomic_load_explicit(&region->header->periods_rendered, memory_order_relaxed);
+    return atomic_load_explicit(&header_of(region)->periods_rendered, memory_order_relaxed);
 }
 
 uint64_t mix_region_requested(const mix_region *region)
 {
-    return atomic_load_explicit(&region->header->requested, memory_order_acquire);
+    return atomic_load_explicit(&header_of(region)->requested, memory_order_acquire);
 }
 
 uint64_t mix_region_rendered(const mix_region *region)
 {
-    return atomic_load_explicit(&region->header->rendered, memory_order_acquire);
+    return atomic_load_explicit(&header_of(region)->rendered, memory_order_acquire);
 }
 
 bool mix_region_request(mix_region *region, uint64_t period)
@@ -329,7 +337,7 @@ bool mix_region_request(mix_region *region, uint64_t period)
     uint64_t one = 1;
     ssize_t written;
 
-    atomic_store_explicit(&region->header->requested, period, memory_order_release);
+    atomic_store_explicit(&header_of(region)->requested, period, memory_order_release);
     do {
         written = write(region->wake_fd, &one, sizeof one);
     } while (written < 0 && errno == EINTR);
@@ -347,7 +355,7 @@ const float *mix_region_collect(mix_region *region, uint64_t period)
     /* Counted in the handle, which the guest cannot reach; the header's
      * copy is for the guest's side to read. */
     region->xruns++;
-    atomic_store_explicit(&region->header->xruns, region->xruns, memory_order_relaxed);
+    atomic_store_explicit(&header_of(region)->xruns, region->xruns, memory_order_relaxed);
     return NULL;
 }
 
@@ -364,7 +372,7 @@ uint64_t mix_region_wait(mix_region *region, int64_t timeout_ns)
     int64_t deadline = timeout_ns < 0 ? 0 : now_ns() + timeout_ns;
 
     for (;;) {
-        uint64_t requested = atomic_load_explicit(&region->header->requested, memory_order_acquire);
+        uint64_t requested = atomic_load_explicit(&header_of(region)->requested, memory_order_acquire);
         struct pollfd wake = { .fd = region->wake_fd, .events = POLLIN };
         struct timespec remaining;
         uint64_t count;
@@ -403,7 +411,7 @@ float *mix_region_buffer(mix_region *region, uint64_t period)
 float *mix_region_input(mix_region *region, uint64_t period)
 {
     return (float *)((unsigned char *)slot_of(region, period) + CACHE_LINE +
-                     samples_bytes_for(region->frames, region->channels));
+                     samples_bytes_for(region->layout.frames, region->layout.channels));
 }
 
 void mix_region_interrupt(mix_region *region)
@@ -418,6 +426,6 @@ void mix_region_done(mix_region *region, uint64_t period)
 {
     /* Release: the samples before the stamp. */
     atomic_store_explicit(&slot_of(region, period)->period, period, memory_order_release);
-    atomic_store_explicit(&region->header->rendered, period, memory_order_release);
-    atomic_fetch_add_explicit(&region->header->periods_rendered, 1, memory_order_relaxed);
+    atomic_store_explicit(&header_of(region)->rendered, period, memory_order_release);
+    atomic_fetch_add_explicit(&header_of(region)->periods_rendered, 1, memory_order_relaxed);
 }

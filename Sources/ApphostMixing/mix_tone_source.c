@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 typedef struct tone_source {
     mix_source base;
@@ -15,10 +14,10 @@ typedef struct tone_source {
     double step;
 } tone_source;
 
-static bool tone_read(mix_source *source, float *samples, uint32_t frames)
+static bool tone_read(mix_stream *stream, float *samples, uint32_t frames)
 {
-    tone_source *tone = (tone_source *)source;
-    uint32_t channels = source->channels;
+    tone_source *tone = (tone_source *)stream;
+    uint32_t channels = stream->channels;
     double phase = tone->phase;
 
     for (uint32_t frame = 0; frame < frames; frame++) {
@@ -36,13 +35,7 @@ static bool tone_read(mix_source *source, float *samples, uint32_t frames)
     return true;
 }
 
-static bool tone_finish(mix_source *source)
-{
-    (void)source;
-    return true;
-}
-
-static const mix_source_kind tone_kind = {tone_read, tone_finish};
+static const mix_stream_kind tone_kind = {.read = tone_read};
 
 mix_source *mix_tone_source_open(uint32_t sample_rate, uint32_t channels, double frequency_hz, double amplitude,
     char *error, size_t error_size)
@@ -61,14 +54,11 @@ mix_source *mix_tone_source_open(uint32_t sample_rate, uint32_t channels, double
         mix_set_error(error, error_size, "tone:%g: the amplitude %g is outside 0 to 1", frequency_hz, amplitude);
         return NULL;
     }
-    tone = calloc(1, sizeof *tone);
+    tone = mix_stream_new(sizeof *tone, &tone_kind, sample_rate, channels);
     if (tone == NULL) {
         mix_set_error(error, error_size, "tone:%g: out of memory", frequency_hz);
         return NULL;
     }
-    tone->base.kind = &tone_kind;
-    tone->base.sample_rate = sample_rate;
-    tone->base.channels = channels;
     tone->amplitude = amplitude;
     tone->step = frequency_hz / sample_rate;
     return &tone->base;

@@ -3,6 +3,7 @@
 #include "mix_wav_sink.h"
 
 #include "mix_error.h"
+#include "wav_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,12 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "mix_wav_sink writes samples as they lie in memory: WAV is little-endian"
-#endif
-
 enum {
-    WAVE_FORMAT_IEEE_FLOAT = 3,
     BYTES_PER_SAMPLE = 4,
     /* What the RIFF size counts besides the samples: "WAVE", then the fmt
      * (8 + 18), fact (8 + 4) and data (8) chunks' headers. */
@@ -54,7 +50,7 @@ static void put_u32(unsigned char *at, uint32_t value)
 static void build_header(wav_sink *wav)
 {
     unsigned char *h = wav->header;
-    uint32_t channels = wav->base.channels;
+    uint32_t channels = wav->base.stream.channels;
     uint32_t block = channels * BYTES_PER_SAMPLE;
 
     memcpy(h, "RIFF", 4);
@@ -63,8 +59,8 @@ static void build_header(wav_sink *wav)
     put_u32(h + 16, 18);
     put_u16(h + 20, WAVE_FORMAT_IEEE_FLOAT);
     put_u16(h + 22, channels);
-    put_u32(h + 24, wav->base.sample_rate);
-    put_u32(h + 28, wav->base.sample_rate * block);
+    put_u32(h + 24, wav->base.stream.sample_rate);
+    put_u32(h + 28, wav->base.stream.sample_rate * block);
     put_u16(h + 32, block);
     put_u16(h + 34, BYTES_PER_SAMPLE * 8);
     /* cbSize: no extension to the fmt chunk. */
@@ -76,34 +72,6 @@ static void build_header(wav_sink *wav)
     put_u32(h + DATA_SIZE_OFFSET, 0);
 }
 
-/* Writes all of `length` bytes at the file's offset, or at `offset` when it
- * is not negative. 0, or the errno that stopped it (ENOSPC for a write that
- * took nothing, as a full disk does). */
-static int write_fully(int fd, const void *bytes, size_t length, off_t offset)
-{
-    const unsigned char *next = bytes;
-
-    while (length > 0) {
-        ssize_t written = offset < 0 ? write(fd, next, length) : pwrite(fd, next, length, offset);
-
-        if (written < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return errno;
-        }
-        if (written == 0) {
-            return ENOSPC;
-        }
-        next += written;
-        length -= (size_t)written;
-        if (offset >= 0) {
-            offset += written;
-        }
-    }
-    return 0;
-}
-
 /* The header with the sizes of what is written so far, in one pwrite. */
 static int update_header(wav_sink *wav)
 {
@@ -111,41 +79,41 @@ static int update_header(wav_sink *wav)
     uint32_t data = (uint32_t)wav->data_bytes;
 
     put_u32(wav->header + 4, RIFF_OVERHEAD + data);
-    put_u32(wav->header + FACT_FRAMES_OFFSET, data / (wav->base.channels * BYTES_PER_SAMPLE));
+    put_u32(wav->header + FACT_FRAMES_OFFSET, data / (wav->base.stream.channels * BYTES_PER_SAMPLE));
     put_u32(wav->header + DATA_SIZE_OFFSET, data);
     wav->writes_since_header = 0;
-    return write_fully(wav->fd, wav->header, sizeof wav->header, 0);
+    return wav_file_write(wav->fd, wav->header, sizeof wav->header, 0);
 }
 
-static bool wav_write(mix_sink *sink, const float *samples, uint32_t frames)
+static bool wav_write(mix_stream *stream, const float *samples, uint32_t frames)
 {
-    wav_sink *wav = (wav_sink *)sink;
-    uint64_t bytes = (uint64_t)frames * sink->channels * BYTES_PER_SAMPLE;
+    wav_sink *wav = (wav_sink *)stream;
+    uint64_t bytes = (uint64_t)frames * stream->channels * BYTES_PER_SAMPLE;
     int failure;
 
     if (wav->data_bytes + bytes > UINT32_MAX - RIFF_OVERHEAD) {
-        mix_sink_fail(sink, "wav:%s: full: a WAV file holds at most 4 GiB", wav->path);
+        mix_stream_fail(stream, "wav:%s: full: a WAV file holds at most 4 GiB", wav->path);
         return false;
     }
-    failure = write_fully(wav->fd, samples, (size_t)bytes, -1);
+    failure = wav_file_write(wav->fd, samples, (size_t)bytes, -1);
     if (failure != 0) {
-        mix_sink_fail(sink, "wav:%s: cannot write: %s", wav->path, strerror(failure));
+        mix_stream_fail(stream, "wav:%s: cannot write: %s", wav->path, strerror(failure));
         return false;
     }
     wav->data_bytes += bytes;
     if (++wav->writes_since_header >= wav->header_every) {
         failure = update_header(wav);
         if (failure != 0) {
-            mix_sink_fail(sink, "wav:%s: cannot update the header: %s", wav->path, strerror(failure));
+            mix_stream_fail(stream, "wav:%s: cannot update the header: %s", wav->path, strerror(failure));
             return false;
         }
     }
     return true;
 }
 
-static bool wav_finish(mix_sink *sink)
+static bool wav_finish(mix_stream *stream)
 {
-    wav_sink *wav = (wav_sink *)sink;
+    wav_sink *wav = (wav_sink *)stream;
     bool finished = true;
     int failure;
 
@@ -153,19 +121,19 @@ static bool wav_finish(mix_sink *sink)
      * written, and the file stays readable. */
     failure = update_header(wav);
     if (failure != 0) {
-        mix_sink_fail(sink, "wav:%s: cannot update the header: %s", wav->path, strerror(failure));
+        mix_stream_fail(stream, "wav:%s: cannot update the header: %s", wav->path, strerror(failure));
         finished = false;
     }
     /* close(2) is where some file systems (NFS) report a failed write. */
     if (close(wav->fd) != 0 && errno != EINTR) {
-        mix_sink_fail(sink, "wav:%s: cannot close: %s", wav->path, strerror(errno));
+        mix_stream_fail(stream, "wav:%s: cannot close: %s", wav->path, strerror(errno));
         finished = false;
     }
     wav->fd = -1;
     return finished;
 }
 
-static const mix_sink_kind wav_kind = {wav_write, wav_finish};
+static const mix_stream_kind wav_kind = {.write = wav_write, .finish = wav_finish};
 
 mix_sink *mix_wav_sink_open(const char *path, uint32_t sample_rate, uint32_t channels, uint32_t header_every,
     char *error, size_t error_size)
@@ -175,15 +143,12 @@ mix_sink *mix_wav_sink_open(const char *path, uint32_t sample_rate, uint32_t cha
     int failure;
 
     mix_clear_error(error, error_size);
-    wav = calloc(1, sizeof *wav + path_bytes);
+    wav = mix_stream_new(sizeof *wav + path_bytes, &wav_kind, sample_rate, channels);
     if (wav == NULL) {
         mix_set_error(error, error_size, "wav:%s: out of memory", path);
         return NULL;
     }
     memcpy(wav->path, path, path_bytes);
-    wav->base.kind = &wav_kind;
-    wav->base.sample_rate = sample_rate;
-    wav->base.channels = channels;
     wav->header_every = header_every == 0 ? 1 : header_every;
     build_header(wav);
 
@@ -194,7 +159,7 @@ mix_sink *mix_wav_sink_open(const char *path, uint32_t sample_rate, uint32_t cha
         return NULL;
     }
     /* The file's offset is then past the header, where samples go. */
-    failure = write_fully(wav->fd, wav->header, sizeof wav->header, -1);
+    failure = wav_file_write(wav->fd, wav->header, sizeof wav->header, -1);
     if (failure != 0) {
         mix_set_error(error, error_size, "wav:%s: cannot write: %s", path, strerror(failure));
         close(wav->fd);

@@ -3,6 +3,7 @@
 #include "mix_wav_source.h"
 
 #include "mix_error.h"
+#include "wav_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,14 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "mix_wav_source takes float samples as they lie in the file: WAV is little-endian"
-#endif
-
 enum {
-    WAVE_FORMAT_PCM = 1,
-    WAVE_FORMAT_IEEE_FLOAT = 3,
-    WAVE_FORMAT_EXTENSIBLE = 0xFFFE,
     /* The plain fmt chunk; WAVE_FORMAT_EXTENSIBLE's is 40 bytes, its
      * subformat GUID at 24. */
     FMT_BYTES = 16,
@@ -53,31 +47,6 @@ typedef struct wav_format {
 static uint32_t get_u16(const unsigned char *at) { return (uint32_t)at[0] | (uint32_t)at[1] << 8; }
 
 static uint32_t get_u32(const unsigned char *at) { return get_u16(at) | get_u16(at + 2) << 16; }
-
-/* Reads all of `length` bytes at `offset`: 0, or the errno that stopped it
- * (EIO for a file that ended first, which the chunk walk rules out). */
-static int read_fully(int fd, void *bytes, size_t length, off_t offset)
-{
-    unsigned char *next = bytes;
-
-    while (length > 0) {
-        ssize_t got = pread(fd, next, length, offset);
-
-        if (got < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return errno;
-        }
-        if (got == 0) {
-            return EIO;
-        }
-        next += got;
-        length -= (size_t)got;
-        offset += got;
-    }
-    return 0;
-}
 
 /* Checks the fmt chunk's `size` bytes at `fmt` (at most
  * FMT_EXTENSIBLE_BYTES of them read); false with the error said. */
@@ -162,7 +131,7 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
     unsigned char *raw;
     int failure;
 
-    if (file_size < sizeof header || (failure = read_fully(fd, header, sizeof header, 0)) != 0
+    if (file_size < sizeof header || (failure = wav_file_read(fd, header, sizeof header, 0)) != 0
         || memcmp(header, "RIFF", 4) != 0 || memcmp(header + 8, "WAVE", 4) != 0) {
         mix_set_error(error, error_size, "wav:%s: not a WAV file (no RIFF WAVE header)", path);
         return false;
@@ -173,7 +142,7 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
         unsigned char chunk[8];
         uint64_t size;
 
-        failure = read_fully(fd, chunk, sizeof chunk, (off_t)offset);
+        failure = wav_file_read(fd, chunk, sizeof chunk, (off_t)offset);
         if (failure != 0) {
             mix_set_error(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
             return false;
@@ -189,7 +158,7 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
         if (memcmp(chunk, "fmt ", 4) == 0 && !have_format) {
             uint32_t wanted = size < sizeof fmt ? (uint32_t)size : (uint32_t)sizeof fmt;
 
-            failure = read_fully(fd, fmt, wanted, (off_t)(offset + 8));
+            failure = wav_file_read(fd, fmt, wanted, (off_t)(offset + 8));
             if (failure != 0) {
                 mix_set_error(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
                 return false;
@@ -247,7 +216,7 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
         *samples = NULL;
         return false;
     }
-    failure = read_fully(fd, raw, (size_t)data_bytes, (off_t)data_offset);
+    failure = wav_file_read(fd, raw, (size_t)data_bytes, (off_t)data_offset);
     if (failure != 0) {
         mix_set_error(error, error_size, "wav:%s: cannot read: %s", path, strerror(failure));
         free(raw);
@@ -260,10 +229,10 @@ static bool load(int fd, uint64_t file_size, const char *path, uint32_t sample_r
     return true;
 }
 
-static bool wav_read(mix_source *source, float *samples, uint32_t frames)
+static bool wav_read(mix_stream *stream, float *samples, uint32_t frames)
 {
-    wav_source *wav = (wav_source *)source;
-    uint32_t channels = source->channels;
+    wav_source *wav = (wav_source *)stream;
+    uint32_t channels = stream->channels;
     uint32_t done = 0;
 
     while (done < frames) {
@@ -291,16 +260,16 @@ static bool wav_read(mix_source *source, float *samples, uint32_t frames)
     return true;
 }
 
-static bool wav_finish(mix_source *source)
+static bool wav_finish(mix_stream *stream)
 {
-    wav_source *wav = (wav_source *)source;
+    wav_source *wav = (wav_source *)stream;
 
     free(wav->samples);
     wav->samples = NULL;
     return true;
 }
 
-static const mix_source_kind wav_kind = {wav_read, wav_finish};
+static const mix_stream_kind wav_kind = {.read = wav_read, .finish = wav_finish};
 
 mix_source *mix_wav_source_open(const char *path, uint32_t sample_rate, uint32_t channels, char *error,
     size_t error_size)
@@ -335,15 +304,12 @@ mix_source *mix_wav_source_open(const char *path, uint32_t sample_rate, uint32_t
     if (!loaded) {
         return NULL;
     }
-    wav = calloc(1, sizeof *wav);
+    wav = mix_stream_new(sizeof *wav, &wav_kind, sample_rate, channels);
     if (wav == NULL) {
         mix_set_error(error, error_size, "wav:%s: out of memory", path);
         free(samples);
         return NULL;
     }
-    wav->base.kind = &wav_kind;
-    wav->base.sample_rate = sample_rate;
-    wav->base.channels = channels;
     wav->samples = samples;
     wav->file_channels = format.channels;
     wav->frames = sample_count / format.channels;

@@ -25,16 +25,34 @@ static void note_shortage(wire_io *io, bool failed_before)
     }
 }
 
-void wire_io_u8(wire_io *io, uint8_t *value)
+/* A little-endian number of `size` bytes (1, 4 or 8): written from *value,
+ * or read into it. */
+static void io_number(wire_io *io, uint64_t *value, size_t size)
 {
     bool failed = io->cursor.failed;
 
     if (!wire_io_reading(io)) {
-        frame_put_u8(io->frame, *value);
+        if (size == 1) {
+            frame_put_u8(io->frame, (uint8_t)*value);
+        } else if (size == 4) {
+            frame_put_u32(io->frame, (uint32_t)*value);
+        } else {
+            frame_put_u64(io->frame, *value);
+        }
         return;
     }
-    *value = wire_read_u8(&io->cursor);
+    *value = size == 1   ? wire_read_u8(&io->cursor)
+             : size == 4 ? wire_read_u32(&io->cursor)
+                         : wire_read_u64(&io->cursor);
     note_shortage(io, failed);
+}
+
+void wire_io_u8(wire_io *io, uint8_t *value)
+{
+    uint64_t wide = *value;
+
+    io_number(io, &wide, 1);
+    *value = (uint8_t)wide;
 }
 
 void wire_io_bool(wire_io *io, bool *value)
@@ -48,14 +66,10 @@ void wire_io_bool(wire_io *io, bool *value)
 
 void wire_io_u32(wire_io *io, uint32_t *value)
 {
-    bool failed = io->cursor.failed;
+    uint64_t wide = *value;
 
-    if (!wire_io_reading(io)) {
-        frame_put_u32(io->frame, *value);
-        return;
-    }
-    *value = wire_read_u32(&io->cursor);
-    note_shortage(io, failed);
+    io_number(io, &wide, 4);
+    *value = (uint32_t)wide;
 }
 
 void wire_io_i32(wire_io *io, int32_t *value)
@@ -66,17 +80,7 @@ void wire_io_i32(wire_io *io, int32_t *value)
     *value = (int32_t)bits;
 }
 
-void wire_io_u64(wire_io *io, uint64_t *value)
-{
-    bool failed = io->cursor.failed;
-
-    if (!wire_io_reading(io)) {
-        frame_put_u64(io->frame, *value);
-        return;
-    }
-    *value = wire_read_u64(&io->cursor);
-    note_shortage(io, failed);
-}
+void wire_io_u64(wire_io *io, uint64_t *value) { io_number(io, value, 8); }
 
 void wire_io_f64(wire_io *io, double *value)
 {

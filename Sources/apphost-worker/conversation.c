@@ -39,21 +39,6 @@ typedef struct worker_conversation {
 /* Enough for dlerror()'s text naming a path of PATH_MAX bytes. */
 enum { LOAD_ERROR_BYTES = 8192 };
 
-static const char *stage_name(conversation_stage stage)
-{
-    switch (stage) {
-    case STAGE_AWAITING_LOAD:
-        return "before LOAD";
-    case STAGE_LOADED:
-        return "after LOADED";
-    case STAGE_RUNNING:
-        return "while running";
-    case STAGE_FINISHED:
-        return "after a failed load or start";
-    }
-    return "?";
-}
-
 /* Writes `message` whole, before any other thread's frame. */
 static void send_message(frame_writer *writer, const wire_message *message)
 {
@@ -230,42 +215,31 @@ _Noreturn static void handle_stop(worker_conversation *conversation, wire_frame 
 
 /* ---- The conversation ----------------------------------------------------- */
 
-/* The one request type `stage` accepts besides STOP. */
-static uint8_t expected_type(conversation_stage stage)
-{
-    switch (stage) {
-    case STAGE_AWAITING_LOAD:
-        return APPHOST_WIRE_LOAD;
-    case STAGE_LOADED:
-        return APPHOST_WIRE_START;
-    case STAGE_RUNNING:
-        return APPHOST_WIRE_CALL;
-    case STAGE_FINISHED:
-        return APPHOST_WIRE_STOP;
-    }
-    return APPHOST_WIRE_STOP;
-}
+/* What each stage accepts besides STOP, and how a protocol error names it. */
+static const struct stage_rules {
+    const char *name;
+    uint8_t expected_type;
+    /* NULL where STOP is all there is. */
+    void (*handle)(worker_conversation *conversation, wire_frame frame);
+} stages[] = {
+    [STAGE_AWAITING_LOAD] = {"before LOAD", APPHOST_WIRE_LOAD, handle_load},
+    [STAGE_LOADED] = {"after LOADED", APPHOST_WIRE_START, handle_start},
+    [STAGE_RUNNING] = {"while running", APPHOST_WIRE_CALL, handle_call},
+    [STAGE_FINISHED] = {"after a failed load or start", APPHOST_WIRE_STOP, NULL},
+};
 
 static void dispatch(worker_conversation *conversation, wire_frame frame)
 {
+    const struct stage_rules *stage = &stages[conversation->stage];
+
     if (frame.type == APPHOST_WIRE_STOP) {
         handle_stop(conversation, frame);
     }
-    if (frame.type != expected_type(conversation->stage)) {
+    if (frame.type != stage->expected_type) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: frame type %u is not expected %s", frame.type,
-                    stage_name(conversation->stage));
+                    stage->name);
     }
-    switch (frame.type) {
-    case APPHOST_WIRE_LOAD:
-        handle_load(conversation, frame);
-        break;
-    case APPHOST_WIRE_START:
-        handle_start(conversation, frame);
-        break;
-    case APPHOST_WIRE_CALL:
-        handle_call(conversation, frame);
-        break;
-    }
+    stage->handle(conversation, frame);
 }
 
 _Noreturn void conversation_serve(int fd)

@@ -18,7 +18,7 @@ final class AlsaSinkTests: XCTestCase {
                 tone.withUnsafeBufferPointer { mix_sink_write(sink, $0.baseAddress, 480) },
                 String(cString: mix_sink_error(sink)))
         }
-        XCTAssertEqual(sink.pointee.frames_written, 48_000)
+        XCTAssertEqual(sink.pointee.stream.frames, 48_000)
         XCTAssertEqual(String(cString: mix_sink_error(sink)), "")
         print("alsa:null: \(mix_alsa_sink_underruns(sink)) underruns, \(mix_alsa_sink_overflows(sink)) overflows")
         XCTAssertEqual(mix_alsa_sink_overflows(sink), 0)
@@ -37,7 +37,7 @@ final class AlsaSinkTests: XCTestCase {
     }
 
     // A device that opens but refuses the format: no sink, and one line saying what it refused. The
-    // sink and the source set the device up through one function (alsa_pcm.c): each names its own
+    // sink and the source set the device up through one function (mix_alsa.c): each names its own
     // direction ("play" here, "capture" in SourceTests).
     func testRefusedFormatSaysWhy() {
         var error = [CChar](repeating: 0, count: 256)

@@ -666,16 +666,15 @@ final class EngineTests: XCTestCase {
     // A sink that fails (a full disk): the engine says so with the sink's line, keeps cycling
     // (sessions are still driven, meters still count) and stop reports it.
     func testASinkFailureIsReportedAndTheMixerKeepsCycling() throws {
-        let kind = UnsafeMutablePointer<mix_sink_kind>.allocate(capacity: 1)
+        let kind = UnsafeMutablePointer<mix_stream_kind>.allocate(capacity: 1)
         defer { kind.deallocate() }
         kind.initialize(
-            to: mix_sink_kind(
-                write: { sink, _, _ in sink!.pointee.frames_written < 10 * 480 },
+            to: mix_stream_kind(
+                write: { stream, _, _ in stream!.pointee.frames < 10 * 480 }, read: nil,
                 finish: { _ in true }))
-        let sink = calloc(1, MemoryLayout<mix_sink>.size)!.assumingMemoryBound(to: mix_sink.self)
-        sink.pointee.kind = UnsafePointer(kind)
-        sink.pointee.sample_rate = UInt32(Signals.sampleRate)
-        sink.pointee.channels = Self.channels
+        let sink = try XCTUnwrap(
+            mix_stream_new(MemoryLayout<mix_sink>.size, kind, UInt32(Signals.sampleRate), Self.channels)
+        ).assumingMemoryBound(to: mix_sink.self)
         let engine = try makeEngine(clock: MIX_CLOCK_FREE, sink: sink, cycles: 50)
         try start(engine)
         XCTAssertTrue(Self.eventually { Self.output(engine).finished == 1 }, "all 50 cycles")

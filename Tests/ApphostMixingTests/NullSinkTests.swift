@@ -9,7 +9,7 @@ final class NullSinkTests: XCTestCase {
         for _ in 0..<100 {
             XCTAssertTrue(tone.withUnsafeBufferPointer { mix_sink_write(sink, $0.baseAddress, 480) })
         }
-        XCTAssertEqual(sink.pointee.frames_written, 48_000)
+        XCTAssertEqual(sink.pointee.stream.frames, 48_000)
         XCTAssertEqual(String(cString: mix_sink_error(sink)), "")
         var error = [CChar](repeating: 0x7F, count: 16)
         XCTAssertTrue(mix_sink_close(sink, &error, error.count))

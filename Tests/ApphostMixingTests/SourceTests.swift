@@ -49,7 +49,7 @@ final class SourceTests: XCTestCase {
     private func read(
         _ source: UnsafeMutablePointer<mix_source>, _ total: Int, in sizes: [Int] = [Signals.periodFrames]
     ) -> [Float] {
-        let channels = Int(source.pointee.channels)
+        let channels = Int(source.pointee.stream.channels)
         var samples = [Float](repeating: .nan, count: total * channels)
         var done = 0
         var turn = 0
@@ -83,7 +83,7 @@ final class SourceTests: XCTestCase {
         let source = try kept(mix_silence_source_open(48_000, 2), [])
         let samples = read(source, 4800)
         XCTAssertEqual(samples, [Float](repeating: 0, count: 9600))
-        XCTAssertEqual(source.pointee.frames_read, 4800)
+        XCTAssertEqual(source.pointee.stream.frames, 4800)
         XCTAssertEqual(String(cString: mix_source_error(source)), "")
     }
 
@@ -156,7 +156,7 @@ final class SourceTests: XCTestCase {
         XCTAssertEqual(mix_level_peak_dbfs(level), stats.peakDB, accuracy: 0.05)
         XCTAssertEqual(mix_level_rms_dbfs(level), Signals.dB(0.5 / 2.0.squareRoot()), accuracy: 0.05)
         XCTAssertEqual(Self.channel(samples, 0), Self.channel(samples, 1), "the mono file on both channels")
-        XCTAssertEqual(source.pointee.frames_read, 24_000)
+        XCTAssertEqual(source.pointee.stream.frames, 24_000)
     }
 
     // The other formats it takes, each as sox writes them (24 and 32-bit PCM and float32 are
@@ -231,7 +231,7 @@ final class SourceTests: XCTestCase {
         var error = [CChar](repeating: 0, count: 256)
         let source = try kept(mix_alsa_source_open("null", 48_000, 2, 480, &error, error.count), error)
         let samples = read(source, 4800)
-        XCTAssertEqual(source.pointee.frames_read, 4800)
+        XCTAssertEqual(source.pointee.stream.frames, 4800)
         XCTAssertEqual(samples, [Float](repeating: 0, count: 9600), "every frame filled, with silence")
         print(
             "alsa:null capture: \(mix_alsa_source_underruns(source)) underruns, \(mix_alsa_source_overruns(source)) overruns"

@@ -185,7 +185,7 @@ final class WavSinkTests: XCTestCase {
         XCTAssertEqual(results, Array(repeating: true, count: 10) + [false, false])
         let expected = "wav:\(path): cannot write: File too large"
         XCTAssertEqual(String(cString: mix_sink_error(sink)), expected)
-        XCTAssertEqual(sink.pointee.frames_written, 10 * 480)
+        XCTAssertEqual(sink.pointee.stream.frames, 10 * 480)
         let (closed, error) = close(sink)
         XCTAssertFalse(closed)
         XCTAssertEqual(error, expected)

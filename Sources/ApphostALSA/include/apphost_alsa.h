@@ -1,7 +1,7 @@
 /*
  * The ALSA sink and source (`--audio-output alsa:DEVICE`,
- * `--audio-input alsa:DEVICE`), on ApphostMixing's mix_sink.h and
- * mix_source.h, through alsa-lib (libasound):
+ * `--audio-input alsa:DEVICE`), on ApphostMixing's mix_stream.h, through
+ * alsa-lib (libasound):
  *
  *   mix_alsa_sink.h     an ALSA playback device, written without waiting
  *   mix_alsa_source.h   an ALSA capture device, read without waiting

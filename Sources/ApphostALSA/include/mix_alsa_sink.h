@@ -23,7 +23,7 @@
  *     counted (underruns), and the period is written after it.
  *
  * Any other error fails the sink with one line, as every sink does.
- * mix_sink's frames_written counts every frame the sink took, dropped
+ * The stream's frames count every frame the sink took, dropped
  * periods included.
  */
 #ifndef MIX_ALSA_SINK_H
@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mix_sink.h"
+#include "mix_stream.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mix_source.h"
+#include "mix_stream.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -116,29 +116,16 @@ public struct WorkerOpener: GuestOpener {
             capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), user: user)
         let pid = worker.process.pid
         try worker.awaitHello()
-        do {
-            try freezer.adopt(pid: pid)
-        } catch {
-            worker.abandon()
-            throw LoadError(path: path, cause: .workerFailed("cannot take charge of worker \(pid): \(error)"))
-        }
+        try worker.readying(path: path, "cannot take charge of worker \(pid)") { try freezer.adopt(pid: pid) }
         // From here the freezer knows the worker: whatever happens, it forgets it once it is gone.
         var handedOver = false
         defer { if !handedOver { freezer.release(pid: pid) } }
         // The limits hold before the guest's code is loaded; the limiter too forgets the worker.
-        do throws(LimitError) {
-            try limiter?.apply(to: pid)
-        } catch {
-            worker.abandon()
-            throw LoadError(path: path, cause: .workerFailed("cannot limit worker \(pid): \(error)"))
-        }
+        try worker.readying(path: path, "cannot limit worker \(pid)") { try limiter?.apply(to: pid) }
         defer { if !handedOver { limiter?.release(pid: pid) } }
         // Before the guest's code runs, so that every thread it starts inherits the nice.
-        do throws(LimitError) {
-            try priority?.apply(to: pid)
-        } catch {
-            worker.abandon()
-            throw LoadError(path: path, cause: .workerFailed("cannot lower the priority of worker \(pid): \(error)"))
+        try worker.readying(path: path, "cannot lower the priority of worker \(pid)") {
+            try self.priority?.apply(to: pid)
         }
         defer { if !handedOver { priority?.release(pid: pid) } }
 
@@ -212,6 +199,19 @@ public struct WorkerOpener: GuestOpener {
                 throw error
             }
             throw LoadError(path: error.path, cause: .guestCrashed("\(how): \(limit)"))
+        }
+    }
+}
+
+extension WorkerHandshake {
+    /// Runs a step of readying the worker before its guest loads; when the step fails, abandons
+    /// the worker and throws, as `path`'s load error, what could not be done (`failure`) and why.
+    fileprivate func readying(path: String, _ failure: String, _ step: () throws -> Void) throws(LoadError) {
+        do {
+            try step()
+        } catch {
+            abandon()
+            throw LoadError(path: path, cause: .workerFailed("\(failure): \(error)"))
         }
     }
 }

@@ -13,14 +13,6 @@ public struct WorkerUserRecord: Codable, Equatable, Sendable {
     public var guest: String?
     /// The process that allocated it: the host, or inspect.
     public var holder: Int32
-
-    public init(uid: UInt32, guests: String, library: String, guest: String? = nil, holder: Int32) {
-        self.uid = uid
-        self.guests = guests
-        self.library = library
-        self.guest = guest
-        self.holder = holder
-    }
 }
 
 /// Which user each worker of one guests directory takes (CONTRACT X2), as Android gives each app

@@ -11,15 +11,14 @@
  *   mix_level.h           peak and RMS of a period, in linear and dBFS, and
  *                         over a span of periods (a session's level for
  *                         `ctl audio`)
- *   mix_sink.h            where mixed periods go: the one interface of every
- *                         sink
+ *   mix_stream.h          where mixed periods go and where the host's
+ *                         captured input comes from, which record sessions
+ *                         receive: the one interface of every sink and
+ *                         every source
  *   mix_wav_sink.h        a WAV file (32-bit float) a killed host leaves
  *                         readable
  *   mix_null_sink.h       nothing written: the mixer paced by the host's
  *                         clock
- *   mix_source.h          where the host's captured input comes from, which
- *                         record sessions receive: the one interface of every
- *                         source
  *   mix_silence_source.h  zeros: record sessions run with no input at all
  *   mix_tone_source.h     a sine, phase-continuous: an input of known level
  *                         and pitch
@@ -66,8 +65,7 @@
 #include "mix_period.h"
 #include "mix_region.h"
 #include "mix_silence_source.h"
-#include "mix_sink.h"
-#include "mix_source.h"
+#include "mix_stream.h"
 #include "mix_tone_source.h"
 #include "mix_wav_sink.h"
 #include "mix_wav_source.h"

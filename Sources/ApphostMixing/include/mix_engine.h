@@ -82,8 +82,7 @@
 
 #include "mix_pacer.h"
 #include "mix_region.h"
-#include "mix_sink.h"
-#include "mix_source.h"
+#include "mix_stream.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -36,17 +36,6 @@ static inline void mix_set_error(char *error, size_t error_size, const char *for
     va_end(arguments);
 }
 
-/* mix_sink_fail's and mix_source_fail's: the first failure sets *failed and
- * writes its text to `text` (`text_size` bytes); a later one keeps it. */
-static inline void mix_fail_once(bool *failed, char *text, size_t text_size, const char *format, va_list arguments)
-{
-    if (*failed) {
-        return;
-    }
-    *failed = true;
-    vsnprintf(text, text_size, format, arguments);
-}
-
 /* Empties `error`, so that a caller reads "" when nothing failed. */
 static inline void mix_clear_error(char *error, size_t error_size)
 {

@@ -9,14 +9,14 @@
 
 #include <stdint.h>
 
-#include "mix_sink.h"
+#include "mix_stream.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* A sink that drops what it is given (its writes always succeed; it counts
- * frames_written as any sink). NULL when memory runs out; `channels` and
+ * its frames as any sink). NULL when memory runs out; `channels` and
  * `sample_rate` at least 1. Close it with mix_sink_close. Any thread. */
 mix_sink *mix_null_sink_open(uint32_t sample_rate, uint32_t channels);
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "mix_source.h"
+#include "mix_stream.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mix_sink.h"
+#include "mix_stream.h"
 
 #ifdef __cplusplus
 extern "C" {
