@@ -2,8 +2,11 @@
  * The exported entry symbol of every Swift guest.
  *
  * A Swift guest library links this file through ApphostSDK, so its author
- * never writes C. The functions here only forward to the Swift half
- * (ApphostGuestEntry.h lists them); all policy lives in ApphostSDK.
+ * never writes C. Only what must be C is here: the exported data symbol
+ * and the constructor that fills its descriptor. Its functions are the
+ * Swift half's (ApphostGuestEntry.h lists them), and so are the callback
+ * tables that query returns (GuestCallbacks.swift); all policy lives in
+ * ApphostSDK.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr, RTLD_NODELETE */
@@ -11,7 +14,6 @@
 #include "ApphostGuestEntry.h"
 
 #include <dlfcn.h>
-#include <string.h>
 
 /*
  * The guest library's own `main`, which the Swift compiler generates for the
@@ -72,74 +74,12 @@ __attribute__((constructor)) static void apphost_guest_entry_load(void)
     (void)apphost_sdk_fill_descriptor(&g_descriptor);
 }
 
-static const apphost_app_callbacks_t app_callbacks = {
-    sizeof(apphost_app_callbacks_t),
-    apphost_sdk_did_finish_launching,
-    apphost_sdk_will_terminate,
-    apphost_sdk_did_receive_memory_warning,
-};
-
-static const apphost_scene_callbacks_t scene_callbacks = {
-    sizeof(apphost_scene_callbacks_t),
-    apphost_sdk_scene_will_connect,
-    apphost_sdk_scene_will_enter_foreground,
-    apphost_sdk_scene_did_become_active,
-    apphost_sdk_scene_will_resign_active,
-    apphost_sdk_scene_did_enter_background,
-    apphost_sdk_scene_did_disconnect,
-};
-
-static const apphost_guest_scenes_t guest_scenes = {
-    sizeof(apphost_guest_scenes_t),
-    apphost_sdk_scene_did_change_size,
-    apphost_sdk_scene_perform_action,
-    apphost_sdk_scene_should_dismiss_modal,
-    apphost_sdk_scene_did_dismiss_modal,
-    apphost_sdk_did_discard,
-    apphost_sdk_did_refuse_request,
-};
-
-/* Every Swift guest answers for its audio session (audio.h): the SDK turns
- * these calls into AudioSession's events and activate()'s answers, and
- * ignores them when the guest never touches its session. render (ABI 1.5)
- * calls the guest's renderer, and leaves silence without one; a host of ABI
- * 1.4 reads the table only up to media_services_reset and never calls it. */
-static const apphost_guest_audio_t guest_audio = {
-    sizeof(apphost_guest_audio_t),
-    apphost_sdk_audio_activation_finished,
-    apphost_sdk_audio_interruption_began,
-    apphost_sdk_audio_interruption_ended,
-    apphost_sdk_audio_route_changed,
-    apphost_sdk_audio_secondary_audio_hint,
-    apphost_sdk_audio_media_services_reset,
-    apphost_sdk_audio_render,
-};
-
-/* [thread-safe]: compares strings and returns constant data. */
-static const void *apphost_guest_entry_query(const char *interface_id)
-{
-    if (interface_id == NULL) {
-        return NULL;
-    }
-    if (strcmp(interface_id, APPHOST_GUEST_APP_CALLBACKS_ID) == 0) {
-        return &app_callbacks;
-    }
-    if (strcmp(interface_id, APPHOST_GUEST_SCENE_CALLBACKS_ID) == 0) {
-        return &scene_callbacks;
-    }
-    if (strcmp(interface_id, APPHOST_GUEST_SCENES_CALLBACKS_ID) == 0) {
-        return &guest_scenes;
-    }
-    if (strcmp(interface_id, APPHOST_GUEST_AUDIO_CALLBACKS_ID) == 0) {
-        return &guest_audio;
-    }
-    return NULL;
-}
-
 const apphost_entry_t apphost_entry = {
     APPHOST_ABI_VERSION_INIT,
     &g_descriptor,
     apphost_sdk_init,
     apphost_sdk_deinit,
-    apphost_guest_entry_query,
+    /* [thread-safe]: the callback tables, which the Swift half builds once
+     * (GuestCallbacks.swift). */
+    apphost_sdk_query,
 };

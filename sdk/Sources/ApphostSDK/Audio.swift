@@ -280,7 +280,7 @@ public final class AudioSession: @unchecked Sendable {
         set { state.withLock { $0.handler = newValue } }
     }
 
-    // MARK: - The host's calls (EntryBridge.swift), on the main queue
+    // MARK: - The host's calls (GuestCallbacks.swift), on the main queue
 
     /// activation_finished: answers the caller of ``activate()`` that made `request`. A request
     /// the SDK did not make (C code of the guest's own calling the table) is not its to answer.

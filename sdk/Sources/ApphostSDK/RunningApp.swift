@@ -6,7 +6,7 @@ import CApphost
 ///
 /// Isolated to ``GuestActor``: the host makes every call on the guest's main
 /// queue, one at a time (sdk/include/apphost/entry.h, app.h, scene.h), and
-/// the C bridge (EntryBridge.swift) enters the actor there with ``onMainQueue(_:)``.
+/// the callback tables (GuestCallbacks.swift) enter the actor there with ``onMainQueue(_:)``.
 @GuestActor
 final class RunningApp {
     /// Set by `GuestApp.main()` while the library loads, under the dynamic

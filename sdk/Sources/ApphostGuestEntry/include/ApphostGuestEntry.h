@@ -2,9 +2,9 @@
  * ApphostGuestEntry: the C half of the Swift guest SDK.
  *
  * It defines the exported `apphost_entry` of every Swift guest so that no
- * Swift author writes C. Its functions forward to these functions, which
- * ApphostSDK implements in Swift with @_cdecl. They are internal to the SDK,
- * and guests never call them.
+ * Swift author writes C. The entry's functions are these, which ApphostSDK
+ * implements in Swift with @_cdecl (EntryBridge.swift). They are internal to
+ * the SDK, and guests never call them.
  *
  * Each is declared hidden: when one object of a link refers to a symbol as
  * hidden, the linker hides the symbol in the output, whatever the defining
@@ -36,36 +36,11 @@ APPHOST_SDK_INTERNAL bool apphost_sdk_fill_descriptor(apphost_guest_descriptor_t
 APPHOST_SDK_INTERNAL apphost_status_t apphost_sdk_init(const apphost_host_t *host);
 APPHOST_SDK_INTERNAL void apphost_sdk_deinit(void);
 
-/* apphost_app_callbacks_t members. */
-APPHOST_SDK_INTERNAL apphost_status_t apphost_sdk_did_finish_launching(void);
-APPHOST_SDK_INTERNAL void apphost_sdk_will_terminate(void);
-APPHOST_SDK_INTERNAL void apphost_sdk_did_receive_memory_warning(void);
-
-/* apphost_scene_callbacks_t members. */
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_will_connect(const apphost_scene_connection_t *connection);
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_will_enter_foreground(apphost_scene_t scene);
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_did_become_active(apphost_scene_t scene);
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_will_resign_active(apphost_scene_t scene);
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_did_enter_background(apphost_scene_t scene);
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_did_disconnect(apphost_scene_t scene);
-
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_did_change_size(apphost_scene_t scene, const apphost_scene_size_t *size);
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_perform_action(apphost_scene_t scene, const char *name, const void *payload, size_t length);
-APPHOST_SDK_INTERNAL int32_t apphost_sdk_scene_should_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal);
-APPHOST_SDK_INTERNAL void apphost_sdk_scene_did_dismiss_modal(apphost_scene_t scene, apphost_modal_t modal);
-APPHOST_SDK_INTERNAL void apphost_sdk_did_discard(const char *session_id);
-APPHOST_SDK_INTERNAL void apphost_sdk_did_refuse_request(apphost_request_t request, int32_t reason);
-
-/* apphost_guest_audio_t members (audio.h, ABI 1.4). */
-APPHOST_SDK_INTERNAL void apphost_sdk_audio_activation_finished(apphost_audio_request_t request, int32_t result);
-APPHOST_SDK_INTERNAL void apphost_sdk_audio_interruption_began(int32_t reason);
-APPHOST_SDK_INTERNAL void apphost_sdk_audio_interruption_ended(int32_t reason, int32_t should_resume);
-APPHOST_SDK_INTERNAL void apphost_sdk_audio_route_changed(int32_t reason, const apphost_audio_route_t *previous,
-                                                          const apphost_audio_route_t *current);
-APPHOST_SDK_INTERNAL void apphost_sdk_audio_secondary_audio_hint(int32_t silence);
-APPHOST_SDK_INTERNAL void apphost_sdk_audio_media_services_reset(void);
-/* ABI 1.5, [audio-thread]. */
-APPHOST_SDK_INTERNAL void apphost_sdk_audio_render(const apphost_audio_buffer_t *buffer);
+/* apphost_entry.query, [thread-safe]: the callback tables (app.h, scene.h,
+ * scenes.h, audio.h), which ApphostSDK builds in Swift from closures
+ * (GuestCallbacks.swift), so that a new callback is written there alone.
+ * NULL for any other id. */
+APPHOST_SDK_INTERNAL const void *apphost_sdk_query(const char *interface_id);
 
 #ifdef __cplusplus
 }
