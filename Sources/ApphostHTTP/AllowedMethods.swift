@@ -3,8 +3,7 @@ import Hummingbird
 
 /// Answers a request whose path exists for other methods with 405 and the methods it has
 /// (`Allow`), rather than the router's 404, as HTTP asks (RFC 9110, 15.5.6).
-struct AllowedMethods: RouterMiddleware {
-    typealias Context = HostRequestContext
+struct AllowedMethods: RequestCheck {
     /// The methods of each path the API serves.
     let methods: [String: [HTTPRequest.Method]]
 
@@ -19,12 +18,10 @@ struct AllowedMethods: RouterMiddleware {
         self.methods = methods
     }
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
+    func refusal(of request: Request) -> Response? {
         guard let allowed = methods[request.uri.path], !allowed.contains(request.method),
             !(request.method == .head && allowed.contains(.get))
-        else { return try await next(request, context) }
+        else { return nil }
         let names = allowed.map(\.rawValue).joined(separator: ", ")
         return JSONReply.failure(
             "\(request.uri.path) takes \(names), not \(request.method.rawValue)", status: .methodNotAllowed,

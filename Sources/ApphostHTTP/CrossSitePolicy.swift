@@ -121,19 +121,15 @@ package struct CrossSitePolicy: Sendable, Equatable {
 
 /// Applies the ``CrossSitePolicy`` to every request: its `Host` and `Origin` before the token is
 /// checked, or (`checksContent`) a POST's content type once the path is known to take a POST.
-struct CrossSiteGuard: RouterMiddleware {
-    typealias Context = HostRequestContext
+struct CrossSiteGuard: RequestCheck {
     let policy: CrossSitePolicy
     let checksContent: Bool
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
+    func refusal(of request: Request) -> Response? {
         let refusal =
             checksContent
             ? policy.refusal(method: request.method, contentType: request.headers[.contentType])
             : policy.refusal(host: request.head.authority, origin: request.headers[.origin])
-        if let refusal { return JSONReply.failure(refusal.message, status: refusal.status) }
-        return try await next(request, context)
+        return refusal.map { JSONReply.failure($0.message, status: $0.status) }
     }
 }

@@ -20,18 +20,15 @@ struct RouteAccess: Sendable {
 
 /// Asks for a bearer token where ``RouteAccess`` says (CONTRACT O1): a missing or wrong one is 401,
 /// a read-only one where control is needed 403, and the request goes no further.
-struct TokenCheck: RouterMiddleware {
-    typealias Context = HostRequestContext
+struct TokenCheck: RequestCheck {
     let tokens: HTTPTokens
     let routes: RouteAccess
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
+    func refusal(of request: Request) -> Response? {
         let required = routes.required(method: request.method, path: request.uri.path)
         let authorization = request.headers[.authorization]
         let granted = tokens.access(authorization: authorization)
-        if granted >= required { return try await next(request, context) }
+        if granted >= required { return nil }
         if granted == .read {
             return JSONReply.failure(
                 "the read-only token cannot \(request.method.rawValue) \(request.uri.path): it needs the control token",
