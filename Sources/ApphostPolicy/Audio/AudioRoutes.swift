@@ -2,21 +2,15 @@ import ApphostModel
 
 /// A session's route changed: what its guest must hear (CONTRACT C10; audio.h's
 /// `route_changed`), with the route it was last told as `previous`.
-public struct AudioRouteNotice: Sendable, Equatable, CustomStringConvertible {
-    public var guest: String
-    public var reason: AudioRouteChangeReason
-    public var previous: AudioRoute
-    public var current: AudioRoute
-
-    public init(guest: String, reason: AudioRouteChangeReason, previous: AudioRoute, current: AudioRoute) {
-        self.guest = guest
-        self.reason = reason
-        self.previous = previous
-        self.current = current
-    }
+/// Policy's own: the memberwise initializer Swift writes serves.
+struct AudioRouteNotice: Sendable, Equatable, CustomStringConvertible {
+    var guest: String
+    var reason: AudioRouteChangeReason
+    var previous: AudioRoute
+    var current: AudioRoute
 
     /// "music: newDeviceAvailable speaker/none -> headphones/none".
-    public var description: String { "\(guest): \(reason) \(previous) -> \(current)" }
+    var description: String { "\(guest): \(reason) \(previous) -> \(current)" }
 }
 
 /// Why the operator's plug or unplug, or a guest's override, is refused; nothing changes.
