@@ -261,8 +261,12 @@ final class SessionDatabaseOpeningTests: XCTestCase {
         zeroed.replaceSubrange(middle..<(middle + 4096), with: Data(count: 4096))
         damages.append(("4096 zero bytes from \(middle)", frames[2], zeroed))
 
-        for damage in damages {
-            try? FileManager.default.removeItem(atPath: path + "-shm")
+        // Each damaged log in a directory of its own: the store before it closes its database on
+        // its own queue, a moment after its last answer, and SQLite then removes the log by name.
+        for (index, damage) in damages.enumerated() {
+            let place = directory + "/damage-\(index)"
+            try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true)
+            let path = place + "/sessions.sqlite"
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: database))
             XCTAssertTrue(FileManager.default.createFile(atPath: path + "-wal", contents: damage.log))
             let store = try SQLiteSessionStore(path: path, now: now)
@@ -277,10 +281,6 @@ final class SessionDatabaseOpeningTests: XCTestCase {
             XCTAssertTrue(said.hasPrefix("\(path)-wal is damaged at frame "), "\(damage.what): \(said)")
             let frame = said.dropFirst("\(path)-wal is damaged at frame ".count).prefix { $0.isNumber }
             XCTAssertEqual(Int(frame), damage.firstFrame, "\(damage.what): \(said)")
-            for copy in try FileManager.default.contentsOfDirectory(atPath: directory) where copy.contains(".damaged-")
-            {
-                try FileManager.default.removeItem(atPath: directory + "/" + copy)
-            }
         }
     }
 
