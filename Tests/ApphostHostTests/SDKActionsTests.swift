@@ -225,27 +225,9 @@ final class SDKActionsTests: XCTestCase {
         }
     }
 
-    /// The built product `name`, next to the test bundle as `swift build` puts every product.
-    private static func product(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let bundle = Bundle(for: SDKActionsTests.self).bundleURL
-        let candidates = [
-            bundle.deletingLastPathComponent(), bundle,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        guard
-            let directory = candidates.first(where: {
-                FileManager.default.fileExists(atPath: $0.appendingPathComponent(name).path)
-            })
-        else {
-            XCTFail("no \(name) next to the test bundle: run `swift build` before `swift test`", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return directory.appendingPathComponent(name).path
-    }
-
     /// The product `name` loaded, stopped in tearDown.
     private func loaded(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> OpaquePointer {
-        let path = try Self.product(name, file: file, line: line)
+        let path = try BuiltProduct.path(name, file: file, line: line)
         var error = [CChar](repeating: 0, count: 4096)
         var runtime: OpaquePointer?
         let result = ahr_load(path, &runtime, &error, error.count)

@@ -127,7 +127,7 @@ final class SDKCallbackTablesTests: XCTestCase {
 
     /// `guest`'s apphost_entry.query, the library loaded (and kept: a Swift guest pins itself).
     private static func query(of guest: String, file: StaticString = #filePath, line: UInt = #line) throws -> Query {
-        let path = try product(guest, file: file, line: line)
+        let path = try BuiltProduct.path(guest, file: file, line: line)
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             XCTFail("dlopen \(path): \(String(cString: dlerror()))", file: file, line: line)
             throw CocoaError(.fileReadUnknown)
@@ -136,23 +136,5 @@ final class SDKCallbackTablesTests: XCTestCase {
         let entry = symbol.assumingMemoryBound(to: apphost_entry_t.self).pointee
         XCTAssertEqual(entry.abi_version.major, UInt32(APPHOST_ABI_VERSION_MAJOR), file: file, line: line)
         return try XCTUnwrap(entry.query, path, file: file, line: line)
-    }
-
-    /// The built product `name`, next to the test bundle as `swift build` puts every product.
-    private static func product(_ name: String, file: StaticString, line: UInt) throws -> String {
-        let bundle = Bundle(for: SDKCallbackTablesTests.self).bundleURL
-        let candidates = [
-            bundle.deletingLastPathComponent(), bundle,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        guard
-            let directory = candidates.first(where: {
-                FileManager.default.fileExists(atPath: $0.appendingPathComponent(name).path)
-            })
-        else {
-            XCTFail("no \(name) next to the test bundle: run `swift build` before `swift test`", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return directory.appendingPathComponent(name).path
     }
 }
