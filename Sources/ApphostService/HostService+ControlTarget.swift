@@ -61,18 +61,18 @@ extension HostService {
     }
 
     public func home() { core.home() }
-    public func showAlert() throws(HostCommandError) { try core.showAlert() }
-    public func dismissAlert() throws(HostCommandError) { try core.dismissAlert() }
+    public func showAlert() throws(HostCommandError) { try core.alert(shown: true) }
+    public func dismissAlert() throws(HostCommandError) { try core.alert(shown: false) }
 
-    public func memoryWarning(level: MemoryPressure) { core.memoryWarning(level: level) }
-    public func setSilenceSwitch(_ on: Bool) { core.setSilenceSwitch(on) }
-    public func setVolume(_ volume: Double) throws(HostCommandError) { try core.setVolume(volume) }
+    public func memoryWarning(level: MemoryPressure) { core.memory(.warning(level)) }
+    public func setSilenceSwitch(_ on: Bool) { try? core.audio(.silenceSwitch(on)) }  // never refused
+    public func setVolume(_ volume: Double) throws(HostCommandError) { try core.audio(.volume(volume)) }
     public func setAudioDevice(_ device: AudioDevice, plugged: Bool) throws(HostCommandError) {
-        try core.setAudioDevice(device, plugged: plugged)
+        try core.audio(.device(device, plugged: plugged))
     }
-    public func beginAudioCall() throws(HostCommandError) { try core.beginAudioCall() }
+    public func beginAudioCall() throws(HostCommandError) { try core.audio(.beginCall) }
     public func endAudioCall(shouldResume: Bool) throws(HostCommandError) {
-        try core.endAudioCall(shouldResume: shouldResume)
+        try core.audio(.endCall(shouldResume: shouldResume))
     }
-    public func resetMediaServices() { core.resetMediaServices() }
+    public func resetMediaServices() { try? core.audio(.resetMediaServices) }  // never refused
 }

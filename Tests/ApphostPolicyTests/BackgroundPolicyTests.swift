@@ -248,8 +248,8 @@ final class BackgroundPolicyTests: XCTestCase {
         host.advance(by: .seconds(1))
         XCTAssertEqual(status.appState, .suspended)
         host.run { $0.switchTo("org.test.b") }
-        host.run { $0.memoryWarning() }
-        host.run { $0.memoryWarning() }
+        host.run { $0.memory(.warning(.warning)) }
+        host.run { $0.memory(.warning(.warning)) }
         XCTAssertEqual(host.calls.names("org.test.b").last, "org.test.b:did_receive_memory_warning")
         let before = host.calls.names(id).count
         host.run { $0.switchTo(id) }
@@ -304,7 +304,7 @@ final class BackgroundPolicyTests: XCTestCase {
         XCTAssertEqual(host.guest("org.test.b")?.appState, .suspended)
         XCTAssertEqual(host.guest("org.test.c")?.appState, .suspended)
 
-        host.run { $0.memoryWarning(level: .critical) }
+        host.run { $0.memory(.warning(.critical)) }
         XCTAssertEqual(host.events.of(.terminated).map(\.guest), ["org.test.b", "org.test.c"])
         XCTAssertEqual(host.events.of(.terminated).map(\.reason), [.memory, .memory])
         XCTAssertEqual(status.appState, .active)
@@ -322,17 +322,17 @@ final class BackgroundPolicyTests: XCTestCase {
         }
         host.run { $0.switchTo("org.test.b") }
         host.advance(by: .seconds(1))  // a and c are suspended; a was used least recently.
-        host.run { $0.memoryUsage(bytes: 50) }
+        host.run { $0.memory(.usage(bytes: 50)) }
         XCTAssertTrue(host.events.of(.memoryWarning).isEmpty)
-        host.run { $0.memoryUsage(bytes: 150) }
+        host.run { $0.memory(.usage(bytes: 150)) }
         XCTAssertEqual(host.events.of(.memoryWarning).count, 1)
         XCTAssertTrue(host.events.of(.terminated).isEmpty)
-        host.run { $0.memoryUsage(bytes: 150) }
-        host.run { $0.memoryUsage(bytes: 150) }
-        host.run { $0.memoryUsage(bytes: 150) }
+        host.run { $0.memory(.usage(bytes: 150)) }
+        host.run { $0.memory(.usage(bytes: 150)) }
+        host.run { $0.memory(.usage(bytes: 150)) }
         XCTAssertEqual(host.events.of(.terminated).map(\.guest), ["org.test.a", "org.test.c", "org.test.b"])
-        host.run { $0.memoryUsage(bytes: 50) }
-        host.run { $0.memoryUsage(bytes: 150) }
+        host.run { $0.memory(.usage(bytes: 50)) }
+        host.run { $0.memory(.usage(bytes: 150)) }
         XCTAssertEqual(host.events.of(.memoryWarning).count, 2, "a new episode warns again")
     }
 

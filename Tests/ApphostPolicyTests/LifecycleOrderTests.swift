@@ -79,15 +79,15 @@ final class LifecycleOrderTests: XCTestCase {
         _ = host.opener.add("org.test.a")
         _ = try launch("org.test.a", foreground: true)?.get()
         let before = host.calls.calls.count
-        try host.run { try $0.showAlert() }
+        try host.run { try $0.alert(shown: true) }
         XCTAssertEqual(host.guest("org.test.a")?.appState, .inactive)
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.state, .foregroundInactive)
-        try host.run { try $0.dismissAlert() }
+        try host.run { try $0.alert(shown: false) }
         XCTAssertEqual(
             Array(host.calls.names().dropFirst(before)),
             ["org.test.a:will_resign_active@1", "org.test.a:did_become_active@1"])
         XCTAssertEqual(host.guest("org.test.a")?.appState, .active)
-        XCTAssertThrowsError(try host.run { try $0.dismissAlert() }, "dismissing twice is refused")
+        XCTAssertThrowsError(try host.run { try $0.alert(shown: false) }, "dismissing twice is refused")
     }
 
     // CONTRACT S4: a guest brought forward while an alert is up stays inactive until it is dismissed.
@@ -96,11 +96,11 @@ final class LifecycleOrderTests: XCTestCase {
         _ = host.opener.add("org.test.b")
         _ = try launch("org.test.a", foreground: true)?.get()
         _ = try launch("org.test.b", foreground: false)?.get()
-        try host.run { try $0.showAlert() }
+        try host.run { try $0.alert(shown: true) }
         host.run { $0.switchTo("org.test.b") }
         XCTAssertEqual(host.guest("org.test.b")?.appState, .inactive)
         XCTAssertEqual(host.calls.names("org.test.b").last, "org.test.b:will_enter_foreground@2")
-        try host.run { try $0.dismissAlert() }
+        try host.run { try $0.alert(shown: false) }
         XCTAssertEqual(host.calls.names("org.test.b").last, "org.test.b:did_become_active@2")
     }
 

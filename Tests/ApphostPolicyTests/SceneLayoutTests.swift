@@ -114,7 +114,7 @@ final class SceneLayoutTests: XCTestCase {
         host.run { $0.changeLayout(.fullScreen(a)) }
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
         host.run { core in
-            try? core.showAlert()
+            try? core.alert(shown: true)
         }
         host.run { core in
             core.performAction(scene: a, action: "go", payload: Data())
@@ -123,7 +123,7 @@ final class SceneLayoutTests: XCTestCase {
                     activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data(),
                     request: 1))
         }
-        host.run { core in try? core.dismissAlert() }
+        host.run { core in try? core.alert(shown: false) }
         let states = host.guest("org.test.a")?.scenes.map(\.state)
         XCTAssertEqual(states, [.foregroundInactive, .foregroundActive])
     }

@@ -4,7 +4,7 @@ import ApphostVocabulary
 /// An operator's lever on the host's side of audio (`apphost ctl audio`): the silence switch
 /// (C9), the volume (C12), a device plugged or unplugged (C10), a call begun or ended (C5 to
 /// C7), the audio engine's restart (C15).
-enum AudioCommand: Equatable, Sendable {
+public enum AudioCommand: Equatable, Sendable {
     case silenceSwitch(Bool)
     case volume(Double)
     case device(AudioDevice, plugged: Bool)

@@ -32,16 +32,16 @@ extension HostCore {
         guard let (guest, new) = directory.load(descriptor, from: path, now: clock.now()) else {
             let error = LoadError(path: path, cause: .alreadyLoaded(descriptor.id))
             opened.channel.close {}
-            record(.launchFailed, guest: descriptor.id, message: error.description)
+            log.record(.launchFailed, guest: descriptor.id, message: error.description)
             return completion(.failure(HostCommandError(error.description)))
         }
         if new { sessions.restoreSessions(of: guest, from: stored) }
         route.id = descriptor.id
         route.channel = opened.channel
-        record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
+        log.record(.guestLoaded, guest: guest.id, message: "\(descriptor.name) \(descriptor.version) from \(path)")
         // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
         GuestLifecycle.launching(guest, on: opened.channel)
-        perform(audioSessions.launching(guest.id))
+        audio.launching(guest.id)
         noteAppState(guest, from: .notRunning, reason: .requested)
         // What a guest thread asked for between init and the channel's opening, now it has a record.
         let early = route.early
@@ -49,15 +49,15 @@ extension HostCore {
         for event in early { handle(event, from: route) }
 
         // N1: its runtime refuses notifications over the limit at once, as the host would.
-        deliver(guest, requests.notificationLimit)
-        deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
+        outbox.deliver(guest, requests.notificationLimit)
+        outbox.deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
             guard let self else { return }
             guard let cause = GuestLifecycle.launchFailure(reply) else {
                 self.launched(guest, foreground: foreground, stored: stored)
                 return completion(.success(descriptor))
             }
             let message = "\(guest.path): launch failed: \(cause)"
-            self.record(.launchFailed, guest: guest.id, message: message)
+            self.log.record(.launchFailed, guest: guest.id, message: message)
             guard let channel = guest.channel else { return completion(.failure(HostCommandError(message))) }
             GuestLifecycle.terminating(guest)
             channel.close { [weak self] in
@@ -84,7 +84,7 @@ extension HostCore {
             move(guest, scene: index, to: .background, reason: .automatic)
         }
         // B2: a guest launched into background starts its budget at once.
-        if guest.appState == .background { enteredBackground(guest) }
+        if guest.appState == .background { backgroundChanged(guest, entered: true) }
     }
 
     /// The guest's channel is closed: it no longer runs (`GuestLifecycle.ended`). It is reported
@@ -98,7 +98,7 @@ extension HostCore {
         let (effects, trouble) = GuestLifecycle.ended(guest, reason: reason)
         perform(effects, for: guest)
         sessions.afterSaves { [weak self] in
-            self?.record(.terminated, guest: guest.id, reason: reason, message: trouble)
+            self?.log.record(.terminated, guest: guest.id, reason: reason, message: trouble)
             then(trouble)
         }
     }
@@ -114,13 +114,11 @@ extension HostCore {
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     ) {
         GuestLifecycle.changing(guest, suspending: true)
-        perform(background.stopping(guest.id), for: guest)
-        deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
+        background.stopping(guest)
+        outbox.deliver(guest, .backgroundTime(.zero)) { [weak self] _ in
             guard let self else { return }
             guard guest.channel === channel else { return completion(.failure(GuestDirectory.gone(guest.id))) }
-            let playsAudio = self.audioSessions.playsInBackground(guest.id)
-            if onlyIfIdle, guest.appState != .background || self.background.holdsWork(guest.id, playsAudio: playsAudio)
-            {
+            if onlyIfIdle, guest.appState != .background || self.background.holdsWork(guest) {
                 self.perform(GuestLifecycle.calledOff(guest), for: guest)
                 return completion(.failure(HostCommandError("\(guest.id) began background work meanwhile")))
             }
@@ -134,18 +132,18 @@ extension HostCore {
     private func deliverHeld(_ guest: GuestRecord) {
         guard guest.channel != nil else { return }
         for scene in guest.held.takeDisconnects() {
-            deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached)
+            outbox.deliver(guest, .scene(scene, .didDisconnect), sceneState: .unattached)
         }
         // X5: whether its scenes' saves failed, or work again, since it was stopped.
         tellSaveStatus(guest)
         // C14: its session's interruption, route and hints, coalesced.
-        perform(audioSessions.releaseHeld(guest.id))
+        audio.releaseHeld(guest.id)
         // S9: the scene requests the host refused while it was stopped.
         perform(requests.releaseHeld(guest.id), for: guest)
         // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
         for session in closing.pending(of: guest.id) { announceDiscard(session, to: guest) }
-        if guest.held.takeMemoryWarning() { deliver(guest, .didReceiveMemoryWarning) }
-        perform(background.releaseHeld(guest.id), for: guest)
+        if guest.held.takeMemoryWarning() { outbox.deliver(guest, .didReceiveMemoryWarning) }
+        background.releaseHeld(guest)
     }
 
     /// Carries out what `GuestLifecycle` said, in order.
@@ -153,23 +151,21 @@ extension HostCore {
         for effect in effects {
             switch effect {
             case .record(let kind, let reason, let message):
-                record(kind, guest: guest.id, reason: reason, message: message)
+                log.record(kind, guest: guest.id, reason: reason, message: message)
             case .appStateChanged(let before, let reason): noteAppState(guest, from: before, reason: reason)
             case .hide(let reason): arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
-            case .budget(.suspended): perform(background.suspended(guest.id), for: guest)
-            case .budget(.stayedRunning): perform(background.stayedRunning(guest.id, at: clock.uptime()), for: guest)
-            case .budget(.resumed): background.resumed(guest.id)
-            case .budget(.enteredBackground): enteredBackground(guest)
+            case .budget(.enteredBackground): backgroundChanged(guest, entered: true)
+            case .budget(let change): background.budget(change, of: guest)
             case .releaseHeld: deliverHeld(guest)
             case .forgetRun:
-                perform(background.ended(guest.id), for: guest)
-                perform(audioSessions.unloaded(guest.id))
+                background.ended(guest)
+                audio.unloaded(guest.id)
                 requests.ended(guest.id)
                 // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
                 guest.saveConfirmations.reset()
                 // An action's result whose reply never came (the guest died between them) answers nothing.
                 actions.ended(guest.id)
-                perform(watchdog.ended(&guest.calls), for: guest)
+                outbox.ended(guest)
             case .unattachScenes(let reason):
                 for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
                     setSceneState(guest, scene: index, to: .unattached, reason: reason)
@@ -200,7 +196,7 @@ extension HostCore {
         for effect in effects {
             switch effect {
             case .record(let kind, let message):
-                record(kind, guest: guest.id, reason: .crash, message: message)
+                log.record(kind, guest: guest.id, reason: .crash, message: message)
             case .schedule(let delay):
                 let hostQueue = hostQueue
                 clock.schedule(after: delay) { [weak self] in

@@ -13,31 +13,27 @@ import Foundation
 /// actions (`ActionCalls`) and the scenes' parts. The extensions beside it route to them.
 ///
 /// Confined to `hostQueue`: call every method there. Completions run there too.
-public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
+public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
     let hostQueue: any HostExecutor
     private let guestsDirectory: String
     /// Where what happens is recorded, for the host's event stream.
     let log: HostEventLog
-    /// Where what the core measures goes, for the host's metrics (callbacks' round trips).
-    let measure: @Sendable (HostMeasurement) -> Void
     /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
     let sessions: SessionKeeper
-    /// Stops guests stuck in a callback (B5).
-    var watchdog: Watchdog
     /// Relaunches crashed guests under the restart policy (X2).
     let restarter: Restarter
-    /// Background tasks, budgets, timers and automatic suspension (B1 to B9).
-    var background: BackgroundScheduler
     /// How many scenes may stay connected in background, over all guests (S6).
     let sceneLimit: SceneLimit
-    /// The host's memory readings against its limit (A4).
-    var memory: MemoryWatch
-    /// Operators' calls of guests' actions and the results guests reported (F1 to F3), and the
-    /// completions of those calls.
-    var actions: ActionCalls
-    var actionAnswers = ActionAnswers()
+    /// The one way to a guest: calls watched (B5) and measured, and the parts' timers.
+    let outbox: GuestOutbox
+    /// The parts that run themselves through the outbox: background work (B1 to B9), audio (C1
+    /// to C15, B9, X7), memory (A4) and actions (F1 to F3).
+    let background: BackgroundRunner
+    let audio: AudioRunner
+    let memory: MemoryRunner
+    let actions: ActionRunner
 
     /// The guests, by id and in the order they were first loaded, and how operators name them.
     var directory = GuestDirectory()
@@ -45,12 +41,6 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     /// The scenes shown and where (S11), and the host alert (S4).
     var arrangement: Arrangement
     var layout: Layout { arrangement.layout }
-    /// Audio sessions, routes, streams and meters (C1 to C15, B9, X7).
-    var audioSessions: AudioSessions
-    /// The clock's handles of the parts' timers, by their tokens (`arm`).
-    var alarms = Alarms<AnyHashable>()
-    /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
-    let audioMixer: (any AudioMixer)?
     /// The order of scene callbacks and the connections' handles (S1 to S5).
     var transitions = SceneTransitions()
     /// Scene requests, the activations that let them and notifications' rate (S9, S10, S13, N1).
@@ -73,25 +63,26 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         measure: @escaping @Sendable (HostMeasurement) -> Void = { _ in },
         emit: @escaping @Sendable (HostEvent) -> Void
     ) {
-        self.measure = measure
+        let log = HostEventLog(clock: clock, emit: emit)
+        let outbox = GuestOutbox(clock: clock, log: log, watchdog: watchdog, measure: measure)
+        (self.log, self.outbox, self.opener, self.clock, self.hostQueue) = (log, outbox, opener, clock, hostQueue)
+        self.guestsDirectory = guestsDirectory
         requests = SceneRequests(policy: scenes)
         arrangement = Arrangement(policy: scenes)
-        audioSessions = AudioSessions(policy: audio, requests: audioRequests, mixes: audioMixer != nil)
-        self.audioMixer = audioMixer
         sceneLimit = SceneLimit(limit: backgroundSceneLimit)
-        self.background = BackgroundScheduler(policy: background)
-        memory = MemoryWatch(limit: memoryLimit)
-        actions = ActionCalls(limit: watchdog.hardLimit)
-        self.opener = opener
-        self.clock = clock
-        self.hostQueue = hostQueue
-        self.guestsDirectory = guestsDirectory
-        let log = HostEventLog(clock: clock, emit: emit)
-        self.log = log
+        self.background = BackgroundRunner(policy: background, outbox: outbox, log: log, clock: clock)
+        self.audio = AudioRunner(
+            policy: audio, requests: audioRequests, mixer: audioMixer, outbox: outbox, log: log, clock: clock,
+            measure: measure)
+        memory = MemoryRunner(limit: memoryLimit, outbox: outbox, log: log)
+        actions = ActionRunner(limit: watchdog.hardLimit, outbox: outbox)
         sessions = SessionKeeper(store: store, clock: clock, hostQueue: hostQueue, sessionIDs: sessionIDs, log: log)
-        self.watchdog = Watchdog(policy: watchdog)
         restarter = Restarter(policy: restartPolicy)
         sessions.delegate = self
+        outbox.delegate = self
+        (self.background.lifecycle, self.audio.lifecycle, memory.lifecycle) = (self, self, self)
+        self.background.playsAudio = { [weak audio = self.audio] in audio?.playsInBackground($0) ?? false }
+        self.audio.playsInBackgroundChanged = { [weak background = self.background] in background?.audioChanged($0) }
     }
 
     // MARK: Commands
@@ -112,7 +103,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
                 guard let self else { return }
                 switch result {
                 case .failure(let error):
-                    self.record(.launchFailed, message: error.description)
+                    self.log.record(.launchFailed, message: error.description)
                     completion(.failure(HostCommandError(error.description)))
                 case .success(let opened):
                     self.launchOpened(opened, path: path, route: route, foreground: foreground, completion: completion)
@@ -177,7 +168,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         guard !guest.suspended, !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is already suspended")))
         }
-        endBackgroundWork(guest)
+        background.endWork(guest)
         arrange(layout.keeping { $0.guest != id }, reason: reason)
         stopGuest(guest, channel: channel, reason: reason, completion: completion)
     }
@@ -222,18 +213,39 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         arrange(arrangement.home(), reason: .requested)
     }
 
-    /// Shows a host alert over the foreground: foregroundActive scenes resign active only (S4).
-    public func showAlert() throws(HostCommandError) {
+    /// Shows a host alert over the foreground: foregroundActive scenes resign active only (S4);
+    /// or dismisses it: the covered scenes become active again, with no background trip.
+    public func alert(shown: Bool) throws(HostCommandError) {
         assertOnHostQueue()
-        perform([try arrangement.alert(true)], reason: .requested)
+        perform([try arrangement.alert(shown)], reason: .requested)
         arrange(layout, reason: .requested)
     }
 
-    /// Dismisses the alert: the covered scenes become active again, with no background trip (S4).
-    public func dismissAlert() throws(HostCommandError) {
+    /// An operator's lever on audio (`apphost ctl audio`); refused with one line, nothing changed,
+    /// where it cannot move (the silence switch and the reset never are).
+    public func audio(_ command: AudioCommand) throws(HostCommandError) {
         assertOnHostQueue()
-        perform([try arrangement.alert(false)], reason: .requested)
-        arrange(layout, reason: .requested)
+        try audio.apply(command)
+    }
+
+    /// What the host learns of its memory (A4): a warning, or a reading against its limit.
+    public func memory(_ signal: MemorySignal) {
+        assertOnHostQueue()
+        memory.take(signal, guests.map { MemoryFacts($0, in: layout) })
+    }
+
+    /// Calls `action` of guest `name` (an id, or a descriptor name) with `arguments`. `completion`
+    /// runs once, on the host queue, with the action's result (nil for one that returns nothing),
+    /// or one line saying why there is none (`ActionCalls`).
+    public func callAction(
+        guest name: String, action: String, arguments: ActionArguments,
+        completion: @escaping @Sendable (Result<ActionValue?, HostCommandError>) -> Void
+    ) {
+        assertOnHostQueue()
+        do throws(HostCommandError) {
+            guard let guest = guest(try guestID(named: name)) else { throw .notFound("no guest \(name)") }
+            actions.call(action, arguments: arguments, of: guest, completion: completion)
+        } catch { completion(.failure(error)) }
     }
 
     /// Terminates a running guest: its foreground scenes go to background first (S3, so they
@@ -248,9 +260,9 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
         guard let (guest, channel) = directory.running(id, settled: true).value(orFail: completion) else { return }
         // A3: a running guest hears will-terminate; a suspended one is terminated without a callback.
         if !guest.suspended {
-            endBackgroundWork(guest)
+            background.endWork(guest)
             arrange(layout.keeping { $0.guest != id }, reason: reason)
-            deliver(guest, .willTerminate, sceneState: nil)
+            outbox.deliver(guest, .willTerminate, sceneState: nil)
         }
         GuestLifecycle.terminating(guest)
         channel.close { [weak self] in
@@ -273,8 +285,8 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     public func status() -> HostStatus {
         assertOnHostQueue()
         return HostStatus(
-            of: guests, arrangement: arrangement, reports: reports, restarter: restarter, background: background,
-            audio: audioSessions, meters: audioMixer?.meters(), now: clock.uptime())
+            of: guests, arrangement: arrangement, reports: reports, restarter: restarter,
+            background: background.scheduler, audio: audio.sessions, meters: audio.mixer?.meters(), now: clock.uptime())
     }
 
     // MARK: Sessions (S6, S8, S12)
@@ -289,7 +301,7 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
     /// stored, so that the next `save_scene_state` of one returns APPHOST_ERROR_INTERNAL, and
     /// which work again. A stopped guest hears it when it resumes.
     func tellSaveStatus(_ guest: GuestRecord) {
-        for call in sessions.saveStatusChanges(of: guest) { deliver(guest, call) }
+        for call in sessions.saveStatusChanges(of: guest) { outbox.deliver(guest, call) }
     }
 
     // MARK: Helpers
@@ -311,33 +323,6 @@ public final class HostCore: SessionKeeperDelegate, @unchecked Sendable {
 
     /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
     func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> { directory.running(id) }
-
-    func record(
-        _ kind: HostEvent.Kind, guest: String? = nil, scene: SceneHandle? = nil, session: String? = nil,
-        from: String? = nil, to: String? = nil, reason: TransitionReason? = nil, name: String? = nil,
-        level: GuestLogLevel? = nil, message: String? = nil
-    ) {
-        log.record(
-            kind, guest: guest, scene: scene, session: session, from: from, to: to, reason: reason, name: name,
-            level: level, message: message)
-    }
-
-    /// Arms a part's timer `token` on the clock; when it falls due, not cancelled, `fire` runs in
-    /// the clock's own call (a Dispatch timer of the host queue's, or the manual clock's turn),
-    /// with no further hop, so that a budget ends on time. For `guest`: only while it still runs
-    /// on the channel it has now, and nothing is armed while it has none.
-    func arm<Token: Hashable & Sendable>(
-        _ token: Token, after delay: Duration, for guest: GuestRecord? = nil,
-        _ fire: @escaping @Sendable (HostCore) -> Void
-    ) {
-        let channel = guest?.channel
-        guard guest == nil || channel != nil else { return }
-        let action = clock.schedule(after: delay) { [weak self] in
-            guard let self, self.alarms.fell(token), guest?.channel === channel else { return }
-            fire(self)
-        }
-        alarms.arm(token, action)
-    }
 
     func assertOnHostQueue() {
         hostQueue.preconditionCurrent()

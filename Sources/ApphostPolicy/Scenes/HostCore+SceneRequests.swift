@@ -23,7 +23,7 @@ extension HostCore {
                 let (guest, index) = try findScene(name).get()
                 let (call, token) = try requests.act(
                     action, payload: payload, on: index, of: guest.sceneFacts, named: name, at: clock.uptime())
-                deliver(guest, call, sceneState: guest.scenes[index].state) { [weak self, clock] _ in
+                outbox.deliver(guest, call, sceneState: guest.scenes[index].state) { [weak self, clock] _ in
                     self?.requests.answered(token, of: guest.id, at: clock.uptime())
                 }
             })
@@ -38,7 +38,7 @@ extension HostCore {
         do throws(HostCommandError) {
             let (guest, index) = try findScene(name).get()
             let dismissal = try reports.dismissal(of: index, guest.sceneFacts, named: name)
-            deliver(guest, dismissal.call, sceneState: guest.scenes[index].state) { [weak self] reply in
+            outbox.deliver(guest, dismissal.call, sceneState: guest.scenes[index].state) { [weak self] reply in
                 guard let self else { return completion(.success(true)) }
                 let (result, effects) = self.reports.answered(reply, to: dismissal, of: guest.sceneFacts)
                 self.perform(effects, for: guest)
@@ -62,7 +62,7 @@ extension HostCore {
     func announceDiscard(_ session: String, to guest: GuestRecord) {
         guard guest.phase == .running || guest.phase == .launching, guest.channel != nil else { return }
         closing.announcing(session, of: guest.id)
-        deliver(guest, .didDiscard(sessionID: session)) { [weak self] reply in
+        outbox.deliver(guest, .didDiscard(sessionID: session)) { [weak self] reply in
             if case .success = reply { self?.sessions.forget(session, of: guest) }
         }
     }

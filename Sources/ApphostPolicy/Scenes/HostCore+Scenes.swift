@@ -23,7 +23,7 @@ extension HostCore {
     /// Carries out what `Arrangement` said, in order.
     func perform(_ effects: [ArrangementEffect], reason: TransitionReason) {
         for effect in effects {
-            if case .record(let kind, let name, let message) = effect { record(kind, name: name, message: message) }
+            if case .record(let kind, let name, let message) = effect { log.record(kind, name: name, message: message) }
             guard let (guest, index, target) = effect.move(find: guest(_:)) else { continue }
             move(guest, scene: index, to: target, reason: reason)
         }
@@ -37,14 +37,14 @@ extension HostCore {
         for effect in effects {
             switch effect {
             case .record(let kind, let scene, let session, let from, let to, let reason, let name, let message):
-                record(
+                log.record(
                     kind, guest: guest.id, scene: scene, session: session, from: from, to: to, reason: reason,
                     name: name, message: message)
-            case .deliver(let call, let state): deliver(guest, call, sceneState: state)
+            case .deliver(let call, let state): outbox.deliver(guest, call, sceneState: state)
             case .state(let session, let state, let reason):
                 guest.sceneIndex(session: session).map { setSceneState(guest, scene: $0, to: state, reason: reason) }
             case .tellSaveStatus: tellSaveStatus(guest)
-            case .background(let entered): if entered { enteredBackground(guest) } else { leftBackground(guest) }
+            case .background(let entered): backgroundChanged(guest, entered: entered)
             case .appState(let before, let reason): noteAppState(guest, from: before, reason: reason)
             case .limitBackground:
                 sceneLimit.overLimit(of: guests, find: guest(_:)).forEach { perform([$0.1], for: $0.0) }
@@ -69,14 +69,14 @@ extension HostCore {
                 if held {
                     guest.held.holdDisconnect(handle)
                 } else {
-                    deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
+                    outbox.deliver(guest, .scene(handle, .didDisconnect), sceneState: .unattached)
                 }
             case .remove(let session):
                 guest.sceneIndex(session: session).map { _ = guest.scenes.remove(at: $0) }
             case .discard(let session, let reason, let announce):
                 sessions.discard(session, of: guest) { [weak self] in
                     guard let self else { return }
-                    self.record(.sceneClosed, guest: guest.id, session: session, reason: reason)
+                    self.log.record(.sceneClosed, guest: guest.id, session: session, reason: reason)
                     if announce { self.announceDiscard(session, to: guest) }
                     closed(.success(session))
                 }
@@ -88,7 +88,7 @@ extension HostCore {
         let scene = guest.scenes[index]
         guest.scenes[index].state = state
         if state == .unattached { reports.disconnected(guest.ref(index)) }
-        record(
+        log.record(
             .sceneState, guest: guest.id, scene: scene.handle, session: scene.sessionID, from: scene.state.description,
             to: state.description, reason: reason)
     }
@@ -97,7 +97,15 @@ extension HostCore {
         guard guest.appState != before else { return }
         guest.lastReason = reason
         guest.lastTransition = clock.now()
-        record(.appState, guest: guest.id, from: before.description, to: guest.appState.description, reason: reason)
-        audioFollowsAppState(guest, from: before)
+        log.record(.appState, guest: guest.id, from: before.description, to: guest.appState.description, reason: reason)
+        audio.appStateChanged(guest, from: before)
+    }
+
+    /// B2: the guest entered background (or resumed there), and a fresh budget starts; or it came
+    /// to the foreground, and time is unlimited again. Either way it is in use (A4).
+    func backgroundChanged(_ guest: GuestRecord, entered: Bool) {
+        guard !entered || guest.channel != nil else { return }
+        memory.used(guest.id, at: clock.uptime())
+        if entered { background.enteredBackground(guest) } else { background.leftBackground(guest) }
     }
 }
