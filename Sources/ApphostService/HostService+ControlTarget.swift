@@ -33,23 +33,23 @@ extension HostService {
         guest: String, action: String, arguments: ActionArguments,
         completion: @escaping @Sendable (Result<ActionValue?, HostCommandError>) -> Void
     ) {
-        core.callAction(guest: guest, action: action, arguments: arguments, completion: completion)
+        core.actions.call(guest: guest, action: action, arguments: arguments, completion: completion)
     }
 
     public func closeScene(_ scene: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void)
     {
-        core.closeScene(scene, completion: completion)
+        core.scenes.closeScene(scene, completion: completion)
     }
 
     public func dismissModal(scene: String, completion: @escaping @Sendable (Result<Bool, HostCommandError>) -> Void) {
-        core.dismissModal(scene: scene, completion: completion)
+        core.scenes.dismissModal(scene: scene, completion: completion)
     }
 
     public func performAction(
         scene: String, action: String, payload: Data,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     ) {
-        core.performAction(scene: scene, action: action, payload: payload, completion: completion)
+        core.scenes.performAction(scene: scene, action: action, payload: payload, completion: completion)
     }
 
     public var layout: Layout { core.status().layout }
@@ -57,22 +57,22 @@ extension HostService {
     public func changeLayout(
         _ change: LayoutChange, completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     ) {
-        core.changeLayout(change, completion: completion)
+        core.scenes.changeLayout(change, completion: completion)
     }
 
-    public func home() { core.home() }
-    public func showAlert() throws(HostCommandError) { try core.alert(shown: true) }
-    public func dismissAlert() throws(HostCommandError) { try core.alert(shown: false) }
+    public func home() { core.scenes.home() }
+    public func showAlert() throws(HostCommandError) { try core.scenes.alert(shown: true) }
+    public func dismissAlert() throws(HostCommandError) { try core.scenes.alert(shown: false) }
 
-    public func memoryWarning(level: MemoryPressure) { core.memory(.warning(level)) }
-    public func setSilenceSwitch(_ on: Bool) { try? core.audio(.silenceSwitch(on)) }  // never refused
-    public func setVolume(_ volume: Double) throws(HostCommandError) { try core.audio(.volume(volume)) }
+    public func memoryWarning(level: MemoryPressure) { core.memory.take(.warning(level)) }
+    public func setSilenceSwitch(_ on: Bool) { try? core.audio.apply(.silenceSwitch(on)) }  // never refused
+    public func setVolume(_ volume: Double) throws(HostCommandError) { try core.audio.apply(.volume(volume)) }
     public func setAudioDevice(_ device: AudioDevice, plugged: Bool) throws(HostCommandError) {
-        try core.audio(.device(device, plugged: plugged))
+        try core.audio.apply(.device(device, plugged: plugged))
     }
-    public func beginAudioCall() throws(HostCommandError) { try core.audio(.beginCall) }
+    public func beginAudioCall() throws(HostCommandError) { try core.audio.apply(.beginCall) }
     public func endAudioCall(shouldResume: Bool) throws(HostCommandError) {
-        try core.audio(.endCall(shouldResume: shouldResume))
+        try core.audio.apply(.endCall(shouldResume: shouldResume))
     }
-    public func resetMediaServices() { try? core.audio(.resetMediaServices) }  // never refused
+    public func resetMediaServices() { try? core.audio.apply(.resetMediaServices) }  // never refused
 }

@@ -167,7 +167,7 @@ public final class HostService: @unchecked Sendable {
             timer.schedule(deadline: .now() + .nanoseconds(Int(max(500_000_000, 20 * took))))
             hostQueue.execute { [weak self] in
                 guard let self, !self.stopped else { return }
-                self.core.memory(.usage(bytes: bytes))
+                self.core.memory.take(.usage(bytes: bytes))
             }
         }
         timer.activate()

@@ -30,7 +30,7 @@ final class ActionCallTests: XCTestCase {
         -> Result<ActionValue?, HostCommandError>?
     {
         let box = ResultBox()
-        host.run { core in core.callAction(guest: guest, action: action, arguments: arguments) { box.result = $0 } }
+        host.run { core in core.actions.call(guest: guest, action: action, arguments: arguments) { box.result = $0 } }
         return box.result
     }
 
@@ -90,7 +90,7 @@ final class ActionCallTests: XCTestCase {
     // A foreground-only action is refused in background; a suspended guest is never woken.
     func testF2ForegroundOnlyAndSuspendedGuests() {
         guard case .success = call("show", .words([])) else { return XCTFail("refused in the foreground") }
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         guard case .failure(let background) = call("show", .words([])) else { return XCTFail("not refused") }
         XCTAssertTrue(background.message.contains("runs only in the foreground"), background.message)
         host.run { $0.suspend("org.test.notes") }
@@ -121,7 +121,7 @@ final class ActionCallTests: XCTestCase {
         notes.holdReplies = true
         let box = ResultBox()
         host.run { core in
-            core.callAction(guest: "org.test.notes", action: "count", arguments: .words([])) { box.result = $0 }
+            core.actions.call(guest: "org.test.notes", action: "count", arguments: .words([])) { box.result = $0 }
         }
         host.advance(by: .milliseconds(1999))
         XCTAssertNil(box.result)
@@ -142,11 +142,11 @@ final class ActionCallTests: XCTestCase {
         let hung = ResultBox()
         let queued = ResultBox()
         host.run { core in
-            core.callAction(guest: "org.test.notes", action: "count", arguments: .words([])) { hung.result = $0 }
+            core.actions.call(guest: "org.test.notes", action: "count", arguments: .words([])) { hung.result = $0 }
         }
         host.advance(by: .milliseconds(500))
         host.run { core in
-            core.callAction(guest: "org.test.notes", action: "level", arguments: .words(["1", "true"])) {
+            core.actions.call(guest: "org.test.notes", action: "level", arguments: .words(["1", "true"])) {
                 queued.result = $0
             }
         }

@@ -76,16 +76,16 @@ final class AudioSessionTests: XCTestCase {
         host.settle()
         XCTAssertEqual(audioCalls(since: 0).last, "game:activation_finished#2=activated", "ambient mixes")
 
-        try host.run { try $0.audio(.beginCall) }
+        try host.run { try $0.audio.apply(.beginCall) }
         game.emit(.audioActivationRequested(3))
         host.settle()
         XCTAssertEqual(
             Array(audioCalls(since: 0).suffix(2)),
             ["game:interruption_began=call", "game:activation_finished#3=callInProgress"])
         XCTAssertEqual(session("game")?.active, false)
-        try host.run { try $0.audio(.endCall(shouldResume: true)) }
+        try host.run { try $0.audio.apply(.endCall(shouldResume: true)) }
         XCTAssertEqual(audioCalls(since: 0).last, "game:interruption_ended=call", "it was not playing")
-        XCTAssertThrowsError(try host.run { try $0.audio(.endCall(shouldResume: false)) }, "no call under way")
+        XCTAssertThrowsError(try host.run { try $0.audio.apply(.endCall(shouldResume: false)) }, "no call under way")
     }
 
     // CONTRACT C8, C4: a ducking session lowers the others by 20 dB while active, as operators see
@@ -117,15 +117,15 @@ final class AudioSessionTests: XCTestCase {
         // The music plays on in background; the game, in the foreground, is ambient.
         launchPlaying("music", try AudioConfiguration(category: .playback, options: .mixWithOthers))
         launchPlaying("game", try AudioConfiguration(category: .ambient))
-        host.run { try? $0.audio(.silenceSwitch(true)) }
+        host.run { try? $0.audio.apply(.silenceSwitch(true)) }
         XCTAssertEqual(session("game")?.muted, true)
         XCTAssertEqual(session("game")?.level, 0)
         XCTAssertEqual(session("music")?.muted, false)
         XCTAssertEqual(host.events.of(.audioLevel, guest: "game").map(\.name), ["muted"])
-        try host.run { try $0.audio(.volume(0.5)) }
+        try host.run { try $0.audio.apply(.volume(0.5)) }
         XCTAssertEqual(session("music")?.level, 0.5)
-        XCTAssertThrowsError(try host.run { try $0.audio(.volume(1.5)) })
-        host.run { try? $0.audio(.silenceSwitch(false)) }
+        XCTAssertThrowsError(try host.run { try $0.audio.apply(.volume(1.5)) })
+        host.run { try? $0.audio.apply(.silenceSwitch(false)) }
         XCTAssertEqual(session("game")?.level, 0.5)
         XCTAssertEqual(host.status().audio?.silenceSwitch, false)
     }
@@ -135,8 +135,8 @@ final class AudioSessionTests: XCTestCase {
     func testC10RouteChangesAndThePauseCheck() throws {
         let music = launchPlaying("music", try AudioConfiguration(category: .playback))
         let before = host.calls.names().count
-        try host.run { try $0.audio(.device(.headphones, plugged: true)) }
-        try host.run { try $0.audio(.device(.headphones, plugged: false)) }
+        try host.run { try $0.audio.apply(.device(.headphones, plugged: true)) }
+        try host.run { try $0.audio.apply(.device(.headphones, plugged: false)) }
         XCTAssertEqual(
             audioCalls(since: before),
             [
@@ -147,20 +147,21 @@ final class AudioSessionTests: XCTestCase {
         XCTAssertEqual(host.events.of(.audioNonconforming, guest: "music").count, 1)
         XCTAssertEqual(session("music")?.nonconformances, 1)
 
-        try host.run { try $0.audio(.device(.headphones, plugged: true)) }
-        try host.run { try $0.audio(.device(.headphones, plugged: false)) }
+        try host.run { try $0.audio.apply(.device(.headphones, plugged: true)) }
+        try host.run { try $0.audio.apply(.device(.headphones, plugged: false)) }
         music.emit(.audioRendering(false))
         host.settle()
         host.advance(by: .seconds(2))
         XCTAssertEqual(host.events.of(.audioNonconforming, guest: "music").count, 1, "it paused in time")
-        XCTAssertThrowsError(try host.run { try $0.audio(.device(.headphones, plugged: false)) }, "not plugged in")
+        XCTAssertThrowsError(
+            try host.run { try $0.audio.apply(.device(.headphones, plugged: false)) }, "not plugged in")
     }
 
     // CONTRACT C6, C10: with no output left, a playing session is interrupted (route gone).
     func testC10UnpluggingTheLastOutputInterruptsWithRouteGone() throws {
         launchPlaying("music", try AudioConfiguration(category: .playback))
         let before = host.calls.names().count
-        try host.run { try $0.audio(.device(.speaker, plugged: false)) }
+        try host.run { try $0.audio.apply(.device(.speaker, plugged: false)) }
         XCTAssertEqual(
             audioCalls(since: before),
             ["music:route_changed=oldDeviceUnavailable:speaker/none->none/none", "music:interruption_began=routeGone"])
@@ -172,7 +173,7 @@ final class AudioSessionTests: XCTestCase {
     // route change, before its scenes come back.
     func testB9C14ASuspendedGuestHearsOneCoalescedInterruptionOnResume() throws {
         let music = launchPlaying("music", try AudioConfiguration(category: .playback))
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         host.advance(by: .seconds(5))
         XCTAssertEqual(host.guest("music")?.appState, .background, "B9: it plays")
 
@@ -180,10 +181,10 @@ final class AudioSessionTests: XCTestCase {
         XCTAssertEqual(host.guest("music")?.appState, .suspended)
         XCTAssertEqual(session("music")?.interruption, .suspended)
         let before = host.calls.names().count
-        try host.run { try $0.audio(.beginCall) }
-        try host.run { try $0.audio(.endCall(shouldResume: true)) }
-        try host.run { try $0.audio(.device(.bluetooth, plugged: true)) }
-        try host.run { try $0.audio(.device(.headphones, plugged: true)) }
+        try host.run { try $0.audio.apply(.beginCall) }
+        try host.run { try $0.audio.apply(.endCall(shouldResume: true)) }
+        try host.run { try $0.audio.apply(.device(.bluetooth, plugged: true)) }
+        try host.run { try $0.audio.apply(.device(.headphones, plugged: true)) }
         XCTAssertEqual(audioCalls(since: before), [], "C14: nothing reaches a suspended guest")
 
         host.run { $0.switchTo("music") }
@@ -199,7 +200,7 @@ final class AudioSessionTests: XCTestCase {
     // CONTRACT B9: without the declaration, or paused, background audio keeps nobody running.
     func testB9PausedOrUndeclaredAudioDoesNotKeepAGuestRunning() throws {
         let music = launchPlaying("music", try AudioConfiguration(category: .playback))
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         music.emit(.audioRendering(false))
         host.settle()
         host.advance(by: .seconds(1))
@@ -207,7 +208,7 @@ final class AudioSessionTests: XCTestCase {
 
         launchPlaying("undeclared", try AudioConfiguration(category: .playback), capabilities: [])
         let before = host.calls.names().count
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         XCTAssertEqual(audioCalls(since: before), ["undeclared:interruption_began=appWentToBackground"])
         host.advance(by: .seconds(1))
         XCTAssertEqual(host.guest("undeclared")?.appState, .suspended)
@@ -237,7 +238,7 @@ final class AudioSessionTests: XCTestCase {
         host.run { $0.launch(path: "idle", foreground: false) }
         _ = idle
         let before = host.calls.names().count
-        host.run { try? $0.audio(.resetMediaServices) }
+        host.run { try? $0.audio.apply(.resetMediaServices) }
         XCTAssertEqual(audioCalls(since: before), ["music:media_services_reset", "idle:media_services_reset"])
         XCTAssertEqual(session("music")?.category, .soloAmbient)
         XCTAssertEqual(session("music")?.active, false)
@@ -265,12 +266,12 @@ final class AudioSessionTests: XCTestCase {
     // non-mixing session in background, where it could not start one anew.
     func testC7APlayerInBackgroundResumesAfterACall() throws {
         let music = launchPlaying("music", try AudioConfiguration(category: .playback))
-        host.run { $0.home() }
-        try host.run { try $0.audio(.beginCall) }
+        host.run { $0.scenes.home() }
+        try host.run { try $0.audio.apply(.beginCall) }
         host.advance(by: .seconds(1))
         XCTAssertEqual(host.guest("music")?.appState, .suspended, "B6: interrupted, it plays nothing")
         let before = host.calls.names().count
-        try host.run { try $0.audio(.endCall(shouldResume: true)) }
+        try host.run { try $0.audio.apply(.endCall(shouldResume: true)) }
         XCTAssertEqual(host.guest("music")?.appState, .background, "woken to resume")
         XCTAssertEqual(audioCalls(since: before), ["music:interruption_ended=call/resume"])
         music.emit(.audioActivationRequested(2))

@@ -79,11 +79,11 @@ final class AudioStreamTests: XCTestCase {
     func testC6C8C9C12C14TheMixFollowsTheArbiter() throws {
         launchActive("game", try AudioConfiguration(category: .ambient))
         XCTAssertEqual(mixer.log, ["open game", "game: mixed 1.0"])
-        try host.run { try $0.audio(.volume(0.5)) }
+        try host.run { try $0.audio.apply(.volume(0.5)) }
         XCTAssertEqual(mixer.log.last, "game: mixed 0.5")
-        host.run { try? $0.audio(.silenceSwitch(true)) }
+        host.run { try? $0.audio.apply(.silenceSwitch(true)) }
         XCTAssertEqual(mixer.log.last, "game: mixed 0.0", "C9: ambient is muted")
-        host.run { try? $0.audio(.silenceSwitch(false)) }
+        host.run { try? $0.audio.apply(.silenceSwitch(false)) }
         XCTAssertEqual(mixer.log.last, "game: mixed 0.5")
 
         // The player keeps playing in background (B9) when the prompt comes to the foreground.
@@ -98,7 +98,7 @@ final class AudioStreamTests: XCTestCase {
 
         host.run { $0.suspend("music") }
         XCTAssertEqual(mixer.log.last, "music: silent", "C14: nothing from a suspended guest")
-        try host.run { try $0.audio(.beginCall) }
+        try host.run { try $0.audio.apply(.beginCall) }
         XCTAssertEqual(mixer.log.last, "prompt: silent", "C6: a call silences every session")
         XCTAssertEqual(host.events.of(.audioMix, guest: "prompt").last?.name, "silent")
     }

@@ -25,7 +25,7 @@ final class BackgroundPolicyTests: XCTestCase {
 
     /// The guest goes home at t=0 and begins `names` as its tasks from did_enter_background.
     private func backgroundWithTasks(_ names: [String]) {
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         for (index, name) in names.enumerated() { guest.emit(.taskBegan(TaskID(index + 1), name: name)) }
         host.settle()
     }
@@ -71,7 +71,7 @@ final class BackgroundPolicyTests: XCTestCase {
     func testBudgetStartsInBackgroundAndResetsInForeground() throws {
         XCTAssertNil(status.backgroundTimeRemaining, "unlimited in the foreground")
         let before = host.calls.allNames(id).count
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         XCTAssertEqual(
             messagesSince(before),
             [
@@ -94,7 +94,7 @@ final class BackgroundPolicyTests: XCTestCase {
         host.advance(by: .seconds(60))
         XCTAssertEqual(status.appState, .active, "no budget runs in the foreground")
 
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         XCTAssertEqual(status.backgroundTimeRemaining, 30, "a fresh budget")
         XCTAssertEqual(status.tasks.map(\.name), ["upload"], "the task stayed open")
     }
@@ -165,7 +165,7 @@ final class BackgroundPolicyTests: XCTestCase {
     // CONTRACT B6: suspended 1 s after did_enter_background returns, counted from its return.
     func testIdleGuestIsSuspendedOneSecondAfterDidEnterBackgroundReturns() throws {
         guest.holdReplies = true
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         host.advance(by: .seconds(3))
         XCTAssertEqual(status.appState, .background, "did_enter_background has not returned yet")
         guest.holdReplies = false
@@ -180,7 +180,7 @@ final class BackgroundPolicyTests: XCTestCase {
     // CONTRACT B6: a task begun within the delay keeps the guest running; ending it starts the
     // delay again.
     func testTaskKeepsGuestRunningUntilItEnds() throws {
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         host.advance(by: .milliseconds(500))
         guest.emit(.taskBegan(1, name: "upload"))
         host.advance(by: .seconds(10))
@@ -201,7 +201,7 @@ final class BackgroundPolicyTests: XCTestCase {
     // CONTRACT B6, B1: a task begun while the automatic suspension was being decided (before the
     // runtime learnt there is no background time) calls it off.
     func testTaskBegunDuringAutomaticSuspensionCallsItOff() throws {
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         guest.holdReplies = true
         host.advance(by: .seconds(1))
         XCTAssertEqual(host.calls.allNames(id).last, "org.test.a:background_time=0.0 seconds")
@@ -215,7 +215,7 @@ final class BackgroundPolicyTests: XCTestCase {
     // CONTRACT B7, B8: no timer fires and no async work runs while suspended; on resume each
     // timer that fell due runs once, then the work, in order.
     func testTimersAndWorkAreHeldWhileSuspended() throws {
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         guest.emit(.timerScheduled(7, delay: .milliseconds(500), interval: .milliseconds(500)))
         guest.emit(.timerScheduled(8, delay: .seconds(3), interval: nil))
         host.advance(by: .milliseconds(500))
@@ -244,12 +244,12 @@ final class BackgroundPolicyTests: XCTestCase {
     func testMemoryWarningsForASuspendedGuestAreCoalesced() throws {
         _ = host.opener.add("org.test.b")
         host.run { $0.launch(path: "org.test.b", foreground: false) }
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         host.advance(by: .seconds(1))
         XCTAssertEqual(status.appState, .suspended)
         host.run { $0.switchTo("org.test.b") }
-        host.run { $0.memory(.warning(.warning)) }
-        host.run { $0.memory(.warning(.warning)) }
+        host.run { $0.memory.take(.warning(.warning)) }
+        host.run { $0.memory.take(.warning(.warning)) }
         XCTAssertEqual(host.calls.names("org.test.b").last, "org.test.b:did_receive_memory_warning")
         let before = host.calls.names(id).count
         host.run { $0.switchTo(id) }
@@ -269,7 +269,7 @@ final class BackgroundPolicyTests: XCTestCase {
         player.emit(.audioConfigured(try AudioConfiguration(category: .playback)))
         player.emit(.audioActivationRequested(1))
         player.emit(.audioRendering(true))
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         player.emit(.taskBegan(1, name: "stream"))
         host.advance(by: .seconds(40))
         XCTAssertEqual(host.guest("org.test.player")?.appState, .background)
@@ -285,7 +285,7 @@ final class BackgroundPolicyTests: XCTestCase {
         guest.emit(.audioConfigured(try AudioConfiguration(category: .playback)))
         guest.emit(.audioActivationRequested(1))
         guest.emit(.audioRendering(true))
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         host.advance(by: .seconds(1))
         XCTAssertEqual(status.appState, .suspended)
     }
@@ -304,7 +304,7 @@ final class BackgroundPolicyTests: XCTestCase {
         XCTAssertEqual(host.guest("org.test.b")?.appState, .suspended)
         XCTAssertEqual(host.guest("org.test.c")?.appState, .suspended)
 
-        host.run { $0.memory(.warning(.critical)) }
+        host.run { $0.memory.take(.warning(.critical)) }
         XCTAssertEqual(host.events.of(.terminated).map(\.guest), ["org.test.b", "org.test.c"])
         XCTAssertEqual(host.events.of(.terminated).map(\.reason), [.memory, .memory])
         XCTAssertEqual(status.appState, .active)
@@ -322,17 +322,17 @@ final class BackgroundPolicyTests: XCTestCase {
         }
         host.run { $0.switchTo("org.test.b") }
         host.advance(by: .seconds(1))  // a and c are suspended; a was used least recently.
-        host.run { $0.memory(.usage(bytes: 50)) }
+        host.run { $0.memory.take(.usage(bytes: 50)) }
         XCTAssertTrue(host.events.of(.memoryWarning).isEmpty)
-        host.run { $0.memory(.usage(bytes: 150)) }
+        host.run { $0.memory.take(.usage(bytes: 150)) }
         XCTAssertEqual(host.events.of(.memoryWarning).count, 1)
         XCTAssertTrue(host.events.of(.terminated).isEmpty)
-        host.run { $0.memory(.usage(bytes: 150)) }
-        host.run { $0.memory(.usage(bytes: 150)) }
-        host.run { $0.memory(.usage(bytes: 150)) }
+        host.run { $0.memory.take(.usage(bytes: 150)) }
+        host.run { $0.memory.take(.usage(bytes: 150)) }
+        host.run { $0.memory.take(.usage(bytes: 150)) }
         XCTAssertEqual(host.events.of(.terminated).map(\.guest), ["org.test.a", "org.test.c", "org.test.b"])
-        host.run { $0.memory(.usage(bytes: 50)) }
-        host.run { $0.memory(.usage(bytes: 150)) }
+        host.run { $0.memory.take(.usage(bytes: 50)) }
+        host.run { $0.memory.take(.usage(bytes: 150)) }
         XCTAssertEqual(host.events.of(.memoryWarning).count, 2, "a new episode warns again")
     }
 

@@ -16,7 +16,7 @@ final class CallbackRoundTripTests: XCTestCase {
         XCTAssertTrue(launched.allSatisfy { $0.guest == "org.test.a" && $0.duration == .zero }, "\(launched)")
 
         guest.holdReplies = true
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         // will_resign_active, the background time (no guest code: not measured), did_enter_background.
         XCTAssertEqual(guest.heldReplies.count, 3)
         host.advance(by: .milliseconds(300))
@@ -36,7 +36,7 @@ final class CallbackRoundTripTests: XCTestCase {
         host.run { $0.launch(path: "org.test.a", foreground: true) }
         let before = host.measurements.roundTrips.count
         guest.crashOn = "did_enter_background"
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         XCTAssertEqual(host.guest("org.test.a")?.lastReason, .crash)
         XCTAssertEqual(host.measurements.roundTrips.dropFirst(before).map(\.callback), ["will_resign_active"])
     }

@@ -79,15 +79,15 @@ final class LifecycleOrderTests: XCTestCase {
         _ = host.opener.add("org.test.a")
         _ = try launch("org.test.a", foreground: true)?.get()
         let before = host.calls.calls.count
-        try host.run { try $0.alert(shown: true) }
+        try host.run { try $0.scenes.alert(shown: true) }
         XCTAssertEqual(host.guest("org.test.a")?.appState, .inactive)
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.state, .foregroundInactive)
-        try host.run { try $0.alert(shown: false) }
+        try host.run { try $0.scenes.alert(shown: false) }
         XCTAssertEqual(
             Array(host.calls.names().dropFirst(before)),
             ["org.test.a:will_resign_active@1", "org.test.a:did_become_active@1"])
         XCTAssertEqual(host.guest("org.test.a")?.appState, .active)
-        XCTAssertThrowsError(try host.run { try $0.alert(shown: false) }, "dismissing twice is refused")
+        XCTAssertThrowsError(try host.run { try $0.scenes.alert(shown: false) }, "dismissing twice is refused")
     }
 
     // CONTRACT S4: a guest brought forward while an alert is up stays inactive until it is dismissed.
@@ -96,11 +96,11 @@ final class LifecycleOrderTests: XCTestCase {
         _ = host.opener.add("org.test.b")
         _ = try launch("org.test.a", foreground: true)?.get()
         _ = try launch("org.test.b", foreground: false)?.get()
-        try host.run { try $0.alert(shown: true) }
+        try host.run { try $0.scenes.alert(shown: true) }
         host.run { $0.switchTo("org.test.b") }
         XCTAssertEqual(host.guest("org.test.b")?.appState, .inactive)
         XCTAssertEqual(host.calls.names("org.test.b").last, "org.test.b:will_enter_foreground@2")
-        try host.run { try $0.alert(shown: false) }
+        try host.run { try $0.scenes.alert(shown: false) }
         XCTAssertEqual(host.calls.names("org.test.b").last, "org.test.b:did_become_active@2")
     }
 
@@ -108,7 +108,7 @@ final class LifecycleOrderTests: XCTestCase {
     func testHomeSendsForegroundToBackground() throws {
         _ = host.opener.add("org.test.a")
         _ = try launch("org.test.a", foreground: true)?.get()
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         XCTAssertEqual(
             host.calls.names().suffix(2), ["org.test.a:will_resign_active@1", "org.test.a:did_enter_background@1"])
         XCTAssertEqual(host.guest("org.test.a")?.appState, .background)
@@ -124,7 +124,7 @@ final class LifecycleOrderTests: XCTestCase {
         XCTAssertEqual(
             host.events.of(.appState, guest: "org.test.a").map { "\($0.from ?? "") -> \($0.to ?? "")" },
             ["notRunning -> background", "background -> inactive", "inactive -> active"])
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         let seen = host.calls.calls.map {
             "\($0.message.call.callbackName) \($0.message.appState) \($0.message.sceneState.map(\.description) ?? "-")"
         }
@@ -143,7 +143,7 @@ final class LifecycleOrderTests: XCTestCase {
         _ = try launch("org.test.a", foreground: true)?.get()
         let launchedAt = try XCTUnwrap(host.guest("org.test.a")?.since)
         host.run { _ in host.clock.advance(by: .seconds(90)) }
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         XCTAssertEqual(host.guest("org.test.a")?.since.timeIntervalSince(launchedAt), 90)
         XCTAssertEqual(host.events.of(.appState).last?.time, host.guest("org.test.a")?.since)
     }

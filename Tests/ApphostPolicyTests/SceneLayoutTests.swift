@@ -34,7 +34,7 @@ final class SceneLayoutTests: XCTestCase {
         let host = CoreHarness()
         let (a, b) = try launchTwo(host)
         let before = host.calls.calls.count
-        host.run { $0.changeLayout(.split(a, b, ratio: 0.5)) }
+        host.run { $0.scenes.changeLayout(.split(a, b, ratio: 0.5)) }
         XCTAssertEqual(host.guest("org.test.a")?.scenes.map(\.state), [.foregroundActive])
         XCTAssertEqual(host.guest("org.test.b")?.scenes.map(\.state), [.foregroundActive])
         XCTAssertEqual(host.guest("org.test.a")?.appState, .active)
@@ -43,7 +43,7 @@ final class SceneLayoutTests: XCTestCase {
             ["org.test.a:did_change_size@1=960x1080/regular", "org.test.b:did_change_size@2=960x1080/regular"])
 
         let callsBefore = host.calls.calls.count
-        host.run { $0.changeLayout(.ratio(0.3)) }
+        host.run { $0.scenes.changeLayout(.ratio(0.3)) }
         XCTAssertEqual(
             host.calls.sizeNames().suffix(2),
             ["org.test.a:did_change_size@1=576x1080/compact", "org.test.b:did_change_size@2=1344x1080/regular"])
@@ -52,7 +52,7 @@ final class SceneLayoutTests: XCTestCase {
         XCTAssertEqual(host.status().layout.main, .split(ref(host, "org.test.a"), ref(host, "org.test.b"), ratio: 0.3))
 
         let refused = ResultBox<Void>()
-        host.run { $0.changeLayout(.ratio(0.95)) { refused.value = $0 } }
+        host.run { $0.scenes.changeLayout(.ratio(0.95)) { refused.value = $0 } }
         XCTAssertThrowsError(try refused.value?.get())
     }
 
@@ -64,17 +64,17 @@ final class SceneLayoutTests: XCTestCase {
         let (a, b) = try launchTwo(host)
         host.run { $0.launch(path: "org.test.c", foreground: false) }
         let c = try XCTUnwrap(host.guest("org.test.c")?.scenes.first?.session)
-        host.run { $0.changeLayout(.fullScreen(a)) }
-        host.run { $0.changeLayout(.slideOver(b)) }
+        host.run { $0.scenes.changeLayout(.fullScreen(a)) }
+        host.run { $0.scenes.changeLayout(.slideOver(b)) }
         XCTAssertEqual(host.guest("org.test.b")?.scenes.first?.state, .foregroundActive)
         XCTAssertEqual(
             host.guest("org.test.b")?.scenes.first?.size, SceneSize(width: 320, height: 1080, sizeClass: .compact))
-        host.run { $0.changeLayout(.slideOver(c)) }
+        host.run { $0.scenes.changeLayout(.slideOver(c)) }
         XCTAssertEqual(host.guest("org.test.b")?.scenes.first?.state, .background, "under the top one")
         XCTAssertEqual(host.guest("org.test.b")?.scenes.first?.placement, "slide over (hidden)")
         XCTAssertEqual(host.guest("org.test.c")?.scenes.first?.state, .foregroundActive)
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.state, .foregroundActive)
-        host.run { $0.changeLayout(.hideSlideOver) }
+        host.run { $0.scenes.changeLayout(.hideSlideOver) }
         XCTAssertEqual(host.guest("org.test.c")?.scenes.first?.state, .background)
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.state, .foregroundActive)
     }
@@ -84,11 +84,11 @@ final class SceneLayoutTests: XCTestCase {
     func testPictureInPictureSurvivesHome() throws {
         let host = CoreHarness()
         let (a, b) = try launchTwo(host)
-        host.run { $0.changeLayout(.fullScreen(a)) }
-        host.run { $0.changeLayout(.pictureInPicture(b)) }
+        host.run { $0.scenes.changeLayout(.fullScreen(a)) }
+        host.run { $0.scenes.changeLayout(.pictureInPicture(b)) }
         XCTAssertEqual(
             host.guest("org.test.b")?.scenes.first?.size, SceneSize(width: 480, height: 270, sizeClass: .compact))
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         XCTAssertEqual(host.guest("org.test.a")?.appState, .background)
         XCTAssertEqual(host.guest("org.test.b")?.appState, .active)
         XCTAssertEqual(host.guest("org.test.b")?.scenes.first?.placement, "picture in picture")
@@ -98,10 +98,10 @@ final class SceneLayoutTests: XCTestCase {
     func testShowingASceneOfASuspendedGuestResumesIt() throws {
         let host = CoreHarness()
         let (a, b) = try launchTwo(host)
-        host.run { $0.changeLayout(.fullScreen(a)) }
+        host.run { $0.scenes.changeLayout(.fullScreen(a)) }
         host.advance(by: .seconds(2))
         XCTAssertEqual(host.guest("org.test.b")?.appState, .suspended)
-        host.run { $0.changeLayout(.split(a, b, ratio: 0.5)) }
+        host.run { $0.scenes.changeLayout(.split(a, b, ratio: 0.5)) }
         XCTAssertEqual(host.guest("org.test.b")?.appState, .active)
         XCTAssertEqual(host.opener.guests["org.test.b"]?.resumptions, 1)
     }
@@ -111,19 +111,19 @@ final class SceneLayoutTests: XCTestCase {
     func testAlertOverAProminentSceneLeavesTheCoveredScenesInactive() throws {
         let host = CoreHarness()
         let (a, _) = try launchTwo(host)
-        host.run { $0.changeLayout(.fullScreen(a)) }
+        host.run { $0.scenes.changeLayout(.fullScreen(a)) }
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
         host.run { core in
-            try? core.alert(shown: true)
+            try? core.scenes.alert(shown: true)
         }
         host.run { core in
-            core.performAction(scene: a, action: "go", payload: Data())
+            core.scenes.performAction(scene: a, action: "go", payload: Data())
             guest.emit(
                 .sceneRequested(
                     activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data(),
                     request: 1))
         }
-        host.run { core in try? core.alert(shown: false) }
+        host.run { core in try? core.scenes.alert(shown: false) }
         let states = host.guest("org.test.a")?.scenes.map(\.state)
         XCTAssertEqual(states, [.foregroundInactive, .foregroundActive])
     }

@@ -31,7 +31,7 @@ final class SceneRequestTests: XCTestCase {
 
         // During the action.
         guest.holdReplies = true
-        host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
+        host.run { core in core.scenes.performAction(scene: a, action: "open", payload: Data()) }
         let during = guest.lastActivation
         request(during)
         XCTAssertEqual(scenes(), 2)
@@ -41,12 +41,12 @@ final class SceneRequestTests: XCTestCase {
         host.run { _ in guest.heldReplies.forEach { $0() } }
 
         // After the action, within the activation time, then past it.
-        host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
+        host.run { core in core.scenes.performAction(scene: a, action: "open", payload: Data()) }
         let later = guest.lastActivation
         host.advance(by: .seconds(4))
         request(later)
         XCTAssertEqual(scenes(), 3)
-        host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
+        host.run { core in core.scenes.performAction(scene: a, action: "open", payload: Data()) }
         let late = guest.lastActivation
         host.advance(by: .seconds(6))
         request(late)
@@ -55,10 +55,10 @@ final class SceneRequestTests: XCTestCase {
 
         // Two actions, two tokens: a newer action does not take the older one's away.
         host.run { core in
-            core.performAction(scene: a, action: "first", payload: Data())
+            core.scenes.performAction(scene: a, action: "first", payload: Data())
         }
         let first = guest.lastActivation
-        host.run { core in core.performAction(scene: a, action: "second", payload: Data()) }
+        host.run { core in core.scenes.performAction(scene: a, action: "second", payload: Data()) }
         let second = guest.lastActivation
         XCTAssertNotEqual(first, second)
         request(second)
@@ -66,8 +66,8 @@ final class SceneRequestTests: XCTestCase {
         XCTAssertEqual(scenes(), 5)
 
         // Another guest's token is no activation of this one's.
-        host.run { core in core.changeLayout(.fullScreen(b)) }
-        host.run { core in core.performAction(scene: b, action: "open", payload: Data()) }
+        host.run { core in core.scenes.changeLayout(.fullScreen(b)) }
+        host.run { core in core.scenes.performAction(scene: b, action: "open", payload: Data()) }
         request(other.lastActivation)
         XCTAssertEqual(scenes(), 5)
         XCTAssertEqual(host.events.of(.requestRefused).count, 4)
@@ -108,7 +108,7 @@ final class SceneRequestTests: XCTestCase {
         host.run { $0.launch(path: "org.test.one", foreground: true) }
         let scene = try XCTUnwrap(host.guest("org.test.one")?.scenes.first?.session)
         guest.holdReplies = true
-        host.run { core in core.performAction(scene: scene, action: "open", payload: Data()) }
+        host.run { core in core.scenes.performAction(scene: scene, action: "open", payload: Data()) }
         host.run { _ in
             guest.emit(
                 .sceneRequested(
@@ -140,7 +140,7 @@ final class SceneRequestTests: XCTestCase {
         let one = single.opener.add("org.test.one", capabilities: [])
         single.run { $0.launch(path: "org.test.one", foreground: true) }
         let scene = try XCTUnwrap(single.guest("org.test.one")?.scenes.first?.session)
-        single.run { core in core.performAction(scene: scene, action: "open", payload: Data()) }
+        single.run { core in core.scenes.performAction(scene: scene, action: "open", payload: Data()) }
         single.run { _ in
             one.emit(
                 .sceneRequested(
@@ -159,7 +159,7 @@ final class SceneRequestTests: XCTestCase {
         let host = CoreHarness()
         let (a, _) = try launchTwo(host)
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
-        host.run { core in core.performAction(scene: a, action: "open", payload: Data()) }
+        host.run { core in core.scenes.performAction(scene: a, action: "open", payload: Data()) }
         host.run { $0.suspend("org.test.a") }
         XCTAssertEqual(host.guest("org.test.a")?.appState, .suspended)
         host.run { _ in
@@ -179,7 +179,7 @@ final class SceneRequestTests: XCTestCase {
     func testTheActivationCarriesThePolicysDuration() throws {
         let host = CoreHarness(scenes: ScenePolicy(activation: .milliseconds(300)))
         let (a, _) = try launchTwo(host)
-        host.run { core in core.performAction(scene: a, action: "open", payload: Data("x".utf8)) }
+        host.run { core in core.scenes.performAction(scene: a, action: "open", payload: Data("x".utf8)) }
         let action = try XCTUnwrap(host.calls.calls.last)
         XCTAssertEqual(
             action.message.call,
@@ -192,7 +192,7 @@ final class SceneRequestTests: XCTestCase {
         let host = CoreHarness()
         let (_, b) = try launchTwo(host)
         let result = ResultBox<Void>()
-        host.run { core in core.performAction(scene: b, action: "open", payload: Data()) { result.value = $0 } }
+        host.run { core in core.scenes.performAction(scene: b, action: "open", payload: Data()) { result.value = $0 } }
         XCTAssertThrowsError(try result.value?.get())
     }
 
@@ -204,7 +204,7 @@ final class SceneRequestTests: XCTestCase {
         let (a, _) = try launchTwo(host)
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
         host.run { core in
-            core.performAction(scene: a, action: "open", payload: Data())
+            core.scenes.performAction(scene: a, action: "open", payload: Data())
             guest.emit(
                 .sceneRequested(
                     activation: guest.lastActivation, from: 1, role: .auxiliary, style: .standard, state: Data(),
@@ -215,7 +215,7 @@ final class SceneRequestTests: XCTestCase {
         XCTAssertEqual(scenes.map(\.state), [.foregroundActive, .foregroundActive])
 
         host.run { core in
-            core.performAction(scene: a, action: "open", payload: Data())
+            core.scenes.performAction(scene: a, action: "open", payload: Data())
             guest.emit(
                 .sceneRequested(
                     activation: guest.lastActivation, from: 1, role: .auxiliary, style: .prominent, state: Data(),
@@ -226,7 +226,7 @@ final class SceneRequestTests: XCTestCase {
             host.guest("org.test.a")?.scenes.map(\.state),
             [.foregroundInactive, .foregroundInactive, .foregroundActive])
         let prominent = try XCTUnwrap(host.guest("org.test.a")?.scenes.last?.session)
-        host.run { core in core.closeScene(prominent) }
+        host.run { core in core.scenes.closeScene(prominent) }
         XCTAssertEqual(host.guest("org.test.a")?.scenes.map(\.state), [.foregroundActive, .foregroundActive])
         let after = Array(host.calls.names("org.test.a").dropFirst(before))
         XCTAssertEqual(
@@ -247,7 +247,7 @@ final class SceneRequestTests: XCTestCase {
             let (a, _) = try launchTwo(host)
             let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
             host.run { core in
-                core.performAction(scene: a, action: "open", payload: Data())
+                core.scenes.performAction(scene: a, action: "open", payload: Data())
                 guest.emit(
                     .sceneRequested(
                         activation: guest.lastActivation, from: 1, role: .primary, style: .automatic, state: Data(),
@@ -280,7 +280,7 @@ final class SceneRequestTests: XCTestCase {
         let closed = try XCTUnwrap(host.guest("org.test.a")?.scenes.first?.session)
         host.opener.guests["org.test.a"]?.emit(.saveSceneState(1, Data("gone".utf8)))
         host.run { $0.terminate("org.test.a") }
-        host.run { $0.closeScene(closed) }
+        host.run { $0.scenes.closeScene(closed) }
         XCTAssertEqual(try store.sessions(of: "org.test.a").map(\.sessionID).contains(closed), false)
         XCTAssertEqual(try store.discardedSessions(of: "org.test.a"), [closed])
 
@@ -305,7 +305,7 @@ final class SceneRequestTests: XCTestCase {
         XCTAssertEqual(host.guest("org.test.b")?.appState, .suspended)
         let session = try XCTUnwrap(host.guest("org.test.b")?.scenes.first?.session)
         let before = host.calls.names("org.test.b").count
-        host.run { $0.closeScene(session) }
+        host.run { $0.scenes.closeScene(session) }
         XCTAssertEqual(host.calls.names("org.test.b").count, before)
         host.run { $0.resume("org.test.b") }
         XCTAssertEqual(
@@ -363,13 +363,13 @@ final class SceneRequestTests: XCTestCase {
 
         guest.keepsModals = true
         let kept = ResultBox<Bool>()
-        host.run { core in core.dismissModal(scene: a) { kept.value = $0 } }
+        host.run { core in core.scenes.dismissModal(scene: a) { kept.value = $0 } }
         XCTAssertEqual(try kept.value?.get(), false)
         XCTAssertEqual(host.events.of(.modalKept).count, 1)
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.modals.count, 2)
 
         guest.keepsModals = false
-        host.run { core in core.dismissModal(scene: a) }
+        host.run { core in core.scenes.dismissModal(scene: a) }
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.modals.map(\.title), ["Edit"])
         XCTAssertEqual(
             host.calls.names("org.test.a").suffix(3),
@@ -384,7 +384,7 @@ final class SceneRequestTests: XCTestCase {
         }
         XCTAssertEqual(host.guest("org.test.a")?.scenes.first?.modals.count, 0, "with those above it")
         let none = ResultBox<Bool>()
-        host.run { core in core.dismissModal(scene: a) { none.value = $0 } }
+        host.run { core in core.scenes.dismissModal(scene: a) { none.value = $0 } }
         XCTAssertThrowsError(try none.value?.get())
     }
 

@@ -9,7 +9,7 @@ final class StatusJSONTests: XCTestCase {
     func testStatusEncodesStatesByNameAndLayoutsAsPlainObjects() throws {
         let host = CoreHarness(scenes: ScenePolicy(displayWidth: 1000, displayHeight: 800))
         let (a, b) = try launchTwo(host)
-        host.run { $0.changeLayout(.split(a, b, ratio: 0.5)) }
+        host.run { $0.scenes.changeLayout(.split(a, b, ratio: 0.5)) }
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
         host.run { _ in guest.emit(.loadingProgress(1, .fraction(0.25))) }
         let encoder = JSONEncoder()

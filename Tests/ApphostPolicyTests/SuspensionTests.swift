@@ -121,7 +121,7 @@ final class SuspensionTests: XCTestCase {
     func testGuestThatDiesInACallbackIsReportedWithIt() throws {
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
         guest.holdReplies = true
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         guest.emit(.died("exited with status 3"))
         host.settle()
         XCTAssertEqual(

@@ -109,7 +109,7 @@ final class TerminationTests: XCTestCase {
         guest.emit(.saveSceneState(1, Data("42".utf8)))
         guest.crashOn = "will_resign_active"
         host.settle()
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         let status = try XCTUnwrap(host.guest("org.test.a"))
         XCTAssertEqual(status.appState, .notRunning)
         XCTAssertEqual(status.lastReason, .crash)

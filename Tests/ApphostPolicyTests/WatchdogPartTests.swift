@@ -1,5 +1,5 @@
-import ApphostPolicyTesting
 import ApphostModel
+import ApphostPolicyTesting
 import ApphostVocabulary
 import XCTest
 

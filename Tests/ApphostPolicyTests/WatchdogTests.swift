@@ -10,7 +10,7 @@ final class WatchdogTests: XCTestCase {
         let guest = host.opener.add("org.test.a")
         host.run { $0.launch(path: "org.test.a", foreground: true) }
         guest.holdReplies = true
-        host.run { $0.home() }
+        host.run { $0.scenes.home() }
         return (host, guest)
     }
 

@@ -7,26 +7,35 @@ import ApphostVocabulary
 /// timers, by the same id).
 ///
 /// Confined to the host queue, like the core that keeps it.
-final class ActionRunner: @unchecked Sendable {
-    typealias Completion = @Sendable (Result<ActionValue?, HostCommandError>) -> Void
+public final class ActionRunner: @unchecked Sendable {
+    public typealias Completion = @Sendable (Result<ActionValue?, HostCommandError>) -> Void
 
     private var actions: ActionCalls
     private var completions: [ActionCallID: Completion] = [:]
     private let outbox: GuestOutbox
+    private let hostQueue: any HostExecutor
+    weak var lifecycle: (any LifecycleOrders)?
 
-    init(limit: Duration, outbox: GuestOutbox) {
+    init(limit: Duration, outbox: GuestOutbox, hostQueue: any HostExecutor) {
         actions = ActionCalls(limit: limit)
-        self.outbox = outbox
+        (self.outbox, self.hostQueue) = (outbox, hostQueue)
     }
 
-    /// Calls `action` of `guest` with `arguments`; `completion` runs once, on the host queue, with
-    /// the action's result (nil for one that returns nothing), or one line saying why there is none.
-    func call(
-        _ action: String, arguments: ActionArguments, of guest: GuestRecord, completion: @escaping Completion
+    /// Calls `action` of guest `name` (an id, or a descriptor name) with `arguments`. `completion`
+    /// runs once, on the host queue, with the action's result (nil for one that returns nothing),
+    /// or one line saying why there is none (`ActionCalls`).
+    public func call(
+        guest name: String, action: String, arguments: ActionArguments, completion: @escaping Completion
     ) {
-        let (call, effects) = actions.call(action, arguments: arguments, of: guest.id, ActionFacts(guest))
-        completions[call] = completion
-        perform(effects, for: guest)
+        hostQueue.preconditionCurrent()
+        do throws(HostCommandError) {
+            guard let lifecycle, let guest = lifecycle.guest(try lifecycle.guestID(named: name)) else {
+                throw .notFound("no guest \(name)")
+            }
+            let (call, effects) = actions.call(action, arguments: arguments, of: guest.id, ActionFacts(guest))
+            completions[call] = completion
+            perform(effects, for: guest)
+        } catch { completion(.failure(error)) }
     }
 
     /// F2: the guest's runtime reported a result, before its call's reply.

@@ -6,7 +6,7 @@ import ApphostVocabulary
 /// the part. It owns the part and the mixer.
 ///
 /// Confined to the host queue, like the core that keeps it.
-final class AudioRunner: @unchecked Sendable {
+public final class AudioRunner: @unchecked Sendable {
     /// Audio sessions, routes, streams and meters; read for status.
     private(set) var sessions: AudioSessions
     /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
@@ -15,14 +15,16 @@ final class AudioRunner: @unchecked Sendable {
     private let log: HostEventLog
     private let clock: any HostClock
     private let measure: @Sendable (HostMeasurement) -> Void
+    private let hostQueue: any HostExecutor
     weak var lifecycle: (any LifecycleOrders)?
     /// Told when a guest's sound starts or stops keeping it running in background (B9).
     var playsInBackgroundChanged: (GuestRecord) -> Void = { _ in }
 
     init(
         policy: AudioPolicy, requests: FloodPolicy, mixer: (any AudioMixer)?, outbox: GuestOutbox, log: HostEventLog,
-        clock: any HostClock, measure: @escaping @Sendable (HostMeasurement) -> Void
+        clock: any HostClock, hostQueue: any HostExecutor, measure: @escaping @Sendable (HostMeasurement) -> Void
     ) {
+        self.hostQueue = hostQueue
         sessions = AudioSessions(policy: policy, requests: requests, mixes: mixer != nil)
         self.mixer = mixer
         self.outbox = outbox
@@ -31,8 +33,12 @@ final class AudioRunner: @unchecked Sendable {
         self.measure = measure
     }
 
-    /// An operator's lever; refused with one line, nothing changed, where it cannot move.
-    func apply(_ command: AudioCommand) throws(HostCommandError) { perform(try sessions.apply(command, facts)) }
+    /// An operator's lever on audio (`apphost ctl audio`); refused with one line, nothing changed,
+    /// where it cannot move (the silence switch and the reset never are).
+    public func apply(_ command: AudioCommand) throws(HostCommandError) {
+        hostQueue.preconditionCurrent()
+        perform(try sessions.apply(command, facts))
+    }
 
     func playsInBackground(_ id: String) -> Bool { sessions.playsInBackground(id) }
     func launching(_ id: String) { perform(sessions.launching(id)) }

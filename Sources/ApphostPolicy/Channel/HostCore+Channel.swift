@@ -33,10 +33,10 @@ extension HostCore {
         switch area {
         case .core:
             if case .died(let cause) = event {
-                crashed(guest, channel: channel, cause: cause, during: guest.calls.current)
+                guestCrashed(guest, channel: channel, cause: cause, during: guest.calls.current)
             }
         case .background: background.report(event, from: guest)
-        case .scenes: handleScenes(event, from: guest)
+        case .scenes: scenes.report(event, from: guest)
         case .audio: audio.report(event, from: guest, channel: channel)
         case .actions:
             if case .actionFinished(let outcome) = event { actions.reported(outcome, by: guest.id) }
@@ -45,10 +45,6 @@ extension HostCore {
 }
 
 extension HostCore: GuestOutboxDelegate {
-    func guestCrashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
-        crashed(guest, channel: channel, cause: cause, during: callback)
-    }
-
     func guestIdle(_ guest: GuestRecord) { background.idle(guest) }
 
     func guestFrozen(_ guest: GuestRecord, overdue: String) {

@@ -42,14 +42,14 @@ extension HostCore {
         // A1: it runs, with no scene yet: background, in the guest, in `ps` and in the stream alike.
         GuestLifecycle.launching(guest, on: opened.channel)
         audio.launching(guest.id)
-        noteAppState(guest, from: .notRunning, reason: .requested)
+        appStateChanged(guest, from: .notRunning, reason: .requested)
         // What a guest thread asked for between init and the channel's opening, now it has a record.
         let early = route.early
         route.early = []
         for event in early { handle(event, from: route) }
 
         // N1: its runtime refuses notifications over the limit at once, as the host would.
-        outbox.deliver(guest, requests.notificationLimit)
+        outbox.deliver(guest, scenes.notificationLimit)
         outbox.deliver(guest, .didFinishLaunching, sceneState: nil) { [weak self] reply in
             guard let self else { return }
             guard let cause = GuestLifecycle.launchFailure(reply) else {
@@ -72,17 +72,10 @@ extension HostCore {
     private func launched(_ guest: GuestRecord, foreground: Bool, stored: StoredGuest) {
         let before = guest.appState
         guard GuestLifecycle.launched(guest) else { return }
-        // S7: sessions closed since it last ran are gone before any scene connects.
-        for session in sessions.pendingDiscards(of: guest, closed: closing.pending(of: guest.id), stored: stored) {
-            announceDiscard(session, to: guest)
-        }
-        if guest.scenes.isEmpty { sessions.createSession(of: guest, role: .primary) }
-        noteAppState(guest, from: before, reason: .requested)
+        scenes.prepareScenes(of: guest, stored: stored)
+        appStateChanged(guest, from: before, reason: .requested)
         memory.used(guest.id, at: clock.uptime())
-        if foreground { bringToForeground(guest, reason: .requested) }
-        for index in guest.scenes.indices where guest.scenes[index].state == .unattached {
-            move(guest, scene: index, to: .background, reason: .automatic)
-        }
+        scenes.connect(guest, foreground: foreground)
         // B2: a guest launched into background starts its budget at once.
         if guest.appState == .background { backgroundChanged(guest, entered: true) }
     }
@@ -138,10 +131,8 @@ extension HostCore {
         tellSaveStatus(guest)
         // C14: its session's interruption, route and hints, coalesced.
         audio.releaseHeld(guest.id)
-        // S9: the scene requests the host refused while it was stopped.
-        perform(requests.releaseHeld(guest.id), for: guest)
-        // Closed while it was stopped: known in memory, so resuming reads nothing from the store.
-        for session in closing.pending(of: guest.id) { announceDiscard(session, to: guest) }
+        // S9, S7: the scene requests refused and the sessions closed while it was stopped.
+        scenes.releaseHeld(guest)
         if guest.held.takeMemoryWarning() { outbox.deliver(guest, .didReceiveMemoryWarning) }
         background.releaseHeld(guest)
     }
@@ -152,29 +143,25 @@ extension HostCore {
             switch effect {
             case .record(let kind, let reason, let message):
                 log.record(kind, guest: guest.id, reason: reason, message: message)
-            case .appStateChanged(let before, let reason): noteAppState(guest, from: before, reason: reason)
-            case .hide(let reason): arrange(layout.keeping { $0.guest != guest.id }, reason: reason)
+            case .appStateChanged(let before, let reason): appStateChanged(guest, from: before, reason: reason)
+            case .hide(let reason): scenes.hide(guest.id, reason: reason)
             case .budget(.enteredBackground): backgroundChanged(guest, entered: true)
             case .budget(let change): background.budget(change, of: guest)
             case .releaseHeld: deliverHeld(guest)
             case .forgetRun:
                 background.ended(guest)
                 audio.unloaded(guest.id)
-                requests.ended(guest.id)
+                scenes.ended(guest.id)
                 // Its runtime is gone, and what it waited for with it: a later launch counts from 1 again.
                 guest.saveConfirmations.reset()
                 // An action's result whose reply never came (the guest died between them) answers nothing.
                 actions.ended(guest.id)
                 outbox.ended(guest)
-            case .unattachScenes(let reason):
-                for index in guest.scenes.indices where guest.scenes[index].state != .unattached {
-                    setSceneState(guest, scene: index, to: .unattached, reason: reason)
-                    guest.scenes[index].handle = nil
-                }
+            case .unattachScenes(let reason): scenes.unattach(guest, reason: reason)
             case .died(let reason, let inForeground):
                 guard let channel = guest.channel else { continue }
                 unloaded(guest, channel: channel, reason: reason) { [weak self] _ in
-                    self?.restartFailed(guest, inForeground: inForeground)
+                    self?.restarts.failed(guest, inForeground: inForeground)
                 }
             }
         }
@@ -184,39 +171,26 @@ extension HostCore {
 
     /// X2: a guest that died is reported with its cause and the callback it was in; its scenes
     /// become unattached and keep their saved state.
-    func crashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
+    func guestCrashed(_ guest: GuestRecord, channel: any GuestChannel, cause: String, during callback: String?) {
         guard guest.channel === channel else { return }
-        let inForeground = layout.mainScenes.contains { $0.guest == guest.id }
+        let inForeground = scenes.layout.mainScenes.contains { $0.guest == guest.id }
         perform(GuestLifecycle.crashed(guest, cause: cause, during: callback, inForeground: inForeground), for: guest)
     }
 
-    /// X2: carries out what `Restarter` says should happen; a restart's timer runs in the clock's
-    /// own call, then hops to the host queue.
-    func perform(_ effects: [RestartEffect], for guest: GuestRecord) {
-        for effect in effects {
-            switch effect {
-            case .record(let kind, let message):
-                log.record(kind, guest: guest.id, reason: .crash, message: message)
-            case .schedule(let delay):
-                let hostQueue = hostQueue
-                clock.schedule(after: delay) { [weak self] in
-                    guard let core = self else { return }
-                    hostQueue.execute {
-                        core.perform(core.restarter.due(&guest.restartHistory, phase: guest.phase), for: guest)
-                    }
-                }
-            case .launch(let foreground):
-                launch(path: guest.path, foreground: foreground) { [weak self] result in
-                    guard let self, case .failure = result else { return }
-                    self.restartFailed(guest)
-                }
-            }
-        }
+    /// The guest's app state changed from `before`: recorded, and its audio session follows.
+    func appStateChanged(_ guest: GuestRecord, from before: AppState, reason: TransitionReason) {
+        guard guest.appState != before else { return }
+        guest.lastReason = reason
+        guest.lastTransition = clock.now()
+        log.record(.appState, guest: guest.id, from: before.description, to: guest.appState.description, reason: reason)
+        audio.appStateChanged(guest, from: before)
     }
 
-    /// X2: `guest` crashed (in the foreground or not), or a restart of it failed to launch
-    /// (`inForeground` nil).
-    func restartFailed(_ guest: GuestRecord, inForeground: Bool? = nil) {
-        perform(restarter.failed(&guest.restartHistory, at: clock.uptime(), inForeground: inForeground), for: guest)
+    /// B2: the guest entered background (or resumed there), and a fresh budget starts; or it came
+    /// to the foreground, and time is unlimited again. Either way it is in use (A4).
+    func backgroundChanged(_ guest: GuestRecord, entered: Bool) {
+        guard !entered || guest.channel != nil else { return }
+        memory.used(guest.id, at: clock.uptime())
+        if entered { background.enteredBackground(guest) } else { background.leftBackground(guest) }
     }
 }

@@ -23,35 +23,20 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
     /// Sessions and what they saved, in the store (S6 to S8, S12, X5).
     let sessions: SessionKeeper
     /// Relaunches crashed guests under the restart policy (X2).
-    let restarter: Restarter
-    /// How many scenes may stay connected in background, over all guests (S6).
-    let sceneLimit: SceneLimit
+    let restarts: RestartRunner
     /// The one way to a guest: calls watched (B5) and measured, and the parts' timers.
     let outbox: GuestOutbox
-    /// The parts that run themselves through the outbox: background work (B1 to B9), audio (C1
-    /// to C15, B9, X7), memory (A4) and actions (F1 to F3).
+    /// The parts that run themselves through the outbox: scenes (S1 to S13, N1 to N3), background
+    /// work (B1 to B9), audio (C1 to C15, B9, X7), memory (A4) and actions (F1 to F3).
+    public let scenes: SceneRunner
     let background: BackgroundRunner
-    let audio: AudioRunner
-    let memory: MemoryRunner
-    let actions: ActionRunner
+    public let audio: AudioRunner
+    public let memory: MemoryRunner
+    public let actions: ActionRunner
 
     /// The guests, by id and in the order they were first loaded, and how operators name them.
     var directory = GuestDirectory()
     var guests: [GuestRecord] { directory.all }
-    /// The scenes shown and where (S11), and the host alert (S4).
-    var arrangement: Arrangement
-    var layout: Layout { arrangement.layout }
-    /// The order of scene callbacks and the connections' handles (S1 to S5).
-    var transitions = SceneTransitions()
-    /// Scene requests, the activations that let them and notifications' rate (S9, S10, S13, N1).
-    var requests: SceneRequests
-    /// The sessions closed while their guest did not run (S7).
-    var closing = SessionClosing()
-    /// What guests report of their connected scenes: loading, modals, titles (N2, N3).
-    var reports = SceneReports()
-
-    /// The guest filling the display, or else the first one shown.
-    var foregroundID: String? { arrangement.foregroundID }
 
     public init(
         opener: any GuestOpener, clock: any HostClock, hostQueue: any HostExecutor, sessionIDs: any SessionIDSource,
@@ -67,21 +52,28 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         let outbox = GuestOutbox(clock: clock, log: log, watchdog: watchdog, measure: measure)
         (self.log, self.outbox, self.opener, self.clock, self.hostQueue) = (log, outbox, opener, clock, hostQueue)
         self.guestsDirectory = guestsDirectory
-        requests = SceneRequests(policy: scenes)
-        arrangement = Arrangement(policy: scenes)
-        sceneLimit = SceneLimit(limit: backgroundSceneLimit)
-        self.background = BackgroundRunner(policy: background, outbox: outbox, log: log, clock: clock)
+        let background = BackgroundRunner(policy: background, outbox: outbox, log: log, clock: clock)
+        let sessions = SessionKeeper(
+            store: store, clock: clock, hostQueue: hostQueue, sessionIDs: sessionIDs, log: log)
+        (self.background, self.sessions) = (background, sessions)
+        self.scenes = SceneRunner(
+            policy: scenes, backgroundLimit: backgroundSceneLimit, outbox: outbox, sessions: sessions,
+            background: background, log: log, clock: clock, hostQueue: hostQueue)
         self.audio = AudioRunner(
             policy: audio, requests: audioRequests, mixer: audioMixer, outbox: outbox, log: log, clock: clock,
-            measure: measure)
-        memory = MemoryRunner(limit: memoryLimit, outbox: outbox, log: log)
-        actions = ActionRunner(limit: watchdog.hardLimit, outbox: outbox)
-        sessions = SessionKeeper(store: store, clock: clock, hostQueue: hostQueue, sessionIDs: sessionIDs, log: log)
-        restarter = Restarter(policy: restartPolicy)
+            hostQueue: hostQueue, measure: measure)
+        memory = MemoryRunner(limit: memoryLimit, outbox: outbox, log: log, hostQueue: hostQueue)
+        actions = ActionRunner(limit: watchdog.hardLimit, outbox: outbox, hostQueue: hostQueue)
+        restarts = RestartRunner(policy: restartPolicy, log: log, clock: clock, hostQueue: hostQueue)
         sessions.delegate = self
         outbox.delegate = self
-        (self.background.lifecycle, self.audio.lifecycle, memory.lifecycle) = (self, self, self)
-        self.background.playsAudio = { [weak audio = self.audio] in audio?.playsInBackground($0) ?? false }
+        (background.lifecycle, self.audio.lifecycle, memory.lifecycle, actions.lifecycle) = (self, self, self, self)
+        (self.scenes.lifecycle, restarts.lifecycle) = (self, self)
+        memory.facts = { [weak self] in
+            guard let self else { return [] }
+            return self.guests.map { MemoryFacts($0, in: self.scenes.layout) }
+        }
+        background.playsAudio = { [weak audio = self.audio] in audio?.playsInBackground($0) ?? false }
         self.audio.playsInBackgroundChanged = { [weak background = self.background] in background?.audioChanged($0) }
     }
 
@@ -131,7 +123,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
             }
         case .running:
             guard !guest.changingSuspension else { return completion(.failure(GuestDirectory.changingSuspension(id))) }
-            bringToForeground(guest, reason: .requested)
+            scenes.bringToForeground(guest, reason: .requested)
             completion(.success(()))
         }
     }
@@ -152,7 +144,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
             }
         }
         sessions.createSession(of: guest, role: .primary)
-        bringToForeground(guest, scene: guest.scenes.count - 1, reason: .requested)
+        scenes.bringToForeground(guest, scene: guest.scenes.count - 1, reason: .requested)
         completion(.success(guest.scenes[guest.scenes.count - 1].sessionID))
     }
 
@@ -169,7 +161,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
             return completion(.failure(HostCommandError("\(id) is already suspended")))
         }
         background.endWork(guest)
-        arrange(layout.keeping { $0.guest != id }, reason: reason)
+        scenes.hide(id, reason: reason)
         stopGuest(guest, channel: channel, reason: reason, completion: completion)
     }
 
@@ -206,48 +198,6 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         if suspended { channel.suspend(completion: confirmed) } else { channel.resume(completion: confirmed) }
     }
 
-    /// Sends every foreground scene to background (S3): the "home screen". Picture in picture
-    /// stays up.
-    public func home() {
-        assertOnHostQueue()
-        arrange(arrangement.home(), reason: .requested)
-    }
-
-    /// Shows a host alert over the foreground: foregroundActive scenes resign active only (S4);
-    /// or dismisses it: the covered scenes become active again, with no background trip.
-    public func alert(shown: Bool) throws(HostCommandError) {
-        assertOnHostQueue()
-        perform([try arrangement.alert(shown)], reason: .requested)
-        arrange(layout, reason: .requested)
-    }
-
-    /// An operator's lever on audio (`apphost ctl audio`); refused with one line, nothing changed,
-    /// where it cannot move (the silence switch and the reset never are).
-    public func audio(_ command: AudioCommand) throws(HostCommandError) {
-        assertOnHostQueue()
-        try audio.apply(command)
-    }
-
-    /// What the host learns of its memory (A4): a warning, or a reading against its limit.
-    public func memory(_ signal: MemorySignal) {
-        assertOnHostQueue()
-        memory.take(signal, guests.map { MemoryFacts($0, in: layout) })
-    }
-
-    /// Calls `action` of guest `name` (an id, or a descriptor name) with `arguments`. `completion`
-    /// runs once, on the host queue, with the action's result (nil for one that returns nothing),
-    /// or one line saying why there is none (`ActionCalls`).
-    public func callAction(
-        guest name: String, action: String, arguments: ActionArguments,
-        completion: @escaping @Sendable (Result<ActionValue?, HostCommandError>) -> Void
-    ) {
-        assertOnHostQueue()
-        do throws(HostCommandError) {
-            guard let guest = guest(try guestID(named: name)) else { throw .notFound("no guest \(name)") }
-            actions.call(action, arguments: arguments, of: guest, completion: completion)
-        } catch { completion(.failure(error)) }
-    }
-
     /// Terminates a running guest: its foreground scenes go to background first (S3, so they
     /// save), then will-terminate (A3), then it is unloaded. Saved state survives. The success
     /// says how it went when it did not go well: a guest that crashed or hung in will_terminate
@@ -261,7 +211,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         // A3: a running guest hears will-terminate; a suspended one is terminated without a callback.
         if !guest.suspended {
             background.endWork(guest)
-            arrange(layout.keeping { $0.guest != id }, reason: reason)
+            scenes.hide(id, reason: reason)
             outbox.deliver(guest, .willTerminate, sceneState: nil)
         }
         GuestLifecycle.terminating(guest)
@@ -285,7 +235,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
     public func status() -> HostStatus {
         assertOnHostQueue()
         return HostStatus(
-            of: guests, arrangement: arrangement, reports: reports, restarter: restarter,
+            of: guests, arrangement: scenes.arrangement, reports: scenes.reports, restarter: restarts.restarter,
             background: background.scheduler, audio: audio.sessions, meters: audio.mixer?.meters(), now: clock.uptime())
     }
 
@@ -314,15 +264,9 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         return try directory.id(named: name)
     }
 
-    /// A scene by its session id, a unique prefix of one, or its connection's handle
-    /// (`GuestDirectory.scene(named:)`); or nil after failing `completion` with why not.
-    func findScene(_ name: String) -> Result<(GuestRecord, Int), HostCommandError> { directory.scene(named: name) }
-    func findScene<T>(_ name: String, else completion: (Result<T, HostCommandError>) -> Void) -> (GuestRecord, Int)? {
-        directory.scene(named: name).value(orFail: completion)
+    func scene(named name: String) throws(HostCommandError) -> (GuestRecord, Int) {
+        try directory.scene(named: name).get()
     }
-
-    /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
-    func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> { directory.running(id) }
 
     func assertOnHostQueue() {
         hostQueue.preconditionCurrent()

@@ -5,7 +5,22 @@ import ApphostVocabulary
 /// id, and the changes of its life a part may call for (an audio flood terminates, an interruption
 /// ending resumes, a spent budget suspends).
 protocol LifecycleOrders: AnyObject {
+    /// The guests, in the order they were first loaded.
+    var guests: [GuestRecord] { get }
     func guest(_ id: String) -> GuestRecord?
+    /// The id of the guest an operator named: its full id, or its descriptor name in any case.
+    func guestID(named name: String) throws(HostCommandError) -> String
+    /// A scene by its session id, a unique prefix of one, or its connection's handle.
+    func scene(named name: String) throws(HostCommandError) -> (GuestRecord, Int)
+    /// The guest's app state changed from `before` (its scenes moved): recorded, and its audio follows.
+    func appStateChanged(_ guest: GuestRecord, from before: AppState, reason: TransitionReason)
+    /// The guest entered background, or left it (B2).
+    func backgroundChanged(_ guest: GuestRecord, entered: Bool)
+    /// X5: the guest's runtime hears which of its scenes' last saves could not be stored.
+    func tellSaveStatus(_ guest: GuestRecord)
+    func launch(
+        path: String, foreground: Bool,
+        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void)
     func resume(
         _ id: String, reason: TransitionReason, completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void
     )
