@@ -14,7 +14,7 @@ extension HostService {
     }
 
     public func openScene(_ id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void) {
-        core.openScene(id, completion: completion)
+        core.scenes.openScene(id, completion: completion)
     }
 
     public func suspend(_ id: String, completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void) {

@@ -16,7 +16,7 @@ final class OpenSceneTests: XCTestCase {
         let before = host.calls.names("org.test.a").count
         let eventsBefore = host.events.all.count
         let opened = OpenedBox()
-        host.run { core in core.openScene("org.test.a") { opened.result = $0 } }
+        host.run { core in core.scenes.openScene("org.test.a") { opened.result = $0 } }
         let session = try XCTUnwrap(try opened.result?.get())
         XCTAssertEqual(
             Array(host.calls.names("org.test.a").dropFirst(before)),
@@ -40,7 +40,7 @@ final class OpenSceneTests: XCTestCase {
         let first = CoreHarness(store: store)
         _ = first.opener.add("org.test.a")
         first.run { $0.launch(path: "org.test.a", foreground: true) }
-        first.run { $0.openScene("org.test.a") }
+        first.run { $0.scenes.openScene("org.test.a") }
         let sessions = try XCTUnwrap(first.guest("org.test.a")?.scenes.map(\.session))
 
         let second = CoreHarness(store: store)
@@ -59,7 +59,7 @@ final class OpenSceneTests: XCTestCase {
         host.run { $0.launch(path: "org.test.a", foreground: true) }
         let before = host.calls.names("org.test.a").count
         let opened = OpenedBox()
-        host.run { core in core.openScene("org.test.a") { opened.result = $0 } }
+        host.run { core in core.scenes.openScene("org.test.a") { opened.result = $0 } }
         XCTAssertThrowsError(try opened.result?.get()) { error in
             XCTAssertEqual(
                 (error as? HostCommandError)?.message,
@@ -72,7 +72,7 @@ final class OpenSceneTests: XCTestCase {
     func testOpeningAWindowOfAGuestThatIsNotRunningIsRefused() throws {
         let host = CoreHarness()
         let opened = OpenedBox()
-        host.run { core in core.openScene("org.test.none") { opened.result = $0 } }
+        host.run { core in core.scenes.openScene("org.test.none") { opened.result = $0 } }
         XCTAssertThrowsError(try opened.result?.get())
     }
 

@@ -87,7 +87,7 @@ final class SceneRequestTests: XCTestCase {
         let host = CoreHarness()
         _ = try launchTwo(host)
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
-        host.run { $0.openScene("org.test.a") }
+        host.run { $0.scenes.openScene("org.test.a") }
         let sessions = try XCTUnwrap(host.guest("org.test.a")?.scenes.map(\.session))
         let before = host.calls.names("org.test.a").count
         host.run { _ in guest.emit(.sessionCloseRequested(sessionID: sessions[1])) }
@@ -261,7 +261,7 @@ final class SceneRequestTests: XCTestCase {
     func testActivatingASessionNeedsNoActivation() throws {
         let host = CoreHarness()
         _ = try launchTwo(host)
-        host.run { $0.openScene("org.test.a") }
+        host.run { $0.scenes.openScene("org.test.a") }
         let first = try XCTUnwrap(host.guest("org.test.a")?.scenes.first?.session)
         let guest = try XCTUnwrap(host.opener.guests["org.test.a"])
         host.run { _ in guest.emit(.sessionActivationRequested(sessionID: first, style: .standard)) }
@@ -276,7 +276,7 @@ final class SceneRequestTests: XCTestCase {
         let store = MemoryStore()
         let host = CoreHarness(store: store)
         _ = try launchTwo(host)
-        host.run { $0.openScene("org.test.a") }
+        host.run { $0.scenes.openScene("org.test.a") }
         let closed = try XCTUnwrap(host.guest("org.test.a")?.scenes.first?.session)
         host.opener.guests["org.test.a"]?.emit(.saveSceneState(1, Data("gone".utf8)))
         host.run { $0.terminate("org.test.a") }

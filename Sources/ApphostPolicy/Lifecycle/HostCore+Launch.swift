@@ -9,22 +9,9 @@ import Foundation
 extension HostCore {
     // MARK: Launch
 
-    /// S7, S8: what the store holds of the guest is read first; the launch goes on once it is in,
-    /// so that no step of it waits for the store.
-    func launchOpened(
-        _ opened: OpenedGuest, path: String, route: GuestEventRoute, foreground: Bool,
-        completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
-    ) {
-        let id = opened.descriptor.id
-        sessions.readForLaunch(of: id, restoring: guest(id) == nil) { [weak self] stored in
-            self?.launch(
-                opened, stored: stored, path: path, route: route, foreground: foreground, completion: completion)
-        }
-    }
-
     /// The guest is opened and what the store holds of it read: its record is made or taken up
     /// again (another launch of it may have got there first), and it launches (A1, A2).
-    private func launch(
+    func launch(
         _ opened: OpenedGuest, stored: StoredGuest, path: String, route: GuestEventRoute, foreground: Bool,
         completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void
     ) {

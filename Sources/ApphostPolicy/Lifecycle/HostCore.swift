@@ -2,17 +2,14 @@ import ApphostModel
 import ApphostVocabulary
 import Foundation
 
-/// The host's lifecycle policy: app states (A1 to A3, A5), scene states and callback orders (S1 to
-/// S5), which guest is in the foreground, and host alerts. It reaches guests only through
-/// `GuestChannel`, so it runs the same with in-process guests, worker processes or test fakes.
+/// The host's policy, coordinated: it carries out guests' lives (A1 to A3, B7, X2, as
+/// `GuestLifecycle` says), routes what guests report to the part it concerns, and wires the
+/// parts' runners, each the owner of a part that decides as values: scenes (`SceneRunner`),
+/// background work, audio, memory, actions and restarts. Every runner reaches guests through the
+/// one `GuestOutbox`, and asks the core for changes of a guest's life (`LifecycleOrders`). It
+/// reaches guests only through `GuestChannel`: in-process guests, workers and test fakes alike.
 ///
-/// It coordinates parts that own their state and say what should happen as values, which it
-/// carries out: a guest's life (`GuestLifecycle`), the guests and their names (`GuestDirectory`),
-/// sessions and the store (`SessionKeeper`), the watchdog (`Watchdog`), restarts (`Restarter`),
-/// background work (`BackgroundScheduler`), audio (`AudioSessions`), memory (`MemoryWatch`),
-/// actions (`ActionCalls`) and the scenes' parts. The extensions beside it route to them.
-///
-/// Confined to `hostQueue`: call every method there. Completions run there too.
+/// Confined to `hostQueue`: call every method there, the runners' too. Completions run there.
 public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked Sendable {
     private let opener: any GuestOpener
     let clock: any HostClock
@@ -86,7 +83,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         path: String, foreground: Bool,
         completion: @escaping @Sendable (Result<GuestDescriptor, HostCommandError>) -> Void = { _ in }
     ) {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         let route = GuestEventRoute(path: path)
         opener.open(
             path: path, guestsDirectory: guestsDirectory, hostQueue: hostQueue,
@@ -98,7 +95,13 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
                     self.log.record(.launchFailed, message: error.description)
                     completion(.failure(HostCommandError(error.description)))
                 case .success(let opened):
-                    self.launchOpened(opened, path: path, route: route, foreground: foreground, completion: completion)
+                    // S7, S8: what the store holds of the guest is read first, so that no step waits for it.
+                    let id = opened.descriptor.id
+                    self.sessions.readForLaunch(of: id, restoring: self.guest(id) == nil) { [weak self] stored in
+                        self?.launch(
+                            opened, stored: stored, path: path, route: route, foreground: foreground,
+                            completion: completion)
+                    }
                 }
             })
     }
@@ -108,7 +111,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
     public func switchTo(
         _ id: String, completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         guard let guest = guest(id) else { return completion(.failure(directory.unknown(id))) }
         switch guest.phase {
         case .launching, .terminating:
@@ -128,26 +131,6 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         }
     }
 
-    /// Opens a new primary window of a running guest, as a user would (S2): a new session,
-    /// stored (S8), shown full screen in the foreground; what was shown goes to background (S3).
-    public func openScene(
-        _ id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
-    ) {
-        assertOnHostQueue()
-        guard let (guest, _) = directory.running(id).value(orFail: completion) else { return }
-        guard guest.mayOpenScene else { return completion(.failure(HostCommandError(GuestRecord.singleScene(id)))) }
-        guard !guest.changingSuspension else { return completion(.failure(GuestDirectory.changingSuspension(id))) }
-        guard !guest.suspended else {
-            return resume(id) { [weak self] result in
-                if case .failure(let error) = result { return completion(.failure(error)) }
-                self?.openScene(id, completion: completion)
-            }
-        }
-        sessions.createSession(of: guest, role: .primary)
-        scenes.bringToForeground(guest, scene: guest.scenes.count - 1, reason: .requested)
-        completion(.success(guest.scenes[guest.scenes.count - 1].sessionID))
-    }
-
     /// Suspends a running guest (B7): its foreground scenes go to background first (S3), then
     /// its channel stops it once those callbacks have returned. The guest is reported suspended
     /// only once the channel has confirmed it.
@@ -155,7 +138,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         _ id: String, reason: TransitionReason = .requested,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         guard let (guest, channel) = directory.running(id).value(orFail: completion) else { return }
         guard !guest.suspended, !guest.changingSuspension else {
             return completion(.failure(HostCommandError("\(id) is already suspended")))
@@ -170,7 +153,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         _ id: String, reason: TransitionReason = .requested,
         completion: @escaping @Sendable (Result<Void, HostCommandError>) -> Void = { _ in }
     ) {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         guard let guest = guest(id) else { return completion(.failure(directory.unknown(id))) }
         guard guest.phase == .running, guest.suspended, !guest.changingSuspension, let channel = guest.channel else {
             return completion(.failure(HostCommandError("\(id) is not suspended")))
@@ -206,7 +189,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         _ id: String, reason: TransitionReason = .requested,
         completion: @escaping @Sendable (Result<String?, HostCommandError>) -> Void = { _ in }
     ) {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         guard let (guest, channel) = directory.running(id, settled: true).value(orFail: completion) else { return }
         // A3: a running guest hears will-terminate; a suspended one is terminated without a callback.
         if !guest.suspended {
@@ -222,7 +205,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
 
     /// Terminates every running guest gracefully (A3) with reason shutdown.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         let running = guests.filter { $0.phase == .running }
         guard !running.isEmpty else { return completion() }
         let remaining = Countdown(running.count, then: completion)
@@ -233,7 +216,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
 
     /// The state of every guest and scene, for operators.
     public func status() -> HostStatus {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         return HostStatus(
             of: guests, arrangement: scenes.arrangement, reports: scenes.reports, restarter: restarts.restarter,
             background: background.scheduler, audio: audio.sessions, meters: audio.mixer?.meters(), now: clock.uptime())
@@ -243,7 +226,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
 
     /// Keeps sessions and saved state in `store` from now on; call it before launching guests.
     public func useStore(_ store: any SessionStore) {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         sessions.use(store)
     }
 
@@ -260,15 +243,13 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
 
     /// The id of the guest an operator named: its full id, or its descriptor name in any case.
     public func guestID(named name: String) throws(HostCommandError) -> String {
-        assertOnHostQueue()
+        hostQueue.preconditionCurrent()
         return try directory.id(named: name)
     }
 
+    func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> { directory.running(id) }
+
     func scene(named name: String) throws(HostCommandError) -> (GuestRecord, Int) {
         try directory.scene(named: name).get()
-    }
-
-    func assertOnHostQueue() {
-        hostQueue.preconditionCurrent()
     }
 }

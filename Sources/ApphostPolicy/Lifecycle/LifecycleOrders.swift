@@ -10,6 +10,8 @@ protocol LifecycleOrders: AnyObject {
     func guest(_ id: String) -> GuestRecord?
     /// The id of the guest an operator named: its full id, or its descriptor name in any case.
     func guestID(named name: String) throws(HostCommandError) -> String
+    /// The guest `id` and its channel, if it runs; else why a command cannot act on it.
+    func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError>
     /// A scene by its session id, a unique prefix of one, or its connection's handle.
     func scene(named name: String) throws(HostCommandError) -> (GuestRecord, Int)
     /// The guest's app state changed from `before` (its scenes moved): recorded, and its audio follows.

@@ -118,6 +118,27 @@ public final class SceneRunner: @unchecked Sendable {
 
     // MARK: Operators' commands
 
+    /// Opens a new primary window of a running guest, as a user would (S2): a new session,
+    /// stored (S8), shown full screen in the foreground; what was shown goes to background (S3).
+    public func openScene(
+        _ id: String, completion: @escaping @Sendable (Result<String, HostCommandError>) -> Void = { _ in }
+    ) {
+        hostQueue.preconditionCurrent()
+        guard let (guest, _) = running(id).value(orFail: completion) else { return }
+        guard guest.mayOpenScene else { return completion(.failure(HostCommandError(GuestRecord.singleScene(id)))) }
+        guard !guest.changingSuspension else { return completion(.failure(GuestDirectory.changingSuspension(id))) }
+        guard !guest.suspended else {
+            lifecycle?.resume(id, reason: .requested) { [weak self] result in
+                if case .failure(let error) = result { return completion(.failure(error)) }
+                self?.openScene(id, completion: completion)
+            }
+            return
+        }
+        sessions.createSession(of: guest, role: .primary)
+        bringToForeground(guest, scene: guest.scenes.count - 1, reason: .requested)
+        completion(.success(guest.scenes[guest.scenes.count - 1].sessionID))
+    }
+
     /// Sends the user action `name` with `payload` to a scene, which grants one activation (S9): a
     /// request made while the guest handles it, or within the policy's activation after, may open one scene.
     public func performAction(
@@ -187,6 +208,10 @@ public final class SceneRunner: @unchecked Sendable {
     }
 
     // MARK: Carrying out
+
+    private func running(_ id: String) -> Result<(GuestRecord, any GuestChannel), HostCommandError> {
+        lifecycle?.running(id) ?? .failure(HostCommandError("host gone"))
+    }
 
     private func find(_ name: String) throws(HostCommandError) -> (GuestRecord, Int) {
         guard let lifecycle else { throw HostCommandError("host gone") }
