@@ -107,7 +107,7 @@ final class ArrangementTests: XCTestCase {
         XCTAssertEqual(next.main, .split(a1, b1, ratio: 0.3))
     }
 
-    /// `a1` and `b1` by their sessions, as `HostCore.findScene` reads names.
+    /// `a1` and `b1` by their sessions, as `GuestDirectory.scene(named:)` reads names.
     private func found(_ name: String) -> Result<SceneRef, HostCommandError> {
         [a1, b1].first { $0.session == name }.map { .success($0) } ?? .failure(.notFound("no scene \(name)"))
     }

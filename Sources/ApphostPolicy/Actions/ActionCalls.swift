@@ -11,8 +11,8 @@ import DequeModule
 ///
 /// It takes inputs (a call, a reported result, a reply, a deadline falling due) with what it
 /// needs to know of the guest then (`ActionFacts`) and returns what should happen as values
-/// (`ActionEffect`). The operator's completions and the clock's handles stay with the core, by
-/// `ActionCallID` (`ActionAnswers`).
+/// (`ActionEffect`). The operator's completions and the clock's handles stay with its runner, by
+/// `ActionCallID` (`ActionRunner`).
 ///
 /// Every input costs the same however many calls are under way: one lookup by id, and one of
 /// the guest's results, a deque's first.

@@ -8,8 +8,8 @@ struct ActionCallID: Hashable, Sendable {
     let serial: UInt64
 }
 
-/// What the action calls part says should happen; the core carries the effects out in order
-/// (`HostCore.perform(_:for:)`).
+/// What the action calls part says should happen; its runner carries the effects out in order
+/// (`ActionRunner`).
 enum ActionEffect: Equatable, Sendable {
     /// Send this call of the action to the guest; hand its reply back to `ActionCalls.replied`.
     case deliver(ActionCallID, GuestCall)

@@ -1,8 +1,8 @@
 import ApphostModel
 import ApphostVocabulary
 
-/// What the audio sessions say should happen, for the core to carry out in order
-/// (`HostCore.perform`). Each names the guest it concerns: a change of one guest's session
+/// What the audio sessions say should happen, for its runner to carry out in order
+/// (`AudioRunner`). Each names the guest it concerns: a change of one guest's session
 /// reaches others (C5 to C11).
 enum AudioEffect: Equatable, Sendable {
     /// Send this call to the guest now.

@@ -9,8 +9,8 @@ import ApphostVocabulary
 /// It takes inputs (a guest's audio request or report, a transition of the guest's, an operator's
 /// command, the mixer's answers and meter readings, a tick of one of its timers) with what it
 /// needs to know of the guests then (`AudioFacts`, by id), and returns what should happen as
-/// values (`AudioEffect`), in order, for the core to carry out. The mixer stays with the core: a
-/// change of the mix is an effect, its readings an input. A timer is a token the core arms.
+/// values (`AudioEffect`), in order, for its runner to carry out. The mixer stays with the runner: a
+/// change of the mix is an effect, its readings an input. A timer is a token the runner arms.
 ///
 /// A guest's input costs one lookup of its state, and what its change does to the guests that
 /// have touched their session (C5 to C12 concern them all); guests that play no audio cost none.

@@ -5,7 +5,7 @@ import Foundation
 /// The guests' streams to the host's mixer and the mixer's meters (CONTRACT C13, X7's bad
 /// samples, the render deadline watch), as the audio sessions keep them: where each guest's
 /// stream is, what the mixer was last told of it, and what the meter readings said. The mixer
-/// itself stays with the core: what it should do is an effect, what it says an input. Held by
+/// itself stays with the runner: what it should do is an effect, what it says an input. Held by
 /// `AudioSessions`, which alone changes it.
 struct AudioStreams {
     /// The host has a mixer: streams open and meters are read.

@@ -1,4 +1,4 @@
-/// One timer the audio sessions asked for (`AudioEffect.schedule`): the core arms it on its clock
+/// One timer the audio sessions asked for (`AudioEffect.schedule`): its runner arms it on its clock
 /// and hands the token back when it falls due (`AudioSessions.tick`). Its serial is unique within
 /// the part, so that a token names one arming of one alarm for good.
 struct AudioToken: Hashable, Sendable {

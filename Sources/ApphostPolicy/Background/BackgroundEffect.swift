@@ -1,8 +1,8 @@
 import ApphostModel
 import ApphostVocabulary
 
-/// What the background scheduler says should happen to the guest an input concerned; the core
-/// carries the effects out in order (`HostCore.perform`).
+/// What the background scheduler says should happen to the guest an input concerned; its runner
+/// carries the effects out in order (`BackgroundRunner`).
 enum BackgroundEffect: Equatable, Sendable {
     /// Send this call to the guest.
     case deliver(GuestCall)

@@ -8,10 +8,10 @@ import ApphostVocabulary
 ///
 /// It takes inputs (a report of the guest's runtime, a transition of the guest's, a tick of one
 /// of its timers) with what it needs to know of the guest then (`BackgroundFacts`), and returns
-/// what should happen as values (`BackgroundEffect`), in order, for the core to carry out. It
-/// never calls the clock: a timer is an effect, `.schedule(token, after:)`, which the core arms
+/// what should happen as values (`BackgroundEffect`), in order, for its runner to carry out. It
+/// never calls the clock: a timer is an effect, `.schedule(token, after:)`, which its runner arms
 /// on its clock and hands back to `tick` when it falls due. The clock's handles stay with the
-/// core, by token (`HostCore.alarms`), for a later `.cancel(token)`: holding values only keeps
+/// runner, by token (`GuestOutbox.arm`), for a later `.cancel(token)`: holding values only keeps
 /// the part testable with no clock at all, and a token that is no longer current (cancelled or
 /// replaced) does nothing should it still come.
 ///

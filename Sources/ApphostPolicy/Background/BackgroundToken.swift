@@ -1,7 +1,7 @@
 import ApphostModel
 import ApphostVocabulary
 
-/// One timer the background scheduler asked for (`BackgroundEffect.schedule`): the core arms it on
+/// One timer the background scheduler asked for (`BackgroundEffect.schedule`): its runner arms it on
 /// its clock and hands the token back when it falls due (`BackgroundScheduler.tick`). Its serial
 /// is unique within the scheduler, so that a token names one arming of one alarm for good.
 struct BackgroundToken: Hashable, Sendable {

@@ -12,7 +12,7 @@ final class GuestOutbox: @unchecked Sendable {
     private let measure: @Sendable (HostMeasurement) -> Void
     /// Stops guests stuck in a callback (B5).
     private var watchdog: Watchdog
-    /// The clock's handles of the parts' timers, by their tokens (`arm`).
+    /// The clock's handles of the parts' timers, by their tokens (`arm(_:after:for:_:)`).
     private var alarms = Alarms<AnyHashable>()
     weak var delegate: (any GuestOutboxDelegate)?
 

@@ -4,7 +4,7 @@ import ApphostVocabulary
 /// Restarts under the restart policy (CONTRACT X2): a crashed guest is relaunched after the
 /// policy's delay, unless it crashed `burst` times within `interval`; then the host says so and
 /// leaves it down. Each guest's `RestartHistory` counts and decides; this turns the decisions
-/// into what should happen, as values (`RestartEffect`) for the core to carry out: it never
+/// into what should happen, as values (`RestartEffect`) for its runner to carry out: it never
 /// calls the clock nor launches anything itself.
 struct Restarter {
     let policy: RestartPolicy
@@ -43,8 +43,8 @@ struct Restarter {
     }
 }
 
-/// What the restarter says should happen to a guest; the core carries the effects out in order
-/// (`HostCore.perform(_:for:)`).
+/// What the restarter says should happen to a guest; its runner carries the effects out in order
+/// (`RestartRunner`).
 enum RestartEffect: Equatable, Sendable {
     /// Record this event of the guest's, reason crash.
     case record(HostEvent.Kind, message: String)

@@ -7,7 +7,7 @@ import ApphostVocabulary
 ///
 /// It takes inputs (a callback sent or answered, its timer falling due, the outcome of stopping
 /// the guest) with the guest's `CallWatch` and the time, and returns what should happen as values
-/// (`WatchdogEffect`), in order, for the core to carry out. It never calls the clock: its one
+/// (`WatchdogEffect`), in order, for its runner to carry out. It never calls the clock: its one
 /// timer a guest is a token (`WatchdogToken`) the core arms and hands back to `look`.
 struct Watchdog {
     let policy: WatchdogPolicy
@@ -97,8 +97,8 @@ struct WatchdogToken: Hashable, Sendable {
     let serial: UInt64
 }
 
-/// What the watchdog says should happen to the guest an input concerned; the core carries the
-/// effects out in order (`HostCore.perform(_:for:)`).
+/// What the watchdog says should happen to the guest an input concerned; its runner carries the
+/// effects out in order (`GuestOutbox`).
 enum WatchdogEffect: Equatable, Sendable {
     /// Record this event of the guest's, reason watchdog.
     case record(HostEvent.Kind, message: String)

@@ -1,8 +1,8 @@
 import ApphostModel
 import ApphostVocabulary
 
-/// What the memory watch says should happen; the core carries the effects out in order
-/// (`HostCore.perform(_:)`).
+/// What the memory watch says should happen; its runner carries the effects out in order
+/// (`MemoryRunner`).
 enum MemoryEffect: Equatable, Sendable {
     /// Record this event, of the host's or of a guest's.
     case record(

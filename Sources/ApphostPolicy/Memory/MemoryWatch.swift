@@ -4,7 +4,7 @@ import ApphostVocabulary
 /// The host's memory readings against its limit (CONTRACT A4): the first reading over it warns
 /// the guests, each later one while still over ends one guest, and a reading back under starts
 /// over. It decides whom to warn and whom to end, least recently used first, and returns that as
-/// values (`MemoryEffect`) for the core to carry out; it owns its readings and each guest's last
+/// values (`MemoryEffect`) for its runner to carry out; it owns its readings and each guest's last
 /// use, and nothing else writes them.
 struct MemoryWatch {
     /// What a reading calls for.

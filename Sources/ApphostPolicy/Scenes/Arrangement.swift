@@ -140,7 +140,7 @@ struct Arrangement {
         }
     }
 
-    /// S11: the scenes an operator's `change` names, found by `find` (as `HostCore.findScene`
+    /// S11: the scenes an operator's `change` names, found by `find` (as `GuestDirectory.scene(named:)`
     /// reads a name), or why the change cannot be: a ratio out of range, a scene not found, a
     /// split of a scene with itself.
     static func scenes(

@@ -1,8 +1,8 @@
 import ApphostModel
 import ApphostVocabulary
 
-/// What `Arrangement` says should happen as the layout changes, in order; the core carries each
-/// out through the callbacks S2 to S5 order (`HostCore.perform(_:reason:)`).
+/// What `Arrangement` says should happen as the layout changes, in order; its runner carries each
+/// out through the callbacks S2 to S5 order (`SceneRunner`).
 enum ArrangementEffect: Equatable, Sendable {
     /// S3: the scene is no longer shown: to background, if it is in the foreground still.
     case hide(SceneRef)

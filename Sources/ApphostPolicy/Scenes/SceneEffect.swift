@@ -3,8 +3,8 @@ import ApphostVocabulary
 import Foundation
 
 /// What a scenes part (`SceneTransitions`, `SceneRequests`, `SceneReports`, `SessionClosing`,
-/// `SceneLimit`) says should happen to the guest an input concerned; the core carries the
-/// effects out in order (`HostCore.perform(_:for:)`).
+/// `SceneLimit`) says should happen to the guest an input concerned; its runner carries the
+/// effects out in order (`SceneRunner`).
 enum SceneEffect: Equatable, Sendable {
     /// Record this event of the guest's.
     case record(

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// It takes inputs (a user action delivered, its answer, a guest's request, activation or close
 /// of a session, a notification) with what it needs to know of the guest then (`RequestFacts`),
-/// and returns what should happen as values (`SceneEffect`), in order, for the core to carry out.
+/// and returns what should happen as values (`SceneEffect`), in order, for its runner to carry out.
 /// It never calls the clock: the time comes with the input.
 ///
 /// Every input costs the same however many guests there are: one lookup of the guest's state.
