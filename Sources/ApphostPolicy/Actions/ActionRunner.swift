@@ -13,6 +13,8 @@ public final class ActionRunner: @unchecked Sendable {
     private var actions: ActionCalls
     private var completions: [ActionCallID: Completion] = [:]
     private let outbox: GuestOutbox
+    /// The clock's handles of the part's timers, by token.
+    private var alarms = Alarms<ActionCallID>()
     private let hostQueue: any HostExecutor
     weak var lifecycle: (any LifecycleOrders)?
 
@@ -55,12 +57,13 @@ public final class ActionRunner: @unchecked Sendable {
             case .answer(let call, let result):
                 completions.removeValue(forKey: call)?(result)
             case .schedule(let call, let delay):
-                outbox.arm(call, after: delay) { [weak self] in
-                    guard let self else { return }
+                let action = outbox.schedule(after: delay) { [weak self] _ in
+                    guard let self, self.alarms.fell(call) else { return }
                     self.perform(self.actions.deadline(call, ActionFacts(guest)), for: guest)
                 }
+                action.map { alarms.arm(call, $0) }
             case .cancel(let call):
-                outbox.cancel(call)
+                alarms.cancel(call)
             }
         }
     }

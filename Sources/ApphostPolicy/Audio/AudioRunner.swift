@@ -12,6 +12,8 @@ public final class AudioRunner: @unchecked Sendable {
     /// Where sessions' sound is mixed (C13); nil for a host that mixes nothing (tests of policy).
     let mixer: (any AudioMixer)?
     private let outbox: GuestOutbox
+    /// The clock's handles of the part's timers, by token.
+    private var alarms = Alarms<AudioToken>()
     private let log: HostEventLog
     private let clock: any HostClock
     private let measure: @Sendable (HostMeasurement) -> Void
@@ -92,11 +94,12 @@ public final class AudioRunner: @unchecked Sendable {
                 perform(sessions.demoted(id, thread: thread, demotion, succeeded: succeeded))
             case .schedule(let token, let delay):
                 // A guest's check is cancelled as its run ends (`AudioSessions.unloaded`).
-                outbox.arm(token, after: delay) { [weak self] in
-                    guard let self else { return }
+                let action = outbox.schedule(after: delay) { [weak self] _ in
+                    guard let self, self.alarms.fell(token) else { return }
                     self.perform(self.sessions.tick(token, self.facts))
                 }
-            case .cancel(let token): outbox.cancel(token)
+                action.map { alarms.arm(token, $0) }
+            case .cancel(let token): alarms.cancel(token)
             }
         }
     }

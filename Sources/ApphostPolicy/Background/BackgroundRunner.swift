@@ -11,6 +11,8 @@ final class BackgroundRunner: @unchecked Sendable {
     /// Budgets, tasks, timers and automatic suspension; read for status.
     private(set) var scheduler: BackgroundScheduler
     private let outbox: GuestOutbox
+    /// The clock's handles of the part's timers, by token.
+    private var alarms = Alarms<BackgroundToken>()
     private let log: HostEventLog
     private let clock: any HostClock
     weak var lifecycle: (any LifecycleOrders)?
@@ -77,11 +79,12 @@ final class BackgroundRunner: @unchecked Sendable {
             case .record(let kind, let reason, let name, let message):
                 log.record(kind, guest: guest.id, reason: reason, name: name, message: message)
             case .schedule(let token, let delay):
-                outbox.arm(token, after: delay, for: guest) { [weak self] in
-                    guard let self else { return }
+                let action = outbox.schedule(after: delay, for: guest) { [weak self] current in
+                    guard let self, self.alarms.fell(token), current else { return }
                     self.perform(self.scheduler.tick(token, of: guest.id, self.facts(guest)), for: guest)
                 }
-            case .cancel(let token): outbox.cancel(token)
+                action.map { alarms.arm(token, $0) }
+            case .cancel(let token): alarms.cancel(token)
             case .suspend(let reason, let onlyIfIdle, let thenTerminate):
                 guard let channel = guest.channel else { continue }
                 lifecycle?.stopGuest(guest, channel: channel, reason: reason, onlyIfIdle: onlyIfIdle) {

@@ -12,8 +12,8 @@ final class GuestOutbox: @unchecked Sendable {
     private let measure: @Sendable (HostMeasurement) -> Void
     /// Stops guests stuck in a callback (B5).
     private var watchdog: Watchdog
-    /// The clock's handles of the parts' timers, by their tokens (`arm(_:after:for:_:)`).
-    private var alarms = Alarms<AnyHashable>()
+    /// The clock's handles of the watchdog's timers.
+    private var alarms = Alarms<WatchdogToken>()
     weak var delegate: (any GuestOutboxDelegate)?
 
     init(
@@ -49,23 +49,18 @@ final class GuestOutbox: @unchecked Sendable {
         perform(watchdog.ended(&guest.calls), for: guest)
     }
 
-    /// Arms timer `token` on the clock; when it falls due, not cancelled, `fire` runs in the
-    /// clock's own call (a Dispatch timer of the host queue's, or the manual clock's turn), with
-    /// no further hop, so that a budget ends on time. For `guest`: only while it still runs on the
-    /// channel it has now, and nothing is armed while it has none.
-    func arm<Token: Hashable & Sendable>(
-        _ token: Token, after delay: Duration, for guest: GuestRecord? = nil, _ fire: @escaping @Sendable () -> Void
-    ) {
+    /// Schedules `fire` on the clock, `after` from now; it runs in the clock's own call (a
+    /// Dispatch timer of the host queue's, or the manual clock's turn), with no further hop, so
+    /// that a budget ends on time. `current` says whether `guest` (if any) still runs on the
+    /// channel it has now; nothing is scheduled while it has none. The caller keeps the handle
+    /// by its token (`Alarms`), so that each part's tokens stay its own, of their own type.
+    func schedule(
+        after delay: Duration, for guest: GuestRecord? = nil, _ fire: @escaping @Sendable (_ current: Bool) -> Void
+    ) -> (any ScheduledAction)? {
         let channel = guest?.channel
-        guard guest == nil || channel != nil else { return }
-        let action = clock.schedule(after: delay) { [weak self] in
-            guard let self, self.alarms.fell(token), guest?.channel === channel else { return }
-            fire()
-        }
-        alarms.arm(token, action)
+        guard guest == nil || channel != nil else { return nil }
+        return clock.schedule(after: delay) { fire(guest?.channel === channel) }
     }
-
-    func cancel<Token: Hashable & Sendable>(_ token: Token) { alarms.cancel(token) }
 
     /// Records a call, watches it (B5) and measures its round trip (O2); returns the message and
     /// the reply that settles it.
@@ -106,10 +101,11 @@ final class GuestOutbox: @unchecked Sendable {
             case .record(let kind, let message):
                 log.record(kind, guest: guest.id, reason: .watchdog, message: message)
             case .schedule(let token, let delay):
-                arm(token, after: delay, for: guest) { [weak self] in
-                    guard let self else { return }
+                let action = schedule(after: delay, for: guest) { [weak self] current in
+                    guard let self, self.alarms.fell(token), current else { return }
                     self.perform(self.watchdog.look(token, &guest.calls, at: self.clock.uptime()), for: guest)
                 }
+                action.map { alarms.arm(token, $0) }
             case .cancel(let token):
                 alarms.cancel(token)
             case .stop(let freezing, let overdue):

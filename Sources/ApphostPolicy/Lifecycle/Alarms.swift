@@ -1,9 +1,9 @@
 import ApphostVocabulary
 
-/// The clock's handles of a part's timers, by token: the core's side of a part's `schedule` and
-/// `cancel` effects, so that the part holds values only and never calls the clock. Confined to
-/// the host queue, like the core that keeps it.
-struct Alarms<Token: Hashable> {
+/// The clock's handles of a part's timers, by token: its runner's side of the part's `schedule`
+/// and `cancel` effects, so that the part holds values only and never calls the clock. Each runner
+/// keeps its own, of its part's token type: no token is boxed or cast. Confined to the host queue.
+struct Alarms<Token: Hashable & Sendable> {
     private var armed: [Token: any ScheduledAction] = [:]
 
     mutating func arm(_ token: Token, _ action: any ScheduledAction) {

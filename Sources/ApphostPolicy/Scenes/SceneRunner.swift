@@ -73,7 +73,9 @@ public final class SceneRunner: @unchecked Sendable {
     /// or dismisses it: the covered scenes become active again, with no background trip.
     public func alert(shown: Bool) throws(HostCommandError) {
         hostQueue.preconditionCurrent()
-        perform([try arrangement.alert(shown)], reason: .requested)
+        if case .record(let kind, let name, let message) = try arrangement.alert(shown) {
+            log.record(kind, name: name, message: message)
+        }
         arrange(layout, reason: .requested)
     }
 
@@ -246,16 +248,11 @@ public final class SceneRunner: @unchecked Sendable {
 
     /// Makes `next` the layout (`Arrangement.arrange`) and moves the scenes accordingly.
     private func arrange(_ next: Layout, reason: TransitionReason) {
-        let find = { [weak lifecycle] (id: String) in lifecycle?.guest(id) }
-        perform(arrangement.arrange(next, among: lifecycle?.guests ?? [], find: find), reason: reason)
-    }
-
-    private func perform(_ effects: [ArrangementEffect], reason: TransitionReason) {
+        guard let lifecycle else { return }
+        let effects = arrangement.arrange(next, among: lifecycle.guests) { lifecycle.guest($0) }
         for effect in effects {
             if case .record(let kind, let name, let message) = effect { log.record(kind, name: name, message: message) }
-            guard let (guest, index, target) = effect.move(find: { [weak lifecycle] in lifecycle?.guest($0) }) else {
-                continue
-            }
+            guard let (guest, index, target) = effect.move(find: { lifecycle.guest($0) }) else { continue }
             move(guest, scene: index, to: target, reason: reason)
         }
     }
@@ -275,8 +272,9 @@ public final class SceneRunner: @unchecked Sendable {
             case .background(let entered): lifecycle?.backgroundChanged(guest, entered: entered)
             case .appState(let before, let reason): lifecycle?.appStateChanged(guest, from: before, reason: reason)
             case .limitBackground:
-                let find = { [weak lifecycle] (id: String) in lifecycle?.guest(id) }
-                limit.overLimit(of: lifecycle?.guests ?? [], find: find).forEach { perform([$0.1], for: $0.0) }
+                guard let lifecycle else { continue }
+                let over = limit.overLimit(of: lifecycle.guests) { lifecycle.guest($0) }
+                for (guest, effect) in over { perform([effect], for: guest) }
             case .open(let role, let state, let style, let from):
                 sessions.createSession(of: guest, role: role, state: state)
                 let session = guest.scenes[guest.scenes.count - 1].sessionID
