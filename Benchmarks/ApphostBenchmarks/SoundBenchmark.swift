@@ -135,7 +135,8 @@ func apphostExecutable() throws -> String {
 /// none, `seconds` each; the measured output latency over `seconds`; and where wake-to-render is.
 func runSoundBenchmarks(seconds: Int, guests: GuestBuilds, scratch: URL) throws {
     let benchmark = SoundSessionsBenchmark(apphost: try apphostExecutable(), directory: scratch)
-    let tones = try guests.tones(64)
+    // All but the first launch into background: they declare background audio, to be heard there (B9).
+    let tones = try guests.tones(64, backgroundAudio: true)
 
     func describe(_ name: String, _ window: SoundSessionsBenchmark.Window, target: String) {
         print(

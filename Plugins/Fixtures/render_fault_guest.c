@@ -15,7 +15,16 @@
  * FIXTURE_ID and FIXTURE_HZ (default 440) tell it apart from a tone beside it.
  * -DFIXTURE_RECORD=1 makes it a recorder instead: a playAndRecord session
  * that plays back what it hears (the host's --audio-input), period for
- * period, rather than a sine.
+ * period, rather than a sine. -DFIXTURE_RECORD=2 makes it a record session
+ * that renders its sine all the same, though record has no output: the host
+ * must never let it be heard (CONTRACT C13). A record session does not mix
+ * with others, so that one activates once its scene is active (C5).
+ * It declares background audio: beside a tone in the foreground, it plays
+ * in background (B9). -DFIXTURE_SNEAK=1 makes it a guest that does not, and
+ * sneaks its sound into background all the same: when going to background
+ * interrupts its session, it begins a background task and activates an
+ * ambient session that mixes with others, which the host grants there; the
+ * host must keep it silent (B9).
  * Built by the tests with cc, -lm.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +52,9 @@
 #ifndef FIXTURE_RECORD
 #define FIXTURE_RECORD 0
 #endif
+#ifndef FIXTURE_SNEAK
+#define FIXTURE_SNEAK 0
+#endif
 
 static const apphost_host_t *host;
 static const apphost_audio_t *audio;
@@ -50,13 +62,28 @@ static atomic_int playing;
 /* Only the audio thread touches it. */
 static unsigned long periods_played;
 
+static void did_become_active(apphost_scene_t scene)
+{
+    apphost_audio_request_t request;
+
+    (void)scene;
+    if (FIXTURE_RECORD == 2 && !atomic_load(&playing)) {
+        audio->activate(host, &request);
+    }
+}
+
 static apphost_status_t did_finish_launching(void)
 {
     apphost_audio_request_t request;
 
-    audio->set_configuration(host,
-                             FIXTURE_RECORD ? APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD : APPHOST_AUDIO_CATEGORY_PLAYBACK,
-                             APPHOST_AUDIO_MODE_DEFAULT, APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS);
+    if (FIXTURE_RECORD == 2) {
+        audio->set_configuration(host, APPHOST_AUDIO_CATEGORY_RECORD, APPHOST_AUDIO_MODE_DEFAULT, 0);
+        return APPHOST_OK;
+    } else {
+        audio->set_configuration(host,
+                                 FIXTURE_RECORD ? APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD : APPHOST_AUDIO_CATEGORY_PLAYBACK,
+                                 APPHOST_AUDIO_MODE_DEFAULT, APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS);
+    }
     audio->activate(host, &request);
     return APPHOST_OK;
 }
@@ -68,6 +95,24 @@ static void activation_finished(apphost_audio_request_t request, int32_t result)
         atomic_store(&playing, 1);
         audio->set_rendering(host, 1);
     }
+}
+
+static void interruption_began(int32_t reason)
+{
+    apphost_audio_request_t request;
+    const apphost_background_t *background;
+
+    atomic_store(&playing, 0);
+    if (!FIXTURE_SNEAK || reason != APPHOST_AUDIO_INTERRUPTION_APP_WENT_TO_BACKGROUND) {
+        return;
+    }
+    background = host->get_extension(host, APPHOST_BACKGROUND_EXTENSION_ID);
+    if (background != NULL) {
+        (void)background->begin_task(host, "keep playing", NULL, NULL);
+    }
+    audio->set_configuration(host, APPHOST_AUDIO_CATEGORY_AMBIENT, APPHOST_AUDIO_MODE_DEFAULT,
+                             APPHOST_AUDIO_OPTION_MIX_WITH_OTHERS);
+    audio->activate(host, &request);
 }
 
 static void render(const apphost_audio_buffer_t *buffer)
@@ -102,7 +147,7 @@ static void render(const apphost_audio_buffer_t *buffer)
         }
         bad = FIXTURE_FAULT >= 3 && FIXTURE_FAULT <= 5;
     }
-    if (FIXTURE_RECORD) {
+    if (FIXTURE_RECORD == 1) {
         if (buffer->input != NULL) {
             memcpy(buffer->output, buffer->input,
                    (size_t)buffer->frame_count * buffer->channel_count * sizeof buffer->output[0]);
@@ -128,8 +173,12 @@ static const apphost_app_callbacks_t app_callbacks = {
     sizeof(apphost_app_callbacks_t), did_finish_launching, NULL, NULL,
 };
 
+static const apphost_scene_callbacks_t scene_callbacks = {
+    sizeof(apphost_scene_callbacks_t), NULL, NULL, did_become_active, NULL, NULL, NULL,
+};
+
 static const apphost_guest_audio_t audio_callbacks = {
-    sizeof(apphost_guest_audio_t), activation_finished, NULL, NULL, NULL, NULL, NULL, render,
+    sizeof(apphost_guest_audio_t), activation_finished, interruption_began, NULL, NULL, NULL, NULL, render,
 };
 
 static apphost_status_t init(const apphost_host_t *h)
@@ -149,12 +198,15 @@ static const void *query(const char *interface_id)
     if (interface_id != NULL && strcmp(interface_id, APPHOST_GUEST_AUDIO_CALLBACKS_ID) == 0) {
         return &audio_callbacks;
     }
+    if (interface_id != NULL && strcmp(interface_id, APPHOST_GUEST_SCENE_CALLBACKS_ID) == 0) {
+        return &scene_callbacks;
+    }
     return NULL;
 }
 
 static const apphost_guest_descriptor_t descriptor = {
     sizeof(apphost_guest_descriptor_t), FIXTURE_ID, "Render fault", "1.0.0", "apphost tests",
-    "Plays a sine, then crashes or hangs inside render.", 0,
+    "Plays a sine, then crashes or hangs inside render.", FIXTURE_SNEAK ? 0 : APPHOST_CAPABILITY_BACKGROUND_AUDIO,
 };
 
 APPHOST_EXPORT const apphost_entry_t apphost_entry = {

@@ -373,6 +373,56 @@ final class SoundTests: HostTestCase {
         XCTAssertEqual(try Sox.roughFrequency(of: wav), 500, accuracy: 5)
     }
 
+    func testC13ARecordSessionIsNeverHeardInProcess() throws { try recordOnly("none") }
+    func testC13ARecordSessionIsNeverHeardIsolated() throws { try recordOnly("process") }
+
+    // A record session that renders a 440 Hz sine all the same, as a third-party guest's did
+    // (-6.02 dBFS in the file): record has no output, so the file stays silent, while the mixer
+    // hands the session the host's input each period (its mix says gain 0).
+    private func recordOnly(_ isolation: String) throws {
+        let wav = scratch.path + "/record.wav"
+        let host = try startHost(
+            [try TestGuests.renderFault(0, recordsOnly: true, into: scratch.path)],
+            options: [
+                "--isolation", isolation, "--audio-output", "wav:" + wav, "--audio-input", "tone:500",
+                "--audio-clock", "free", "--audio-length", "1.5",
+            ])
+        let mixed = try mixPeriod(host, TestGuests.renderFaultID, "mixed")
+        let deadline = Date() + 20
+        while try mixerPeriods() < mixed + 100, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        try stop(host)
+        XCTAssertEqual(try stats(wav, periods: 0).peakDB, -.infinity, "C13: a record session is never heard")
+        let mix = host.events.last { $0.kind == .audioMix && $0.guest == TestGuests.renderFaultID }
+        XCTAssertEqual(mix?.message?.hasPrefix("gain 0.000"), true, "mixed for its input, at gain 0")
+    }
+
+    func testB9WithoutBackgroundAudioAGuestIsSilentInBackgroundInProcess() throws { try sneaks("none") }
+    func testB9WithoutBackgroundAudioAGuestIsSilentInBackgroundIsolated() throws { try sneaks("process") }
+
+    // A guest that does not declare background audio and, sent home, begins a background task and
+    // activates an ambient session that mixes with others, which the host grants in background: a
+    // third-party guest's played on at full level for as long as its task kept it running (6.5 s).
+    // The file holds its sine up to the period going home silenced it, and silence after, though
+    // its session is active again.
+    private func sneaks(_ isolation: String) throws {
+        let wav = scratch.path + "/sneak.wav"
+        let host = try startHost(
+            [try TestGuests.renderFault(0, sneaks: true, into: scratch.path)],
+            options: ["--isolation", isolation, "--audio-output", "wav:" + wav])
+        let mixed = try mixPeriod(host, TestGuests.renderFaultID, "mixed")
+        Thread.sleep(forTimeInterval: 0.5)
+        let mark = host.events.count
+        try ctlSucceeds("home")
+        let silenced = try mixPeriod(host, TestGuests.renderFaultID, "silent", after: mark)
+        _ = try host.waitForEvent("its ambient session active again", after: mark) {
+            $0.kind == .audioActivated && $0.guest == TestGuests.renderFaultID
+        }
+        Thread.sleep(forTimeInterval: 1)
+        try stop(host)
+        XCTAssertEqual(try stats(wav, periods: mixed + 5, silenced).rmsDB, -9.03, accuracy: 0.1, "in the foreground")
+        XCTAssertEqual(try stats(wav, periods: silenced).peakDB, -.infinity, "B9: silent in background")
+    }
+
     func testC12TheHostsVolumeIsHeardAndMeteredInProcess() throws { try volume("none") }
     func testC12TheHostsVolumeIsHeardAndMeteredIsolated() throws { try volume("process") }
 

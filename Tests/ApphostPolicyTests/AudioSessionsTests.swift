@@ -292,6 +292,61 @@ final class AudioSessionsTests: XCTestCase {
         XCTAssertEqual(driver.pendingTimers, 0)
     }
 
+    // CONTRACT C10: the check judges the pause, not what the user does after it: a guest that
+    // paused 4 ms after its output went away, and whose user pressed play again within the
+    // grace, conforms (a third-party guest was flagged for it).
+    func testC10APauseThenPlayAgainWithinTheGraceConforms() throws {
+        let driver = Driver()
+        driver.launch(a)
+        driver.play(a, try AudioConfiguration(category: .playback))
+        driver.apply(try driver.sessions.setDevice(.headphones, plugged: true, driver.lookup))
+        driver.apply(try driver.sessions.setDevice(.headphones, plugged: false, driver.lookup))
+        _ = driver.take()
+        driver.clock.advance(by: .milliseconds(4))
+        driver.request(.audioRendering(false), from: a)
+        XCTAssertEqual(driver.pendingTimers, 0, "the pause answers the check")
+        driver.clock.advance(by: .milliseconds(300))
+        driver.request(.audioRendering(true), from: a)
+        driver.clock.advance(by: .seconds(2))
+        XCTAssertEqual(records(driver.take(), .audioNonconforming), [])
+        XCTAssertEqual(driver.sessions.status(of: a, running: true, meters: nil)?.nonconformances, 0)
+    }
+
+    // CONTRACT C13: a record session has no output: the mixer hands it the input each period and
+    // never lets it be heard (its own render was mixed in at full level, -6 dBFS of a 440 Hz sine).
+    func testC13ARecordSessionIsNeverHeard() throws {
+        let driver = Driver(mixes: true)
+        driver.launch(a)
+        driver.play(a, try AudioConfiguration(category: .record))
+        driver.apply(driver.sessions.streamAnswered(a, .success(0), driver.lookup))
+        XCTAssertTrue(
+            driver.take().contains(.setMix(a, AudioMix(mixed: true, gain: 0, recordsInput: true), announce: true)))
+    }
+
+    // CONTRACT B9: a guest that does not declare background audio is silent in background, though
+    // it activates a mixing session there and a background task keeps it running; back in the
+    // foreground it is heard again.
+    func testB9WithoutBackgroundAudioAGuestInBackgroundIsSilent() throws {
+        let driver = Driver(mixes: true)
+        var quiet = Self.shown
+        quiet.declaresBackgroundAudio = false
+        driver.launch(a, quiet)
+        driver.play(a, try AudioConfiguration(category: .ambient))
+        driver.apply(driver.sessions.streamAnswered(a, .success(0), driver.lookup))
+        XCTAssertTrue(
+            driver.take().contains(.setMix(a, AudioMix(mixed: true, gain: 1, recordsInput: false), announce: true)))
+
+        driver.become(a) { $0.appState = .background }
+        driver.play(a, try AudioConfiguration(category: .ambient), request: 2)
+        XCTAssertTrue(driver.sessions.arbiter.session(of: a).active, "it may activate a mixing session")
+        XCTAssertTrue(
+            driver.take().contains(.setMix(a, AudioMix(mixed: false, gain: 0, recordsInput: false), announce: true)))
+
+        driver.become(a) { $0.appState = .active }
+        XCTAssertTrue(
+            driver.take().contains(.setMix(a, AudioMix(mixed: true, gain: 1, recordsInput: false), announce: true)))
+    }
+
     // CONTRACT C13: the first activation opens the guest's stream before the guest hears it is
     // active; once its runtime takes it, the mixer hears its mix and the meters are read a second
     // later, naming the mixed session.

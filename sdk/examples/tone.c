@@ -1,6 +1,8 @@
 /* tone.c: a guest that plays a sine from its launch (ABI 1.5), the smallest
  * one that makes sound. It asks for a playback session that mixes with
- * others (so the host grants it in background too, where a guest launches),
+ * others (so the host grants it at launch, when a guest is in background;
+ * it is heard once it comes to the foreground, and in background only with
+ * APPHOST_CAPABILITY_BACKGROUND_AUDIO, CONTRACT B9),
  * and once the host says it is active, its render callback writes a 1 kHz tone at half of
  * full scale (-6.02 dBFS peak, -9.03 dBFS RMS) on every channel. Build from
  * the repository root:
@@ -23,7 +25,7 @@
 #define TONE_HZ 1000.0
 #endif
 /* APPHOST_CAPABILITY_BACKGROUND_AUDIO to keep playing in background, where a
- * guest without it is suspended (CONTRACT B6). */
+ * guest without it is silent, then suspended (CONTRACT B9, B6). */
 #ifndef TONE_CAPABILITIES
 #define TONE_CAPABILITIES 0
 #endif

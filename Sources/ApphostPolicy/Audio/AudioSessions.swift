@@ -121,8 +121,10 @@ struct AudioSessions {
                 effects.append(.record(.audioDeactivated, guest: id, name: notifyOthers ? "notify-others" : nil))
             }
             tell(arbiter.deactivate(id, notifyOthers: notifyOthers), facts, into: &effects)
+            paused(id, into: &effects)
         case .audioRendering(let rendering):
             arbiter.setRendering(id, rendering)
+            if !rendering { paused(id, into: &effects) }
         case .audioGainChanged(let gain):
             arbiter.setGain(id, gain)
         case .audioOutputOverridden(let outputOverride):
@@ -333,9 +335,15 @@ struct AudioSessions {
         guard streams.state(of: id) == .open else { return }
         let session = arbiter.session(of: id)
         let category = session.configuration.category
-        let mixed = session.active && !guest.stopped
+        // B9: a guest without the background audio capability is silent in background, whatever
+        // session it activates there (a background task keeps it running, not sounding).
+        let mayPlay = guest.inForeground || (guest.declaresBackgroundAudio && category.playsInBackground)
+        let mixed = session.active && !guest.stopped && mayPlay
+        // C13: a record session has no output: the mixer asks it for periods, to hand it the
+        // input, and never lets it be heard.
+        let audible = mixed && category != .record
         let mix = AudioMix(
-            mixed: mixed, gain: mixed ? arbiter.level(of: id).gain : 0,
+            mixed: mixed, gain: audible ? arbiter.level(of: id).gain : 0,
             recordsInput: category == .record || category == .playAndRecord)
         streams.update(id, to: mix, into: &effects)
     }
@@ -399,6 +407,14 @@ struct AudioSessions {
         let category = arbiter.session(of: notice.guest).configuration.category
         if category == .record { return notice.previous.input != .none && notice.current.input == .none }
         return notice.previous.output != .none && notice.current.output == .none
+    }
+
+    /// C10: the guest paused (or let its session go) since its output went away, as it should:
+    /// the check is over, so that what its user does next (play again) is not held against it.
+    private mutating func paused(_ id: String, into effects: inout [AudioEffect]) {
+        guard let check = guests[id]?.conformanceCheck else { return }
+        guests[id]?.conformanceCheck = nil
+        effects.append(.cancel(check))
     }
 
     /// C10: a guest playing when its output went away should pause; a grace later, the host looks.

@@ -250,14 +250,15 @@ extension TestGuests {
     static let renderFaultID = "org.apphost.fixtures.render-fault"
 
     static func renderFault(
-        _ fault: Int, after: Int = 50, records: Bool = false, into directory: String, file: StaticString = #filePath,
-        line: UInt = #line
+        _ fault: Int, after: Int = 50, records: Bool = false, recordsOnly: Bool = false, sneaks: Bool = false,
+        into directory: String, file: StaticString = #filePath, line: UInt = #line
     ) throws -> String {
         try compile(
             packageRoot.appendingPathComponent("Plugins/Fixtures/render_fault_guest.c").path,
             to: directory + "/render_fault.so",
             flags: [
-                "-DFIXTURE_FAULT=\(fault)", "-DFIXTURE_FAULT_AFTER=\(after)", "-DFIXTURE_RECORD=\(records ? 1 : 0)",
+                "-DFIXTURE_FAULT=\(fault)", "-DFIXTURE_FAULT_AFTER=\(after)",
+                "-DFIXTURE_RECORD=\(recordsOnly ? 2 : records ? 1 : 0)", "-DFIXTURE_SNEAK=\(sneaks ? 1 : 0)",
                 "-lm",
             ],
             file: file, line: line)
