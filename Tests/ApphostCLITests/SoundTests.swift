@@ -358,8 +358,18 @@ final class SoundTests: HostTestCase {
     // holds the host's 500 Hz input (-9.03 dBFS RMS) through the guest, a period later.
     private func recorder(_ isolation: String) throws {
         let wav = scratch.path + "/echo.wav"
+        let (_, mixed) = try recording(isolation, into: wav, recordsOnly: false)
+        let echo = try stats(wav, periods: mixed + 5)
+        XCTAssertEqual(echo.rmsDB, -9.03, accuracy: 0.1)
+        XCTAssertEqual(try Sox.roughFrequency(of: wav), 500, accuracy: 5)
+    }
+
+    /// The render-fault guest as a recorder (of category record with `recordsOnly`, else
+    /// playAndRecord) on a host whose input is a 500 Hz tone, until the mixer's 150th period: the
+    /// host, stopped, and the period its mix began.
+    private func recording(_ isolation: String, into wav: String, recordsOnly: Bool) throws -> (HostProcess, Int) {
         let host = try startHost(
-            [try TestGuests.renderFault(0, records: true, into: scratch.path)],
+            [try TestGuests.renderFault(0, records: !recordsOnly, recordsOnly: recordsOnly, into: scratch.path)],
             options: [
                 "--isolation", isolation, "--audio-output", "wav:" + wav, "--audio-input", "tone:500",
                 "--audio-clock", "free", "--audio-length", "1.5",
@@ -368,9 +378,7 @@ final class SoundTests: HostTestCase {
         let deadline = Date() + 20
         while try mixerPeriods() < 150, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         try stop(host)
-        let echo = try stats(wav, periods: mixed + 5)
-        XCTAssertEqual(echo.rmsDB, -9.03, accuracy: 0.1)
-        XCTAssertEqual(try Sox.roughFrequency(of: wav), 500, accuracy: 5)
+        return (host, mixed)
     }
 
     func testC13ARecordSessionIsNeverHeardInProcess() throws { try recordOnly("none") }
@@ -381,16 +389,7 @@ final class SoundTests: HostTestCase {
     // hands the session the host's input each period (its mix says gain 0).
     private func recordOnly(_ isolation: String) throws {
         let wav = scratch.path + "/record.wav"
-        let host = try startHost(
-            [try TestGuests.renderFault(0, recordsOnly: true, into: scratch.path)],
-            options: [
-                "--isolation", isolation, "--audio-output", "wav:" + wav, "--audio-input", "tone:500",
-                "--audio-clock", "free", "--audio-length", "1.5",
-            ])
-        let mixed = try mixPeriod(host, TestGuests.renderFaultID, "mixed")
-        let deadline = Date() + 20
-        while try mixerPeriods() < mixed + 100, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        try stop(host)
+        let (host, _) = try recording(isolation, into: wav, recordsOnly: true)
         XCTAssertEqual(try stats(wav, periods: 0).peakDB, -.infinity, "C13: a record session is never heard")
         let mix = host.events.last { $0.kind == .audioMix && $0.guest == TestGuests.renderFaultID }
         XCTAssertEqual(mix?.message?.hasPrefix("gain 0.000"), true, "mixed for its input, at gain 0")
