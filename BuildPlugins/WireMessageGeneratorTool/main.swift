@@ -356,53 +356,41 @@ func channels(calls: [Message], reports: [Message]) -> String {
         /// The calls and reports the generator read, for the test that checks them against the C
         /// table (apphost_messages[]).
         enum WireMessageTable {
-            static let calls: [(number: UInt8, name: String, swiftCase: String)] = [
 
         """
-    for message in calls {
-        out += "        (\(message.number), \"\(message.name)\", \"\(message.swiftCase)\"),\n"
-    }
+    out += listLiteral("calls", calls) + listLiteral("reports", reports)
     out += """
-            ]
-            static let reports: [(number: UInt8, name: String, swiftCase: String)] = [
-
-        """
-    for message in reports {
-        out += "        (\(message.number), \"\(message.name)\", \"\(message.swiftCase)\"),\n"
-    }
-    out += """
-            ]
 
             /// Each call's and report's own C type (a zero value and its size), with the members its
             /// Swift mapping reads and writes, for the test that checks the two name the same members.
-            static var callTypes: [(name: String, value: Any, members: [String], size: Int)] {
-                [
 
         """
-    for message in calls {
-        out +=
-            "            (\"\(message.name)\", ahr_call_\(message.member)(), \(membersLiteral(message)), "
-            + "MemoryLayout<ahr_call_\(message.member)>.size),\n"
-    }
+    out += typesLiteral("call", calls) + typesLiteral("report", reports)
     out += """
-                ]
-            }
-            static var reportTypes: [(name: String, value: Any, members: [String], size: Int)] {
-                [
-
-        """
-    for message in reports {
-        out +=
-            "            (\"\(message.name)\", ahr_report_\(message.member)(), \(membersLiteral(message)), "
-            + "MemoryLayout<ahr_report_\(message.member)>.size),\n"
-    }
-    out += """
-                ]
-            }
         }
 
         """
     return out
+}
+
+/// `static let <name>`: each message's number, name and Swift case, for `WireMessageTable`.
+func listLiteral(_ name: String, _ messages: [Message]) -> String {
+    var out = "    static let \(name): [(number: UInt8, name: String, swiftCase: String)] = [\n"
+    for message in messages {
+        out += "        (\(message.number), \"\(message.name)\", \"\(message.swiftCase)\"),\n"
+    }
+    return out + "    ]\n"
+}
+
+/// `static var <kind>Types`: each message's own C type, `ahr_<kind>_<member>`, as a zero value
+/// and its size, with the members its Swift mapping names.
+func typesLiteral(_ kind: String, _ messages: [Message]) -> String {
+    var out = "    static var \(kind)Types: [(name: String, value: Any, members: [String], size: Int)] {\n        [\n"
+    for message in messages {
+        let type = "ahr_\(kind)_\(message.member)"
+        out += "            (\"\(message.name)\", \(type)(), \(membersLiteral(message)), MemoryLayout<\(type)>.size),\n"
+    }
+    return out + "        ]\n    }\n"
 }
 
 /// The members every argument of `message` names, as a Swift array literal.
