@@ -535,7 +535,7 @@ final class WorkerProcessTests: XCTestCase {
         let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(devNull) }
         for fd3 in [devNull, ends[0]] {
-            let worker = try TestWorker.spawn(executable: try Self.workerPath(), fd3: fd3)
+            let worker = try TestWorker.spawn(executable: try BuiltProduct.path("apphost-worker"), fd3: fd3)
             workers.append(worker)
             XCTAssertEqual(worker.waitForExit(), 2)
             XCTAssertEqual(
@@ -552,7 +552,8 @@ final class WorkerProcessTests: XCTestCase {
         XCTAssertEqual(TestWorker.closeOnExecPipe(&leak), 0)
         defer { for end in leak { close(end) } }
         let link = GuestFixtures.path("w-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try Self.workerPath())
+        try FileManager.default.createSymbolicLink(
+            atPath: link, withDestinationPath: try BuiltProduct.path("apphost-worker"))
         let worker = try TestWorker.spawn(executable: link, inherit: leak[1])
         workers.append(worker)
         _ = try worker.receive()
@@ -575,27 +576,8 @@ final class WorkerProcessTests: XCTestCase {
         case hello, loaded, started
     }
 
-    private static func workerPath(file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let bundle = Bundle(for: WorkerProcessTests.self).bundleURL
-        let candidates = [
-            bundle.deletingLastPathComponent(), bundle,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        guard
-            let directory = candidates.first(where: {
-                FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("apphost-worker").path)
-            })
-        else {
-            XCTFail(
-                "no apphost-worker next to the test bundle: run `swift build` before `swift test`", file: file,
-                line: line)
-            throw TestWorker.Failure(description: "apphost-worker not built")
-        }
-        return directory.appendingPathComponent("apphost-worker").path
-    }
-
     private func spawn() throws -> TestWorker {
-        let worker = try TestWorker.spawn(executable: try Self.workerPath())
+        let worker = try TestWorker.spawn(executable: try BuiltProduct.path("apphost-worker"))
         workers.append(worker)
         return worker
     }
