@@ -73,9 +73,7 @@ public final class SceneRunner: @unchecked Sendable {
     /// or dismisses it: the covered scenes become active again, with no background trip.
     public func alert(shown: Bool) throws(HostCommandError) {
         hostQueue.preconditionCurrent()
-        if case .record(let kind, let name, let message) = try arrangement.alert(shown) {
-            log.record(kind, name: name, message: message)
-        }
+        perform([try arrangement.alert(shown)], reason: .requested)
         arrange(layout, reason: .requested)
     }
 
@@ -249,7 +247,11 @@ public final class SceneRunner: @unchecked Sendable {
     /// Makes `next` the layout (`Arrangement.arrange`) and moves the scenes accordingly.
     private func arrange(_ next: Layout, reason: TransitionReason) {
         guard let lifecycle else { return }
-        let effects = arrangement.arrange(next, among: lifecycle.guests) { lifecycle.guest($0) }
+        perform(arrangement.arrange(next, among: lifecycle.guests) { lifecycle.guest($0) }, reason: reason)
+    }
+
+    private func perform(_ effects: [ArrangementEffect], reason: TransitionReason) {
+        guard let lifecycle else { return }
         for effect in effects {
             if case .record(let kind, let name, let message) = effect { log.record(kind, name: name, message: message) }
             guard let (guest, index, target) = effect.move(find: { lifecycle.guest($0) }) else { continue }
