@@ -93,12 +93,16 @@ let package = Package(
         // alsa-lib (libasound), for the ALSA sink and source: it talks to the kernel's sound
         // driver, or its `null` device, with no sound daemon.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // libseccomp, which the worker's system call filter links (CONTRACT X6): it writes the
+        // filter for this machine's architecture and names the calls it refuses.
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // One guest per process: a small C program, so that an idle worker costs little memory.
         // SwiftPM links every product through swiftc, which would add the Swift runtime's start-up
         // object and so libswiftCore (4.8 MB resident instead of 2.8): -nostartfiles leaves the
         // object out, and -static-stdlib links nothing of a runtime the C code never calls.
         .executableTarget(
-            name: "apphost-worker", dependencies: ["ApphostGuestRuntime", "ApphostWire", "ApphostVersion", cApphost],
+            name: "apphost-worker",
+            dependencies: ["ApphostGuestRuntime", "ApphostWire", "ApphostVersion", "CSeccomp", cApphost],
             linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
         // apphost's version, in one place (apphost_version.h): a C header so that the C worker and

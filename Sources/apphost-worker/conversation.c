@@ -10,6 +10,7 @@
 #include "frame_reader.h"
 #include "frame_writer.h"
 #include "process_setup.h"
+#include "sandbox.h"
 #include "wire_messages.h"
 #include "worker_exit.h"
 
@@ -112,19 +113,24 @@ static void handle_load(worker_conversation *conversation, wire_frame frame)
     wire_message request;
     wire_message loaded = {.type = APPHOST_WIRE_LOADED};
     char error[LOAD_ERROR_BYTES];
-    char *path;
+    char *path, *guests_directory;
 
-    /* guests_directory is not used here: the host makes the guest's data
-     * directory and names it in START. */
+    /* The host makes the guest's data directory in guests_directory and
+     * names it in START; until then the container allows all of it. */
     decode_or_fail(&conversation->reader, frame, &request);
     path = copy_c_string(request.body.load.path);
+    guests_directory = copy_c_string(request.body.load.guests_directory);
     conversation->host_name = copy_c_string(request.body.load.host_name);
     conversation->host_version = copy_c_string(request.body.load.host_version);
-    if (path == NULL || conversation->host_name == NULL || conversation->host_version == NULL) {
+    if (path == NULL || guests_directory == NULL || conversation->host_name == NULL ||
+        conversation->host_version == NULL) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: a LOAD string holds a NUL byte");
     }
-    /* The host has set our limits by now; the guest's constructors run next. */
+    /* The host has set our limits by now; the guest's constructors run next,
+     * under its user and in its container. */
     process_take_guest_user();
+    sandbox_enter(path, guests_directory);
+    free(guests_directory);
     switch (ahr_load(path, &conversation->runtime, error, sizeof error)) {
     case AHR_LOAD_OK:
         loaded.body.loaded = *ahr_descriptor(conversation->runtime);
@@ -170,6 +176,7 @@ static void handle_start(worker_conversation *conversation, wire_frame frame)
     if (data_directory == NULL) {
         worker_fail(WORKER_EXIT_PROTOCOL, "protocol error: START's data directory holds a NUL byte");
     }
+    sandbox_narrow(data_directory);
     result = ahr_start(conversation->runtime, data_directory, conversation->host_name, conversation->host_version, reporter,
                        &init_status);
     /* The runtime keeps copies. */
@@ -211,6 +218,25 @@ _Noreturn static void handle_stop(worker_conversation *conversation, wire_frame 
     send_message(&conversation->writer, &stopped);
     /* exit, not _exit: what the guest printed last still reaches stdout. */
     exit(WORKER_EXIT_OK);
+}
+
+/* Reports each call the container refused since the last frame, once per
+ * name; reports may go only after START. */
+static void report_refusals(worker_conversation *conversation)
+{
+    char *call;
+
+    if (conversation->stage != STAGE_RUNNING) {
+        return;
+    }
+    while ((call = sandbox_take_refusal()) != NULL) {
+        ahr_report report = {.kind = AHR_REPORT_SANDBOX_REFUSED};
+
+        report.sandbox_refused.text = call;
+        report.sandbox_refused.text_length = strlen(call);
+        send_report(conversation, &report);
+        free(call);
+    }
 }
 
 /* ---- The conversation ----------------------------------------------------- */
@@ -255,6 +281,7 @@ _Noreturn void conversation_serve(int fd)
     send_message(&conversation.writer, &hello);
     for (;;) {
         dispatch(&conversation, frame_read(&conversation.reader));
+        report_refusals(&conversation);
         frame_reader_trim(&conversation.reader);
     }
 }

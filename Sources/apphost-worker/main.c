@@ -10,7 +10,9 @@
  *
  * With the one argument --spawner it is instead the host's spawner, which
  * starts workers for it (apphost_spawner.h); with --version it prints
- * apphost's version (apphost_version.h) and exits.
+ * apphost's version (apphost_version.h) and exits; with --sandbox-support
+ * it says which parts of a guest's container this machine can enforce
+ * (sandbox.h) and exits.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "apphost_wire.h"
 #include "conversation.h"
 #include "process_setup.h"
+#include "sandbox.h"
 #include "spawner.h"
 
 int main(int argc, char **argv)
@@ -30,6 +33,9 @@ int main(int argc, char **argv)
     }
     if (argc == 2 && strcmp(argv[1], APPHOST_SPAWNER_ARGUMENT) == 0) {
         spawner_serve();
+    }
+    if (argc == 2 && strcmp(argv[1], APPHOST_SANDBOX_SUPPORT_ARGUMENT) == 0) {
+        sandbox_print_support();
     }
     process_setup();
     conversation_serve(APPHOST_WIRE_WORKER_FD);

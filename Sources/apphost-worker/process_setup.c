@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "apphost_wire.h"
+#include "sandbox.h"
 #include "worker_exit.h"
 
 /* The host, as our parent when we started: a later parent means it died. */
@@ -178,6 +179,19 @@ static void grant_audio_realtime(void)
     }
 }
 
+/* A guest's memory is its own: no core file of it lands where another may
+ * read it, unless the host's operator asks (APPHOST_WORKER_CORE_DUMPS=1). */
+static void forgo_core_dumps(void)
+{
+    const char *asked = getenv(APPHOST_WORKER_CORE_DUMPS_VARIABLE);
+    struct rlimit none = {0, 0};
+
+    if (asked == NULL || strcmp(asked, "1") != 0) {
+        (void)setrlimit(RLIMIT_CORE, &none);
+    }
+    unsetenv(APPHOST_WORKER_CORE_DUMPS_VARIABLE);
+}
+
 void process_take_guest_user(void)
 {
     uid_t user;
@@ -211,6 +225,7 @@ void process_setup(void)
     g_host = getppid();
     guard_standard_descriptors();
     read_user();
+    sandbox_read_policy();
     check_socket();
     /* A program the guest starts must not hold the socket open after the
      * worker died, or the host would not see it go. */
@@ -227,5 +242,6 @@ void process_setup(void)
     /* A worker outlives no host. */
     die_with_host();
     grant_audio_realtime();
+    forgo_core_dumps();
     setvbuf(stdout, NULL, _IOLBF, 0);
 }

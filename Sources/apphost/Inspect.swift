@@ -35,6 +35,12 @@ struct Inspect: ParsableCommand {
     var isolation: IsolationOption = .process
 
     @Option(
+        help:
+            "With process isolation, load the library in a guest's container with every part this machine has (auto), only with all of them (require), or in none (off)."
+    )
+    var sandbox: SandboxOption = .auto
+
+    @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "With process isolation, how many seconds loading and init may take, and then did_finish_launching (10).",
@@ -61,6 +67,10 @@ struct Inspect: ParsableCommand {
             // Also bounded: whole milliseconds past Int64 (1e16 s) trapped with a 49-line backtrace.
             try Seconds.checkPositive(timeout, "--timeout")
         }
+        if isolation == .none, sandbox == .require {
+            throw ValidationError(
+                "--sandbox require needs --isolation process: a guest in this process has no container.")
+        }
     }
 
     /// How long loading may take, and did_finish_launching after it; bounded by `validate`.
@@ -73,7 +83,7 @@ struct Inspect: ParsableCommand {
         let descriptor: GuestDescriptor
         do {
             if launch {
-                descriptor = try LaunchCheck.run(path: guest, isolation: isolation, timeout: limit)
+                descriptor = try LaunchCheck.run(path: guest, isolation: isolation, timeout: limit, sandbox: sandbox)
             } else {
                 switch isolation {
                 case .process:
@@ -83,7 +93,8 @@ struct Inspect: ParsableCommand {
                     logger.logLevel = .error
                     descriptor = try WorkerInspector.inspect(
                         path: guest, workerPath: worker, timeout: limit, freezer: Freezers.best(logger: logger),
-                        users: WorkerUsers.forThisHostForCLI(logger: logger))
+                        users: WorkerUsers.forThisHostForCLI(logger: logger),
+                        sandbox: sandbox.parts(workerPath: worker, logger: logger))
                 case .none:
                     descriptor = try GuestLibrary.inspect(path: guest)
                 }

@@ -29,28 +29,33 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
 
     /// The opener for `launch`; throws the one-line error when no worker program is found.
     func opener(
-        logger: Logger, limits: GuestLimits = GuestLimits(), priority: WorkerPriority? = nil
+        logger: Logger, limits: GuestLimits = GuestLimits(), priority: WorkerPriority? = nil,
+        sandbox: SandboxOption = .auto
     ) throws -> any GuestOpener {
         switch self {
         case .none:
             return InProcessOpener()
         case .process:
             let users = try WorkerUsers.forThisHostForCLI(logger: logger)
+            let workerPath: String
             do {
-                return WorkerOpener(
-                    workerPath: try WorkerExecutable.locate(),
-                    // Said when the first worker starts, with the freezer: a host that fails to
-                    // start says nothing but its one-line error.
-                    freezer: FirstUseFreezer {
-                        WorkerUsers.report(users, logger: logger)
-                        return Freezers.best(logger: logger)
-                    },
-                    limiter: limits.isEmpty
-                        ? nil : WorkerLimiter(limits: limits, workersHaveOwnUsers: users != nil, logger: logger),
-                    users: users, priority: priority)
+                workerPath = try WorkerExecutable.locate()
             } catch {
                 throw CLIFailure(error)
             }
+            var opener = WorkerOpener(
+                workerPath: workerPath,
+                // Said when the first worker starts, with the freezer: a host that fails to
+                // start says nothing but its one-line error.
+                freezer: FirstUseFreezer {
+                    WorkerUsers.report(users, logger: logger)
+                    return Freezers.best(logger: logger)
+                },
+                limiter: limits.isEmpty
+                    ? nil : WorkerLimiter(limits: limits, workersHaveOwnUsers: users != nil, logger: logger),
+                users: users, priority: priority)
+            opener.sandbox = try sandbox.parts(workerPath: workerPath, logger: logger)
+            return opener
         }
     }
 }

@@ -37,6 +37,14 @@ struct Launch: ParsableCommand {
     @Option(help: "Run each guest in a worker process of its own (process) or inside the host (none).")
     var isolation: IsolationOption = .process
 
+    @Option(
+        help: ArgumentHelp(
+            "Contain each worker's guest with every part this machine has, saying which it lacks (auto); refuse to start without them all (require); or not at all (off).",
+            discussion:
+                "The container: the system's libraries and the guest's to read, its data directory to write, and a filter of system calls (CONTRACT X6)."
+        ))
+    var sandbox: SandboxOption = .auto
+
     @OptionGroup(title: "Crashes and hangs") var policies: PolicyOptions
 
     @OptionGroup(title: "Background work and memory") var background: BackgroundOptions
@@ -66,6 +74,10 @@ struct Launch: ParsableCommand {
         }
         guard try isolation == .process || limits.guestLimits().isEmpty else {
             throw ValidationError("--memory-limit, --files-limit and --processes-limit need --isolation process.")
+        }
+        if isolation == .none, sandbox == .require {
+            throw ValidationError(
+                "--sandbox require needs --isolation process: a guest in the host's process has no container.")
         }
     }
 
@@ -97,7 +109,8 @@ struct Launch: ParsableCommand {
             service = HostService(
                 dataDirectory: try dataDirectory.resolve(),
                 opener: try isolation.opener(
-                    logger: logger, limits: limits.guestLimits(), priority: limits.workerPriority(logger: logger)),
+                    logger: logger, limits: limits.guestLimits(), priority: limits.workerPriority(logger: logger),
+                    sandbox: sandbox),
                 restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
                 memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
                 scenes: scenes.policy, audio: AudioPolicy(format: configuration.format), audioMixer: mixer,

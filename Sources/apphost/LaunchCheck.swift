@@ -17,7 +17,9 @@ import Synchronization
 /// which is killed whole when it ends, with whatever the guest started.
 enum LaunchCheck {
     /// The descriptor of a guest that launched; throws the one line launch would print.
-    static func run(path: String, isolation: IsolationOption, timeout: Duration) throws -> GuestDescriptor {
+    static func run(
+        path: String, isolation: IsolationOption, timeout: Duration, sandbox: SandboxOption = .auto
+    ) throws -> GuestDescriptor {
         // A worker that dies while we write to it must not take inspect down with it.
         signal(SIGPIPE, SIG_IGN)
         let opener: any GuestOpener
@@ -35,6 +37,8 @@ enum LaunchCheck {
                 workerPath: worker, freezer: Freezers.best(logger: logger), hostName: "apphost inspect",
                 loadTimeout: timeout, users: try WorkerUsers.forThisHostForCLI(logger: logger))
             workerOpener.throwawayUsers = true
+            // Contained as a host would contain it (CONTRACT X6).
+            workerOpener.sandbox = try sandbox.parts(workerPath: worker, logger: logger)
             opener = workerOpener
         }
         let directory = try temporaryDirectory()

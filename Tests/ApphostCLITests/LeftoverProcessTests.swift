@@ -83,14 +83,15 @@ final class LeftoverProcessTests: HostTestCase {
 
     // CONTRACT X1 X2: `inspect --launch` runs the guest as launch does: its constructor, init
     // and deinit under a user of its own, never root, in a cgroup of its own that is killed whole
-    // at the end, orphan (setsid) included; its throwaway user is freed after.
+    // at the end, orphan (setsid) included; its throwaway user is freed after. Without its
+    // container, which would keep it from writing its report outside its data directory.
     func testInspectLaunchRunsTheGuestUnderAUserOfItsOwnAndLeavesNoProcess() throws {
         let report = NSTemporaryDirectory() + "apphost-inspect-report-\(UUID().uuidString)"
         defer { unlink(report) }
         let library = try forking(
             ["-DFIXTURE_FORK_IN_INIT", #"-DFIXTURE_REPORT="\#(report)""#], as: "libForkingInit.so")
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: Self.registry))
-        let inspected = try runApphost(["inspect", "--launch", library])
+        let inspected = try runApphost(["inspect", "--launch", "--sandbox", "off", library])
         XCTAssertEqual(inspected.status, 0, "\(inspected.stderr)")
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map {
             $0.split(separator: " ").map(String.init)

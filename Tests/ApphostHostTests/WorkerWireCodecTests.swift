@@ -692,9 +692,9 @@ final class WorkerWireCodecTests: XCTestCase {
                 APPHOST_WIRE_AUDIO_THREAD,
             ].map(\.rawValue), Array(85...91))
         XCTAssertEqual(
-            APPHOST_WIRE_VERSION, 11,
+            APPHOST_WIRE_VERSION, 12,
             "version 4 added activation tokens, 5 scene titles, 6 audio, 7 audio streams, 8 audio threads, 9 actions,"
-                + " 10 save confirmations, 11 scene request ids")
+                + " 10 save confirmations, 11 scene request ids, 12 sandbox refusals")
     }
 
     // CONTRACT X1: a descriptor that crossed the wire is judged as a mapped one is.

@@ -35,6 +35,8 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// The worker's process id, for operators and tests.
     public let pid: pid_t
     public var processID: Int32? { pid }
+    /// The parts of its container the worker enforces (CONTRACT X6).
+    public let sandboxParts: [SandboxPart]?
 
     public func audioThreadCPUTime(_ thread: Int32) -> Duration? {
         transport.audioThreadCPUTime(thread)
@@ -68,7 +70,7 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
     /// last answer.
     convenience init(
         process: WorkerProcess, output: WorkerOutput? = nil, socket: WireSocket, freezer: any ProcessFreezer,
-        limiter: WorkerLimiter?, hostQueue: any HostExecutor,
+        limiter: WorkerLimiter?, hostQueue: any HostExecutor, sandbox: [SandboxPart] = [],
         stopTimeout: Duration, readsAfterWriting: Bool = true, onEvent: @escaping @Sendable (GuestEvent) -> Void,
         onExit: @escaping @Sendable () -> Void, onUsage: @escaping @Sendable (_ cpuSeconds: Double) -> Void = { _ in }
     ) {
@@ -76,18 +78,20 @@ public final class WorkerChannel: GuestChannel, @unchecked Sendable {
             transport: WorkerProcessTransport(
                 process: process, output: output, socket: socket.descriptor, freezer: freezer, limiter: limiter,
                 onUsage: onUsage),
-            received: socket.decoder, hostQueue: hostQueue, stopTimeout: stopTimeout,
+            received: socket.decoder, hostQueue: hostQueue, sandbox: sandbox, stopTimeout: stopTimeout,
             readsAfterWriting: readsAfterWriting, onEvent: onEvent, onExit: onExit)
     }
 
     /// A channel over `transport`, with the bytes already `received` from the worker.
     init(
         transport: any WorkerTransport, received: WireFrameDecoder = WireFrameDecoder(), hostQueue: any HostExecutor,
-        stopTimeout: Duration, readsAfterWriting: Bool = true, onEvent: @escaping @Sendable (GuestEvent) -> Void,
+        sandbox: [SandboxPart] = [], stopTimeout: Duration, readsAfterWriting: Bool = true,
+        onEvent: @escaping @Sendable (GuestEvent) -> Void,
         onExit: @escaping @Sendable () -> Void
     ) {
         self.transport = transport
         pid = transport.pid
+        sandboxParts = sandbox
         self.hostQueue = hostQueue
         hostQueueIsLoop = HostEventLoop.isHostQueue(hostQueue)
         self.readsAfterWriting = readsAfterWriting

@@ -12,10 +12,11 @@ public enum WorkerInspector {
     /// cgroup of its own (where the freezer uses cgroups), so that whatever the library's
     /// constructors start ends with it, even processes that left its process group (X2). With
     /// `users`, the worker loads the library under a throwaway user of its own, freed once the
-    /// worker, and its cgroup, are gone.
+    /// worker, and its cgroup, are gone. The worker loads it in the `sandbox` parts of a guest's
+    /// container (CONTRACT X6): its constructors run as they would in a host.
     public static func inspect(
         path: String, workerPath: String, timeout: Duration = .seconds(10), freezer: (any ProcessFreezer)? = nil,
-        users: WorkerUsers? = nil
+        users: WorkerUsers? = nil, sandbox: [SandboxPart] = []
     ) throws(LoadError) -> GuestDescriptor {
         try ElfInspector.check(path: path)
         let canonicalPath = GuestLibrary.canonicalize(path)
@@ -27,7 +28,8 @@ public enum WorkerInspector {
         }
         // Runs last: once the worker has been reaped and its cgroup killed.
         defer { if let user { users?.release(user) } }
-        let worker = try WorkerHandshake.spawn(executable: workerPath, path: path, timeout: timeout, user: user)
+        let worker = try WorkerHandshake.spawn(
+            executable: workerPath, path: path, timeout: timeout, user: user, sandbox: sandbox)
         try worker.awaitHello()
         let pid = worker.process.pid
         if let freezer {

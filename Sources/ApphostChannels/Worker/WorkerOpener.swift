@@ -33,6 +33,9 @@ public struct WorkerOpener: GuestOpener {
     /// The lower CPU priority of every worker, so that busy guests leave the host its share; nil:
     /// the host's.
     public var priority: WorkerPriority?
+    /// The parts of the container each worker enforces before its guest loads (CONTRACT X6);
+    /// empty for none. `WorkerSandbox.support` says which this machine has.
+    public var sandbox: [SandboxPart] = []
     private let running = LoadedGuestRegistry()
     /// Where each worker's CPU time in all goes when it exits (``reportWorkerExits(to:)``).
     private let exits = WorkerExitReports()
@@ -113,7 +116,7 @@ public struct WorkerOpener: GuestOpener {
         // What the guest prints is its log (X2): never the host's output, where it could pass for events.
         let worker = try WorkerHandshake.spawn(
             executable: workerPath, path: path, timeout: loadTimeout,
-            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), user: user)
+            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), user: user, sandbox: sandbox)
         let pid = worker.process.pid
         try worker.awaitHello()
         try worker.readying(path: path, "cannot take charge of worker \(pid)") { try freezer.adopt(pid: pid) }
@@ -170,7 +173,7 @@ public struct WorkerOpener: GuestOpener {
         let channel = WorkerChannel(
             process: worker.process, output: worker.output, socket: worker.handOver(), freezer: freezer,
             limiter: limiter,
-            hostQueue: hostQueue,
+            hostQueue: hostQueue, sandbox: sandbox,
             // A nicer worker does not preempt the thread that woke it: its reply is never there
             // when the write returns (Benchmarks/README.md, sporadic round trips).
             stopTimeout: stopTimeout, readsAfterWriting: (priority?.niceOffset ?? 0) <= 0, onEvent: onEvent,

@@ -65,9 +65,9 @@
 /* The protocol's version: raise it with each message added or changed (1
  * had no background calls, 2 no scenes calls, 3 no activation tokens, 4 no
  * scene titles, 5 no audio, 6 no audio streams, 7 no audio threads, 8 no
- * actions, 9 no save confirmations, 10 no scene request ids). Giving each
- * message a type of its own changed no byte: still 11. */
-#define APPHOST_MESSAGES_WIRE_VERSION 11
+ * actions, 9 no save confirmations, 10 no scene request ids, 11 no sandbox
+ * refusals; giving each message a type of its own changed no byte). */
+#define APPHOST_MESSAGES_WIRE_VERSION 12
 
 /*
  * What the calls and reports carry, in the order of their fields (the
@@ -196,6 +196,7 @@
  *   ACTION_RESULT  bool ok, then a value (the action's result; none for a
  *               void one) when ok, or str problem (a broken result) when
  *               not: written during an ACTION CALL, before its REPLY
+ *   SANDBOX_REFUSED  str call (a system call's name, as libseccomp gives it)
  *
  * What each report means, as the runtime (apphost_guest_runtime.h) makes
  * it, and the members of its type (ahr_report_<name>) it sets:
@@ -318,6 +319,11 @@
  * type; type AHR_VALUE_NONE for a void one), whose bytes are the guest's;
  * without, a broken result, and `text` says how (ahr_handle then returns
  * APPHOST_ERROR_GUEST_FAILED).
+ *
+ * SANDBOX_REFUSED: the worker's, not the guest's: the call filter refused a
+ * system call of this `text` name (sandbox.h), reported once per name in the
+ * worker's life, after the reply to the CALL during which it was refused or,
+ * for one refused before START or on another thread, after the next.
  */
 
 /* clang-format off */
@@ -410,9 +416,9 @@
  * CORE, HostCore itself (the log, the sessions store); BACKGROUND,
  * BackgroundScheduler (B1 to B9); SCENES, the scenes' parts (S7, S9 to S13,
  * N1 to N3); AUDIO, AudioSessions (C1 to C15, X7); ACTIONS, ActionCalls
- * (F3). WireMessageGenerator makes GuestEventArea's cases of them and
+ * (F3); SANDBOX, SandboxRefusals (X6). WireMessageGenerator makes GuestEventArea's cases of them and
  * refuses a report without one of them. */
-#define APPHOST_MESSAGES_REPORT_AREAS(X) X(CORE) X(BACKGROUND) X(SCENES) X(AUDIO) X(ACTIONS)
+#define APPHOST_MESSAGES_REPORT_AREAS(X) X(CORE) X(BACKGROUND) X(SCENES) X(AUDIO) X(ACTIONS) X(SANDBOX)
 
 #define APPHOST_MESSAGES_REPORTS(X, F, A, S) \
     X(69, LOG, log, CORE, log, \
@@ -471,7 +477,8 @@
       A(id, threadID, id) A(realtime, value, flag)) \
     X(92, ACTION_RESULT, action_result, ACTIONS, actionFinished, \
       F(value, action_result), \
-      A(_, actionOutcome, flag, value, text, text_length))
+      A(_, actionOutcome, flag, value, text, text_length)) \
+    X(93, SANDBOX_REFUSED, sandbox_refused, SANDBOX, sandboxRefused, F(text, text), A(call, text, text, text_length))
 
 /* clang-format on */
 

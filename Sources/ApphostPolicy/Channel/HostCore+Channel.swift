@@ -40,6 +40,7 @@ extension HostCore {
         case .audio: audio.report(event, from: guest, channel: channel)
         case .actions:
             if case .actionFinished(let outcome) = event { actions.reported(outcome, by: guest.id) }
+        case .sandbox: sandbox.report(event, from: guest)
         }
     }
 }

@@ -24,12 +24,14 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
     /// The one way to a guest: calls watched (B5) and measured, and the parts' timers.
     let outbox: GuestOutbox
     /// The parts that run themselves through the outbox: scenes (S1 to S13, N1 to N3), background
-    /// work (B1 to B9), audio (C1 to C15, B9, X7), memory (A4) and actions (F1 to F3).
+    /// work (B1 to B9), audio (C1 to C15, B9, X7), memory (A4), actions (F1 to F3) and what
+    /// containers refused (X6).
     public let scenes: SceneRunner
     let background: BackgroundRunner
     public let audio: AudioRunner
     public let memory: MemoryRunner
     public let actions: ActionRunner
+    let sandbox: SandboxRunner
 
     /// The guests, by id and in the order they were first loaded, and how operators name them.
     var directory = GuestDirectory()
@@ -61,6 +63,7 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
             hostQueue: hostQueue, measure: measure)
         memory = MemoryRunner(limit: memoryLimit, outbox: outbox, log: log, hostQueue: hostQueue)
         actions = ActionRunner(limit: watchdog.hardLimit, outbox: outbox, hostQueue: hostQueue)
+        sandbox = SandboxRunner(log: log)
         restarts = RestartRunner(policy: restartPolicy, log: log, clock: clock, hostQueue: hostQueue)
         sessions.delegate = self
         outbox.delegate = self
@@ -219,7 +222,8 @@ public final class HostCore: SessionKeeperDelegate, LifecycleOrders, @unchecked 
         hostQueue.preconditionCurrent()
         return HostStatus(
             of: guests, arrangement: scenes.arrangement, reports: scenes.reports, restarter: restarts.restarter,
-            background: background.scheduler, audio: audio.sessions, meters: audio.mixer?.meters(), now: clock.uptime())
+            background: background.scheduler, audio: audio.sessions, meters: audio.mixer?.meters(), sandbox: sandbox,
+            now: clock.uptime())
     }
 
     // MARK: Sessions (S6, S8, S12)

@@ -4,12 +4,14 @@ import ApphostVocabulary
 /// The state of every guest and scene, for operators (`ctl ps`, GET /v1/status), read from the
 /// parts that own each piece of it: the scenes' places and the alert (`Arrangement`), what guests
 /// report of their scenes (`SceneReports`), restarts (`Restarter`), budgets and tasks
-/// (`BackgroundScheduler`), audio sessions (`AudioSessions`) and the mixer's meters. It reads
+/// (`BackgroundScheduler`), audio sessions (`AudioSessions`), the mixer's meters and what
+/// containers refused (`SandboxRunner`). It reads
 /// only: a status changes nothing. `now` is the host's uptime, for what is left of budgets.
 extension HostStatus {
     init(
         of guests: [GuestRecord], arrangement: Arrangement, reports: SceneReports, restarter: Restarter,
-        background: BackgroundScheduler, audio: AudioSessions, meters: AudioMeters?, now: Duration
+        background: BackgroundScheduler, audio: AudioSessions, meters: AudioMeters?, sandbox: SandboxRunner? = nil,
+        now: Duration
     ) {
         let policy = arrangement.policy
         self.init(
@@ -20,7 +22,8 @@ extension HostStatus {
                     budget: guest.stopped ? nil : background.timeRemaining(of: guest.id, at: now),
                     tasks: background.tasks(of: guest.id),
                     audio: audio.status(of: guest.id, running: guest.phase != .notRunning, meters: meters),
-                    scenes: guest.scenes.map { SceneStatus($0, of: guest.id, in: arrangement.layout, reports) })
+                    scenes: guest.scenes.map { SceneStatus($0, of: guest.id, in: arrangement.layout, reports) },
+                    sandbox: sandbox?.status(of: guest))
             }, display: "\(policy.displayWidth)x\(policy.displayHeight)", layout: arrangement.layout,
             audio: audio.hostStatus(meters: meters))
     }
@@ -29,7 +32,7 @@ extension HostStatus {
 extension GuestStatus {
     fileprivate init(
         _ guest: GuestRecord, restart: RestartStatus, budget: Duration?, tasks: [OpenTask], audio: AudioSessionStatus?,
-        scenes: [SceneStatus]
+        scenes: [SceneStatus], sandbox: SandboxStatus?
     ) {
         self.init(
             id: guest.id, name: guest.descriptor.name, version: guest.descriptor.version, path: guest.path,
@@ -37,7 +40,7 @@ extension GuestStatus {
             scenes: scenes, restart: restart, backgroundTimeRemaining: budget?.timeInterval,
             tasks: tasks.map { TaskStatus(id: $0.id, name: $0.name, expired: $0.expired) },
             suspension: guest.suspendedFor.map { SuspensionStatus(since: $0.since, reason: $0.reason) },
-            pid: guest.channel?.processID, audio: audio, actions: guest.descriptor.actions)
+            pid: guest.channel?.processID, audio: audio, actions: guest.descriptor.actions, sandbox: sandbox)
     }
 }
 

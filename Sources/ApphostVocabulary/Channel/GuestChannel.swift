@@ -36,6 +36,10 @@ public protocol GuestChannel: AnyObject, Sendable {
     /// by default.
     var processID: Int32? { get }
 
+    /// The parts of its container the guest's worker enforces (X6); nil where the guest runs in
+    /// the host's process, the default.
+    var sandboxParts: [SandboxPart]? { get }
+
     /// The CPU time the guest's audio thread `thread` (its id as the runtime reported it) has
     /// used so far, or nil where it cannot be read (no such thread of the guest's); nil by default.
     func audioThreadCPUTime(_ thread: Int32) -> Duration?
@@ -48,6 +52,8 @@ public protocol GuestChannel: AnyObject, Sendable {
 
 extension GuestChannel {
     public var processID: Int32? { nil }
+
+    public var sandboxParts: [SandboxPart]? { nil }
 
     public func audioThreadCPUTime(_ thread: Int32) -> Duration? { nil }
 

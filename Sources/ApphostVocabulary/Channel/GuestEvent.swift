@@ -81,6 +81,9 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// The actions extension (actions.h, ABI 1.6): how the action the guest is in ended, just
     /// before the call's reply (F2).
     case actionFinished(ActionOutcome)
+    /// The worker's container refused a system call of this name (X6), once per name in the
+    /// worker's life; the guest got an error.
+    case sandboxRefused(call: String)
 }
 
 extension GuestEvent {

@@ -81,6 +81,9 @@ public struct HostEvent: Sendable, Codable, Equatable {
         /// throttled, reason `flooding`, once for each episode; it is stopped if it keeps at it
         /// (CONTRACT X7).
         case throttled
+        /// A guest's container refused a system call (`name`), the first time it did in that
+        /// worker; the message says whether an entitlement would allow it (CONTRACT X6).
+        case sandboxRefused = "sandbox-refused"
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
         case eventsDropped = "events-dropped"
@@ -161,7 +164,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
             .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun,
-            .audioBadSamples, .audioThread, .audioDemoted, .throttled:
+            .audioBadSamples, .audioThread, .audioDemoted, .throttled, .sandboxRefused:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).

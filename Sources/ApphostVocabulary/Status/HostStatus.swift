@@ -62,12 +62,15 @@ public struct GuestStatus: Sendable, Codable, Equatable {
     public var audio: AudioSessionStatus? = nil
     /// The actions its descriptor declares, which `ctl call` calls (F1).
     public var actions: [GuestAction] = []
+    /// Its container while it runs in a worker (X6); nil in the host's process or when it is not
+    /// running.
+    public var sandbox: SandboxStatus? = nil
 
     public init(
         id: String, name: String, version: String, path: String, appState: AppState, phase: GuestPhase,
         lastReason: TransitionReason, since: Date, scenes: [SceneStatus], restart: RestartStatus,
         backgroundTimeRemaining: Double?, tasks: [TaskStatus], suspension: SuspensionStatus?, pid: Int32? = nil,
-        audio: AudioSessionStatus? = nil, actions: [GuestAction] = []
+        audio: AudioSessionStatus? = nil, actions: [GuestAction] = [], sandbox: SandboxStatus? = nil
     ) {
         self.id = id
         self.name = name
@@ -85,6 +88,7 @@ public struct GuestStatus: Sendable, Codable, Equatable {
         self.pid = pid
         self.audio = audio
         self.actions = actions
+        self.sandbox = sandbox
     }
 }
 

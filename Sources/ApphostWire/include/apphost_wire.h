@@ -112,6 +112,27 @@ enum {
  * stays the host's user. */
 #define APPHOST_WORKER_USER_VARIABLE "APPHOST_WORKER_USER"
 
+/* Set in the worker's environment by a host that contains its guests
+ * (CONTRACT X6): the parts of the container the worker enforces at LOAD,
+ * before the guest's library is loaded, separated by commas:
+ * APPHOST_SANDBOX_FILESYSTEM (Landlock: the system's libraries and the
+ * guest's to read, the guests directory to write until START narrows it to
+ * the guest's data directory) and APPHOST_SANDBOX_CALLS (a seccomp filter;
+ * each refused call is a SANDBOX_REFUSED report). A part the worker cannot
+ * enforce ends it with status 1 and a line on stderr saying why. Unset: no
+ * container. */
+#define APPHOST_WORKER_SANDBOX_VARIABLE "APPHOST_WORKER_SANDBOX"
+#define APPHOST_SANDBOX_FILESYSTEM "filesystem"
+#define APPHOST_SANDBOX_CALLS "calls"
+/* The worker's one argument that makes it enforce each part in a throwaway
+ * process and print "<part> ok: ..." or "<part> missing: <why>", a line
+ * each: how the host learns what this machine's kernel allows. */
+#define APPHOST_SANDBOX_SUPPORT_ARGUMENT "--sandbox-support"
+
+/* "1" in the worker's environment keeps the guest's core dumps; otherwise
+ * the worker sets RLIMIT_CORE to 0 before the guest loads. */
+#define APPHOST_WORKER_CORE_DUMPS_VARIABLE "APPHOST_WORKER_CORE_DUMPS"
+
 /* The numbers of apphost_messages.h's table: a frame's type is one of its
  * frames or reports (a report's frame has the report's number), a CALL's
  * call one of its calls. */

@@ -1,8 +1,9 @@
 import ApphostVocabulary
 import Foundation
 
-/// `ctl ps` for people: the foreground, alert and layout, one row per guest, and under each
-/// guest one indented line per scene, with its size, place, loading progress and modal stack.
+/// `ctl ps` for people: the foreground, alert and layout, one row per guest with the parts of its
+/// container, and under each guest the system calls its container refused and one indented line
+/// per scene, with its size, place, loading progress and modal stack.
 struct StatusTable {
     let status: HostStatus
     /// To say how long ago each guest's last transition was.
@@ -19,12 +20,13 @@ struct StatusTable {
             lines.append("output: \(dropped) event lines dropped: standard output was not being read")
         }
         guard !status.guests.isEmpty else { return lines + ["no guests"] }
-        let header = ["GUEST", "NAME", "PID", "STATE", "PHASE", "REASON", "SINCE", "RESTARTS"]
+        let header = ["GUEST", "NAME", "PID", "STATE", "PHASE", "REASON", "SINCE", "SANDBOX", "RESTARTS"]
         let rows = status.guests.map { guest in
             [
                 guest.id, guest.name, guest.pid.map(String.init) ?? "-", guest.appState.description,
                 guest.phase.rawValue, guest.lastReason.rawValue,
-                Self.age(now.timeIntervalSince(guest.since)) + " ago", Self.restarts(guest.restart),
+                Self.age(now.timeIntervalSince(guest.since)) + " ago", guest.sandbox?.partsLine ?? "-",
+                Self.restarts(guest.restart),
             ]
         }
         let columns = Columns(header: header, rows: rows)
@@ -32,6 +34,9 @@ struct StatusTable {
         for (guest, cells) in zip(status.guests, rows) {
             lines.append(columns.line(cells))
             if let background = Self.background(guest, now: now) { lines.append("  " + background) }
+            if let refused = guest.sandbox?.refused, !refused.isEmpty {
+                lines.append("  sandbox refused " + refused.joined(separator: ", "))
+            }
             for scene in guest.scenes { lines += Self.scene(scene).map { "  " + $0 } }
         }
         return lines

@@ -83,7 +83,7 @@ final class HostProcess {
         }
         let events = Self.decode(lines)
         guard found, let event = events.dropFirst(after).first(where: predicate) else {
-            let recent = events.suffix(15).map(\.humanLine).joined(separator: "\n")
+            let recent = events.filter { $0.kind != .audioMeter }.suffix(40).map(\.humanLine).joined(separator: "\n")
             let errors = stderr.snapshot.joined(separator: "\n")
             XCTFail(
                 "no \(what) within \(timeout) s; last events:\n\(recent)\nstderr:\n\(errors)", file: file, line: line)

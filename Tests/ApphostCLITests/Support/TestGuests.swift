@@ -15,6 +15,18 @@ enum TestGuests {
     static let busyThreadID = "org.apphost.fixtures.busy-thread"
     static let busyThreadLibrary = "libBusyThreadFixture.so"
 
+    /// Plugins/Fixtures/escape_guest.c: from did_finish_launching, with a "targets" file in its
+    /// data directory, it tries to leave its container in every way it knows and logs each
+    /// outcome, "escape <what>: refused <errno>" or ": ESCAPED", then "escapes done <count>";
+    /// without, "no targets" (CONTRACT X6).
+    static let escapeID = "org.apphost.fixtures.escape"
+
+    static func escape(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/escape_guest.c").path,
+            to: directory + "/libEscapeFixture.so", file: file, line: line)
+    }
+
     /// Plugins/Fixtures/minimal_guest.c built with `flags`, its `-D` knobs.
     static func minimal(
         into directory: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line

@@ -1,0 +1,53 @@
+import ApphostVocabulary
+import ApphostWire
+import Foundation
+
+/// Which parts of a guest's container (CONTRACT X6) this machine can enforce, as the worker
+/// finds by enforcing each in a throwaway process (`apphost-worker --sandbox-support`): the
+/// kernel may lack Landlock or seccomp, or a container the host runs in may forbid them.
+public struct WorkerSandbox: Sendable, Equatable {
+    /// The parts that held.
+    public var available: [SandboxPart]
+    /// Each part that did not, with why, in the worker's words.
+    public var missing: [(part: SandboxPart, reason: String)]
+
+    public static func == (left: WorkerSandbox, right: WorkerSandbox) -> Bool {
+        left.available == right.available && left.missing.map(\.part) == right.missing.map(\.part)
+            && left.missing.map(\.reason) == right.missing.map(\.reason)
+    }
+
+    /// Asks the worker at `workerPath`; a worker that cannot say leaves every part missing.
+    public static func support(workerPath: String) -> WorkerSandbox {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: workerPath)
+        process.arguments = [APPHOST_SANDBOX_SUPPORT_ARGUMENT]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return WorkerSandbox(lines: "", failure: "cannot run \(workerPath): \(error.localizedDescription)")
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return WorkerSandbox(lines: text, failure: "\(workerPath) did not say")
+    }
+
+    /// From the worker's lines; a part it does not mention is missing for `failure`.
+    init(lines: String, failure: String) {
+        var available: [SandboxPart] = []
+        var reasons: [SandboxPart: String] = [:]
+        for line in lines.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 1)
+            guard words.count == 2, let part = SandboxPart(rawValue: String(words[0])) else { continue }
+            if words[1].hasPrefix("ok:") {
+                available.append(part)
+            } else if words[1].hasPrefix("missing: ") {
+                reasons[part] = String(words[1].dropFirst("missing: ".count))
+            }
+        }
+        self.available = available
+        missing = SandboxPart.allCases.filter { !available.contains($0) }.map { ($0, reasons[$0] ?? failure) }
+    }
+}

@@ -1,0 +1,195 @@
+/*
+ * A seccomp filter, written by libseccomp, that refuses what a guest has no
+ * use for and could reach others with: tracing and reading other processes,
+ * signalling any process but its own, mounts and namespaces, keys,
+ * BPF, performance counters, kernel modules and kexec, io_uring (which would
+ * make calls the filter never sees), and stream UNIX sockets (the host's
+ * control socket). Everything else is allowed: the container's file system
+ * is Landlock's (landlock_layer.c).
+ *
+ * A refused call traps (SIGSYS) rather than fails in the kernel, so that the
+ * worker learns of it: the handler makes the call return -EPERM, as
+ * Chromium's sandbox does, and marks its number; the conversation sends the
+ * name once (call_filter_take). clone3 fails with ENOSYS instead, unmarked:
+ * its flags are in memory the filter cannot read, and glibc falls back to
+ * clone, whose namespace flags it can.
+ */
+#define _GNU_SOURCE /* REG_RAX, clone flags */
+
+#include "call_filter.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* Call numbers, in bits: below 1024 on every architecture we build for. */
+enum { MARKED_WORDS = 16 };
+
+/* Set by the handler, cleared by call_filter_take. */
+static _Atomic uint64_t g_refused[MARKED_WORDS];
+/* Set by the handler once per number: a name is given out once. */
+static _Atomic uint64_t g_seen[MARKED_WORDS];
+
+static void mark(int number)
+{
+    uint64_t bit;
+    size_t word;
+
+    if (number < 0 || number >= MARKED_WORDS * 64) {
+        return;
+    }
+    word = (size_t)number / 64;
+    bit = (uint64_t)1 << (number % 64);
+    if ((atomic_fetch_or(&g_seen[word], bit) & bit) == 0) {
+        atomic_fetch_or(&g_refused[word], bit);
+    }
+}
+
+/* Async-signal-safe: it writes a register and two atomics. */
+static void on_refused_call(int signal, siginfo_t *info, void *context)
+{
+    ucontext_t *registers = context;
+
+    (void)signal;
+#if defined(__x86_64__)
+    registers->uc_mcontext.gregs[REG_RAX] = -EPERM;
+#elif defined(__aarch64__)
+    registers->uc_mcontext.regs[0] = (unsigned long long)-EPERM;
+#else
+#error "the call filter's handler does not know this architecture's return register"
+#endif
+    mark(info->si_syscall);
+}
+
+char *call_filter_take(void)
+{
+    for (size_t word = 0; word < MARKED_WORDS; word++) {
+        uint64_t bits = atomic_load(&g_refused[word]);
+
+        while (bits != 0) {
+            int index = __builtin_ctzll(bits);
+            uint64_t bit = (uint64_t)1 << index;
+
+            bits &= ~bit;
+            if ((atomic_fetch_and(&g_refused[word], ~bit) & bit) != 0) {
+                char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)(word * 64) + index);
+
+                return name != NULL ? name : strdup("an unnamed call");
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Calls refused whatever their arguments. */
+static const char *const refused_calls[] = {
+    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_getfd", "kcmp",
+    "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig", "fsmount",
+    "fspick", "mount_setattr", "unshare", "setns", "keyctl", "add_key", "request_key", "bpf", "perf_event_open",
+    "userfaultfd", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot",
+    "swapon", "swapoff", "acct", "quotactl", "syslog", "open_by_handle_at", "name_to_handle_at", "tkill",
+    "io_uring_setup", "io_uring_enter", "io_uring_register", "iopl", "ioperm",
+};
+
+static const uint64_t NAMESPACE_FLAGS = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
+                                        CLONE_NEWPID | CLONE_NEWNET;
+
+static int add_rules(scmp_filter_ctx filter)
+{
+    const uint32_t trap = SCMP_ACT_TRAP;
+    const uint32_t self = (uint32_t)getpid();
+    int status = 0;
+
+    for (size_t index = 0; index < sizeof refused_calls / sizeof refused_calls[0] && status == 0; index++) {
+        int number = seccomp_syscall_resolve_name(refused_calls[index]);
+
+        /* A call this architecture lacks needs no rule. */
+        if (number != __NR_SCMP_ERROR) {
+            status = seccomp_rule_add(filter, trap, number, 0);
+        }
+    }
+    /* Signals go to this process alone: not its group, nor a child (a rule
+     * compares an argument once, so "self, or 0, or -self" cannot be said). */
+    if (status == 0) {
+        status = seccomp_rule_add(filter, trap, SCMP_SYS(kill), 1, SCMP_A0_32(SCMP_CMP_NE, self));
+    }
+    if (status == 0) {
+        status = seccomp_rule_add(filter, trap, SCMP_SYS(tgkill), 1, SCMP_A0_32(SCMP_CMP_NE, self));
+    }
+    if (status == 0) {
+        status = seccomp_rule_add(filter, trap, SCMP_SYS(rt_sigqueueinfo), 1, SCMP_A0_32(SCMP_CMP_NE, self));
+    }
+    if (status == 0) {
+        status = seccomp_rule_add(filter, trap, SCMP_SYS(rt_tgsigqueueinfo), 1, SCMP_A0_32(SCMP_CMP_NE, self));
+    }
+    if (status == 0) {
+        status = seccomp_rule_add(filter, trap, SCMP_SYS(pidfd_open), 1, SCMP_A0_32(SCMP_CMP_NE, self));
+    }
+    /* No new namespaces by clone, one rule per flag (a rule compares, it
+     * cannot test "any of"); clone3's flags are out of reach. */
+    for (uint64_t flag = 1; flag != 0 && status == 0; flag <<= 1) {
+        if ((NAMESPACE_FLAGS & flag) != 0) {
+            status = seccomp_rule_add(filter, trap, SCMP_SYS(clone), 1, SCMP_A0_64(SCMP_CMP_MASKED_EQ, flag, flag));
+        }
+    }
+    if (status == 0) {
+        status = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    }
+    /* Stream sockets by name reach servers such as the host's control
+     * socket; datagrams (syslog, journald) and socketpair stay allowed. */
+    for (size_t index = 0; index < 2 && status == 0; index++) {
+        static const uint32_t connected_types[] = {SOCK_STREAM, SOCK_SEQPACKET};
+
+        status = seccomp_rule_add(filter, trap, SCMP_SYS(socket), 2, SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX),
+                                  SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xf, connected_types[index]));
+    }
+    /* The handler above stays ours: a guest's would see refused calls
+     * return their own number, and we would hear of none. */
+    if (status == 0) {
+        status = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EINVAL), SCMP_SYS(rt_sigaction), 2,
+                                  SCMP_A0_32(SCMP_CMP_EQ, SIGSYS), SCMP_A1_64(SCMP_CMP_NE, 0));
+    }
+    return status;
+}
+
+bool call_filter_install(char *error, size_t error_size)
+{
+    struct sigaction action = {0};
+    scmp_filter_ctx filter;
+    int status;
+
+    action.sa_sigaction = on_refused_call;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGSYS, &action, NULL) != 0) {
+        snprintf(error, error_size, "cannot handle SIGSYS: %s", strerror(errno));
+        return false;
+    }
+    filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (filter == NULL) {
+        snprintf(error, error_size, "libseccomp cannot make a filter");
+        return false;
+    }
+    status = add_rules(filter);
+    /* Every thread, should the worker have started one. */
+    if (status == 0) {
+        status = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    }
+    if (status == 0) {
+        status = seccomp_load(filter);
+    }
+    seccomp_release(filter);
+    if (status != 0) {
+        snprintf(error, error_size, "cannot install the system call filter: %s", strerror(-status));
+        return false;
+    }
+    return true;
+}

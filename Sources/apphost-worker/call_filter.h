@@ -1,0 +1,18 @@
+/* The system calls a guest may not make (CONTRACT X6). */
+#ifndef CALL_FILTER_H
+#define CALL_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Installs the filter on every thread of the process: from now on each call
+ * it refuses fails with EPERM in the thread that made it (a SIGSYS handler
+ * of ours returns the error), and is remembered for call_filter_take. False
+ * with `error` set when the kernel or libseccomp refuses the filter. */
+bool call_filter_install(char *error, size_t error_size);
+
+/* The name of a refused call not yet taken, each name once in the
+ * process's life; NULL when there is none. Free it with free(). */
+char *call_filter_take(void);
+
+#endif
