@@ -84,7 +84,9 @@ try runAlone("hostile", standard: 20, counting: "s windows", scratch: scratch) {
     try runHostileSoundBenchmark(seconds: seconds, load: load, guests: guests, scratch: scratch)
 }
 
-let workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
+// Workers contained as `apphost launch` contains them (--sandbox auto, CONTRACT X6).
+var workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
+workerOpener.sandbox = WorkerSandbox.support(workerPath: workerOpener.workerPath).available
 
 // `apphost-benchmarks [rounds] sporadic` runs the worker channel's round trips alone: chained (2000,
 // as the full run's default), then each call after 10 ms of idleness beside the raw pair after as
@@ -147,6 +149,14 @@ let isolatedLaunch = LaunchBenchmark(opener: workerOpener, guestPath: guests.sam
 Report.print(
     "launch to did_become_active, isolated", isolatedLaunch.run(iterations: min(iterations, 200)),
     target: "median < 3 ms")
+// Its baseline in the same run: the container's cost is the difference.
+var uncontainedOpener = workerOpener
+uncontainedOpener.sandbox = []
+let uncontainedLaunch = LaunchBenchmark(
+    opener: uncontainedOpener, guestPath: guests.sample, dataDirectory: dataDirectory)
+Report.print(
+    "launch to did_become_active, isolated, no container", uncontainedLaunch.run(iterations: min(iterations, 200)),
+    target: "reported")
 
 let idle = idleWorkerMemory(opener: workerOpener, guestPath: guests.sample, dataDirectory: dataDirectory)
 print("idle worker of the C sample:                 \(idle.summary)  target: RSS <= 3 MB")

@@ -11,6 +11,9 @@
  *                      every render, then sleeps 50 us (so that RLIMIT_RTTIME,
  *                      which counts the time a real-time thread runs without
  *                      sleeping, never ends it)
+ *   -DFIXTURE_FAULT=7  plays on, spinning: one and a half periods of work in
+ *                      every render and no sleep, so that its real-time
+ *                      thread never sleeps and reaches RLIMIT_RTTIME's limit
  *   none               goes on playing
  * FIXTURE_ID and FIXTURE_HZ (default 440) tell it apart from a tone beside it.
  * -DFIXTURE_RECORD=1 makes it a recorder instead: a playAndRecord session
@@ -132,7 +135,7 @@ static void render(const apphost_audio_buffer_t *buffer)
                 sleep(1);
             }
         }
-        if (FIXTURE_FAULT == 6) {
+        if (FIXTURE_FAULT == 6 || FIXTURE_FAULT == 7) {
             struct timespec now;
             struct timespec pause = {0, 50000};
             uint64_t until;
@@ -143,7 +146,9 @@ static void render(const apphost_audio_buffer_t *buffer)
             do {
                 clock_gettime(CLOCK_MONOTONIC, &now);
             } while ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec < until);
-            nanosleep(&pause, NULL);
+            if (FIXTURE_FAULT == 6) {
+                nanosleep(&pause, NULL);
+            }
         }
         bad = FIXTURE_FAULT >= 3 && FIXTURE_FAULT <= 5;
     }

@@ -10,6 +10,7 @@
 #include "frame_reader.h"
 #include "frame_writer.h"
 #include "process_setup.h"
+#include "realtime_limit.h"
 #include "sandbox.h"
 #include "wire_messages.h"
 #include "worker_exit.h"
@@ -95,6 +96,16 @@ static void send_report(void *context, const ahr_report *report)
     message.type = (uint8_t)report->kind;
     message.body.report = *report;
     send_message(&((worker_conversation *)context)->writer, &message);
+}
+
+/* From the reporter thread of realtime_limit.c: an audio thread it demoted
+ * at the real-time limit. */
+static void report_overrun(void *context, int32_t thread)
+{
+    ahr_report report = {.kind = AHR_REPORT_AUDIO_THREAD_OVERRAN};
+
+    report.audio_thread_overran.id = (uint64_t)thread;
+    send_report(context, &report);
 }
 
 /* ---- Requests ------------------------------------------------------------- */
@@ -200,6 +211,10 @@ static void handle_call(worker_conversation *conversation, wire_frame frame)
     wire_message reply;
 
     decode_or_fail(&conversation->reader, frame, &request);
+    /* A guest with sound gets the reporter of its audio thread's overruns. */
+    if (request.body.call.call.kind == AHR_CALL_AUDIO_STREAM) {
+        realtime_limit_report_to(report_overrun, conversation);
+    }
     reply.type = APPHOST_WIRE_REPLY;
     reply.body.reply.sequence = request.body.call.sequence;
     reply.body.reply.status = ahr_handle(conversation->runtime, &request.body.call.call);

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "apphost_wire.h"
+#include "realtime_limit.h"
 #include "sandbox.h"
 #include "worker_exit.h"
 
@@ -155,8 +156,10 @@ static void die_with_host(void)
 /* What the guest's audio thread needs to be real-time (CONTRACT C13), as
  * PipeWire's clients get it from rtkit: a bound on how long a real-time
  * thread may run without sleeping (an audio thread sleeps every period), past
- * which the kernel sends SIGXCPU, then SIGKILL, so that a guest spinning at
- * real-time priority ends as a crash rather than starve the host; then, where
+ * which the kernel sends SIGXCPU, on which the worker puts that thread back
+ * to ordinary scheduling (realtime_limit.c), so that a guest spinning at
+ * real-time priority starves no one and lives on (SIGKILL at the hard limit,
+ * should the guest take SIGXCPU's handler for its own); then, where
  * the worker may still raise it (CAP_SYS_RESOURCE, before it takes a user of
  * its own), SCHED_FIFO up to priority 60, below the host's mixer (70), so
  * that the audio thread can ask for it under any user. Where it may not, the
@@ -173,7 +176,9 @@ static void grant_audio_realtime(void)
     struct rlimit priority = {GUEST_REALTIME_PRIORITY, GUEST_REALTIME_PRIORITY};
     struct rlimit runtime = {GUEST_REALTIME_SOFT_MICROSECONDS, GUEST_REALTIME_HARD_MICROSECONDS};
 
-    /* The bound first: real-time priority never comes without it. */
+    /* The bound first: real-time priority never comes without it; and at the
+     * bound, the thread loses it rather than the worker its life. */
+    realtime_limit_watch();
     if (setrlimit(RLIMIT_RTTIME, &runtime) == 0) {
         (void)setrlimit(RLIMIT_RTPRIO, &priority);
     }

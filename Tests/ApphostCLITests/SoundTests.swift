@@ -230,6 +230,46 @@ final class SoundTests: HostTestCase {
         try stop(host)
     }
 
+    // X7 (issue 37): a render that spins, one and a half periods of work in each and never a
+    // sleep, reaches RLIMIT_RTTIME's soft limit (200 ms) at real-time priority, where the kernel
+    // sends SIGXCPU. It was a crash ("killed by SIGXCPU") after costing the tone beside it 75
+    // xruns in a second. The worker now puts that thread back to ordinary scheduling there and
+    // then, and says so: the guest lives on, as late as before, and the tone keeps up. Isolated
+    // only: the limit is the worker's (a guest in the host's process is demoted by the meters'
+    // watch, as the busy late render above).
+    func testX7ASpinningRenderIsDemotedAtTheRealtimeLimitIsolated() throws {
+        let (host, wav) = try toneBesideFault(7, "process")
+        let thread = try host.waitForEvent("its audio thread") {
+            $0.kind == .audioThread && $0.guest == TestGuests.renderFaultID
+        }
+        guard thread.name == "real-time" else { throw XCTSkip("the host cannot give audio threads real-time here") }
+        let tid = try XCTUnwrap(thread.message.flatMap { Int32($0.dropFirst("thread ".count)) })
+        let demoted = try host.waitForEvent("its demotion at the real-time limit", timeout: 10) {
+            $0.kind == .audioDemoted && $0.guest == TestGuests.renderFaultID
+        }
+        XCTAssertEqual(demoted.name, "ordinary")
+        XCTAssertTrue(demoted.message?.contains("RLIMIT_RTTIME") == true, demoted.message ?? "")
+        XCTAssertEqual(sched_getscheduler(tid), SCHED_OTHER)
+
+        // The tone keeps up from a moment after the demotion; the spinning guest lives on, late.
+        Thread.sleep(forTimeInterval: 0.3)
+        let from = try meters()
+        let toneXruns = from.sessions[TestGuests.toneID]?.xruns ?? 0
+        let faultXruns = from.sessions[TestGuests.renderFaultID]?.xruns ?? 0
+        Thread.sleep(forTimeInterval: 1)
+        let after = try meters()
+        XCTAssertLessThanOrEqual((after.sessions[TestGuests.toneID]?.xruns ?? 0) - toneXruns, 2, "the tone keeps up")
+        XCTAssertGreaterThan(
+            after.sessions[TestGuests.renderFaultID]?.xruns ?? 0, faultXruns, "it is as late as before")
+        XCTAssertEqual(try status().guest(TestGuests.renderFaultID)?.phase, .running, "it lives on")
+        XCTAssertEqual(host.events.filter { $0.kind == .error }.compactMap(\.message), [], "no guest died")
+        try stop(host)
+        // The tone at its level throughout that second: the spinning guest's periods, late, are
+        // its own silence, and take nothing from the tone.
+        let mixed = try stats(wav, periods: Int(from.periods) + 5, Int(after.periods))
+        XCTAssertGreaterThanOrEqual(mixed.rmsDB, -9.2, "the tone throughout")
+    }
+
     // MARK: - X7: samples that are not numbers are the guest's own silence
 
     func testX7NaNSamplesAreTheGuestsOwnSilenceInProcess() throws { try badSamples(3, "none") }

@@ -69,6 +69,28 @@ final class RenderDeadlineTests: XCTestCase {
         XCTAssertEqual(host.events.of(.audioDemoted).count, 1)
     }
 
+    // X7 (issue 37): a worker that demoted its audio thread itself at the real-time limit (a render
+    // that spins) says so; the event names the limit at once, and the watch demotes nothing
+    // after, however late the thread goes on.
+    func testX7AThreadTheWorkerDemotedAtTheRealtimeLimitIsNamedAndNotDemotedAgain() throws {
+        let spinner = try launchPlaying("spinner", thread: 41)
+        second([(spinner, 0, .zero)])
+        spinner.emit(.audioThreadOverran(id: 41))
+        host.settle()
+        let demoted = host.events.of(.audioDemoted)
+        XCTAssertEqual(demoted.map(\.guest), ["spinner"])
+        XCTAssertEqual(demoted.first?.name, "ordinary")
+        XCTAssertEqual(
+            demoted.first?.message,
+            "thread 41 ran at real-time priority for 200 ms without sleeping once (its render spins; "
+                + "RLIMIT_RTTIME's soft limit); it runs at ordinary priority from now on")
+        second([(spinner, 80, .milliseconds(990))])
+        second([(spinner, 180, .milliseconds(1980))])
+        second([(spinner, 280, .milliseconds(2970))])
+        XCTAssertEqual(spinner.demotedThreads, [], "the host has nothing left to demote")
+        XCTAssertEqual(host.events.of(.audioDemoted).count, 1)
+    }
+
     // The watch starts with the thread, where its CPU time can be read then: the second meter
     // reading after it demotes, not the third.
     func testTheWatchStartsWithTheThread() throws {

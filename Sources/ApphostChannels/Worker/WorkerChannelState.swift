@@ -152,17 +152,21 @@ struct WorkerChannelState {
 
     /// Every frame but a REPLY; `type` is the frame's, for the protocol error of one the
     /// conversation does not allow now.
-    func report(_ message: WorkerToHostMessage, type: UInt8) throws(WireProtocolError) -> Report {
+    mutating func report(_ message: WorkerToHostMessage, type: UInt8) throws(WireProtocolError) -> Report {
         switch message {
+        case .report(.audioThreadOverran(let thread)):
+            // The worker took its real-time priority away itself: for good, as the host's would.
+            audioDemoted = true
+            return .event(.audioThreadOverran(id: thread))
         case .report(.audioThread(let thread, realtime: false)):
             // The host makes it real-time, unless it was demoted (for good) before.
-            audioDemoted ? .event(.audioThread(id: thread, realtime: false)) : .promoteAudioThread(thread)
+            return audioDemoted ? .event(.audioThread(id: thread, realtime: false)) : .promoteAudioThread(thread)
         case .report(let event):
             // In the order the worker wrote them: a task begun, or a scene requested, before a
             // call's reply comes first.
-            .event(event)
+            return .event(event)
         case .stopped where stopSent:
-            .ignore  // The end of file follows once the worker has exited.
+            return .ignore  // The end of file follows once the worker has exited.
         default:
             throw WireProtocolError(
                 "an unexpected \(String(cString: wire_type_name(type))) from a running guest's worker")

@@ -18,6 +18,11 @@ enum WorkerExit: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .exited(status: 0): "exited normally"
         case .exited(let status): "exited with status \(status)"
+        // The worker demotes a thread at RLIMIT_RTTIME's soft limit (realtime_limit.c): a guest
+        // that took SIGXCPU's handler for its own dies of it, and the line says what it was.
+        case .killed(SIGXCPU):
+            "killed by SIGXCPU: a real-time thread (its audio render) ran past the real-time limit "
+                + "(RLIMIT_RTTIME) without sleeping"
         case .killed(let signal): Self.signalName(signal).map { "killed by \($0)" } ?? "killed by signal \(signal)"
         case .unknown: "ended (its exit status was lost)"
         }

@@ -66,7 +66,8 @@
  * had no background calls, 2 no scenes calls, 3 no activation tokens, 4 no
  * scene titles, 5 no audio, 6 no audio streams, 7 no audio threads, 8 no
  * actions, 9 no save confirmations, 10 no scene request ids, 11 no sandbox
- * refusals; giving each message a type of its own changed no byte). */
+ * refusals or overrunning audio threads; giving each message a type of its
+ * own changed no byte). */
 #define APPHOST_MESSAGES_WIRE_VERSION 12
 
 /*
@@ -197,6 +198,7 @@
  *               void one) when ok, or str problem (a broken result) when
  *               not: written during an ACTION CALL, before its REPLY
  *   SANDBOX_REFUSED  str call (a system call's name, as libseccomp gives it)
+ *   AUDIO_THREAD_OVERRAN  u64 thread id (the worker's gettid, never 0)
  *
  * What each report means, as the runtime (apphost_guest_runtime.h) makes
  * it, and the members of its type (ahr_report_<name>) it sets:
@@ -324,6 +326,12 @@
  * system call of this `text` name (sandbox.h), reported once per name in the
  * worker's life, after the reply to the CALL during which it was refused or,
  * for one refused before START or on another thread, after the next.
+ *
+ * AUDIO_THREAD_OVERRAN: the worker's, not the guest's: thread `id`, at
+ * real-time priority, ran RLIMIT_RTTIME's soft limit without sleeping once
+ * (a render that spins), and the worker put it back to ordinary scheduling
+ * at once, for good (no thread of the worker may ask for real time again);
+ * reported after the next frame the worker handles (CONTRACT X7).
  */
 
 /* clang-format off */
@@ -478,7 +486,10 @@
     X(92, ACTION_RESULT, action_result, ACTIONS, actionFinished, \
       F(value, action_result), \
       A(_, actionOutcome, flag, value, text, text_length)) \
-    X(93, SANDBOX_REFUSED, sandbox_refused, SANDBOX, sandboxRefused, F(text, text), A(call, text, text, text_length))
+    X(93, SANDBOX_REFUSED, sandbox_refused, SANDBOX, sandboxRefused, F(text, text), A(call, text, text, text_length)) \
+    X(94, AUDIO_THREAD_OVERRAN, audio_thread_overran, AUDIO, audioThreadOverran, \
+      F(id, audio_thread_id), \
+      A(id, threadID, id))
 
 /* clang-format on */
 

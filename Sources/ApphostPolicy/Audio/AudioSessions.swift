@@ -94,14 +94,19 @@ struct AudioSessions {
     // MARK: What the guest's runtime reports
 
     /// What the guest's runtime reported of its audio: a request of the guest's, or the start of
-    /// its audio thread, whose CPU time so far `busy` reads.
+    /// its audio thread, whose CPU time so far `busy` reads; or what its worker did to that thread
+    /// at the real-time limit (X7).
     mutating func report(
         _ event: GuestEvent, from id: String, at now: Duration, _ facts: Facts, busy: (Int32) -> Duration?
     ) -> [AudioEffect] {
-        guard case .audioThread(let thread, let realtime) = event else {
+        switch event {
+        case .audioThread(let thread, let realtime):
+            return audioThread(id, thread, realtime: realtime, busy: realtime ? busy(thread) : nil, at: now)
+        case .audioThreadOverran(let thread):
+            return [streams.overran(id, thread: thread)]
+        default:
             return request(event, from: id, at: now, facts)
         }
-        return audioThread(id, thread, realtime: realtime, busy: realtime ? busy(thread) : nil, at: now)
     }
 
     /// One of the guest's audio session requests: judged against its limit first (X7), then

@@ -163,6 +163,20 @@ struct AudioStreams {
                 + (succeeded ? "it runs at ordinary priority from now on" : "it could not be demoted"))
     }
 
+    /// The guest's worker put its audio thread back to ordinary scheduling itself (X7): the
+    /// thread ran the real-time limit without sleeping once, a render that spins, long before
+    /// the meters could see it miss its deadlines.
+    mutating func overran(_ id: String, thread: Int32) -> AudioEffect {
+        guests[id]?.demoted()
+        return .record(
+            .audioDemoted, guest: id, name: "ordinary",
+            message: "thread \(thread) ran at real-time priority for \(Self.realtimeLimit) without sleeping once "
+                + "(its render spins; RLIMIT_RTTIME's soft limit); it runs at ordinary priority from now on")
+    }
+
+    /// The worker's RLIMIT_RTTIME soft limit (apphost-worker's process_setup.c), as operators read it.
+    static let realtimeLimit = "200 ms"
+
     static func levelText(_ level: AudioLevelReading) -> String {
         String(format: "peak %.1f dBFS, rms %.1f dBFS", level.peakDBFS, level.rmsDBFS)
     }

@@ -78,6 +78,9 @@ public enum GuestEvent: Sendable, Codable, Equatable {
     /// The guest's audio thread started (C13): its thread id in the guest's process, and whether
     /// it runs real-time (SCHED_FIFO), by itself or because the channel made it so.
     case audioThread(id: Int32, realtime: Bool)
+    /// The worker's own report: that audio thread ran the real-time limit (RLIMIT_RTTIME's soft
+    /// limit) without sleeping once, and the worker put it back to ordinary scheduling (X7).
+    case audioThreadOverran(id: Int32)
     /// The actions extension (actions.h, ABI 1.6): how the action the guest is in ended, just
     /// before the call's reply (F2).
     case actionFinished(ActionOutcome)
