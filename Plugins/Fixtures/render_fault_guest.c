@@ -16,6 +16,8 @@
  *                      thread never sleeps and reaches RLIMIT_RTTIME's limit
  *   none               goes on playing
  * FIXTURE_ID and FIXTURE_HZ (default 440) tell it apart from a tone beside it.
+ * It logs "render demoted <reason>" when the host says its render thread lost
+ * real-time priority (ABI 1.9).
  * -DFIXTURE_RECORD=1 makes it a recorder instead: a playAndRecord session
  * that plays back what it hears (the host's --audio-input), period for
  * period, rather than a sine. -DFIXTURE_RECORD=2 makes it a record session
@@ -33,6 +35,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -182,8 +185,18 @@ static const apphost_scene_callbacks_t scene_callbacks = {
     sizeof(apphost_scene_callbacks_t), NULL, NULL, did_become_active, NULL, NULL, NULL,
 };
 
+/* ABI 1.9: logs "render demoted <reason>" (CONTRACT X7). */
+static void render_demoted(int32_t reason)
+{
+    char line[48];
+
+    snprintf(line, sizeof line, "render demoted %d", (int)reason);
+    host->log(host, APPHOST_LOG_INFO, line);
+}
+
 static const apphost_guest_audio_t audio_callbacks = {
     sizeof(apphost_guest_audio_t), activation_finished, interruption_began, NULL, NULL, NULL, NULL, render,
+    render_demoted,
 };
 
 static apphost_status_t init(const apphost_host_t *h)

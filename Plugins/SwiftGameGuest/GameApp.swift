@@ -121,6 +121,8 @@ final class GameApp: GuestApp {
             if host?.appState == .active { startSound() }
         case .routeChanged:
             break  // the game plays wherever the sound goes
+        case .renderDemoted(let reason):
+            log("game: render demoted (\(reason))", level: .warning)
         }
     }
 

@@ -190,6 +190,9 @@ final class PodcastApp: GuestApp {
             wantsToPlay = false
             log("podcast: media services reset")
             setUp()
+        case .renderDemoted(let reason):
+            // Its render runs at ordinary priority from now on (X7): the voice may break up.
+            log("podcast: render demoted (\(reason))", level: .warning)
         }
     }
 

@@ -169,6 +169,11 @@ int32_t ahr_audio_check_call(ahr_audio *audio, const ahr_call *call)
     case AHR_CALL_MEDIA_SERVICES_RESET:
         /* A bool, or nothing: no value out of range. */
         break;
+    case AHR_CALL_AUDIO_RENDER_DEMOTED:
+        return in_range((int32_t)call->audio_render_demoted.demotion_reason, APPHOST_AUDIO_DEMOTED_MISSED_DEADLINES,
+                        APPHOST_AUDIO_DEMOTED_REALTIME_LIMIT)
+                   ? APPHOST_OK
+                   : APPHOST_ERROR_INVALID_ARGUMENT;
     default:
         break;
     }
@@ -271,6 +276,13 @@ int32_t ahr_audio_handle(ahr_audio *audio, const apphost_guest_audio_t *callback
         reset_media_services(audio);
         if (callbacks != NULL && callbacks->media_services_reset != NULL) {
             callbacks->media_services_reset();
+        }
+        return APPHOST_OK;
+    case AHR_CALL_AUDIO_RENDER_DEMOTED:
+        /* The thread already runs under ordinary scheduling: the guest is told
+         * (ABI 1.9; a NULL member, or a table of 1.8, hears nothing). */
+        if (callbacks != NULL && callbacks->render_demoted != NULL) {
+            callbacks->render_demoted((int32_t)call->audio_render_demoted.demotion_reason);
         }
         return APPHOST_OK;
     default:

@@ -81,7 +81,7 @@ void ahr_audio_set_request_limit(ahr_audio *audio, uint32_t limit);
  * is being stopped (false): see `accepting`. */
 void ahr_audio_set_accepting(ahr_audio *audio, bool accepting);
 
-/* True for AUDIO_SETUP to MEDIA_SERVICES_RESET. */
+/* True for a call of the AUDIO area (apphost_messages.h). */
 bool ahr_audio_is_call(const ahr_call *call);
 
 /* APPHOST_OK for any call but an audio call with a value out of its enum's

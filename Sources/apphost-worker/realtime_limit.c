@@ -27,8 +27,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* The handler writes each demoted thread's id here; the reporter reads it. */
+/* The handler writes each demoted thread's id here; the reporter reads it.
+ * Made with the reporter, at the first audio stream: an idle worker holds
+ * no descriptor but its standard ones and the socket. */
 static int g_overruns[2] = {-1, -1};
+static _Atomic int g_overruns_writer = -1;
 
 /* Async-signal-safe: four system calls. */
 static void on_realtime_limit(int signal)
@@ -42,10 +45,13 @@ static void on_realtime_limit(int signal)
     /* 0: the calling thread, the one the kernel signalled. */
     if (sched_getscheduler(0) != SCHED_OTHER && sched_setscheduler(0, SCHED_OTHER, &ordinary) == 0) {
         int32_t thread = (int32_t)syscall(SYS_gettid);
+        int writer = atomic_load(&g_overruns_writer);
 
         (void)setrlimit(RLIMIT_RTPRIO, &none);
         /* Non-blocking: a full pipe loses a report, never the thread. */
-        (void)!write(g_overruns[1], &thread, sizeof thread);
+        if (writer >= 0) {
+            (void)!write(writer, &thread, sizeof thread);
+        }
     }
     errno = saved;
 }
@@ -54,9 +60,6 @@ void realtime_limit_watch(void)
 {
     struct sigaction action;
 
-    if (pipe2(g_overruns, O_CLOEXEC | O_NONBLOCK) != 0) {
-        return;
-    }
     memset(&action, 0, sizeof action);
     action.sa_handler = on_realtime_limit;
     sigemptyset(&action.sa_mask);
@@ -95,7 +98,7 @@ void realtime_limit_report_to(void (*report)(void *context, int32_t thread), voi
     pthread_attr_t attributes;
     pthread_t thread;
 
-    if (g_overruns[0] < 0 || atomic_flag_test_and_set(&started)) {
+    if (atomic_flag_test_and_set(&started) || pipe2(g_overruns, O_CLOEXEC | O_NONBLOCK) != 0) {
         return;
     }
     g_reporter = (reporter){report, context};
@@ -104,6 +107,7 @@ void realtime_limit_report_to(void (*report)(void *context, int32_t thread), voi
         (void)pthread_attr_setstacksize(&attributes, 64 * 1024);
         if (pthread_create(&thread, &attributes, report_overruns, NULL) == 0) {
             (void)pthread_detach(thread);
+            atomic_store(&g_overruns_writer, g_overruns[1]);
         }
         pthread_attr_destroy(&attributes);
     }

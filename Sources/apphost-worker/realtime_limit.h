@@ -15,7 +15,8 @@ void realtime_limit_watch(void);
 /* Starts, once, the thread that hands each thread the handler demoted to
  * `report`, with `context`, as soon as it is demoted: called when the guest's
  * first audio stream arrives, so that a worker without sound has no such
- * thread. Without it (or where it cannot start), nothing is reported. */
+ * thread, nor its pipe. Without it (or where it cannot start), a thread is
+ * demoted all the same, unreported. */
 void realtime_limit_report_to(void (*report)(void *context, int32_t thread), void *context);
 
 #endif

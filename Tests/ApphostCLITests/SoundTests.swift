@@ -223,6 +223,8 @@ final class SoundTests: HostTestCase {
         }
         XCTAssertEqual(demoted.name, "ordinary")
         XCTAssertEqual(sched_getscheduler(tid), SCHED_OTHER, "isolation \(isolation)")
+        // Told through its session (ABI 1.9): APPHOST_AUDIO_DEMOTED_MISSED_DEADLINES.
+        try host.waitForLog(TestGuests.renderFaultID, "render demoted 1")
         let faultXruns = try meters().sessions[TestGuests.renderFaultID]?.xruns ?? 0
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertGreaterThan(
@@ -250,6 +252,8 @@ final class SoundTests: HostTestCase {
         XCTAssertEqual(demoted.name, "ordinary")
         XCTAssertTrue(demoted.message?.contains("RLIMIT_RTTIME") == true, demoted.message ?? "")
         XCTAssertEqual(sched_getscheduler(tid), SCHED_OTHER)
+        // The guest is told through its session (ABI 1.9): APPHOST_AUDIO_DEMOTED_REALTIME_LIMIT.
+        try host.waitForLog(TestGuests.renderFaultID, "render demoted 2")
 
         // The tone keeps up from a moment after the demotion; the spinning guest lives on, late.
         Thread.sleep(forTimeInterval: 0.3)

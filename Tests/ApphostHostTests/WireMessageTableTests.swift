@@ -113,6 +113,7 @@ final class WireMessageTableTests: XCTestCase {
             case "AUDIO_INTERRUPTION_ENDED": call.audio_interruption_ended.interruption_reason = 1
             case "AUDIO_ROUTE_CHANGED": call.audio_route_changed.route_change_reason = 1
             case "SCENE_REQUEST_REFUSED": call.scene_request_refused.request_refusal = 1
+            case "AUDIO_RENDER_DEMOTED": call.audio_render_demoted.demotion_reason = 1
             default: break
             }
             do {

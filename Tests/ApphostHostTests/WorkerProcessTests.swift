@@ -916,6 +916,8 @@ enum HostFrame {
         case .sceneRequestRefused(let request, let reason):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_SCENE_REQUEST_REFUSED.rawValue)).u64(request)
                 .u32(reason.rawValue)
+        case .audioRenderDemoted(let reason):
+            payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_RENDER_DEMOTED.rawValue)).u32(reason.rawValue)
         case .audioSetup(let format, let route):
             payload = payload.u8(rawKind ?? UInt8(APPHOST_WIRE_CALL_AUDIO_SETUP.rawValue))
                 .u32(UInt32(format.sampleRate)).u32(UInt32(format.periodFrames)).u32(UInt32(format.channelCount))

@@ -190,3 +190,10 @@ void apphost_abi_scenes_h_1_8(apphost_scene_request_t *request, apphost_request_
     (void)id;
     (void)refusal;
 }
+
+/* audio.h, why a render thread lost real-time priority (ABI 1.9) */
+APPHOST_ABI_SURFACE void apphost_abi_audio_h_1_9(enum apphost_audio_demotion_reason *reason);
+void apphost_abi_audio_h_1_9(enum apphost_audio_demotion_reason *reason)
+{
+    (void)reason;
+}

@@ -66,7 +66,7 @@
  * had no background calls, 2 no scenes calls, 3 no activation tokens, 4 no
  * scene titles, 5 no audio, 6 no audio streams, 7 no audio threads, 8 no
  * actions, 9 no save confirmations, 10 no scene request ids, 11 no sandbox
- * refusals or overrunning audio threads; giving each message a type of its
+ * refusals, overrunning audio threads or demoted renders; giving each message a type of its
  * own changed no byte). */
 #define APPHOST_MESSAGES_WIRE_VERSION 12
 
@@ -126,6 +126,10 @@
  *                 (enum apphost_request_refusal): the host refused
  *                 the SCENE_REQUESTED that carried the id (CONTRACT
  *                 S9, S13); the runtime calls did_refuse_request
+ *   AUDIO_RENDER_DEMOTED: u32 reason (enum
+ *                 apphost_audio_demotion_reason): the session's render
+ *                 thread runs under ordinary scheduling for good (CONTRACT
+ *                 X7); the runtime calls render_demoted
  *   A "value" (actions.h) is u8 type code (b y n q i u x t d s,
  *   'a' for ay; 0, none, only as a result), then: bool for b;
  *   u64 for the integers (two's complement for n i x); f64 for
@@ -418,7 +422,10 @@
       A(_, value, id) A(stored, negated, save_failed)) \
     X(27, SCENE_REQUEST_REFUSED, scene_request_refused, SCENES, sceneRequestRefused, \
       F(id, u64) F(request_refusal, u32), \
-      A(_, value, id) A(reason, rawValue, request_refusal))
+      A(_, value, id) A(reason, rawValue, request_refusal)) \
+    X(28, AUDIO_RENDER_DEMOTED, audio_render_demoted, AUDIO, audioRenderDemoted, \
+      F(demotion_reason, u32), \
+      A(_, rawValue, demotion_reason))
 
 /* The parts of the host's policy that take reports, for a report's AREA:
  * CORE, HostCore itself (the log, the sessions store); BACKGROUND,

@@ -103,7 +103,9 @@ struct AudioSessions {
         case .audioThread(let thread, let realtime):
             return audioThread(id, thread, realtime: realtime, busy: realtime ? busy(thread) : nil, at: now)
         case .audioThreadOverran(let thread):
-            return [streams.overran(id, thread: thread)]
+            var effects = [streams.overran(id, thread: thread)]
+            send(.audioRenderDemoted(.realtimeLimit), to: id, facts(id), into: &effects)
+            return effects
         default:
             return request(event, from: id, at: now, facts)
         }
@@ -331,7 +333,10 @@ struct AudioSessions {
     mutating func demoted(_ id: String, thread: Int32, _ demotion: RenderDeadlineWatch.Demotion, succeeded: Bool)
         -> [AudioEffect]
     {
-        [streams.demoted(id, thread: thread, demotion, succeeded: succeeded)]
+        var effects = [streams.demoted(id, thread: thread, demotion, succeeded: succeeded)]
+        // The guest hears of it through its session (ABI 1.9): it runs, rendering.
+        if succeeded { effects.append(.deliver(.audioRenderDemoted(.missedDeadlines), to: id)) }
+        return effects
     }
 
     /// Tells the mixer how the session sounds now: mixed while active and the guest runs (C6,

@@ -66,6 +66,15 @@ public enum SceneRequestRefusal: UInt32, Sendable, Equatable {
     case rateLimited = 4
 }
 
+/// Why the host took real-time priority away from a session's render thread for good (audio.h's
+/// `enum apphost_audio_demotion_reason`, ABI 1.9, X7).
+public enum AudioDemotionReason: UInt32, Sendable, Equatable {
+    /// It kept missing its periods while it kept a processor busy.
+    case missedDeadlines = 1
+    /// It ran the real-time limit without sleeping once: a render that spins.
+    case realtimeLimit = 2
+}
+
 /// One host-to-guest call. Every case is plain data so that it can cross a process boundary; an
 /// audio stream's descriptors cross it beside the bytes (SCM_RIGHTS).
 public enum GuestCall: Sendable, Equatable {
@@ -130,6 +139,8 @@ public enum GuestCall: Sendable, Equatable {
     /// (C13). The reply is APPHOST_ERROR_UNSUPPORTED for a guest without render. No guest code
     /// runs on the main queue.
     case audioStream(AudioStreamHandle)
+    /// The session's render thread runs under ordinary scheduling for good (ABI 1.9, X7).
+    case audioRenderDemoted(AudioDemotionReason)
     /// An action of the guest's table (F2): its declaration, its index there, and arguments of
     /// its declared types, in order.
     case action(GuestAction, index: Int, arguments: [ActionValue])
@@ -163,6 +174,7 @@ public enum GuestCall: Sendable, Equatable {
         case .secondaryAudioHint: "secondary_audio_hint"
         case .mediaServicesReset: "media_services_reset"
         case .audioStream: "audio_stream"
+        case .audioRenderDemoted: "render_demoted"
         case .action(let action, _, _): "action \(action.name)"
         }
     }

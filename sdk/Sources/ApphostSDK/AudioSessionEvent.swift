@@ -22,6 +22,10 @@ public enum AudioSessionEvent: Sendable, Hashable, CustomStringConvertible {
     /// The host's audio engine restarted (CONTRACT C15): the session is back to
     /// ``AudioCategory/soloAmbient``, inactive, with a gain of 1, as at launch. Set it up again.
     case mediaServicesReset
+    /// The session's render thread lost its real-time priority for good, for `reason` (ABI 1.9,
+    /// CONTRACT X7): its periods are late whenever others want the processor. The session stays
+    /// active; do less work per period.
+    case renderDemoted(reason: AudioDemotionReason)
 
     public var description: String {
         switch self {
@@ -31,6 +35,29 @@ public enum AudioSessionEvent: Sendable, Hashable, CustomStringConvertible {
         case .routeChanged(let reason, let previous, let current): "routeChanged(\(reason), \(previous) -> \(current))"
         case .secondaryAudioHint(let silence): "secondaryAudioHint(silence: \(silence))"
         case .mediaServicesReset: "mediaServicesReset"
+        case .renderDemoted(let reason): "renderDemoted(\(reason))"
+        }
+    }
+}
+
+/// Why a session's render thread lost its real-time priority (CONTRACT X7): the C ABI's `enum
+/// apphost_audio_demotion_reason`. An extensible struct, as ``AudioInterruptionReason``.
+public struct AudioDemotionReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// It kept missing its periods while it kept a processor busy.
+    public static let missedDeadlines = AudioDemotionReason(
+        rawValue: Int32(APPHOST_AUDIO_DEMOTED_MISSED_DEADLINES.rawValue))
+    /// It ran the real-time limit without sleeping once: a render that spins.
+    public static let realtimeLimit = AudioDemotionReason(
+        rawValue: Int32(APPHOST_AUDIO_DEMOTED_REALTIME_LIMIT.rawValue))
+
+    public var description: String {
+        switch self {
+        case .missedDeadlines: "missedDeadlines"
+        case .realtimeLimit: "realtimeLimit"
+        default: "reason \(rawValue)"
         }
     }
 }

@@ -180,7 +180,7 @@ enum GuestCallbacks {
     /// AudioSession's events and activate()'s answers, and ignores them when the guest never
     /// touches its session. render (ABI 1.5) calls the guest's renderer, and leaves silence
     /// without one; a host of ABI 1.4 reads the table only up to media_services_reset and never
-    /// calls it. Written once, then only read: no isolation needed.
+    /// calls it, nor a host before 1.9 render_demoted. Written once, then only read: no isolation needed.
     nonisolated(unsafe) static let audio = keep(
         apphost_guest_audio_t(
             struct_size: size(of: apphost_guest_audio_t.self),
@@ -213,6 +213,9 @@ enum GuestCallbacks {
                 // lock, no allocation, no hop to the main queue (AudioRender.swift).
                 guard let buffer else { return }
                 AudioRenderSlot.render(buffer)
+            },
+            render_demoted: { reason in
+                deliverAudio(.renderDemoted(reason: AudioDemotionReason(rawValue: reason)))
             }))
 }
 

@@ -205,6 +205,17 @@ enum apphost_audio_interruption_reason {
     APPHOST_AUDIO_INTERRUPTION_SUSPENDED = 5
 };
 
+/* Why the host took real-time priority away from the session's render
+ * thread for good (ABI 1.9, CONTRACT X7), as render_demoted tells. */
+enum apphost_audio_demotion_reason {
+    /* It kept missing its periods while it kept a processor busy: two meter
+     * readings (a second apart) in a row. */
+    APPHOST_AUDIO_DEMOTED_MISSED_DEADLINES = 1,
+    /* It ran the real-time limit (200 ms) without sleeping once: a render
+     * that spins through its periods. */
+    APPHOST_AUDIO_DEMOTED_REALTIME_LIMIT = 2
+};
+
 /* Why the session's route changed (CONTRACT C10). */
 enum apphost_audio_route_change_reason {
     /* A device was plugged in and the session now uses it. */
@@ -439,6 +450,14 @@ typedef struct apphost_guest_audio {
      * buffer and both pointers in it are the runtime's, valid during the
      * call only. */
     void (*render)(const apphost_audio_buffer_t *buffer);
+
+    /* [main-queue] (ABI 1.9) The session's render thread lost its real-time
+     * priority for good, for `reason` (enum apphost_audio_demotion_reason,
+     * CONTRACT X7): it runs under ordinary scheduling from now on, so its
+     * periods are late whenever others want the processor. The session stays
+     * active and mixed. Do less work per period (a lighter effect, a lower
+     * quality), and show it if the sound suffers. */
+    void (*render_demoted)(int32_t reason);
 } apphost_guest_audio_t;
 
 #ifdef __cplusplus
