@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apphost_wire.h"
@@ -126,7 +127,13 @@ static void enforce_layer(const char *writable)
         worker_fail(WORKER_EXIT_FAILURE, "cannot contain the guest: %s", rules.error);
     }
     for (size_t index = 0; index < sizeof system_libraries / sizeof system_libraries[0]; index++) {
-        allow(&rules, system_libraries[index], LANDLOCK_READ_EXECUTE);
+        struct stat status;
+
+        /* Where /usr is merged, /lib is a link to /usr/lib, which has its
+         * rule: one rule fewer for each (a layer costs some 5 us a rule). */
+        if (lstat(system_libraries[index], &status) == 0 && !S_ISLNK(status.st_mode)) {
+            allow(&rules, system_libraries[index], LANDLOCK_READ_EXECUTE);
+        }
     }
     for (size_t index = 0; index < sizeof system_files / sizeof system_files[0]; index++) {
         allow(&rules, system_files[index], LANDLOCK_READ);
