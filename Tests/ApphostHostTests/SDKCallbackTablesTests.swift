@@ -48,6 +48,7 @@ final class SDKCallbackTablesTests: XCTestCase {
             XCTAssertNotNil(audio.secondary_audio_hint, guest)
             XCTAssertNotNil(audio.media_services_reset, guest)
             XCTAssertNotNil(audio.render, guest)
+            XCTAssertNotNil(audio.render_demoted, guest)
         }
     }
 
@@ -65,7 +66,7 @@ final class SDKCallbackTablesTests: XCTestCase {
                 of: try XCTUnwrap(query(APPHOST_GUEST_SCENES_CALLBACKS_ID)), apphost_guest_scenes_t.self)
             members += Self.members(
                 of: try XCTUnwrap(query(APPHOST_GUEST_AUDIO_CALLBACKS_ID)), apphost_guest_audio_t.self)
-            XCTAssertEqual(members.count, 3 + 6 + 6 + 7, guest)
+            XCTAssertEqual(members.count, 3 + 6 + 6 + 8, guest)
             XCTAssertFalse(members.contains(nil), guest)
             XCTAssertEqual(Set(members.compactMap { $0 }).count, members.count, "\(guest): a member repeated")
         }
