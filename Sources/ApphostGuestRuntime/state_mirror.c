@@ -5,6 +5,7 @@
  */
 #include "state_mirror.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "growth.h"
@@ -57,6 +58,11 @@ static void remove_scene(ahr_state_mirror *mirror, apphost_scene_t scene)
     }
 }
 
+_Static_assert(offsetof(ahr_call, perform_action.scene) == offsetof(ahr_call, scene_size.scene) &&
+                   offsetof(ahr_call, should_dismiss_modal.scene) == offsetof(ahr_call, scene_size.scene) &&
+                   offsetof(ahr_call, did_dismiss_modal.scene) == offsetof(ahr_call, scene_size.scene),
+               "the scenes calls that follow a scene begin with it");
+
 /* The scenes calls about a connected scene update its state, as scene
  * callbacks do; SCENE_SIZE its size too. Call with the lock held. */
 static void follow_scenes_call(ahr_state_mirror *mirror, const ahr_call *call, apphost_scene_t scene)
@@ -95,16 +101,13 @@ bool ahr_mirror_will_deliver(ahr_state_mirror *mirror, const ahr_call *call)
         }
         break;
     case AHR_CALL_SCENE_SIZE:
-        follow_scenes_call(mirror, call, call->scene_size.scene);
-        break;
     case AHR_CALL_PERFORM_ACTION:
-        follow_scenes_call(mirror, call, call->perform_action.scene);
-        break;
     case AHR_CALL_SHOULD_DISMISS_MODAL:
-        follow_scenes_call(mirror, call, call->should_dismiss_modal.scene);
-        break;
     case AHR_CALL_DID_DISMISS_MODAL:
-        follow_scenes_call(mirror, call, call->did_dismiss_modal.scene);
+        /* Each of these calls' types begins with its scene (the table lists
+         * it first): a common initial sequence of the union, which any of
+         * them reads (C11 6.5.2.3; the asserts below hold the table to it). */
+        follow_scenes_call(mirror, call, call->scene_size.scene);
         break;
     default:
         /* Only the app state: no scene to follow. */
