@@ -101,13 +101,13 @@ struct AudioSessions {
     ) -> [AudioEffect] {
         switch event {
         case .audioThread(let thread, let realtime):
-            return audioThread(id, thread, realtime: realtime, busy: realtime ? busy(thread) : nil, at: now)
-        case .audioThreadOverran(let thread):
-            var effects = [streams.overran(id, thread: thread)]
-            send(.audioRenderDemoted(.realtimeLimit), to: id, facts(id), into: &effects)
-            return effects
-        default:
-            return request(event, from: id, at: now, facts)
+            // Watched from its start, with its CPU time so far (read while real-time), so that a
+            // late render is demoted at the second meter reading, not the third.
+            return streams.renderThreadStarted(
+                id, thread, realtime: realtime, busy: realtime ? busy(thread) : nil, at: now,
+                policy: Self.renderDeadlinePolicy)
+        case .audioThreadOverran(let thread): return streams.overran(id, thread: thread)
+        default: return request(event, from: id, at: now, facts)
         }
     }
 
@@ -146,19 +146,6 @@ struct AudioSessions {
         }
         changed(facts, into: &effects)
         return effects
-    }
-
-    /// The runtime's own report of its audio thread (no request of the guest's): watched from its
-    /// start, with its CPU time so far (`busy`, read while real-time), so that a late render is
-    /// demoted at the second meter reading, not the third.
-    mutating func audioThread(_ id: String, _ thread: Int32, realtime: Bool, busy: Duration?, at now: Duration)
-        -> [AudioEffect]
-    {
-        streams.renderThreadStarted(
-            id, thread, realtime: realtime, busy: busy, at: now, policy: Self.renderDeadlinePolicy)
-        return [
-            .record(.audioThread, guest: id, name: realtime ? "real-time" : "ordinary", message: "thread \(thread)")
-        ]
     }
 
     /// X7: a guest that reaches its limit is told once an episode (its runtime refuses the rest
@@ -333,10 +320,7 @@ struct AudioSessions {
     mutating func demoted(_ id: String, thread: Int32, _ demotion: RenderDeadlineWatch.Demotion, succeeded: Bool)
         -> [AudioEffect]
     {
-        var effects = [streams.demoted(id, thread: thread, demotion, succeeded: succeeded)]
-        // The guest hears of it through its session (ABI 1.9): it runs, rendering.
-        if succeeded { effects.append(.deliver(.audioRenderDemoted(.missedDeadlines), to: id)) }
-        return effects
+        streams.demoted(id, thread: thread, demotion, succeeded: succeeded)
     }
 
     /// Tells the mixer how the session sounds now: mixed while active and the guest runs (C6,

@@ -37,9 +37,12 @@ struct AudioStreams {
 
     mutating func renderThreadStarted(
         _ id: String, _ thread: Int32, realtime: Bool, busy: Duration?, at now: Duration, policy: RenderDeadlinePolicy
-    ) {
+    ) -> [AudioEffect] {
         guests[id, default: GuestStream()].renderThreadStarted(
             thread, realtime: realtime, busy: busy, at: now, policy: policy)
+        return [
+            .record(.audioThread, guest: id, name: realtime ? "real-time" : "ordinary", message: "thread \(thread)")
+        ]
     }
 
     // MARK: The stream
@@ -151,27 +154,32 @@ struct AudioStreams {
         scheduleMeters(serial: &serial, into: &effects)
     }
 
-    /// The core tried to demote the guest's audio thread, as `read` said.
+    /// The core tried to demote the guest's audio thread, as `read` said; once it did, the guest
+    /// hears of it through its session (ABI 1.9).
     mutating func demoted(_ id: String, thread: Int32, _ demotion: RenderDeadlineWatch.Demotion, succeeded: Bool)
-        -> AudioEffect
+        -> [AudioEffect]
     {
         if succeeded { guests[id]?.demoted() }
-        return .record(
+        let record = AudioEffect.record(
             .audioDemoted, guest: id, name: succeeded ? "ordinary" : "failed",
             message: "thread \(thread) missed \(demotion.missed) periods over \(demotion.over.secondsText), "
                 + "busy \(Int((demotion.busyShare * 100).rounded()))% of a core at real-time priority; "
                 + (succeeded ? "it runs at ordinary priority from now on" : "it could not be demoted"))
+        return succeeded ? [record, .deliver(.audioRenderDemoted(.missedDeadlines), to: id)] : [record]
     }
 
     /// The guest's worker put its audio thread back to ordinary scheduling itself (X7): the
     /// thread ran the real-time limit without sleeping once, a render that spins, long before
     /// the meters could see it miss its deadlines.
-    mutating func overran(_ id: String, thread: Int32) -> AudioEffect {
+    mutating func overran(_ id: String, thread: Int32) -> [AudioEffect] {
         guests[id]?.demoted()
-        return .record(
-            .audioDemoted, guest: id, name: "ordinary",
-            message: "thread \(thread) ran at real-time priority for \(Self.realtimeLimit) without sleeping once "
-                + "(its render spins; RLIMIT_RTTIME's soft limit); it runs at ordinary priority from now on")
+        return [
+            .record(
+                .audioDemoted, guest: id, name: "ordinary",
+                message: "thread \(thread) ran at real-time priority for \(Self.realtimeLimit) without sleeping once "
+                    + "(its render spins; RLIMIT_RTTIME's soft limit); it runs at ordinary priority from now on"),
+            .deliver(.audioRenderDemoted(.realtimeLimit), to: id),
+        ]
     }
 
     /// The worker's RLIMIT_RTTIME soft limit (apphost-worker's process_setup.c), as operators read it.
