@@ -207,17 +207,23 @@ final class SoundTests: HostTestCase {
     func testX2ABusyLateRenderIsDemotedInProcess() throws { try busyLateRender("none") }
     func testX2ABusyLateRenderIsDemotedIsolated() throws { try busyLateRender("process") }
 
+    /// The faulty guest's audio thread, as its `audio-thread` event names it; the test is skipped
+    /// where the host cannot make it real-time.
+    private func realtimeAudioThread(of host: HostProcess) throws -> Int32 {
+        let thread = try host.waitForEvent("its audio thread") {
+            $0.kind == .audioThread && $0.guest == TestGuests.renderFaultID
+        }
+        guard thread.name == "real-time" else { throw XCTSkip("the host cannot give audio threads real-time here") }
+        return try XCTUnwrap(thread.message.flatMap { Int32($0.dropFirst("thread ".count)) })
+    }
+
     // X2 (issue 34, point 9): a render that spins past its period in every period at real-time
     // priority, sleeping a moment after each so that RLIMIT_RTTIME never ends it, would hold back
     // every other session's audio thread at the same priority. Within seconds its thread runs
     // under ordinary scheduling, and the event stream says so; the tone plays on.
     private func busyLateRender(_ isolation: String) throws {
         let (host, _) = try toneBesideFault(6, isolation)
-        let thread = try host.waitForEvent("its audio thread") {
-            $0.kind == .audioThread && $0.guest == TestGuests.renderFaultID
-        }
-        guard thread.name == "real-time" else { throw XCTSkip("the host cannot give audio threads real-time here") }
-        let tid = try XCTUnwrap(thread.message.flatMap { Int32($0.dropFirst("thread ".count)) })
+        let tid = try realtimeAudioThread(of: host)
         let demoted = try host.waitForEvent("its demotion", timeout: 20) {
             $0.kind == .audioDemoted && $0.guest == TestGuests.renderFaultID
         }
@@ -241,11 +247,7 @@ final class SoundTests: HostTestCase {
     // watch, as the busy late render above).
     func testX7ASpinningRenderIsDemotedAtTheRealtimeLimitIsolated() throws {
         let (host, wav) = try toneBesideFault(7, "process")
-        let thread = try host.waitForEvent("its audio thread") {
-            $0.kind == .audioThread && $0.guest == TestGuests.renderFaultID
-        }
-        guard thread.name == "real-time" else { throw XCTSkip("the host cannot give audio threads real-time here") }
-        let tid = try XCTUnwrap(thread.message.flatMap { Int32($0.dropFirst("thread ".count)) })
+        let tid = try realtimeAudioThread(of: host)
         let demoted = try host.waitForEvent("its demotion at the real-time limit", timeout: 10) {
             $0.kind == .audioDemoted && $0.guest == TestGuests.renderFaultID
         }
