@@ -105,6 +105,12 @@ static const int refused_calls[] = {
     SCMP_SYS(iopl), SCMP_SYS(ioperm),
 };
 
+/* Calls whose first argument names the process they reach: refused for any
+ * but this one. */
+static const int own_process_calls[] = {
+    SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo), SCMP_SYS(pidfd_open),
+};
+
 static const uint64_t NAMESPACE_FLAGS = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
                                         CLONE_NEWPID | CLONE_NEWNET;
 
@@ -119,20 +125,8 @@ static int add_rules(scmp_filter_ctx filter)
     }
     /* Signals go to this process alone: not its group, nor a child (a rule
      * compares an argument once, so "self, or 0, or -self" cannot be said). */
-    if (status == 0) {
-        status = seccomp_rule_add(filter, trap, SCMP_SYS(kill), 1, SCMP_A0_32(SCMP_CMP_NE, self));
-    }
-    if (status == 0) {
-        status = seccomp_rule_add(filter, trap, SCMP_SYS(tgkill), 1, SCMP_A0_32(SCMP_CMP_NE, self));
-    }
-    if (status == 0) {
-        status = seccomp_rule_add(filter, trap, SCMP_SYS(rt_sigqueueinfo), 1, SCMP_A0_32(SCMP_CMP_NE, self));
-    }
-    if (status == 0) {
-        status = seccomp_rule_add(filter, trap, SCMP_SYS(rt_tgsigqueueinfo), 1, SCMP_A0_32(SCMP_CMP_NE, self));
-    }
-    if (status == 0) {
-        status = seccomp_rule_add(filter, trap, SCMP_SYS(pidfd_open), 1, SCMP_A0_32(SCMP_CMP_NE, self));
+    for (size_t index = 0; index < sizeof own_process_calls / sizeof own_process_calls[0] && status == 0; index++) {
+        status = seccomp_rule_add(filter, trap, own_process_calls[index], 1, SCMP_A0_32(SCMP_CMP_NE, self));
     }
     /* No new namespaces by clone, one rule per flag (a rule compares, it
      * cannot test "any of"); clone3's flags are out of reach. */

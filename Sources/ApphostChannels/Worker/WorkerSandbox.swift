@@ -5,16 +5,11 @@ import Foundation
 /// Which parts of a guest's container (CONTRACT X6) this machine can enforce, as the worker
 /// finds by enforcing each in a throwaway process (`apphost-worker --sandbox-support`): the
 /// kernel may lack Landlock or seccomp, or a container the host runs in may forbid them.
-public struct WorkerSandbox: Sendable, Equatable {
+public struct WorkerSandbox: Sendable {
     /// The parts that held.
     public var available: [SandboxPart]
     /// Each part that did not, with why, in the worker's words.
     public var missing: [(part: SandboxPart, reason: String)]
-
-    public static func == (left: WorkerSandbox, right: WorkerSandbox) -> Bool {
-        left.available == right.available && left.missing.map(\.part) == right.missing.map(\.part)
-            && left.missing.map(\.reason) == right.missing.map(\.reason)
-    }
 
     /// Asks the worker at `workerPath`; a worker that cannot say leaves every part missing.
     public static func support(workerPath: String) -> WorkerSandbox {

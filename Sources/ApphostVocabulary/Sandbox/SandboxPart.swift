@@ -1,16 +1,12 @@
 /// A part of a guest's container (CONTRACT X6) that a worker enforces before the guest's library
 /// loads. Its raw value is its name in `APPHOST_WORKER_SANDBOX` (apphost_wire.h), in `ctl ps` and
 /// in the status.
-public enum SandboxPart: String, Sendable, Codable, CaseIterable, Comparable {
+public enum SandboxPart: String, Sendable, Codable, CaseIterable {
     /// Landlock: the system's libraries and the guest's to read, its data directory to write,
     /// nothing else; no signal or abstract socket outside its process.
     case filesystem
     /// A seccomp filter: no tracing, mounts, namespaces, keys, BPF and the like.
     case calls
-
-    public static func < (left: SandboxPart, right: SandboxPart) -> Bool {
-        allCases.firstIndex(of: left)! < allCases.firstIndex(of: right)!
-    }
 }
 
 /// A running guest's container, for operators: the parts in force and the system calls it
