@@ -86,7 +86,7 @@ try runAlone("hostile", standard: 20, counting: "s windows", scratch: scratch) {
 
 // Workers contained as `apphost launch` contains them (--sandbox auto, CONTRACT X6).
 var workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
-workerOpener.sandbox = WorkerSandbox.support(workerPath: workerOpener.workerPath).available
+workerOpener.containers = ContainerPolicy(parts: WorkerSandbox.support(workerPath: workerOpener.workerPath).available)
 
 // `apphost-benchmarks [rounds] sporadic` runs the worker channel's round trips alone: chained (2000,
 // as the full run's default), then each call after 10 ms of idleness beside the raw pair after as
@@ -151,7 +151,7 @@ Report.print(
     target: "median < 3 ms")
 // Its baseline in the same run: the container's cost is the difference.
 var uncontainedOpener = workerOpener
-uncontainedOpener.sandbox = []
+uncontainedOpener.containers = ContainerPolicy()
 let uncontainedLaunch = LaunchBenchmark(
     opener: uncontainedOpener, guestPath: guests.sample, dataDirectory: dataDirectory)
 Report.print(

@@ -91,6 +91,10 @@
 #ifndef FIXTURE_ID
 #define FIXTURE_ID "org.apphost.fixtures.audio-runtime"
 #endif
+/* Its entitlements: background audio and audio input (A6) unless told. */
+#ifndef FIXTURE_CAPABILITIES
+#define FIXTURE_CAPABILITIES (APPHOST_CAPABILITY_BACKGROUND_AUDIO | APPHOST_CAPABILITY_AUDIO_INPUT)
+#endif
 #ifndef FIXTURE_AUDIO_CALLBACKS_SIZE
 #define FIXTURE_AUDIO_CALLBACKS_SIZE sizeof(apphost_guest_audio_t)
 #endif
@@ -450,7 +454,7 @@ static const apphost_guest_descriptor_t descriptor = {
     "1.0.0",
     "apphost tests",
     "Uses every function of apphost.audio/1 as its tests say.",
-    APPHOST_CAPABILITY_BACKGROUND_AUDIO,
+    FIXTURE_CAPABILITIES,
 };
 
 APPHOST_EXPORT const apphost_entry_t apphost_entry = {

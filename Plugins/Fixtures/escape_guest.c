@@ -8,8 +8,17 @@
  * the test writes once the host and a sibling guest run, one "<key> <value>"
  * a line: host (the host's pid), sibling (another guest's worker pid),
  * sibling_directory (that guest's data directory), host_directory (the
- * host's data directory), control_socket (the host's control socket). With no
- * such file it logs "no targets" and tries nothing.
+ * host's data directory), control_socket (the host's control socket),
+ * tcp_port and udp_port (a TCP listener and a UDP socket of the test's on
+ * 127.0.0.1), granted (a directory the operator granted it, holding
+ * shared.txt). With no such file it logs "no targets" and tries nothing.
+ *
+ * -DFIXTURE_NETWORK=1 makes it declare the network entitlement (CONTRACT
+ * A6): its network attempts must then succeed, and it sends "escape" to
+ * both ports, and every other attempt must still fail.
+ *
+ * Its fork bomb (children that sleep a second and exit) is stopped by the
+ * host's --processes-limit: a test without one must not run it.
  *
  * A successful escape is undone where it can be (a file it made), but the
  * point is that none succeeds: a kill of the host or the sibling that got
@@ -20,6 +29,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -40,6 +51,9 @@
 #ifndef FIXTURE_ID
 #define FIXTURE_ID "org.apphost.fixtures.escape"
 #endif
+#ifndef FIXTURE_NETWORK
+#define FIXTURE_NETWORK 0
+#endif
 
 static const apphost_host_t *g_host;
 
@@ -50,6 +64,9 @@ static struct targets {
     char host_directory[512];
     char control_socket[100];
     char data_directory[512];
+    int tcp_port;
+    int udp_port;
+    char granted[512];
 } g_targets;
 
 static int g_count;
@@ -77,6 +94,10 @@ static const char *errno_name(int error)
         return "EROFS";
     case EAGAIN:
         return "EAGAIN";
+    case ENETUNREACH:
+        return "ENETUNREACH";
+    case ECONNREFUSED:
+        return "ECONNREFUSED";
     default:
         return "another errno";
     }
@@ -260,6 +281,63 @@ static void try_pidfd_getfd(void)
     outcome("taking a descriptor of the host's (pidfd_getfd)", pidfd, error);
 }
 
+/* A socket of `family` and `type`, closed at once. */
+static void try_socket(const char *name, int family, int type)
+{
+    int fd = socket(family, type, 0);
+
+    outcome(name, fd, errno);
+    if (fd >= 0) {
+        close(fd);
+    }
+}
+
+/* Sends "escape" to `port` on 127.0.0.1 over `type` (a TCP connection, or a
+ * UDP datagram). */
+static void try_loopback(const char *name, int type, int port)
+{
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    int fd = socket(AF_INET, type, 0);
+    long result = fd;
+    int error = errno;
+
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0) {
+        result = connect(fd, (struct sockaddr *)&address, sizeof address);
+        if (result == 0) {
+            result = send(fd, "escape", 6, MSG_NOSIGNAL);
+        }
+        error = errno;
+        close(fd);
+    }
+    outcome(name, result, error);
+}
+
+/* Forks until fork fails; the children sleep a second and exit, reaped by
+ * the kernel. */
+static void try_fork_bomb(void)
+{
+    int error = 0;
+    long result = 0;
+
+    signal(SIGCHLD, SIG_IGN);
+    for (int forked = 0; forked < 4096; forked++) {
+        pid_t child = fork();
+
+        if (child == 0) {
+            sleep(1);
+            _exit(0);
+        }
+        if (child < 0) {
+            error = errno;
+            result = -1;
+            break;
+        }
+    }
+    signal(SIGCHLD, SIG_DFL);
+    outcome("a fork bomb", result, error);
+}
+
 static void escapes(void)
 {
     char path[600];
@@ -324,6 +402,31 @@ static void escapes(void)
     try_syscall("making a userfaultfd", syscall(SYS_userfaultfd, 0));
     try_syscall("changing its root (chroot)", chroot("/"));
 
+    /* The network (the call filter and a network namespace; CONTRACT A6). */
+    try_socket("opening a TCP socket", AF_INET, SOCK_STREAM);
+    try_socket("opening a UDP socket", AF_INET, SOCK_DGRAM);
+    try_socket("opening an IPv6 TCP socket", AF_INET6, SOCK_STREAM);
+    try_socket("opening a packet socket", AF_PACKET, SOCK_RAW);
+    try_loopback("connecting to a listener on the loopback", SOCK_STREAM, g_targets.tcp_port);
+    try_loopback("sending a datagram on the loopback", SOCK_DGRAM, g_targets.udp_port);
+
+    /* What the operator granted (--grant id:PATH:ro): reading it is no escape. */
+    if (g_targets.granted[0] != '\0') {
+        int fd;
+
+        snprintf(path, sizeof path, "%s/shared.txt", g_targets.granted);
+        fd = open(path, O_RDONLY);
+        outcome("reading a granted file", fd, errno);
+        if (fd >= 0) {
+            close(fd);
+        }
+        snprintf(path, sizeof path, "%s/escaped", g_targets.granted);
+        try_open("writing in a granted directory", path, O_WRONLY | O_CREAT | O_EXCL);
+    }
+
+    /* Limits (the host's --processes-limit). */
+    try_fork_bomb();
+
     snprintf(line, sizeof line, "escapes done %d", g_count);
     say(line);
 }
@@ -354,6 +457,12 @@ static int read_targets(void)
             snprintf(g_targets.sibling_directory, sizeof g_targets.sibling_directory, "%s", value);
         } else if (strcmp(key, "host_directory") == 0) {
             snprintf(g_targets.host_directory, sizeof g_targets.host_directory, "%s", value);
+        } else if (strcmp(key, "granted") == 0) {
+            snprintf(g_targets.granted, sizeof g_targets.granted, "%s", value);
+        } else if (strcmp(key, "tcp_port") == 0) {
+            g_targets.tcp_port = atoi(value);
+        } else if (strcmp(key, "udp_port") == 0) {
+            g_targets.udp_port = atoi(value);
         } else if (strcmp(key, "control_socket") == 0) {
             snprintf(g_targets.control_socket, sizeof g_targets.control_socket, "%.99s", value);
         }
@@ -394,7 +503,7 @@ static const void *query(const char *interface_id)
 
 static const apphost_guest_descriptor_t descriptor = {
     sizeof(apphost_guest_descriptor_t), FIXTURE_ID, "Escape Fixture", "1.0.0", "apphost tests",
-    "Tries to leave its container.", 0, NULL,
+    "Tries to leave its container.", FIXTURE_NETWORK ? APPHOST_CAPABILITY_NETWORK : 0, NULL,
 };
 
 APPHOST_EXPORT const apphost_entry_t apphost_entry = {

@@ -22,8 +22,10 @@
  * that plays back what it hears (the host's --audio-input), period for
  * period, rather than a sine. -DFIXTURE_RECORD=2 makes it a record session
  * that renders its sine all the same, though record has no output: the host
- * must never let it be heard (CONTRACT C13). A record session does not mix
- * with others, so that one activates once its scene is active (C5).
+ * must never let it be heard (CONTRACT C13); it logs "configure record =
+ * <status name>". A record session does not mix with others, so that one
+ * activates once its scene is active (C5). A recorder declares audio input
+ * (A6) unless -DFIXTURE_INPUT=0.
  * It declares background audio: beside a tone in the foreground, it plays
  * in background (B9). -DFIXTURE_SNEAK=1 makes it a guest that does not, and
  * sneaks its sound into background all the same: when going to background
@@ -61,6 +63,9 @@
 #ifndef FIXTURE_SNEAK
 #define FIXTURE_SNEAK 0
 #endif
+#ifndef FIXTURE_INPUT
+#define FIXTURE_INPUT 1
+#endif
 
 static const apphost_host_t *host;
 static const apphost_audio_t *audio;
@@ -83,7 +88,12 @@ static apphost_status_t did_finish_launching(void)
     apphost_audio_request_t request;
 
     if (FIXTURE_RECORD == 2) {
-        audio->set_configuration(host, APPHOST_AUDIO_CATEGORY_RECORD, APPHOST_AUDIO_MODE_DEFAULT, 0);
+        char line[64];
+
+        snprintf(line, sizeof line, "configure record = %s",
+                 apphost_status_name(
+                     audio->set_configuration(host, APPHOST_AUDIO_CATEGORY_RECORD, APPHOST_AUDIO_MODE_DEFAULT, 0)));
+        host->log(host, APPHOST_LOG_INFO, line);
         return APPHOST_OK;
     } else {
         audio->set_configuration(host,
@@ -224,7 +234,9 @@ static const void *query(const char *interface_id)
 
 static const apphost_guest_descriptor_t descriptor = {
     sizeof(apphost_guest_descriptor_t), FIXTURE_ID, "Render fault", "1.0.0", "apphost tests",
-    "Plays a sine, then crashes or hangs inside render.", FIXTURE_SNEAK ? 0 : APPHOST_CAPABILITY_BACKGROUND_AUDIO,
+    "Plays a sine, then crashes or hangs inside render.",
+    (FIXTURE_SNEAK ? 0 : APPHOST_CAPABILITY_BACKGROUND_AUDIO) |
+        (FIXTURE_RECORD && FIXTURE_INPUT ? APPHOST_CAPABILITY_AUDIO_INPUT : 0),
 };
 
 APPHOST_EXPORT const apphost_entry_t apphost_entry = {

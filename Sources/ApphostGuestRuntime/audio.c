@@ -74,13 +74,16 @@ static bool takes_mode(int32_t category, int32_t mode)
 
 /* ---- State ---------------------------------------------------------------- */
 
+/* The categories that take the input (CONTRACT A6: audio input). */
+static bool records(int32_t category)
+{
+    return category == APPHOST_AUDIO_CATEGORY_RECORD || category == APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD;
+}
+
 /* Tells the audio thread what the mirror now says. Call with the lock held. */
 static void tell_renderer(ahr_audio *audio)
 {
-    bool records = audio->category == APPHOST_AUDIO_CATEGORY_RECORD ||
-                   audio->category == APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD;
-
-    ahr_audio_renderer_set(audio->renderer, audio->active, records);
+    ahr_audio_renderer_set(audio->renderer, audio->active, records(audio->category));
 }
 
 /* The session as at launch, and after a media services reset (C1, C15); the
@@ -95,11 +98,12 @@ static void reset_session(ahr_audio *audio)
     tell_renderer(audio);
 }
 
-void ahr_audio_init(ahr_audio *audio)
+void ahr_audio_init(ahr_audio *audio, bool input_declared)
 {
     memset(audio, 0, sizeof *audio);
     pthread_mutex_init(&audio->lock, NULL);
     audio->request_limit = AHR_AUDIO_REQUEST_LIMIT;
+    audio->input_declared = input_declared;
     reset_session(audio);
 }
 
@@ -309,7 +313,7 @@ int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_host_t *host, cons
     uint32_t period_frames;
     uint32_t channel_count;
     bool active;
-    bool records;
+    bool recording;
 
     if (call->audio_memfd < 0 || call->audio_wake_fd < 0) {
         if (call->audio_memfd >= 0) {
@@ -344,11 +348,10 @@ int32_t ahr_audio_take_stream(ahr_audio *audio, const apphost_host_t *host, cons
     }
     pthread_mutex_lock(&audio->lock);
     active = audio->active;
-    records = audio->category == APPHOST_AUDIO_CATEGORY_RECORD ||
-              audio->category == APPHOST_AUDIO_CATEGORY_PLAY_AND_RECORD;
+    recording = records(audio->category);
     pthread_mutex_unlock(&audio->lock);
     renderer = ahr_audio_renderer_start(call->audio_memfd, call->audio_wake_fd, callbacks->render, sample_rate,
-                                        period_frames, channel_count, active, records, error, sizeof error);
+                                        period_frames, channel_count, active, recording, error, sizeof error);
     if (renderer == NULL) {
         return APPHOST_ERROR_INVALID_ARGUMENT;
     }
@@ -449,10 +452,27 @@ static apphost_status_t on_session(const apphost_host_t *host, session_request *
     return ahr_guest_call_running(host, AHR_LOCK_AUDIO, session_locked, request);
 }
 
+/* CONTRACT A6: the guest is refused and the operator told, by the name the
+ * host maps to the entitlement missing (SANDBOX_REFUSED in
+ * apphost_messages.h); the request budget bounds how often. */
+static apphost_status_t refuse_recording(session_request *request)
+{
+    const char *name = request->category == APPHOST_AUDIO_CATEGORY_RECORD ? "set_configuration(RECORD)"
+                                                                           : "set_configuration(PLAY_AND_RECORD)";
+
+    ahr_report_send(request->context,
+                    &(ahr_report){.kind = AHR_REPORT_SANDBOX_REFUSED,
+                                  .sandbox_refused = {.text = name, .text_length = strlen(name)}});
+    return APPHOST_ERROR_NOT_DECLARED;
+}
+
 static apphost_status_t configure_locked(session_request *request)
 {
     ahr_audio *audio = request->context->audio;
 
+    if (records(request->category) && !audio->input_declared) {
+        return refuse_recording(request);
+    }
     audio->category = request->category;
     audio->mode = request->mode;
     audio->options = request->options;

@@ -66,11 +66,14 @@ typedef struct ahr_audio {
     /* AHR_AUDIO_REQUEST_LIMIT unless ahr_set_audio_request_limit said
      * otherwise; 0 for none. */
     uint32_t request_limit;
+    /* CONTRACT A6: the descriptor declares APPHOST_CAPABILITY_AUDIO_INPUT,
+     * without which the recording categories are refused. */
+    bool input_declared;
 } ahr_audio;
 
 /* The session as at launch: soloAmbient, default mode, no options,
  * inactive, gain 1, no format or route yet. */
-void ahr_audio_init(ahr_audio *audio);
+void ahr_audio_init(ahr_audio *audio, bool input_declared);
 
 void ahr_audio_destroy(ahr_audio *audio);
 

@@ -125,7 +125,7 @@ ahr_load_result ahr_load(const char *path, ahr_runtime **out, char *error, size_
     ahr_mirror_init(&runtime->mirror);
     ahr_background_init(&runtime->background);
     ahr_scenes_init(&runtime->scenes, (runtime->descriptor.capabilities & APPHOST_CAPABILITY_MULTIPLE_SCENES) != 0);
-    ahr_audio_init(&runtime->audio);
+    ahr_audio_init(&runtime->audio, (runtime->descriptor.capabilities & APPHOST_CAPABILITY_AUDIO_INPUT) != 0);
     ahr_main_queue_init(&runtime->main_queue);
     ahr_sessions_init(&runtime->sessions);
     ahr_saves_init(&runtime->saves);

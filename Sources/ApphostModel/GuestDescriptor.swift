@@ -49,7 +49,8 @@ public struct GuestDescriptor: Sendable, Codable, Equatable {
         actions.firstIndex { $0.name == name }.map { ($0, actions[$0]) }
     }
 
-    /// Declared capabilities; raw values are the C ABI's `enum apphost_capability` bits.
+    /// The entitlements the guest declares (CONTRACT A6); raw values are the C ABI's
+    /// `enum apphost_capability` bits, whose name the descriptor's member keeps.
     public struct Capabilities: OptionSet, Sendable, Codable, Equatable {
         public let rawValue: UInt64
         public init(rawValue: UInt64) { self.rawValue = rawValue }
@@ -57,16 +58,25 @@ public struct GuestDescriptor: Sendable, Codable, Equatable {
         public static let backgroundAudio = Capabilities(rawValue: 1 << 0)
         public static let multipleScenes = Capabilities(rawValue: 1 << 1)
         public static let backgroundTasks = Capabilities(rawValue: 1 << 2)
+        /// ABI 1.10.
+        public static let network = Capabilities(rawValue: 1 << 3)
+        /// ABI 1.10: the recording categories.
+        public static let audioInput = Capabilities(rawValue: 1 << 4)
         /// Every bit this host knows; a descriptor with another bit is invalid.
-        public static let known: Capabilities = [.backgroundAudio, .multipleScenes, .backgroundTasks]
+        public static let known: Capabilities = [
+            .backgroundAudio, .multipleScenes, .backgroundTasks, .network, .audioInput,
+        ]
 
-        public var names: [String] {
-            var names: [String] = []
-            if contains(.backgroundAudio) { names.append("background-audio") }
-            if contains(.multipleScenes) { names.append("multiple-scenes") }
-            if contains(.backgroundTasks) { names.append("background-tasks") }
-            return names
-        }
+        /// Each entitlement's name, as `inspect` and the events say it.
+        static let named: [(Capabilities, String)] = [
+            (.backgroundAudio, "background-audio"), (.multipleScenes, "multiple-scenes"),
+            (.backgroundTasks, "background-tasks"), (.network, "network"), (.audioInput, "audio-input"),
+        ]
+
+        public var names: [String] { Self.named.filter { contains($0.0) }.map(\.1) }
+
+        /// The name of an entitlement of one bit.
+        public var name: String? { Self.named.first { $0.0 == self }?.1 }
     }
 
     /// Whether `id` is a reverse-DNS identifier as the descriptor header defines it.

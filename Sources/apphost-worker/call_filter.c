@@ -4,8 +4,9 @@
  * signalling any process but its own, mounts and namespaces, keys,
  * BPF, performance counters, kernel modules and kexec, io_uring (which would
  * make calls the filter never sees), and stream UNIX sockets (the host's
- * control socket). Everything else is allowed: the container's file system
- * is Landlock's (landlock_layer.c).
+ * control socket); without the network entitlement, sockets of a network
+ * family. Everything else is allowed: the container's file system is
+ * Landlock's (landlock_layer.c).
  *
  * A refused call traps (SIGSYS) rather than fails in the kernel, so that the
  * worker learns of it: the handler makes the call return -EPERM, as
@@ -14,7 +15,7 @@
  * its flags are in memory the filter cannot read, and glibc falls back to
  * clone, whose namespace flags it can.
  */
-#define _GNU_SOURCE /* REG_RAX, clone flags */
+#define _GNU_SOURCE /* REG_RAX, clone flags, asprintf */
 
 #include "call_filter.h"
 
@@ -30,8 +31,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-/* Call numbers, in bits: below 1024 on every architecture we build for. */
-enum { MARKED_WORDS = 16 };
+/* Call numbers, in bits: below 1024 on every architecture we build for.
+ * A socket() of network family f refused is marked as the number
+ * NETWORK_MARKS + f, past every call's. */
+enum { MARKED_WORDS = 16, NETWORK_MARKS = 960, FAMILIES = 64 };
 
 /* Set by the handler, cleared by call_filter_take. */
 static _Atomic uint64_t g_refused[MARKED_WORDS];
@@ -57,16 +60,41 @@ static void mark(int number)
 static void on_refused_call(int signal, siginfo_t *info, void *context)
 {
     ucontext_t *registers = context;
+    unsigned long long first_argument;
 
     (void)signal;
 #if defined(__x86_64__)
+    first_argument = (unsigned long long)registers->uc_mcontext.gregs[REG_RDI];
     registers->uc_mcontext.gregs[REG_RAX] = -EPERM;
 #elif defined(__aarch64__)
+    first_argument = registers->uc_mcontext.regs[0];
     registers->uc_mcontext.regs[0] = (unsigned long long)-EPERM;
 #else
-#error "the call filter's handler does not know this architecture's return register"
+#error "the call filter's handler does not know this architecture's registers"
 #endif
-    mark(info->si_syscall);
+    if (info->si_syscall == SCMP_SYS(socket) && (int)first_argument != AF_UNIX) {
+        mark(NETWORK_MARKS + (int)(first_argument % FAMILIES));
+    } else {
+        mark(info->si_syscall);
+    }
+}
+
+/* "socket(AF_INET)" for the mark of a refused network family. */
+static char *network_name(int family)
+{
+    static const struct {
+        int family;
+        const char *name;
+    } names[] = {{AF_INET, "AF_INET"},   {AF_INET6, "AF_INET6"},         {AF_PACKET, "AF_PACKET"},
+                 {AF_VSOCK, "AF_VSOCK"}, {AF_BLUETOOTH, "AF_BLUETOOTH"}, {AF_CAN, "AF_CAN"}};
+    char *name = NULL;
+
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
+        if (names[index].family == family) {
+            return asprintf(&name, "socket(%s)", names[index].name) < 0 ? NULL : name;
+        }
+    }
+    return asprintf(&name, "socket(family %d)", family) < 0 ? NULL : name;
 }
 
 char *call_filter_take(void)
@@ -80,7 +108,9 @@ char *call_filter_take(void)
 
             bits &= ~bit;
             if ((atomic_fetch_and(&g_refused[word], ~bit) & bit) != 0) {
-                char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)(word * 64) + index);
+                int number = (int)(word * 64) + index;
+                char *name = number >= NETWORK_MARKS ? network_name(number - NETWORK_MARKS)
+                                                     : seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, number);
 
                 return name != NULL ? name : strdup("an unnamed call");
             }
@@ -113,6 +143,23 @@ static const int own_process_calls[] = {
 
 static const uint64_t NAMESPACE_FLAGS = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
                                         CLONE_NEWPID | CLONE_NEWNET;
+
+/* Without the network entitlement, socket() of any family past AF_UNIX
+ * but AF_NETLINK (which reaches only the worker's empty network
+ * namespace): a rule per family below it, as a rule compares an argument
+ * once, and one for all above. */
+static int add_network_rules(scmp_filter_ctx filter)
+{
+    int status = 0;
+
+    for (int family = AF_UNIX + 1; family < AF_NETLINK && status == 0; family++) {
+        status = seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_EQ, family));
+    }
+    if (status == 0) {
+        status = seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_GT, AF_NETLINK));
+    }
+    return status;
+}
 
 static int add_rules(scmp_filter_ctx filter)
 {
@@ -155,7 +202,7 @@ static int add_rules(scmp_filter_ctx filter)
     return status;
 }
 
-bool call_filter_install(char *error, size_t error_size)
+bool call_filter_install(bool refuse_network, char *error, size_t error_size)
 {
     struct sigaction action = {0};
     scmp_filter_ctx filter;
@@ -174,6 +221,9 @@ bool call_filter_install(char *error, size_t error_size)
         return false;
     }
     status = add_rules(filter);
+    if (status == 0 && refuse_network) {
+        status = add_network_rules(filter);
+    }
     /* Every thread, should the worker have started one. */
     if (status == 0) {
         status = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);

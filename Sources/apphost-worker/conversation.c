@@ -139,6 +139,7 @@ static void handle_load(worker_conversation *conversation, wire_frame frame)
     }
     /* The host has set our limits by now; the guest's constructors run next,
      * under its user and in its container. */
+    sandbox_cut_network();
     process_take_guest_user();
     sandbox_enter(path, guests_directory);
     free(guests_directory);

@@ -1,5 +1,6 @@
 /*
- * The container, in two Landlock layers and a call filter.
+ * The container, in two Landlock layers, a call filter and, for a guest
+ * without the network entitlement, a network namespace (network_cut.c).
  *
  * The first layer, at LOAD, must let the guest's constructors write its data
  * directory, whose name the host knows only once the guest's descriptor has
@@ -11,8 +12,8 @@
  *
  * What the loader and libc need, read-only: the system's library
  * directories, the guest's library and its RUNPATH, the loader's cache, the
- * time zone, the null and random devices, /proc and the CPU list. Nothing
- * else: not /home, /etc, /tmp, nor another guest's directory or the host's.
+ * time zone, the null and random devices, /proc and the CPU list; and what
+ * the operator granted (APPHOST_WORKER_GRANTS). Nothing else: not /home, /etc, /tmp, nor another guest's directory or the host's.
  *
  * All of /proc, not /proc/self: libdispatch (every Swift guest) reads
  * /proc/<tid>/stat of each of its threads, which is no path beneath
@@ -42,14 +43,20 @@
 #include "call_filter.h"
 #include "landlock_layer.h"
 #include "library_directories.h"
+#include "network_cut.h"
 #include "worker_exit.h"
 
 static bool g_filesystem;
 static bool g_calls;
+static bool g_network;
+/* APPHOST_WORKER_GRANTS's paths, one per line, to read; NULL for none. */
+static char *g_grants;
 /* From LOAD, for the layer of START. */
 static char *g_library;
 
 enum { ERROR_BYTES = 512 };
+
+static void read_grants(void);
 
 static const char *const system_libraries[] = {"/lib", "/lib64", "/lib32", "/usr/lib", "/usr/lib64",
                                                "/usr/lib32", "/usr/local/lib"};
@@ -64,6 +71,7 @@ void sandbox_read_policy(void)
     const char *text = getenv(APPHOST_WORKER_SANDBOX_VARIABLE);
     char *copy, *saved = NULL;
 
+    read_grants();
     if (text == NULL) {
         return;
     }
@@ -76,6 +84,8 @@ void sandbox_read_policy(void)
             g_filesystem = true;
         } else if (strcmp(part, APPHOST_SANDBOX_CALLS) == 0) {
             g_calls = true;
+        } else if (strcmp(part, APPHOST_SANDBOX_NETWORK) == 0) {
+            g_network = true;
         } else {
             worker_fail(WORKER_EXIT_USAGE, "%s=%s names an unknown part: %s", APPHOST_WORKER_SANDBOX_VARIABLE, text,
                         part);
@@ -83,6 +93,16 @@ void sandbox_read_policy(void)
     }
     free(copy);
     unsetenv(APPHOST_WORKER_SANDBOX_VARIABLE);
+}
+
+static void read_grants(void)
+{
+    const char *text = getenv(APPHOST_WORKER_GRANTS_VARIABLE);
+
+    if (text != NULL && (g_grants = strdup(text)) == NULL) {
+        worker_fail(WORKER_EXIT_FAILURE, "out of memory");
+    }
+    unsetenv(APPHOST_WORKER_GRANTS_VARIABLE);
 }
 
 typedef struct layer_rules {
@@ -114,6 +134,20 @@ static void allow_library_path(layer_rules *rules)
     }
     for (char *entry = strtok_r(copy, ":", &saved); entry != NULL; entry = strtok_r(NULL, ":", &saved)) {
         allow(rules, entry, LANDLOCK_READ_EXECUTE);
+    }
+    free(copy);
+}
+
+/* What the operator granted the guest (`--grant`), to read. */
+static void allow_grants(layer_rules *rules)
+{
+    char *copy, *saved = NULL;
+
+    if (g_grants == NULL || (copy = strdup(g_grants)) == NULL) {
+        return;
+    }
+    for (char *entry = strtok_r(copy, "\n", &saved); entry != NULL; entry = strtok_r(NULL, "\n", &saved)) {
+        allow(rules, entry, LANDLOCK_READ);
     }
     free(copy);
 }
@@ -159,12 +193,22 @@ static void enforce_layer(const char *writable)
     allow(&rules, g_library, LANDLOCK_READ_EXECUTE);
     library_directories(g_library, allow_library_directory, &rules);
     allow_library_path(&rules);
+    allow_grants(&rules);
     allow(&rules, writable, LANDLOCK_READ_WRITE);
     if (rules.failed) {
         worker_fail(WORKER_EXIT_FAILURE, "cannot contain the guest: %s", rules.error);
     }
     if (!landlock_layer_enforce(rules.layer, rules.error, sizeof rules.error)) {
         worker_fail(WORKER_EXIT_FAILURE, "cannot contain the guest: %s", rules.error);
+    }
+}
+
+void sandbox_cut_network(void)
+{
+    char error[ERROR_BYTES];
+
+    if (g_network && !network_cut(error, sizeof error)) {
+        worker_fail(WORKER_EXIT_FAILURE, "cannot contain the guest: %s", error);
     }
 }
 
@@ -179,7 +223,7 @@ void sandbox_enter(const char *library, const char *guests_directory)
         }
         enforce_layer(guests_directory);
     }
-    if (g_calls && !call_filter_install(error, sizeof error)) {
+    if (g_calls && !call_filter_install(g_network, error, sizeof error)) {
         worker_fail(WORKER_EXIT_FAILURE, "cannot contain the guest: %s", error);
     }
 }
@@ -198,6 +242,12 @@ _Noreturn void sandbox_print_support(void)
     char error[ERROR_BYTES];
     landlock_layer *layer;
 
+    /* First: the call filter refuses new namespaces. */
+    if (network_cut(error, sizeof error)) {
+        printf("%s ok: a network namespace\n", APPHOST_SANDBOX_NETWORK);
+    } else {
+        printf("%s missing: %s\n", APPHOST_SANDBOX_NETWORK, error);
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         printf("%s missing: cannot set no_new_privs\n%s missing: cannot set no_new_privs\n", APPHOST_SANDBOX_FILESYSTEM,
                APPHOST_SANDBOX_CALLS);
@@ -209,7 +259,7 @@ _Noreturn void sandbox_print_support(void)
     } else {
         printf("%s missing: %s\n", APPHOST_SANDBOX_FILESYSTEM, error);
     }
-    if (call_filter_install(error, sizeof error)) {
+    if (call_filter_install(true, error, sizeof error)) {
         printf("%s ok: seccomp\n", APPHOST_SANDBOX_CALLS);
     } else {
         printf("%s missing: %s\n", APPHOST_SANDBOX_CALLS, error);

@@ -3,9 +3,15 @@
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
-/* Reads and forgets APPHOST_WORKER_SANDBOX (apphost_wire.h), so that the
- * guest does not see it; a part it does not know is the host's mistake. */
+/* Reads and forgets APPHOST_WORKER_SANDBOX and APPHOST_WORKER_GRANTS
+ * (apphost_wire.h), so that the guest does not see them; a part it does not
+ * know is the host's mistake. */
 void sandbox_read_policy(void);
+
+/* At LOAD, before the guest's user is taken (which may take the right to):
+ * out of the host's network, unless the guest has the network entitlement.
+ * Ends the process when the kernel refuses. */
+void sandbox_cut_network(void);
 
 /* Before dlopen of `library`: the file system its loader needs, and
  * `guests_directory` to read and write; then the call filter. Ends the

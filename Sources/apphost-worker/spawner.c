@@ -7,7 +7,8 @@
  * thread as a worker the host spawned itself does. Between the clone and the
  * exec the child calls only what is safe after a fork. An exec that fails is
  * reported through a close-on-exec pipe: end of file means the exec took
- * place.
+ * place. The spawner lives in an empty network namespace, which its workers
+ * share unless they have the network entitlement (network_cut.h).
  */
 #define _GNU_SOURCE /* pipe2, syscall, CLONE_PARENT */
 
@@ -26,6 +27,7 @@
 
 #include "apphost_spawner.h"
 #include "apphost_wire.h"
+#include "network_cut.h"
 #include "process_setup.h"
 #include "worker_exit.h"
 
@@ -54,7 +56,8 @@ static _Noreturn void become_worker(const struct request *request, int error_pip
     int error;
 
     /* A group of its own, as the host's own spawn gives it (WorkerProcess). */
-    if (setpgid(0, 0) != 0 || dup2(request->descriptors[0], APPHOST_WIRE_WORKER_FD) < 0) {
+    if (setpgid(0, 0) != 0 || dup2(request->descriptors[0], APPHOST_WIRE_WORKER_FD) < 0 ||
+        !network_cut_restore_for(request->environment)) {
         goto failed;
     }
     if (request->descriptor_count == MAX_DESCRIPTORS &&
@@ -210,6 +213,7 @@ _Noreturn void spawner_serve(void)
         _exit(WORKER_EXIT_FAILURE);
     }
     prctl(PR_SET_NAME, "apphost-spawner", 0, 0, 0);
+    network_cut_spawner();
     buffer = malloc(APPHOST_SPAWNER_MAX_REQUEST);
     if (buffer == NULL) {
         worker_fail(WORKER_EXIT_FAILURE, "spawner: out of memory");

@@ -121,6 +121,7 @@ struct InspectReport: Encodable {
     var version: String
     var vendor: String?
     var description: String?
+    /// The entitlements the descriptor's `capabilities` declare (CONTRACT A6).
     var capabilities: [String]
     var abiVersion: String
     /// "ok" after `--launch`, else "not checked": init, query and did_finish_launching did not run.
@@ -147,7 +148,8 @@ struct InspectReport: Encodable {
         let fields = [
             ("id", id), ("name", name), ("version", version), ("vendor", vendor ?? "-"),
             ("description", description ?? "-"),
-            ("capabilities", capabilities.isEmpty ? "none" : capabilities.joined(separator: ", ")),
+            // CONTRACT A6: what it gets beyond its container; JSON keeps the descriptor's word.
+            ("entitlements", capabilities.isEmpty ? "none" : capabilities.joined(separator: ", ")),
             ("abi version", abiVersion),
             (
                 "launch",

@@ -30,7 +30,7 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
     /// The opener for `launch`; throws the one-line error when no worker program is found.
     func opener(
         logger: Logger, limits: GuestLimits = GuestLimits(), priority: WorkerPriority? = nil,
-        sandbox: SandboxOption = .auto
+        sandbox: SandboxOption = .auto, grants: [FileGrant] = []
     ) throws -> any GuestOpener {
         switch self {
         case .none:
@@ -54,7 +54,8 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
                 limiter: limits.isEmpty
                     ? nil : WorkerLimiter(limits: limits, workersHaveOwnUsers: users != nil, logger: logger),
                 users: users, priority: priority)
-            opener.sandbox = try sandbox.parts(workerPath: workerPath, logger: logger)
+            opener.containers = ContainerPolicy(
+                parts: try sandbox.parts(workerPath: workerPath, logger: logger), grants: FileGrant.byGuest(grants))
             return opener
         }
     }

@@ -3,14 +3,14 @@ import XCTest
 
 @testable import ApphostPolicy
 
-/// What each guest's container refused (CONTRACT X6), kept per worker and bounded.
+/// What each guest's container refused (CONTRACT X6, A6), kept per worker and bounded.
 final class SandboxRefusalsTests: XCTestCase {
     // X6: each call is reported once per worker, in the order it came; a worker that repeats a
     // name (only a broken one does) makes no second event.
     func testX6EachCallIsReportedOncePerWorker() {
         var refusals = SandboxRefusals()
-        XCTAssertEqual(refusals.refused("ptrace", by: "org.test.a", worker: 10), .sandboxRefused)
-        XCTAssertEqual(refusals.refused("mount", by: "org.test.a", worker: 10), .sandboxRefused)
+        XCTAssertEqual(refusals.refused("ptrace", by: "org.test.a", worker: 10)?.kind, .sandboxRefused)
+        XCTAssertEqual(refusals.refused("mount", by: "org.test.a", worker: 10)?.kind, .sandboxRefused)
         XCTAssertNil(refusals.refused("ptrace", by: "org.test.a", worker: 10))
         XCTAssertEqual(refusals.calls(of: "org.test.a", worker: 10), ["ptrace", "mount"])
         XCTAssertEqual(refusals.calls(of: "org.test.b", worker: 10), [], "another guest's are its own")
@@ -22,7 +22,7 @@ final class SandboxRefusalsTests: XCTestCase {
         var refusals = SandboxRefusals()
         _ = refusals.refused("ptrace", by: "org.test.a", worker: 10)
         XCTAssertEqual(refusals.calls(of: "org.test.a", worker: 11), [])
-        XCTAssertEqual(refusals.refused("ptrace", by: "org.test.a", worker: 11), .sandboxRefused)
+        XCTAssertEqual(refusals.refused("ptrace", by: "org.test.a", worker: 11)?.kind, .sandboxRefused)
         XCTAssertEqual(refusals.calls(of: "org.test.a", worker: 11), ["ptrace"])
         XCTAssertEqual(refusals.calls(of: "org.test.a", worker: 10), [], "the old worker's are gone")
     }
@@ -31,8 +31,26 @@ final class SandboxRefusalsTests: XCTestCase {
     func testX7TheListIsBounded() {
         var refusals = SandboxRefusals()
         for index in 0..<(SandboxRefusals.kept + 10) {
-            XCTAssertEqual(refusals.refused("call\(index)", by: "org.test.a", worker: 10), .sandboxRefused)
+            XCTAssertEqual(refusals.refused("call\(index)", by: "org.test.a", worker: 10)?.kind, .sandboxRefused)
         }
         XCTAssertEqual(refusals.calls(of: "org.test.a", worker: 10).count, SandboxRefusals.kept)
+    }
+
+    // A6: what an entitlement would have allowed names the entitlement, for the operator; the
+    // list keeps the call as the worker or the runtime named it.
+    func testA6ARefusalAnEntitlementWouldAllowNamesIt() throws {
+        var refusals = SandboxRefusals()
+        let network = try XCTUnwrap(refusals.refused("socket(AF_INET)", by: "org.test.a", worker: 10))
+        XCTAssertEqual(network.kind, .entitlementMissing)
+        XCTAssertEqual(network.name, "network")
+        XCTAssertTrue(network.message.contains("socket(AF_INET)"), network.message)
+        let input = try XCTUnwrap(refusals.refused("set_configuration(RECORD)", by: "org.test.a", worker: 10))
+        XCTAssertEqual(input.kind, .entitlementMissing)
+        XCTAssertEqual(input.name, "audio-input")
+        let ptrace = try XCTUnwrap(refusals.refused("ptrace", by: "org.test.a", worker: 10))
+        XCTAssertEqual(ptrace.kind, .sandboxRefused)
+        XCTAssertEqual(ptrace.name, "ptrace")
+        XCTAssertEqual(
+            refusals.calls(of: "org.test.a", worker: 10), ["socket(AF_INET)", "set_configuration(RECORD)", "ptrace"])
     }
 }

@@ -39,15 +39,15 @@ final class WorkerHandshake {
 
     /// With `capture`, what the worker writes to its standard output and standard error goes to
     /// its line handler, line by line, on the host queue (`WorkerOutput`); without, they are the host's.
-    /// With `user`, the worker takes that user at LOAD; it enforces the `sandbox` parts then.
+    /// With `user`, the worker takes that user at LOAD; it enforces its `container` then.
     static func spawn(
         executable: String, path: String, timeout: Duration,
         capture: (hostQueue: any HostExecutor, handleLine: WorkerOutput.LineHandler)? = nil, user: WorkerUser? = nil,
-        sandbox: [SandboxPart] = []
+        container: WorkerContainer
     ) throws(LoadError) -> WorkerHandshake {
         do {
             let (process, socket, pipes) = try WorkerProcess.spawn(
-                executable: executable, capturingOutput: capture != nil, user: user, sandbox: sandbox)
+                executable: executable, capturingOutput: capture != nil, user: user, container: container)
             var output: WorkerOutput?
             if let pipes, let capture {
                 output = WorkerOutput(

@@ -29,7 +29,8 @@ public enum WorkerInspector {
         // Runs last: once the worker has been reaped and its cgroup killed.
         defer { if let user { users?.release(user) } }
         let worker = try WorkerHandshake.spawn(
-            executable: workerPath, path: path, timeout: timeout, user: user, sandbox: sandbox)
+            executable: workerPath, path: path, timeout: timeout, user: user,
+            container: WorkerContainer(parts: sandbox))
         try worker.awaitHello()
         let pid = worker.process.pid
         if let freezer {

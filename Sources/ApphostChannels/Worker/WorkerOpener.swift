@@ -33,10 +33,13 @@ public struct WorkerOpener: GuestOpener {
     /// The lower CPU priority of every worker, so that busy guests leave the host its share; nil:
     /// the host's.
     public var priority: WorkerPriority?
-    /// The parts of the container each worker enforces before its guest loads (CONTRACT X6);
-    /// empty for none. `WorkerSandbox.support` says which this machine has.
-    public var sandbox: [SandboxPart] = []
+    /// The container each worker enforces before its guest loads (CONTRACT X6), with what each
+    /// guest's entitlements and the operator's grants add (A6); no parts for none.
+    /// `WorkerSandbox.support` says which parts this machine has.
+    public var containers = ContainerPolicy()
     private let running = LoadedGuestRegistry()
+    /// The guests of the libraries loaded so far, whose containers are known before they load.
+    private let libraries = KnownLibraries()
     /// Where each worker's CPU time in all goes when it exits (``reportWorkerExits(to:)``).
     private let exits = WorkerExitReports()
 
@@ -88,6 +91,16 @@ public struct WorkerOpener: GuestOpener {
         }
     }
 
+    /// A worker's load: its guest, or the container the guest needs, which differs from the one
+    /// its worker had.
+    private enum Attempt {
+        case opened(OpenedGuest)
+        case needs(WorkerContainer)
+    }
+
+    /// Opens the guest in the container it needs (CONTRACT A6): a library loaded before starts in
+    /// it at once; another in that of an unknown guest, and once more in its own when its
+    /// descriptor declares more (the network) or the operator granted its id files.
     private func launch(
         path: String, guestsDirectory: String, hostQueue: any HostExecutor,
         onEvent: @escaping @Sendable (GuestEvent) -> Void
@@ -95,6 +108,23 @@ public struct WorkerOpener: GuestOpener {
         // X1: the same causes as in-process for files that are not guests, without a worker.
         try ElfInspector.check(path: path)
         let canonicalPath = GuestLibrary.canonicalize(path)
+        var container = libraries.guest(at: canonicalPath).map(containers.container(for:)) ?? containers.unknownGuest
+        for _ in 0..<2 {
+            switch try attempt(
+                path: path, canonicalPath: canonicalPath, container: container, guestsDirectory: guestsDirectory,
+                hostQueue: hostQueue, onEvent: onEvent)
+            {
+            case .opened(let guest): return guest
+            case .needs(let needed): container = needed
+            }
+        }
+        throw LoadError(path: path, cause: .workerFailed("the library changed while it loaded: its container did too"))
+    }
+
+    private func attempt(
+        path: String, canonicalPath: String, container: WorkerContainer, guestsDirectory: String,
+        hostQueue: any HostExecutor, onEvent: @escaping @Sendable (GuestEvent) -> Void
+    ) throws(LoadError) -> Attempt {
         // The guest's user, allocated and recorded before any of its code runs (X2).
         var user: WorkerUser?
         if let users {
@@ -116,7 +146,7 @@ public struct WorkerOpener: GuestOpener {
         // What the guest prints is its log (X2): never the host's output, where it could pass for events.
         let worker = try WorkerHandshake.spawn(
             executable: workerPath, path: path, timeout: loadTimeout,
-            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), user: user, sandbox: sandbox)
+            capture: (hostQueue, { level, line in onEvent(.log(level, line)) }), user: user, container: container)
         let pid = worker.process.pid
         try worker.awaitHello()
         try worker.readying(path: path, "cannot take charge of worker \(pid)") { try freezer.adopt(pid: pid) }
@@ -136,6 +166,13 @@ public struct WorkerOpener: GuestOpener {
             try worker.load(
                 canonicalPath: canonicalPath, guestsDirectory: guestsDirectory, hostName: hostName,
                 hostVersion: hostVersion)
+        }
+        let guest = GuestIdentity(id: descriptor.id, capabilities: descriptor.capabilities)
+        libraries.remember(guest, at: canonicalPath)
+        let needed = containers.container(for: guest)
+        if needed != container {
+            worker.stop()
+            return .needs(needed)
         }
         if let loaded = running.reserve(id: descriptor.id, canonicalPath: canonicalPath) {
             worker.stop()
@@ -173,7 +210,7 @@ public struct WorkerOpener: GuestOpener {
         let channel = WorkerChannel(
             process: worker.process, output: worker.output, socket: worker.handOver(), freezer: freezer,
             limiter: limiter,
-            hostQueue: hostQueue, sandbox: sandbox,
+            hostQueue: hostQueue, sandbox: container.parts,
             // A nicer worker does not preempt the thread that woke it: its reply is never there
             // when the write returns (Benchmarks/README.md, sporadic round trips).
             stopTimeout: stopTimeout, readsAfterWriting: (priority?.niceOffset ?? 0) <= 0, onEvent: onEvent,
@@ -187,7 +224,7 @@ public struct WorkerOpener: GuestOpener {
         handedOver = true
         userHandedOver = true
         reserved = false
-        return OpenedGuest(descriptor: descriptor, channel: channel)
+        return .opened(OpenedGuest(descriptor: descriptor, channel: channel))
     }
 
     /// Runs a step of loading; when the worker died in it after running into one of its limits,

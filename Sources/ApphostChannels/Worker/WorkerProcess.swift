@@ -47,10 +47,11 @@ final class WorkerProcess: Sendable {
     /// /dev/null, and no other descriptor of the host (they are all close-on-exec, and the rest are
     /// closed in the child too). Its stdout and stderr are the host's, or with `capturingOutput`
     /// the write ends of two new pipes, whose read ends come back in `output` (CONTRACT X2). With
-    /// `user`, the worker takes that user at LOAD; it enforces the `sandbox` parts then. Returns the host end of the socket,
+    /// `user`, the worker takes that user at LOAD; it enforces its `container` then. Returns the host end of the socket,
     /// close-on-exec and blocking, and the read ends, close-on-exec.
     static func spawn(
-        executable: String, capturingOutput: Bool = false, user: WorkerUser? = nil, sandbox: [SandboxPart] = []
+        executable: String, capturingOutput: Bool = false, user: WorkerUser? = nil,
+        container: WorkerContainer = WorkerContainer(parts: [])
     ) throws(SpawnFailure)
         -> (
             process: WorkerProcess, socket: Int32, output: (standardOutput: Int32, standardError: Int32)?
@@ -86,7 +87,7 @@ final class WorkerProcess: Sendable {
             output?.standardOutput.closeWriteEnd()
             output?.standardError.closeWriteEnd()
         }
-        let environment = workerEnvironment(user: user, sandbox: sandbox)
+        let environment = workerEnvironment(user: user, container: container)
         let outputEnds = output.map {
             (standardOutput: $0.standardOutput.writeEnd, standardError: $0.standardError.writeEnd)
         }
@@ -173,15 +174,17 @@ final class WorkerProcess: Sendable {
     /// libswiftCore): the host reports a guest's death in one line with its cause, and a page of
     /// backtrace on the shared stderr would bury it. An operator who sets SWIFT_BACKTRACE gets
     /// what they asked for. Which user the worker takes, and its container, are the host's choice
-    /// alone: only `user` and `sandbox` set them, never an inherited variable. Nor does a worker get the service manager's
+    /// alone: only `user` and `container` set them, never an inherited variable. Nor does a worker get the service manager's
     /// variables (`serviceVariables`): the host alone speaks to it (CONTRACT O3), and a guest that
     /// found `NOTIFY_SOCKET` could say READY=1 or feed the watchdog of a stuck host.
-    private static func workerEnvironment(user: WorkerUser?, sandbox: [SandboxPart]) -> [String] {
+    private static func workerEnvironment(user: WorkerUser?, container: WorkerContainer) -> [String] {
         var variables: [String] = []
         var sawBacktrace = false
-        let withheld = ([APPHOST_WORKER_USER_VARIABLE, APPHOST_WORKER_SANDBOX_VARIABLE] + serviceVariables).map {
-            Array(($0 + "=").utf8CString.dropLast())
-        }
+        let withheld =
+            ([APPHOST_WORKER_USER_VARIABLE, APPHOST_WORKER_SANDBOX_VARIABLE, APPHOST_WORKER_GRANTS_VARIABLE]
+            + serviceVariables).map {
+                Array(($0 + "=").utf8CString.dropLast())
+            }
         var cursor = environ
         while let variable = cursor.pointee {
             if strncmp(variable, "SWIFT_BACKTRACE=", 16) == 0 { sawBacktrace = true }
@@ -191,10 +194,7 @@ final class WorkerProcess: Sendable {
         }
         if !sawBacktrace { variables.append("SWIFT_BACKTRACE=enable=no") }
         if let user { variables.append(user.environment) }
-        if !sandbox.isEmpty {
-            variables.append(APPHOST_WORKER_SANDBOX_VARIABLE + "=" + sandbox.map(\.rawValue).joined(separator: ","))
-        }
-        return variables
+        return variables + container.environment
     }
 
     /// What systemd gives the host for its notify protocol and its watchdog, which the host's

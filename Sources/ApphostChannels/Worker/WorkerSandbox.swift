@@ -42,7 +42,8 @@ public struct WorkerSandbox: Sendable {
                 reasons[part] = String(words[1].dropFirst("missing: ".count))
             }
         }
-        self.available = available
+        // In the order of SandboxPart's cases, whatever the worker's.
+        self.available = SandboxPart.allCases.filter(available.contains)
         missing = SandboxPart.allCases.filter { !available.contains($0) }.map { ($0, reasons[$0] ?? failure) }
     }
 }

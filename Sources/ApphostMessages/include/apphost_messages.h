@@ -201,7 +201,7 @@
  *   ACTION_RESULT  bool ok, then a value (the action's result; none for a
  *               void one) when ok, or str problem (a broken result) when
  *               not: written during an ACTION CALL, before its REPLY
- *   SANDBOX_REFUSED  str call (a system call's name, as libseccomp gives it)
+ *   SANDBOX_REFUSED  str call (what the container refused, by name)
  *   AUDIO_THREAD_OVERRAN  u64 thread id (the worker's gettid, never 0)
  *
  * What each report means, as the runtime (apphost_guest_runtime.h) makes
@@ -326,10 +326,16 @@
  * without, a broken result, and `text` says how (ahr_handle then returns
  * APPHOST_ERROR_GUEST_FAILED).
  *
- * SANDBOX_REFUSED: the worker's, not the guest's: the call filter refused a
- * system call of this `text` name (sandbox.h), reported once per name in the
- * worker's life, after the reply to the CALL during which it was refused or,
- * for one refused before START or on another thread, after the next.
+ * SANDBOX_REFUSED: the worker's or the runtime's, not the guest's: the
+ * container refused what `text` names (CONTRACT X6, A6). From the worker,
+ * a system call its filter refused (sandbox.h), by libseccomp's name, or
+ * "socket(<family>)" for a network family without the network entitlement:
+ * reported once per name in the worker's life, after the reply to the CALL
+ * during which it was refused or, for one refused before START or on
+ * another thread, after the next. From the runtime, a host function the
+ * guest's entitlements do not allow, "set_configuration(RECORD)" or
+ * "set_configuration(PLAY_AND_RECORD)" without audio input, at each refusal
+ * (the audio request budget bounds them).
  *
  * AUDIO_THREAD_OVERRAN: the worker's, not the guest's: thread `id`, at
  * real-time priority, ran RLIMIT_RTTIME's soft limit without sleeping once

@@ -81,7 +81,7 @@ struct HostMetricFamily: Sendable {
 /// The guests' counters (``GuestCounters``), each by guest, at 0 from the guest's launch.
 enum GuestFamily: Int, CaseIterable {
     case launchFailures, crashes, restarts, suspensions, overruns, taskExpirations, watchdogHits
-    case notificationsRefused, saveFailures, audioXruns, audioBadSamples, cpuSeconds
+    case notificationsRefused, saveFailures, audioXruns, audioBadSamples, cpuSeconds, sandboxRefusals
 
     var family: GuestCounters.Family {
         switch self {
@@ -130,6 +130,12 @@ enum GuestFamily: Int, CaseIterable {
                 "apphost_guest_audio_bad_samples_total",
                 "Samples of a guest's audio stream that were not numbers or beyond +24 dBFS: each period that held "
                     + "one was silenced.")
+        case .sandboxRefusals:
+            .init(
+                "apphost_guest_sandbox_refusals_total",
+                "What a guest's container refused, each kind once a worker (CONTRACT X6, A6), by guest and the "
+                    + "entitlement that would have allowed it (none: a system call no entitlement allows).",
+                reasons: ["none", "network", "audio-input"])
         case .cpuSeconds:
             .init(
                 "apphost_guest_cpu_seconds_total",

@@ -81,9 +81,13 @@ public struct HostEvent: Sendable, Codable, Equatable {
         /// throttled, reason `flooding`, once for each episode; it is stopped if it keeps at it
         /// (CONTRACT X7).
         case throttled
-        /// A guest's container refused a system call (`name`), the first time it did in that
-        /// worker; the message says whether an entitlement would allow it (CONTRACT X6).
+        /// A guest's container refused a system call (`name`) that no entitlement allows, the
+        /// first time it did in that worker (CONTRACT X6).
         case sandboxRefused = "sandbox-refused"
+        /// A guest's container refused what an entitlement the guest does not declare would allow
+        /// (`name`: the entitlement, `network` or `audio-input`), the first time it did in that
+        /// worker; the message says what was refused (CONTRACT A6).
+        case entitlementMissing = "entitlement-missing"
         /// Not the core's: `apphost launch` dropped event lines because its standard output was not
         /// being read, and says how many in `message` once it can write again (CONTRACT X2).
         case eventsDropped = "events-dropped"
@@ -164,7 +168,7 @@ public struct HostEvent: Sendable, Codable, Equatable {
             .audioSession, .audioActivated, .audioRefused, .audioDeactivated, .audioInterrupted,
             .audioInterruptionEnded, .audioLevel, .audioRoute, .audioHint, .audioSilenceSwitch, .audioVolume,
             .audioDevice, .audioCall, .audioNonconforming, .audioStream, .audioMix, .audioMeter, .audioXrun,
-            .audioBadSamples, .audioThread, .audioDemoted, .throttled, .sandboxRefused:
+            .audioBadSamples, .audioThread, .audioDemoted, .throttled, .sandboxRefused, .entitlementMissing:
             if let name { parts.append(name) }
         case .notification, .notificationRefused:
             // In quotes, so that the title does not run into the body (N1).

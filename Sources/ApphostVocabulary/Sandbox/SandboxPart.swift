@@ -7,6 +7,9 @@ public enum SandboxPart: String, Sendable, Codable, CaseIterable {
     case filesystem
     /// A seccomp filter: no tracing, mounts, namespaces, keys, BPF and the like.
     case calls
+    /// No network: a network namespace with no interface up and, with `calls`, no socket of a
+    /// network family. Left out for a guest with the network entitlement (CONTRACT A6).
+    case network
 }
 
 /// A running guest's container, for operators: the parts in force and the system calls it

@@ -117,13 +117,22 @@ enum {
  * before the guest's library is loaded, separated by commas:
  * APPHOST_SANDBOX_FILESYSTEM (Landlock: the system's libraries and the
  * guest's to read, the guests directory to write until START narrows it to
- * the guest's data directory) and APPHOST_SANDBOX_CALLS (a seccomp filter;
- * each refused call is a SANDBOX_REFUSED report). A part the worker cannot
- * enforce ends it with status 1 and a line on stderr saying why. Unset: no
- * container. */
+ * the guest's data directory), APPHOST_SANDBOX_CALLS (a seccomp filter;
+ * each refused call is a SANDBOX_REFUSED report) and APPHOST_SANDBOX_NETWORK
+ * (no network: a network namespace with no interface up, and, with the
+ * filter, socket() of a network family refused), which the host leaves out
+ * for a guest with the network entitlement (CONTRACT A6). A part the worker
+ * cannot enforce ends it with status 1 and a line on stderr saying why.
+ * Unset: no container. */
 #define APPHOST_WORKER_SANDBOX_VARIABLE "APPHOST_WORKER_SANDBOX"
 #define APPHOST_SANDBOX_FILESYSTEM "filesystem"
 #define APPHOST_SANDBOX_CALLS "calls"
+#define APPHOST_SANDBOX_NETWORK "network"
+
+/* Set by a host whose operator granted the guest files outside its
+ * container (`--grant`): absolute paths, one per line, that the filesystem
+ * part lets the guest read (CONTRACT A6). */
+#define APPHOST_WORKER_GRANTS_VARIABLE "APPHOST_WORKER_GRANTS"
 /* The worker's one argument that makes it enforce each part in a throwaway
  * process and print "<part> ok: ..." or "<part> missing: <why>", a line
  * each: how the host learns what this machine's kernel allows. */

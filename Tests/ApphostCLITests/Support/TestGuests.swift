@@ -21,10 +21,13 @@ enum TestGuests {
     /// without, "no targets" (CONTRACT X6).
     static let escapeID = "org.apphost.fixtures.escape"
 
-    static func escape(into directory: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    static func escape(
+        network: Bool = false, into directory: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         try compile(
             packageRoot.appendingPathComponent("Plugins/Fixtures/escape_guest.c").path,
-            to: directory + "/libEscapeFixture.so", file: file, line: line)
+            to: directory + (network ? "/libNetworkEscapeFixture.so" : "/libEscapeFixture.so"),
+            flags: ["-DFIXTURE_NETWORK=\(network ? 1 : 0)"], file: file, line: line)
     }
 
     /// Plugins/Fixtures/minimal_guest.c built with `flags`, its `-D` knobs.
@@ -263,7 +266,7 @@ extension TestGuests {
 
     static func renderFault(
         _ fault: Int, after: Int = 50, records: Bool = false, recordsOnly: Bool = false, sneaks: Bool = false,
-        into directory: String, file: StaticString = #filePath, line: UInt = #line
+        declaresInput: Bool = true, into directory: String, file: StaticString = #filePath, line: UInt = #line
     ) throws -> String {
         try compile(
             packageRoot.appendingPathComponent("Plugins/Fixtures/render_fault_guest.c").path,
@@ -271,7 +274,7 @@ extension TestGuests {
             flags: [
                 "-DFIXTURE_FAULT=\(fault)", "-DFIXTURE_FAULT_AFTER=\(after)",
                 "-DFIXTURE_RECORD=\(recordsOnly ? 2 : records ? 1 : 0)", "-DFIXTURE_SNEAK=\(sneaks ? 1 : 0)",
-                "-lm",
+                "-DFIXTURE_INPUT=\(declaresInput ? 1 : 0)", "-lm",
             ],
             file: file, line: line)
     }

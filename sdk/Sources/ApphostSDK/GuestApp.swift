@@ -128,7 +128,8 @@ public struct GuestDescriptor: Sendable, Hashable {
     }
 }
 
-/// Capabilities a guest declares: the C ABI's `enum apphost_capability` bits.
+/// The entitlements a guest declares (CONTRACT A6): the C ABI's `enum apphost_capability` bits.
+/// The host gives exactly these; a guest that declares none gets its container alone (X6).
 public struct GuestCapabilities: OptionSet, Sendable, Hashable {
     public let rawValue: UInt64
     public init(rawValue: UInt64) { self.rawValue = rawValue }
@@ -139,4 +140,8 @@ public struct GuestCapabilities: OptionSet, Sendable, Hashable {
     public static let multipleScenes = GuestCapabilities(rawValue: 1 << 1)
     /// Runs background tasks.
     public static let backgroundTasks = GuestCapabilities(rawValue: 1 << 2)
+    /// May use the network (ABI 1.10); without it, no socket of a network family opens.
+    public static let network = GuestCapabilities(rawValue: 1 << 3)
+    /// May record, with the `.record` and `.playAndRecord` categories (ABI 1.10).
+    public static let audioInput = GuestCapabilities(rawValue: 1 << 4)
 }

@@ -290,7 +290,10 @@ typedef struct apphost_audio {
      * implies it, outside PLAYBACK and PLAY_AND_RECORD; DEFAULT_TO_SPEAKER
      * outside PLAY_AND_RECORD; a mode outside its category) gets
      * APPHOST_ERROR_INVALID_COMBINATION, an unknown category, mode or option
-     * bit APPHOST_ERROR_INVALID_ARGUMENT; either way nothing changes. It may
+     * bit APPHOST_ERROR_INVALID_ARGUMENT; RECORD and PLAY_AND_RECORD, for a
+     * guest that does not declare APPHOST_CAPABILITY_AUDIO_INPUT,
+     * APPHOST_ERROR_NOT_DECLARED (since ABI 1.10; CONTRACT A6); either way
+     * nothing changes. It may
      * be called while the session is active: one that stops mixing then
      * interrupts the others as its activation would have, and an override
      * ends. get_session tells the new configuration as soon as this returns

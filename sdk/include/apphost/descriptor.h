@@ -14,15 +14,28 @@
 extern "C" {
 #endif
 
-/* Capabilities a guest declares, as bits of apphost_guest_descriptor.capabilities.
- * A host refuses a descriptor with a bit it does not know. */
+/* What a guest needs beyond its container, declared as bits of
+ * apphost_guest_descriptor.capabilities: its entitlements (CONTRACT A6). The
+ * host gives a guest exactly what it declares. A guest that declares none
+ * gets the container alone (CONTRACT X6): one scene, no background audio or
+ * tasks, no network, no audio input; a guest built before ABI 1.10, which
+ * could not declare the last two, has neither. A host refuses a descriptor
+ * with a bit it does not know. */
 enum apphost_capability {
     /* The guest may keep playing or recording audio in background (CONTRACT B9). */
     APPHOST_CAPABILITY_BACKGROUND_AUDIO = 1 << 0,
     /* The guest supports more than one scene at a time. */
     APPHOST_CAPABILITY_MULTIPLE_SCENES = 1 << 1,
     /* The guest runs background tasks (apphost.background extension). */
-    APPHOST_CAPABILITY_BACKGROUND_TASKS = 1 << 2
+    APPHOST_CAPABILITY_BACKGROUND_TASKS = 1 << 2,
+    /* Since ABI 1.10: the guest may use the network. Without it the guest's
+     * worker has a network namespace with no interface up, and socket() of
+     * any family but AF_UNIX and AF_NETLINK fails with EPERM (CONTRACT X6). */
+    APPHOST_CAPABILITY_NETWORK = 1 << 3,
+    /* Since ABI 1.10: the guest may record, with the categories RECORD and
+     * PLAY_AND_RECORD. Without it set_configuration refuses them with
+     * APPHOST_ERROR_NOT_DECLARED (CONTRACT C3). */
+    APPHOST_CAPABILITY_AUDIO_INPUT = 1 << 4
 };
 
 typedef struct apphost_guest_descriptor {

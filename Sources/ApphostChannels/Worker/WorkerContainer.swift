@@ -1,0 +1,105 @@
+import ApphostModel
+import ApphostVocabulary
+import ApphostWire
+import Foundation
+import Synchronization
+
+/// One worker's container (CONTRACT X6, A6): the parts it enforces before its guest loads, and
+/// the paths the operator granted its guest to read.
+public struct WorkerContainer: Sendable, Equatable {
+    public var parts: [SandboxPart]
+    public var grants: [String]
+
+    public init(parts: [SandboxPart], grants: [String] = []) {
+        self.parts = parts
+        self.grants = grants
+    }
+
+    /// What a worker's environment says of it (apphost_wire.h); none without parts.
+    var environment: [String] {
+        guard !parts.isEmpty else { return [] }
+        var variables = [APPHOST_WORKER_SANDBOX_VARIABLE + "=" + parts.map(\.rawValue).joined(separator: ",")]
+        if !grants.isEmpty { variables.append(APPHOST_WORKER_GRANTS_VARIABLE + "=" + grants.joined(separator: "\n")) }
+        return variables
+    }
+}
+
+/// How a host contains its guests: the parts its machine enforces and the operator's grants; for
+/// each guest, exactly what its entitlements add (CONTRACT A6).
+public struct ContainerPolicy: Sendable {
+    /// The parts every worker enforces, the network's included; empty for no container.
+    public var parts: [SandboxPart]
+    /// What the operator granted each guest, by id (`--grant id:PATH:ro`).
+    public var grants: [String: [String]]
+
+    public init(parts: [SandboxPart] = [], grants: [String: [String]] = [:]) {
+        self.parts = parts
+        self.grants = grants
+    }
+
+    /// The container of the guest `descriptor` describes: no network part for the network
+    /// entitlement, and what the operator granted it.
+    func container(for descriptor: GuestIdentity) -> WorkerContainer {
+        let parts = descriptor.capabilities.contains(.network) ? parts.filter { $0 != .network } : parts
+        return WorkerContainer(parts: parts, grants: parts.contains(.filesystem) ? grants[descriptor.id] ?? [] : [])
+    }
+
+    /// The container of a library whose guest is not known yet: everything, nothing granted.
+    var unknownGuest: WorkerContainer { WorkerContainer(parts: parts) }
+}
+
+/// What a guest is, as far as its container goes.
+struct GuestIdentity: Sendable, Equatable {
+    var id: String
+    var capabilities: GuestDescriptor.Capabilities
+}
+
+/// The guests of libraries the opener has loaded, so that a guest entitled to more than the
+/// unknown guest's container (the network, a grant) is loaded once in its own after the first
+/// time: the worker must be cut off before the library loads, and only the loaded library says
+/// what it declares. A library that changed on disk is unknown again; at most `capacity` are kept.
+final class KnownLibraries: Sendable {
+    static let capacity = 1024
+
+    private struct Entry {
+        var file: FileIdentity
+        var guest: GuestIdentity
+    }
+
+    private struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: timespec
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+        }
+
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim
+        }
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// The guest of the library at `canonicalPath`, when it has not changed since it was loaded.
+    func guest(at canonicalPath: String) -> GuestIdentity? {
+        guard let file = FileIdentity(path: canonicalPath) else { return nil }
+        return entries.withLock { $0[canonicalPath].flatMap { $0.file == file ? $0.guest : nil } }
+    }
+
+    func remember(_ guest: GuestIdentity, at canonicalPath: String) {
+        guard let file = FileIdentity(path: canonicalPath) else { return }
+        entries.withLock { entries in
+            if entries.count >= Self.capacity, entries[canonicalPath] == nil { entries.removeAll() }
+            entries[canonicalPath] = Entry(file: file, guest: guest)
+        }
+    }
+}
