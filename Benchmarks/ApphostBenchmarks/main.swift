@@ -86,7 +86,7 @@ try runAlone("hostile", standard: 20, counting: "s windows", scratch: scratch) {
 
 // Workers contained as `apphost launch` contains them (--sandbox auto, CONTRACT X6).
 var workerOpener = try WorkerOpener(workerPath: WorkerExecutable.locate(), freezer: Freezers.best())
-workerOpener.containers = ContainerPolicy(parts: WorkerSandbox.support(workerPath: workerOpener.workerPath).available)
+workerOpener.containers = ContainerPolicy(WorkerSandbox.support(workerPath: workerOpener.workerPath))
 
 // `apphost-benchmarks [rounds] sporadic` runs the worker channel's round trips alone: chained (2000,
 // as the full run's default), then each call after 10 ms of idleness beside the raw pair after as

@@ -4,7 +4,7 @@
  * signalling any process but its own, mounts and namespaces, keys,
  * BPF, performance counters, kernel modules and kexec, io_uring (which would
  * make calls the filter never sees), and stream UNIX sockets (the host's
- * control socket); without the network entitlement, sockets of a network
+ * control socket); without the network entitlement, sockets of any other
  * family. Everything else is allowed: the container's file system is
  * Landlock's (landlock_layer.c).
  *
@@ -18,6 +18,8 @@
 #define _GNU_SOURCE /* REG_RAX, clone flags, asprintf */
 
 #include "call_filter.h"
+
+#include "filter_program.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -85,8 +87,9 @@ static char *network_name(int family)
     static const struct {
         int family;
         const char *name;
-    } names[] = {{AF_INET, "AF_INET"},   {AF_INET6, "AF_INET6"},         {AF_PACKET, "AF_PACKET"},
-                 {AF_VSOCK, "AF_VSOCK"}, {AF_BLUETOOTH, "AF_BLUETOOTH"}, {AF_CAN, "AF_CAN"}};
+    } names[] = {{AF_INET, "AF_INET"},       {AF_INET6, "AF_INET6"},         {AF_PACKET, "AF_PACKET"},
+                 {AF_NETLINK, "AF_NETLINK"}, {AF_VSOCK, "AF_VSOCK"},         {AF_BLUETOOTH, "AF_BLUETOOTH"},
+                 {AF_CAN, "AF_CAN"}};
     char *name = NULL;
 
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
@@ -144,27 +147,18 @@ static const int own_process_calls[] = {
 static const uint64_t NAMESPACE_FLAGS = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |
                                         CLONE_NEWPID | CLONE_NEWNET;
 
-/* Without the network entitlement, socket() of any family past AF_UNIX
- * but AF_NETLINK (which reaches only the worker's empty network
- * namespace): a rule per family below it, as a rule compares an argument
- * once, and one for all above. */
+/* Without the network entitlement, socket() of any family but AF_UNIX:
+ * AF_NETLINK too, which would only show the worker's empty namespace (one
+ * rule; sparing it would take one for each family below it). */
 static int add_network_rules(scmp_filter_ctx filter)
 {
-    int status = 0;
-
-    for (int family = AF_UNIX + 1; family < AF_NETLINK && status == 0; family++) {
-        status = seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_EQ, family));
-    }
-    if (status == 0) {
-        status = seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_GT, AF_NETLINK));
-    }
-    return status;
+    return seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_GT, AF_UNIX));
 }
 
-static int add_rules(scmp_filter_ctx filter)
+/* The rules, `self` the pid signals may go to. */
+static int add_rules(scmp_filter_ctx filter, uint32_t self)
 {
     const uint32_t trap = SCMP_ACT_TRAP;
-    const uint32_t self = (uint32_t)getpid();
     int status = 0;
 
     for (size_t index = 0; index < sizeof refused_calls / sizeof refused_calls[0] && status == 0; index++) {
@@ -202,7 +196,32 @@ static int add_rules(scmp_filter_ctx filter)
     return status;
 }
 
-bool call_filter_install(bool refuse_network, char *error, size_t error_size)
+/* A filter of the rules for a worker of pid `self`; NULL when libseccomp
+ * fails. Release it with seccomp_release. */
+static scmp_filter_ctx make_filter(bool refuse_network, uint32_t self)
+{
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    int status;
+
+    if (filter == NULL) {
+        return NULL;
+    }
+    status = add_rules(filter, self);
+    if (status == 0 && refuse_network) {
+        status = add_network_rules(filter);
+    }
+    /* Every thread, should the worker have started one. */
+    if (status == 0) {
+        status = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    }
+    if (status != 0) {
+        seccomp_release(filter);
+        return NULL;
+    }
+    return filter;
+}
+
+bool call_filter_install(bool refuse_network, const char *program, char *error, size_t error_size)
 {
     struct sigaction action = {0};
     scmp_filter_ctx filter;
@@ -215,26 +234,28 @@ bool call_filter_install(bool refuse_network, char *error, size_t error_size)
         snprintf(error, error_size, "cannot handle SIGSYS: %s", strerror(errno));
         return false;
     }
-    filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (program != NULL) {
+        return filter_program_load(program, (uint32_t)getpid(), error, error_size);
+    }
+    filter = make_filter(refuse_network, (uint32_t)getpid());
     if (filter == NULL) {
-        snprintf(error, error_size, "libseccomp cannot make a filter");
+        snprintf(error, error_size, "libseccomp cannot make the system call filter");
         return false;
     }
-    status = add_rules(filter);
-    if (status == 0 && refuse_network) {
-        status = add_network_rules(filter);
-    }
-    /* Every thread, should the worker have started one. */
-    if (status == 0) {
-        status = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
-    }
-    if (status == 0) {
-        status = seccomp_load(filter);
-    }
+    status = seccomp_load(filter);
     seccomp_release(filter);
     if (status != 0) {
         snprintf(error, error_size, "cannot install the system call filter: %s", strerror(-status));
         return false;
     }
     return true;
+}
+
+char *call_filter_program(bool refuse_network)
+{
+    scmp_filter_ctx filter = make_filter(refuse_network, FILTER_PROGRAM_PLACEHOLDER_PID);
+    char *text = filter != NULL ? filter_program_export(filter) : NULL;
+
+    seccomp_release(filter);
+    return text;
 }

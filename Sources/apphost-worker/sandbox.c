@@ -51,12 +51,14 @@ static bool g_calls;
 static bool g_network;
 /* APPHOST_WORKER_GRANTS's paths, one per line, to read; NULL for none. */
 static char *g_grants;
+/* APPHOST_WORKER_CALL_FILTER's program; NULL to make the filter here. */
+static char *g_call_filter;
 /* From LOAD, for the layer of START. */
 static char *g_library;
 
 enum { ERROR_BYTES = 512 };
 
-static void read_grants(void);
+static char *take_variable(const char *name);
 
 static const char *const system_libraries[] = {"/lib", "/lib64", "/lib32", "/usr/lib", "/usr/lib64",
                                                "/usr/lib32", "/usr/local/lib"};
@@ -71,7 +73,8 @@ void sandbox_read_policy(void)
     const char *text = getenv(APPHOST_WORKER_SANDBOX_VARIABLE);
     char *copy, *saved = NULL;
 
-    read_grants();
+    g_grants = take_variable(APPHOST_WORKER_GRANTS_VARIABLE);
+    g_call_filter = take_variable(APPHOST_WORKER_CALL_FILTER_VARIABLE);
     if (text == NULL) {
         return;
     }
@@ -95,14 +98,17 @@ void sandbox_read_policy(void)
     unsetenv(APPHOST_WORKER_SANDBOX_VARIABLE);
 }
 
-static void read_grants(void)
+/* A copy of the variable `name`, unset; NULL when it was not set. */
+static char *take_variable(const char *name)
 {
-    const char *text = getenv(APPHOST_WORKER_GRANTS_VARIABLE);
+    const char *text = getenv(name);
+    char *copy = NULL;
 
-    if (text != NULL && (g_grants = strdup(text)) == NULL) {
+    if (text != NULL && (copy = strdup(text)) == NULL) {
         worker_fail(WORKER_EXIT_FAILURE, "out of memory");
     }
-    unsetenv(APPHOST_WORKER_GRANTS_VARIABLE);
+    unsetenv(name);
+    return copy;
 }
 
 typedef struct layer_rules {
@@ -123,31 +129,16 @@ static void allow_library_directory(void *context, const char *directory)
     allow(context, directory, LANDLOCK_READ_EXECUTE);
 }
 
-/* LD_LIBRARY_PATH's directories, where the host's operator sent the loader. */
-static void allow_library_path(layer_rules *rules)
+/* Allows `access` beneath each path of `list`, separated by `separator`. */
+static void allow_list(layer_rules *rules, const char *list, const char *separator, landlock_access access)
 {
-    const char *list = getenv("LD_LIBRARY_PATH");
     char *copy, *saved = NULL;
 
     if (list == NULL || (copy = strdup(list)) == NULL) {
         return;
     }
-    for (char *entry = strtok_r(copy, ":", &saved); entry != NULL; entry = strtok_r(NULL, ":", &saved)) {
-        allow(rules, entry, LANDLOCK_READ_EXECUTE);
-    }
-    free(copy);
-}
-
-/* What the operator granted the guest (`--grant`), to read. */
-static void allow_grants(layer_rules *rules)
-{
-    char *copy, *saved = NULL;
-
-    if (g_grants == NULL || (copy = strdup(g_grants)) == NULL) {
-        return;
-    }
-    for (char *entry = strtok_r(copy, "\n", &saved); entry != NULL; entry = strtok_r(NULL, "\n", &saved)) {
-        allow(rules, entry, LANDLOCK_READ);
+    for (char *entry = strtok_r(copy, separator, &saved); entry != NULL; entry = strtok_r(NULL, separator, &saved)) {
+        allow(rules, entry, access);
     }
     free(copy);
 }
@@ -192,8 +183,9 @@ static void enforce_layer(const char *writable)
     }
     allow(&rules, g_library, LANDLOCK_READ_EXECUTE);
     library_directories(g_library, allow_library_directory, &rules);
-    allow_library_path(&rules);
-    allow_grants(&rules);
+    /* Where the host's operator sent the loader; what it granted the guest. */
+    allow_list(&rules, getenv("LD_LIBRARY_PATH"), ":", LANDLOCK_READ_EXECUTE);
+    allow_list(&rules, g_grants, "\n", LANDLOCK_READ);
     allow(&rules, writable, LANDLOCK_READ_WRITE);
     if (rules.failed) {
         worker_fail(WORKER_EXIT_FAILURE, "cannot contain the guest: %s", rules.error);
@@ -223,7 +215,7 @@ void sandbox_enter(const char *library, const char *guests_directory)
         }
         enforce_layer(guests_directory);
     }
-    if (g_calls && !call_filter_install(g_network, error, sizeof error)) {
+    if (g_calls && !call_filter_install(g_network, g_call_filter, error, sizeof error)) {
         worker_fail(WORKER_EXIT_FAILURE, "cannot contain the guest: %s", error);
     }
 }
@@ -241,6 +233,7 @@ _Noreturn void sandbox_print_support(void)
 {
     char error[ERROR_BYTES];
     landlock_layer *layer;
+    char *with_network, *without_network;
 
     /* First: the call filter refuses new namespaces. */
     if (network_cut(error, sizeof error)) {
@@ -259,8 +252,15 @@ _Noreturn void sandbox_print_support(void)
     } else {
         printf("%s missing: %s\n", APPHOST_SANDBOX_FILESYSTEM, error);
     }
-    if (call_filter_install(true, error, sizeof error)) {
+    /* The programs a host hands its workers, the first tried here as they
+     * will load it. */
+    with_network = call_filter_program(true);
+    without_network = call_filter_program(false);
+    if (call_filter_install(true, with_network, error, sizeof error)) {
         printf("%s ok: seccomp\n", APPHOST_SANDBOX_CALLS);
+        if (with_network != NULL && without_network != NULL) {
+            printf("program %s %s\nprogram - %s\n", APPHOST_SANDBOX_NETWORK, with_network, without_network);
+        }
     } else {
         printf("%s missing: %s\n", APPHOST_SANDBOX_CALLS, error);
     }

@@ -54,8 +54,7 @@ enum IsolationOption: String, ExpressibleByArgument, CaseIterable {
                 limiter: limits.isEmpty
                     ? nil : WorkerLimiter(limits: limits, workersHaveOwnUsers: users != nil, logger: logger),
                 users: users, priority: priority)
-            opener.containers = ContainerPolicy(
-                parts: try sandbox.parts(workerPath: workerPath, logger: logger), grants: FileGrant.byGuest(grants))
+            opener.containers = try sandbox.containers(workerPath: workerPath, grants: grants, logger: logger)
             return opener
         }
     }

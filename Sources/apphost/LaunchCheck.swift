@@ -38,7 +38,7 @@ enum LaunchCheck {
                 loadTimeout: timeout, users: try WorkerUsers.forThisHostForCLI(logger: logger))
             workerOpener.throwawayUsers = true
             // Contained as a host would contain it (CONTRACT X6).
-            workerOpener.containers = ContainerPolicy(parts: try sandbox.parts(workerPath: worker, logger: logger))
+            workerOpener.containers = try sandbox.containers(workerPath: worker, logger: logger)
             opener = workerOpener
         }
         let directory = try temporaryDirectory()

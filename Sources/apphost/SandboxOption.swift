@@ -14,9 +14,20 @@ enum SandboxOption: String, ExpressibleByArgument, CaseIterable {
     /// The parts each worker enforces. `auto` warns once for each part this machine lacks;
     /// `require` throws the one-line error naming them.
     func parts(workerPath: String, logger: Logger) throws -> [SandboxPart] {
+        try support(workerPath: workerPath, logger: logger)?.available ?? []
+    }
+
+    /// The container each worker gets, with the operator's `grants`.
+    func containers(workerPath: String, grants: [FileGrant] = [], logger: Logger) throws -> ContainerPolicy {
+        guard let support = try support(workerPath: workerPath, logger: logger) else { return ContainerPolicy() }
+        return ContainerPolicy(support, grants: FileGrant.byGuest(grants))
+    }
+
+    /// What this machine can enforce, nil for none asked.
+    private func support(workerPath: String, logger: Logger) throws -> WorkerSandbox? {
         guard self != .off else {
             logger.warning("guests run without their container (--sandbox off): each reads what its user may read")
-            return []
+            return nil
         }
         let support = WorkerSandbox.support(workerPath: workerPath)
         if self == .require, !support.missing.isEmpty {
@@ -28,6 +39,6 @@ enum SandboxOption: String, ExpressibleByArgument, CaseIterable {
                 "guests run without their \(part.rawValue) container: \(reason); `ctl ps` shows what each has (CONTRACT X6)"
             )
         }
-        return support.available
+        return support
     }
 }

@@ -9,6 +9,8 @@ import Synchronization
 public struct WorkerContainer: Sendable, Equatable {
     public var parts: [SandboxPart]
     public var grants: [String]
+    /// The call filter's program for these parts, or nil for the worker to compile it.
+    var callFilter: String?
 
     public init(parts: [SandboxPart], grants: [String] = []) {
         self.parts = parts
@@ -20,6 +22,9 @@ public struct WorkerContainer: Sendable, Equatable {
         guard !parts.isEmpty else { return [] }
         var variables = [APPHOST_WORKER_SANDBOX_VARIABLE + "=" + parts.map(\.rawValue).joined(separator: ",")]
         if !grants.isEmpty { variables.append(APPHOST_WORKER_GRANTS_VARIABLE + "=" + grants.joined(separator: "\n")) }
+        if let callFilter, parts.contains(.calls) {
+            variables.append(APPHOST_WORKER_CALL_FILTER_VARIABLE + "=" + callFilter)
+        }
         return variables
     }
 }
@@ -31,21 +36,36 @@ public struct ContainerPolicy: Sendable {
     public var parts: [SandboxPart]
     /// What the operator granted each guest, by id (`--grant id:PATH:ro`).
     public var grants: [String: [String]]
+    /// The call filter's programs, compiled once; nil for each worker to compile its own.
+    public var callFilters: CallFilterPrograms?
 
-    public init(parts: [SandboxPart] = [], grants: [String: [String]] = [:]) {
+    public init(parts: [SandboxPart] = [], grants: [String: [String]] = [:], callFilters: CallFilterPrograms? = nil) {
         self.parts = parts
         self.grants = grants
+        self.callFilters = callFilters
+    }
+
+    /// The host's container for what this machine has (`WorkerSandbox.support`).
+    public init(_ support: WorkerSandbox, grants: [String: [String]] = [:]) {
+        self.init(parts: support.available, grants: grants, callFilters: support.callFilters)
     }
 
     /// The container of the guest `descriptor` describes: no network part for the network
     /// entitlement, and what the operator granted it.
     func container(for descriptor: GuestIdentity) -> WorkerContainer {
         let parts = descriptor.capabilities.contains(.network) ? parts.filter { $0 != .network } : parts
-        return WorkerContainer(parts: parts, grants: parts.contains(.filesystem) ? grants[descriptor.id] ?? [] : [])
+        return container(parts, grants: parts.contains(.filesystem) ? grants[descriptor.id] ?? [] : [])
     }
 
     /// The container of a library whose guest is not known yet: everything, nothing granted.
-    var unknownGuest: WorkerContainer { WorkerContainer(parts: parts) }
+    var unknownGuest: WorkerContainer { container(parts, grants: []) }
+
+    private func container(_ parts: [SandboxPart], grants: [String]) -> WorkerContainer {
+        var container = WorkerContainer(parts: parts, grants: grants)
+        container.callFilter =
+            parts.contains(.network) ? callFilters?.withNetworkPart : callFilters?.withoutNetworkPart
+        return container
+    }
 }
 
 /// What a guest is, as far as its container goes.

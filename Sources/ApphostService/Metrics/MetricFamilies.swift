@@ -133,9 +133,8 @@ enum GuestFamily: Int, CaseIterable {
         case .sandboxRefusals:
             .init(
                 "apphost_guest_sandbox_refusals_total",
-                "What a guest's container refused, each kind once a worker (CONTRACT X6, A6), by guest and the "
-                    + "entitlement that would have allowed it (none: a system call no entitlement allows).",
-                reasons: ["none", "network", "audio-input"])
+                "What a guest's container refused, each kind once a worker (CONTRACT X6, A6), by guest: the "
+                    + "sandbox-refused and entitlement-missing events name each.")
         case .cpuSeconds:
             .init(
                 "apphost_guest_cpu_seconds_total",

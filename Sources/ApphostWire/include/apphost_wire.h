@@ -133,9 +133,17 @@ enum {
  * container (`--grant`): absolute paths, one per line, that the filesystem
  * part lets the guest read (CONTRACT A6). */
 #define APPHOST_WORKER_GRANTS_VARIABLE "APPHOST_WORKER_GRANTS"
+
+/* Set by a host with APPHOST_SANDBOX_CALLS: the call filter's BPF program,
+ * as `--sandbox-support` printed it for the same network part, which the
+ * worker loads with its own pid put in rather than compiling the filter. */
+#define APPHOST_WORKER_CALL_FILTER_VARIABLE "APPHOST_WORKER_CALL_FILTER"
 /* The worker's one argument that makes it enforce each part in a throwaway
  * process and print "<part> ok: ..." or "<part> missing: <why>", a line
- * each: how the host learns what this machine's kernel allows. */
+ * each: how the host learns what this machine's kernel allows; then, where
+ * the filter held, "program network <hex>" and "program - <hex>", its
+ * program with and without the network part, for
+ * APPHOST_WORKER_CALL_FILTER. */
 #define APPHOST_SANDBOX_SUPPORT_ARGUMENT "--sandbox-support"
 
 /* "1" in the worker's environment keeps the guest's core dumps; otherwise

@@ -30,7 +30,7 @@ enum apphost_capability {
     APPHOST_CAPABILITY_BACKGROUND_TASKS = 1 << 2,
     /* Since ABI 1.10: the guest may use the network. Without it the guest's
      * worker has a network namespace with no interface up, and socket() of
-     * any family but AF_UNIX and AF_NETLINK fails with EPERM (CONTRACT X6). */
+     * any family but AF_UNIX fails with EPERM (CONTRACT X6). */
     APPHOST_CAPABILITY_NETWORK = 1 << 3,
     /* Since ABI 1.10: the guest may record, with the categories RECORD and
      * PLAY_AND_RECORD. Without it set_configuration refuses them with
