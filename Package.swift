@@ -220,9 +220,19 @@ let package = Package(
             ],
             resources: [.copy("Web")]
         ),
+        // `apphost check`: tests, by contract rule, that a guest keeps the contract, each in a
+        // throwaway host of its own.
+        .target(
+            name: "ApphostCheck",
+            dependencies: [
+                "ApphostService", "ApphostControl", "ApphostModel", "ApphostVocabulary", "ApphostPolicy",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "apphost",
             dependencies: [
+                "ApphostCheck",
                 "ApphostHTTP",
                 "ApphostPolicy", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
                 "ApphostFreezing", "ApphostService", "ApphostLimits", "ApphostSound",
@@ -345,7 +355,7 @@ let package = Package(
         .testTarget(
             name: "ApphostCLITests",
             dependencies: [
-                "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostService", "ApphostModel",
+                "ApphostCheck", "ApphostVocabulary", "ApphostChannels", "ApphostControl", "ApphostService", "ApphostModel",
                 "ApphostStore",
                 "ApphostSoundTesting", "ApphostServiceTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ],

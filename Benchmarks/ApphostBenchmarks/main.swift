@@ -76,6 +76,12 @@ try runAlone("flood", standard: 15, counting: "s each", scratch: scratch) { seco
 }
 
 // `apphost-benchmarks [seconds] hostile [load]` runs the benchmark of healthy sound sessions beside
+// `apphost-benchmarks [runs] check` times `apphost check` on the C sample alone (5 runs unless
+// told), beside `inspect --launch`; the full run does the same.
+try runAlone("check", standard: 5, counting: "runs", scratch: scratch) { runs in
+    try runCheckBenchmark(guests: guests, runs: runs)
+}
+
 // hostile guests alone: 20 tones alone, then beside seven hostile guests, two pairs of windows of
 // `seconds` (20 unless told; about two minutes in all), each in a fresh host, with `load` busy
 // processes at nice 0 through all of them (none unless told). Not in the full run.
@@ -221,6 +227,10 @@ print("")
 // built apphost beside verbs that do not reach the guest.
 try runActionsBenchmarks(
     roundTrips: iterations, processes: actionCLIProcesses(iterations), guests: guests, scratch: scratch)
+print("")
+
+// `apphost check` (issue 38): the whole suite on the C sample, as an author runs it.
+try runCheckBenchmark(guests: guests, runs: 5)
 print("")
 
 // Density (issue 19): as many minimal guests as the descriptor limit holds, up to 10,000, beside 10.

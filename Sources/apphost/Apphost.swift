@@ -5,5 +5,5 @@ struct Apphost: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs guest apps (shared libraries) with an app and scene lifecycle.",
         version: APPHOST_VERSION,
-        subcommands: [Launch.self, Inspect.self, Ctl.self])
+        subcommands: [Launch.self, Inspect.self, Check.self, Ctl.self])
 }

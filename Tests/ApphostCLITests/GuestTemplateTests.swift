@@ -61,6 +61,8 @@ final class GuestTemplateTests: HostTestCase {
         let library = directory + "/libhello.so"
         XCTAssertEqual(try exports(library), ["apphost_entry"], "the version script keeps every other name in")
         try exercise(library)
+        // The author's third step: it keeps the contract (issue 38).
+        _ = try succeeds(["make", "check", "APPHOST=\(try BuildProducts.apphost())"], in: directory)
     }
 
     // MARK: - The Swift template
@@ -88,6 +90,8 @@ final class GuestTemplateTests: HostTestCase {
 
         // Point 4: the async background work runs on GuestActor, through the host's main queue.
         try exercise(library)
+        let check = try runApphost(["check", library], timeout: 60)
+        XCTAssertEqual(check.status, 0, "apphost check: \(check.stdout) \(check.stderr)")
     }
 
     /// Launches `library` (the templates behave alike), counts twice, sends it home, and checks

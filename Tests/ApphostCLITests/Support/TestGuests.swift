@@ -30,6 +30,18 @@ enum TestGuests {
             flags: ["-DFIXTURE_NETWORK=\(network ? 1 : 0)"], file: file, line: line)
     }
 
+    /// Plugins/Fixtures/check_guest.c: well behaved, or with `breaking` 1 to 3 broken in the one
+    /// way a test of `apphost check` must catch (see the file).
+    static let checkID = "org.apphost.fixtures.check"
+
+    static func check(breaking: Int = 0, into directory: String, file: StaticString = #filePath, line: UInt = #line)
+        throws -> String
+    {
+        try compile(
+            packageRoot.appendingPathComponent("Plugins/Fixtures/check_guest.c").path,
+            to: directory + "/libCheck\(breaking).so", flags: ["-DFIXTURE_BREAK=\(breaking)"], file: file, line: line)
+    }
+
     /// Plugins/Fixtures/minimal_guest.c built with `flags`, its `-D` knobs.
     static func minimal(
         into directory: String, flags: [String] = [], file: StaticString = #filePath, line: UInt = #line

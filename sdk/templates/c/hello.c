@@ -1,4 +1,5 @@
-/* hello.c: a guest to start from. Copy this directory, rename the id, and build with `make`.
+/* hello.c: a guest to start from. Copy this directory, rename the id, build with `make`, and
+ * check it with `make check` (apphost check: a test per contract rule).
  *
  * What it does, and what a guest of yours will do too:
  * - restores what its scene saved (a count) when the scene connects (CONTRACT S12);
