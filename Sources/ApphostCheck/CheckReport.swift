@@ -38,10 +38,11 @@ public struct CheckReport: Sendable, Codable, Equatable {
             let rulesWidth = max(5, guest.results.map { $0.rules.joined(separator: " ").count }.max() ?? 0)
             lines.append("  " + pad("TEST", width) + "  " + pad("RULES", rulesWidth) + "  VERDICT  TIME")
             for result in guest.results {
-                let verdict = result.verdict.rawValue + (result.reason.map { " (\($0))" } ?? "")
+                // A skip's reason last, where its length pushes nothing out of line.
                 lines.append(
                     "  " + pad(result.test, width) + "  " + pad(result.rules.joined(separator: " "), rulesWidth) + "  "
-                        + pad(verdict, 7) + "  " + String(format: "%.2f s", result.seconds))
+                        + pad(result.verdict.rawValue, 7) + "  " + String(format: "%.2f s", result.seconds)
+                        + (result.reason.map { "  (\($0))" } ?? ""))
             }
             for result in guest.results where result.verdict == .fail {
                 lines.append("  \(result.test) failed: expected \(result.expected ?? "?"); \(result.observed ?? "?")")

@@ -43,7 +43,10 @@ public struct CheckPolicy: Sendable {
     public var launchLimit: Duration = .seconds(10)
     /// How long a callback or an action may take (A4's watchdog).
     public var watchdog = WatchdogPolicy(limit: .seconds(2), hardLimit: .seconds(4))
-    public var background = BackgroundPolicy()
+    /// A short budget, so that a guest that holds its tasks is caught in seconds; grace and
+    /// suspension delay in proportion.
+    public var background = BackgroundPolicy(
+        budget: .seconds(3), expirationGrace: .seconds(1), suspendDelay: .milliseconds(200))
     /// How long a guest has to go once told to terminate (A3): the opener's stop timeout, and some.
     public var terminateLimit: Duration = .seconds(20)
     /// How long a guest is watched after each step for a death that follows it.

@@ -26,24 +26,37 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(swift.reason, "guest declares no actions")
     }
 
-    // CONTRACT A2 A3 F2 S3: each broken fixture fails exactly the tests it breaks (one that
-    // crashes in did_enter_background also crashes on its way out, as terminate sends it to
-    // background first), with evidence; the JUnit file says the same to junitparser; exit 1.
+    // CONTRACT A2 A3 B4 F2 S3: each broken guest fails exactly the tests it breaks (one that
+    // crashes in did_enter_background breaks going to background in both tests that do, and
+    // its termination too, as terminate sends it to background first; the overrun sample holds
+    // its task past the budget on purpose), with evidence; the JUnit file says the same to
+    // junitparser; exit 1.
     func testEachBrokenGuestFailsExactlyTheTestsItBreaks() throws {
-        let cases: [(breaking: Int, failed: [String], evidence: String)] = [
-            (1, ["background", "terminate"], "crashed in did_enter_background"),
-            (2, ["terminate"], "it failed in will_terminate"),
-            (3, ["actions"], "crashed in action scale"),
+        let overrun = try BuildProducts.path("libCOverrunGuest.so")
+        let cases: [(guest: String, id: String, failed: [String], evidence: String)] = [
+            (
+                try TestGuests.check(breaking: 1, into: scratch.path), TestGuests.checkID,
+                ["background", "background-tasks", "terminate"], "crashed in did_enter_background"
+            ),
+            (
+                try TestGuests.check(breaking: 2, into: scratch.path), TestGuests.checkID, ["terminate"],
+                "it failed in will_terminate"
+            ),
+            (
+                try TestGuests.check(breaking: 3, into: scratch.path), TestGuests.checkID, ["actions"],
+                "crashed in action scale"
+            ),
+            (overrun, "org.apphost.samples.overrun", ["background-tasks"], "overrun"),
         ]
-        for (breaking, failed, evidence) in cases {
-            let guest = try TestGuests.check(breaking: breaking, into: scratch.path)
-            let junit = scratch.path + "/check-\(breaking).xml"
+        let tests = ["launch", "background", "background-tasks", "terminate", "actions"]
+        for (index, (guest, id, failed, evidence)) in cases.enumerated() {
+            let junit = scratch.path + "/check-\(index).xml"
             let result = try runApphost(["check", "--json", "--junit", junit, guest], timeout: 60)
-            XCTAssertEqual(result.status, 1, "break \(breaking): \(result.stderr)")
+            XCTAssertEqual(result.status, 1, "\(guest): \(result.stderr)")
             let report = try decodedReport(result)
             let results = try XCTUnwrap(report.guests.first?.results)
-            XCTAssertEqual(results.filter { $0.verdict == .fail }.map(\.test), failed, "break \(breaking)")
-            XCTAssertEqual(results.filter { $0.verdict == .pass }.count, 4 - failed.count, "break \(breaking)")
+            XCTAssertEqual(results.filter { $0.verdict == .fail }.map(\.test), failed, guest)
+            XCTAssertEqual(results.map(\.test), tests)
             let first = try XCTUnwrap(results.first { $0.verdict == .fail })
             XCTAssertTrue(first.observed?.contains(evidence) == true, "\(String(describing: first.observed))")
 
@@ -57,17 +70,16 @@ final class CheckTests: HostTestCase {
                     xml = junitparser.JUnitXml.fromfile(sys.argv[1])
                     for suite in xml:
                         for case in suite:
-                            verdict = "fail" if any(isinstance(r, junitparser.Failure) for r in case.result) else "pass"
-                            print(suite.name, case.name, verdict)
+                            failed = any(isinstance(r, junitparser.Failure) for r in case.result)
+                            skipped = any(isinstance(r, junitparser.Skipped) for r in case.result)
+                            print(suite.name, case.name, "fail" if failed else "skip" if skipped else "pass")
                     """,
                     junit,
                 ])
             XCTAssertEqual(read.status, 0, "\(read.stderr)")
             XCTAssertEqual(
                 read.stdout,
-                ["launch", "background", "terminate", "actions"].map {
-                    "\(TestGuests.checkID) \($0) \(failed.contains($0) ? "fail" : "pass")"
-                })
+                results.map { "\(id) \($0.test) \($0.verdict.rawValue)" }, "what junitparser read")
         }
     }
 
@@ -78,8 +90,8 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(list.status, 0)
         XCTAssertEqual(
             list.stdout.map { $0.split(separator: " ").first.map(String.init) },
-            ["launch", "background", "terminate", "actions"])
-        XCTAssertTrue(list.stdout[2].contains("A3"), list.stdout[2])
+            ["launch", "background", "background-tasks", "terminate", "actions"])
+        XCTAssertTrue(list.stdout[3].contains("A3"), list.stdout[3])
 
         let guest = try TestGuests.check(breaking: 2, into: scratch.path)
         let filtered = try runApphost(["check", "--json", "--filter", "A3", "--filter", "launch", guest], timeout: 60)
@@ -88,7 +100,7 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(failedOnly.status, 1)
         XCTAssertFalse(failedOnly.stdout.contains { $0.contains(" pass ") }, "\(failedOnly.stdout)")
         XCTAssertTrue(failedOnly.stdout.contains { $0.hasPrefix("  terminate ") }, "\(failedOnly.stdout)")
-        XCTAssertEqual(failedOnly.stdout.last, "3 passed, 1 failed, 0 skipped")
+        XCTAssertEqual(failedOnly.stdout.last, "4 passed, 1 failed, 0 skipped")
 
         let none = try runApphost(["check"])
         assertOneLineError(none, containing: "check needs at least one guest library, or --list")

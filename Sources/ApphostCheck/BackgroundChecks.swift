@@ -1,0 +1,38 @@
+import ApphostControl
+import ApphostModel
+import ApphostVocabulary
+
+/// Background work's test (CONTRACT B1 to B7), on the check's short budget.
+enum BackgroundChecks {
+    /// B1, B3, B4, B6: in background the guest ends its tasks in time (when its work is done, or
+    /// when their expiration handlers run), so that the host suspends it without an overrun; it
+    /// comes back when switched to (B7).
+    static let tasks = CheckTest(
+        id: "background-tasks", rules: ["B1", "B3", "B4", "B6", "B7"],
+        summary: "ends its background tasks within the budget and lets itself be suspended, then resumes",
+        skipReason: { _ in nil },
+        body: { host, descriptor, policy throws(CheckFailure) in
+            let id = descriptor.id
+            let mark = host.mark
+            _ = try host.send(HomeCommand(), within: policy.launchLimit)
+            let budget = policy.background.budget
+            _ = try host.waitFor("it to be suspended in background", after: mark, within: budget + .seconds(5)) {
+                $0.kind == .suspended && $0.guest == id
+            }
+            if let overrun = host.events(after: mark).first(where: { $0.kind == .overrun && $0.guest == id }) {
+                throw CheckFailure(
+                    expected: "its tasks ended within its background budget (\(budget))",
+                    observed: overrun.untimedLine)
+            }
+            try LifecycleChecks.alive(id, in: host, after: mark, policy: policy, doing: "its background time")
+            let back = host.mark
+            if case .failure(let error) = try host.send(SwitchCommand(guest: id), within: policy.launchLimit) {
+                throw CheckFailure(expected: "switching to it to succeed", observed: error.description)
+            }
+            _ = try host.waitFor("it to become active again after suspension", after: back, within: policy.launchLimit)
+            {
+                $0.kind == .appState && $0.guest == id && $0.to == AppState.active.description
+            }
+            try LifecycleChecks.alive(id, in: host, after: back, policy: policy, doing: "resuming")
+        })
+}
