@@ -340,7 +340,7 @@ let package = Package(
             name: "ApphostHostTests",
             dependencies: [
                 "ApphostPolicy", "ApphostVocabulary", "ApphostExecutors", "ApphostChannels", "ApphostControl",
-                "ApphostFreezing", "ApphostService", "ApphostLimits",
+                "ApphostFreezing", "ApphostService", "ApphostLimits", "ApphostCheck",
                 "ApphostLoading", "ApphostModel", "ApphostStore", cApphost, "ApphostGuestRuntime", "ApphostHTTP",
                 "ApphostServiceTesting", "ApphostMessages", .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -6,6 +6,8 @@
  *   2  terminate   hangs in will_terminate (A3)
  *   3  actions     aborts when its action scale(i)i gets a negative number
  *                  (F2, F3)
+ *   4  random-walk aborts on a memory warning (A4), which only the random
+ *                  walk sends
  * It declares one action, scale(i)i, which doubles its argument.
  * Built by the tests with cc.
  */
@@ -39,6 +41,13 @@ static void will_terminate(void)
     }
 }
 
+static void did_receive_memory_warning(void)
+{
+    if (FIXTURE_BREAK == 4) {
+        abort();
+    }
+}
+
 static void did_enter_background(apphost_scene_t scene)
 {
     (void)scene;
@@ -48,7 +57,7 @@ static void did_enter_background(apphost_scene_t scene)
 }
 
 static const apphost_app_callbacks_t app_callbacks = {
-    sizeof(apphost_app_callbacks_t), did_finish_launching, will_terminate, NULL,
+    sizeof(apphost_app_callbacks_t), did_finish_launching, will_terminate, did_receive_memory_warning,
 };
 
 static const apphost_scene_callbacks_t scene_callbacks = {

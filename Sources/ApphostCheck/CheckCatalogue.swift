@@ -2,6 +2,6 @@
 public enum CheckCatalogue {
     public static let all: [CheckTest] = [
         LifecycleChecks.launch, LifecycleChecks.background, BackgroundChecks.tasks, LifecycleChecks.terminate,
-        ActionChecks.edgeValues,
+        ActionChecks.edgeValues, RandomWalk.test,
     ]
 }

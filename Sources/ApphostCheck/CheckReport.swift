@@ -7,9 +7,12 @@ public struct CheckReport: Sendable, Codable, Equatable {
     public var passed: Int
     public var failed: Int
     public var skipped: Int
+    /// The random walk's seed, when it ran: `--seed` with it walks the same way.
+    public var seed: UInt64?
 
-    public init(guests: [GuestCheck]) {
+    public init(guests: [GuestCheck], seed: UInt64? = nil) {
         self.guests = guests
+        self.seed = seed
         let verdicts = guests.flatMap(\.results).map(\.verdict)
         passed = verdicts.count { $0 == .pass }
         failed = verdicts.count { $0 == .fail }
@@ -49,7 +52,9 @@ public struct CheckReport: Sendable, Codable, Equatable {
                 for line in result.log ?? [] { lines.append("    log: \(line)") }
             }
         }
-        lines.append("\(passed) passed, \(failed) failed, \(skipped) skipped")
+        lines.append(
+            "\(passed) passed, \(failed) failed, \(skipped) skipped"
+                + (seed.map { " (random walk: --seed \($0) repeats it)" } ?? ""))
         return lines
     }
 

@@ -51,6 +51,8 @@ public struct CheckPolicy: Sendable {
     public var terminateLimit: Duration = .seconds(20)
     /// How long a guest is watched after each step for a death that follows it.
     public var settle: Duration = .milliseconds(100)
+    /// The random walk's seed: the same seed, the same walk.
+    public var seed: UInt64 = 1
 
     public init() {}
 }

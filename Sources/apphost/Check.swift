@@ -40,6 +40,9 @@ struct Check: ParsableCommand {
     @Flag(help: "Report only the tests that failed (the totals count all).")
     var onlyFailed = false
 
+    @Option(help: ArgumentHelp("The random walk's seed, to repeat a walk (random unless given).", valueName: "n"))
+    var seed: UInt64?
+
     func validate() throws {
         if !list, guests.isEmpty { throw ValidationError("check needs at least one guest library, or --list") }
         for pattern in filter where !CheckCatalogue.all.contains(where: { $0.matches(pattern) }) {
@@ -72,7 +75,9 @@ struct Check: ParsableCommand {
         let quiet = logger
         let containers = try SandboxOption.auto.containers(workerPath: worker, logger: logger)
         let users = try WorkerUsers.forThisHostForCLI(logger: logger)
-        let runner = CheckRunner(logger: logger) {
+        var policy = CheckPolicy()
+        policy.seed = seed ?? UInt64.random(in: 1...999_999)
+        let runner = CheckRunner(policy: policy, logger: logger) {
             var opener = WorkerOpener(
                 workerPath: worker, freezer: Freezers.best(logger: quiet), hostName: "apphost check",
                 stopTimeout: .seconds(5), users: users)
@@ -81,7 +86,9 @@ struct Check: ParsableCommand {
             opener.containers = containers
             return opener
         }
-        let report = CheckReport(guests: guests.map { runner.check(path: $0, tests: selected) })
+        let walks = selected.contains { $0.id == "random-walk" }
+        let report = CheckReport(
+            guests: guests.map { runner.check(path: $0, tests: selected) }, seed: walks ? policy.seed : nil)
         if let junit {
             do {
                 try report.junit.write(toFile: junit, atomically: true, encoding: .utf8)

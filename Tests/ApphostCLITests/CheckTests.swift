@@ -27,8 +27,8 @@ final class CheckTests: HostTestCase {
     }
 
     // CONTRACT A2 A3 B4 F2 S3: each broken guest fails exactly the tests it breaks (one that
-    // crashes in did_enter_background breaks going to background in both tests that do, and
-    // its termination too, as terminate sends it to background first; the overrun sample holds
+    // crashes in did_enter_background breaks going to background in every test that goes there,
+    // terminate's too, as it sends the guest to background first; the overrun sample holds
     // its task past the budget on purpose), with evidence; the JUnit file says the same to
     // junitparser; exit 1.
     func testEachBrokenGuestFailsExactlyTheTestsItBreaks() throws {
@@ -36,19 +36,23 @@ final class CheckTests: HostTestCase {
         let cases: [(guest: String, id: String, failed: [String], evidence: String)] = [
             (
                 try TestGuests.check(breaking: 1, into: scratch.path), TestGuests.checkID,
-                ["background", "background-tasks", "terminate"], "crashed in did_enter_background"
+                ["background", "background-tasks", "terminate", "random-walk"], "crashed in did_enter_background"
             ),
             (
-                try TestGuests.check(breaking: 2, into: scratch.path), TestGuests.checkID, ["terminate"],
-                "it failed in will_terminate"
+                try TestGuests.check(breaking: 2, into: scratch.path), TestGuests.checkID,
+                ["terminate"], "it failed in will_terminate"
             ),
             (
                 try TestGuests.check(breaking: 3, into: scratch.path), TestGuests.checkID, ["actions"],
                 "crashed in action scale"
             ),
             (overrun, "org.apphost.samples.overrun", ["background-tasks"], "overrun"),
+            (
+                try TestGuests.check(breaking: 4, into: scratch.path), TestGuests.checkID, ["random-walk"],
+                "crashed in did_receive_memory_warning"
+            ),
         ]
-        let tests = ["launch", "background", "background-tasks", "terminate", "actions"]
+        let tests = ["launch", "background", "background-tasks", "terminate", "actions", "random-walk"]
         for (index, (guest, id, failed, evidence)) in cases.enumerated() {
             let junit = scratch.path + "/check-\(index).xml"
             let result = try runApphost(["check", "--json", "--junit", junit, guest], timeout: 60)
@@ -90,7 +94,7 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(list.status, 0)
         XCTAssertEqual(
             list.stdout.map { $0.split(separator: " ").first.map(String.init) },
-            ["launch", "background", "background-tasks", "terminate", "actions"])
+            ["launch", "background", "background-tasks", "terminate", "actions", "random-walk"])
         XCTAssertTrue(list.stdout[3].contains("A3"), list.stdout[3])
 
         let guest = try TestGuests.check(breaking: 2, into: scratch.path)
@@ -100,7 +104,7 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(failedOnly.status, 1)
         XCTAssertFalse(failedOnly.stdout.contains { $0.contains(" pass ") }, "\(failedOnly.stdout)")
         XCTAssertTrue(failedOnly.stdout.contains { $0.hasPrefix("  terminate ") }, "\(failedOnly.stdout)")
-        XCTAssertEqual(failedOnly.stdout.last, "4 passed, 1 failed, 0 skipped")
+        XCTAssertTrue(failedOnly.stdout.last?.hasPrefix("5 passed, 1 failed, 0 skipped (random walk: --seed ") == true)
 
         let none = try runApphost(["check"])
         assertOneLineError(none, containing: "check needs at least one guest library, or --list")
@@ -108,6 +112,24 @@ final class CheckTests: HostTestCase {
         let unknown = try runApphost(["check", "--filter", "Z9", guest])
         assertOneLineError(unknown, containing: "--filter Z9: no test has that name or rule")
         XCTAssertEqual(unknown.status, 64)
+    }
+
+    // CONTRACT A4: the random walk finds a guest that crashes on a memory warning, and its seed
+    // walks the same way again, to the same failure.
+    func testARandomWalkRepeatsWithItsSeed() throws {
+        let guest = try TestGuests.check(breaking: 4, into: scratch.path)
+        let first = try runApphost(["check", "--json", "--filter", "random-walk", guest], timeout: 60)
+        let report = try decodedReport(first)
+        let seed = try XCTUnwrap(report.seed)
+        let failure = try XCTUnwrap(report.guests.first?.results.first)
+        XCTAssertEqual(failure.verdict, .fail)
+        XCTAssertTrue(failure.expected?.contains("seed \(seed)") == true, "\(String(describing: failure.expected))")
+        let again = try runApphost(
+            ["check", "--json", "--filter", "random-walk", "--seed", String(seed), guest], timeout: 60)
+        let repeated = try XCTUnwrap(try decodedReport(again).guests.first?.results.first)
+        XCTAssertEqual(repeated.verdict, .fail)
+        XCTAssertEqual(repeated.observed, failure.observed)
+        XCTAssertEqual(try decodedReport(again).seed, seed)
     }
 
     private func decodedReport(_ result: CommandResult) throws -> CheckReport {
