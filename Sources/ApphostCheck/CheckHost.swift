@@ -29,8 +29,16 @@ final class CheckHost: Sendable {
         }
     }
 
-    /// A host in a new temporary directory, guests opened by `opener`, with `policy`'s timings.
-    init(opener: any GuestOpener, policy: CheckPolicy, logger: Logger) throws(CheckFailure) {
+    /// Where each command sent and each event goes as a JSON line (`--trace`), and what each line
+    /// begins with (the test and the guest); nil for nowhere.
+    private let trace: (sink: CheckTrace, prefix: String)?
+
+    /// A host in a new temporary directory, guests opened by `opener`, with `policy`'s timings;
+    /// with `trace`, every command and event of it as a JSON line there, headed by `prefix`.
+    init(
+        opener: any GuestOpener, policy: CheckPolicy, logger: Logger, trace: (sink: CheckTrace, prefix: String)? = nil
+    ) throws(CheckFailure) {
+        self.trace = trace
         var template = Array((NSTemporaryDirectory() + "apphost-check-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw CheckFailure(expected: "a temporary data directory", observed: String(cString: strerror(errno)))
@@ -40,7 +48,10 @@ final class CheckHost: Sendable {
             dataDirectory: DataDirectory(path: directory), opener: opener, restartPolicy: .never,
             watchdog: policy.watchdog, background: policy.background, hostQueue: queue, logger: logger)
         let recorded = recorded
-        subscription = service.subscribe { event in recorded.append(event) }
+        subscription = service.subscribe { event in
+            recorded.append(event)
+            if let trace { trace.sink.write(trace.prefix + #""event":"# + ControlCoding.line(event) + "}") }
+        }
         do {
             try service.start()
         } catch {
@@ -78,6 +89,7 @@ final class CheckHost: Sendable {
     {
         let answer = Mutex<Result<Command.Response, HostCommandError>?>(nil)
         let done = DispatchSemaphore(value: 0)
+        if let trace { trace.sink.write(trace.prefix + #""command":"# + command.line + "}") }
         queue.async { [service] in
             do throws(HostCommandError) {
                 try command.apply(to: service) { result in
@@ -148,5 +160,22 @@ extension Duration {
     var timeInterval: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// `apphost check --trace FILE`: one JSON line per command a test sent and per event its host
+/// published, from any thread, in the order they came.
+public final class CheckTrace: Sendable {
+    private let handle: Mutex<FileHandle>
+
+    public init(handle: FileHandle) { self.handle = Mutex(handle) }
+
+    func write(_ line: String) {
+        handle.withLock { $0.write(Data((line + "\n").utf8)) }
+    }
+
+    /// `{"guest":...,"test":..., ` : what each line of one test begins with.
+    static func prefix(guest: String, test: String) -> String {
+        "{\"guest\":" + ControlCoding.line(guest) + ",\"test\":" + ControlCoding.line(test) + ","
     }
 }

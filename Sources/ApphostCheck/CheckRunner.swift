@@ -40,6 +40,8 @@ public struct CheckRunner: Sendable {
     /// guest never stands in another's way.
     public var makeOpener: @Sendable () throws -> any GuestOpener
     public var logger: Logger
+    /// Where `--trace` writes each test's commands and events; nil for nowhere.
+    public var trace: CheckTrace?
 
     public init(
         policy: CheckPolicy = CheckPolicy(), logger: Logger,
@@ -82,7 +84,9 @@ public struct CheckRunner: Sendable {
         } catch {
             throw CheckFailure(expected: "a host to run the guest in", observed: "\(error)")
         }
-        let host = try CheckHost(opener: opener, policy: policy, logger: logger)
+        let host = try CheckHost(
+            opener: opener, policy: policy, logger: logger,
+            trace: trace.map { ($0, CheckTrace.prefix(guest: path, test: test.id)) })
         defer { host.close() }
         var id: String?
         do throws(CheckFailure) {

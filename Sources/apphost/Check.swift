@@ -43,10 +43,40 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("The random walk's seed, to repeat a walk (random unless given).", valueName: "n"))
     var seed: UInt64?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write every command each test sent and every event of its host to this file, a JSON object a line.",
+            valueName: "file"))
+    var trace: String?
+
+    @Flag(
+        help:
+            "Run the guests inside this process rather than in workers, to debug one test (a guest that crashes takes check with it)."
+    )
+    var inProcess = false
+
     func validate() throws {
         if !list, guests.isEmpty { throw ValidationError("check needs at least one guest library, or --list") }
         for pattern in filter where !CheckCatalogue.all.contains(where: { $0.matches(pattern) }) {
             throw ValidationError("--filter \(pattern): no test has that name or rule (see --list)")
+        }
+    }
+
+    /// A new opener for each test's host: in this process with `--in-process`, else in workers
+    /// contained as `launch`'s are, each under a throwaway user.
+    private func makeOpener(logger: Logger) throws -> @Sendable () throws -> any GuestOpener {
+        if inProcess { return { InProcessOpener(hostName: "apphost check") } }
+        let worker = try WorkerExecutable.locateForCLI()
+        let containers = try SandboxOption.auto.containers(workerPath: worker, logger: logger)
+        let users = try WorkerUsers.forThisHostForCLI(logger: logger)
+        return {
+            var opener = WorkerOpener(
+                workerPath: worker, freezer: Freezers.best(logger: logger), hostName: "apphost check",
+                stopTimeout: .seconds(5), users: users)
+            // Each test's guest gets a user of its own, freed once its worker is gone.
+            opener.throwawayUsers = true
+            opener.containers = containers
+            return opener
         }
     }
 
@@ -71,20 +101,16 @@ struct Check: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         var logger = Logger(label: "apphost.check") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .critical
-        let worker = try WorkerExecutable.locateForCLI()
-        let quiet = logger
-        let containers = try SandboxOption.auto.containers(workerPath: worker, logger: logger)
-        let users = try WorkerUsers.forThisHostForCLI(logger: logger)
         var policy = CheckPolicy()
         policy.seed = seed ?? UInt64.random(in: 1...999_999)
-        let runner = CheckRunner(policy: policy, logger: logger) {
-            var opener = WorkerOpener(
-                workerPath: worker, freezer: Freezers.best(logger: quiet), hostName: "apphost check",
-                stopTimeout: .seconds(5), users: users)
-            // Each test's guest gets a user of its own, freed once its worker is gone.
-            opener.throwawayUsers = true
-            opener.containers = containers
-            return opener
+        var runner = CheckRunner(policy: policy, logger: logger, makeOpener: try makeOpener(logger: logger))
+        if let trace {
+            guard FileManager.default.createFile(atPath: trace, contents: nil),
+                let handle = FileHandle(forWritingAtPath: trace)
+            else {
+                throw CLIFailure("--trace \(trace): cannot write it")
+            }
+            runner.trace = CheckTrace(handle: handle)
         }
         let walks = selected.contains { $0.id == "random-walk" }
         let report = CheckReport(

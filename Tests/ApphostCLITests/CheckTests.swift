@@ -132,6 +132,28 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(try decodedReport(again).seed, seed)
     }
 
+    // --trace writes every command a test sent and every event of its host, a JSON object a line,
+    // each naming its guest and test; --in-process runs the same tests in this process.
+    func testTraceAndInProcess() throws {
+        let guest = try TestGuests.check(into: scratch.path)
+        let trace = scratch.path + "/trace.jsonl"
+        let traced = try runApphost(["check", "--trace", trace, "--filter", "terminate", guest], timeout: 60)
+        XCTAssertEqual(traced.status, 0, "\(traced.stdout)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertTrue(objects.allSatisfy { $0["guest"] as? String == guest && $0["test"] as? String == "terminate" })
+        let commands = objects.compactMap { ($0["command"] as? [String: Any])?["command"] as? String }
+        XCTAssertEqual(commands, ["terminate"])
+        let events = objects.compactMap { ($0["event"] as? [String: Any])?["event"] as? String }
+        XCTAssertTrue(events.contains("guest-loaded") && events.contains("terminated"), "\(events)")
+
+        let inProcess = try runApphost(["check", "--in-process", "--json", "--filter", "actions", guest], timeout: 60)
+        XCTAssertEqual(inProcess.status, 0, "\(inProcess.stdout) \(inProcess.stderr)")
+        XCTAssertEqual(try decodedReport(inProcess).guests.first?.results.map(\.verdict), [.pass])
+    }
+
     private func decodedReport(_ result: CommandResult) throws -> CheckReport {
         let line = try XCTUnwrap(result.stdout.last, "\(result.stderr)")
         return try JSONDecoder().decode(CheckReport.self, from: Data(line.utf8))
