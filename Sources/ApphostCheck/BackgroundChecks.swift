@@ -25,14 +25,6 @@ enum BackgroundChecks {
                     observed: overrun.untimedLine)
             }
             try LifecycleChecks.alive(id, in: host, after: mark, policy: policy, doing: "its background time")
-            let back = host.mark
-            if case .failure(let error) = try host.send(SwitchCommand(guest: id), within: policy.launchLimit) {
-                throw CheckFailure(expected: "switching to it to succeed", observed: error.description)
-            }
-            _ = try host.waitFor("it to become active again after suspension", after: back, within: policy.launchLimit)
-            {
-                $0.kind == .appState && $0.guest == id && $0.to == AppState.active.description
-            }
-            try LifecycleChecks.alive(id, in: host, after: back, policy: policy, doing: "resuming")
+            try LifecycleChecks.switchBack(id, in: host, policy: policy)
         })
 }

@@ -26,15 +26,20 @@ enum LifecycleChecks {
                 $0.kind == .appState && $0.guest == id && $0.to == AppState.background.description
             }
             try alive(id, in: host, after: mark, policy: policy, doing: "going to background")
-            let back = host.mark
-            if case .failure(let error) = try host.send(SwitchCommand(guest: id), within: policy.launchLimit) {
-                throw CheckFailure(expected: "switching to it to succeed", observed: error.description)
-            }
-            _ = try host.waitFor("its app state to become active again", after: back, within: policy.launchLimit) {
-                $0.kind == .appState && $0.guest == id && $0.to == AppState.active.description
-            }
-            try alive(id, in: host, after: back, policy: policy, doing: "coming back to the foreground")
+            try switchBack(id, in: host, policy: policy)
         })
+
+    /// Switches to the guest `id` and waits until it is active and alive again.
+    static func switchBack(_ id: String, in host: CheckHost, policy: CheckPolicy) throws(CheckFailure) {
+        let back = host.mark
+        if case .failure(let error) = try host.send(SwitchCommand(guest: id), within: policy.launchLimit) {
+            throw CheckFailure(expected: "switching to it to succeed", observed: error.description)
+        }
+        _ = try host.waitFor("its app state to become active again", after: back, within: policy.launchLimit) {
+            $0.kind == .appState && $0.guest == id && $0.to == AppState.active.description
+        }
+        try alive(id, in: host, after: back, policy: policy, doing: "coming back to the foreground")
+    }
 
     /// A3: told to terminate, it runs will_terminate and deinit and goes in time, without a crash
     /// or a hang on the way out.
