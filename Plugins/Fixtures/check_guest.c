@@ -8,6 +8,10 @@
  *                  (F2, F3)
  *   4  random-walk aborts on a memory warning (A4), which only the random
  *                  walk sends
+ *   5  scene-state saves its scene's state in will_terminate, not when the
+ *                  scene enters background: too late for a kill in
+ *                  background (S12)
+ * Well behaved, it saves "count 1" when its scene enters background.
  * It declares one action, scale(i)i, which doubles its argument.
  * Built by the tests with cc.
  */
@@ -24,6 +28,19 @@
 #define FIXTURE_ID "org.apphost.fixtures.check"
 #endif
 
+static const apphost_host_t *g_host;
+/* The scene connected last, whose state it saves. */
+static apphost_scene_t g_scene;
+
+static void save(void)
+{
+    static const char state[] = "count 1";
+
+    if (g_scene != 0) {
+        (void)g_host->save_scene_state(g_host, g_scene, state, sizeof state - 1);
+    }
+}
+
 static int32_t scale(int32_t value)
 {
     if (FIXTURE_BREAK == 3 && value < 0) {
@@ -39,6 +56,14 @@ static void will_terminate(void)
     while (FIXTURE_BREAK == 2) {
         pause();
     }
+    if (FIXTURE_BREAK == 5) {
+        save();
+    }
+}
+
+static void will_connect(const apphost_scene_connection_t *connection)
+{
+    g_scene = connection->scene;
 }
 
 static void did_receive_memory_warning(void)
@@ -54,6 +79,9 @@ static void did_enter_background(apphost_scene_t scene)
     if (FIXTURE_BREAK == 1) {
         abort();
     }
+    if (FIXTURE_BREAK != 5) {
+        save();
+    }
 }
 
 static const apphost_app_callbacks_t app_callbacks = {
@@ -61,7 +89,7 @@ static const apphost_app_callbacks_t app_callbacks = {
 };
 
 static const apphost_scene_callbacks_t scene_callbacks = {
-    sizeof(apphost_scene_callbacks_t), NULL, NULL, NULL, NULL, did_enter_background, NULL,
+    sizeof(apphost_scene_callbacks_t), will_connect, NULL, NULL, NULL, did_enter_background, NULL,
 };
 
 static const apphost_action_t action_list[] = {
@@ -74,7 +102,7 @@ static const apphost_guest_actions_t actions = {
 
 static apphost_status_t init(const apphost_host_t *host)
 {
-    (void)host;
+    g_host = host;
     return APPHOST_OK;
 }
 

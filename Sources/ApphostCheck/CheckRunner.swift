@@ -93,7 +93,15 @@ public struct CheckRunner: Sendable {
             let descriptor = try host.launch(path, within: policy.launchLimit)
             id = descriptor.id
             if let reason = test.skipReason(descriptor) { return (id, reason) }
-            try test.body(host, descriptor, policy)
+            do {
+                try test.body(host, descriptor, policy)
+            } catch let skip as CheckSkip {
+                return (id, skip.reason)
+            } catch let failure as CheckFailure {
+                throw failure
+            } catch {
+                throw CheckFailure(expected: "the test to run", observed: "\(error)")
+            }
             return (id, nil)
         } catch {
             var failure = error

@@ -14,8 +14,8 @@ public struct CheckTest: Sendable {
     /// launched and said what it declares.
     let skipReason: @Sendable (GuestDescriptor) -> String?
     /// The test itself, on the guest `descriptor` describes, active in the foreground of `host`.
-    let body:
-        @Sendable (_ host: CheckHost, _ descriptor: GuestDescriptor, _ policy: CheckPolicy) throws(CheckFailure) -> Void
+    /// It throws `CheckFailure`, or `CheckSkip` for a guest it turns out not to apply to.
+    let body: @Sendable (_ host: CheckHost, _ descriptor: GuestDescriptor, _ policy: CheckPolicy) throws -> Void
 
     /// Whether `--filter` `pattern` selects it: its name or one of its rules, whole.
     public func matches(_ pattern: String) -> Bool {
@@ -34,6 +34,11 @@ public struct CheckFailure: Error, Sendable, Equatable {
         self.expected = expected
         self.observed = observed
     }
+}
+
+/// A test that finds, once it has run the guest, that it does not apply: a skip with the reason.
+struct CheckSkip: Error {
+    var reason: String
 }
 
 /// The timings a check runs with: short, so that the whole suite is quick, but never shorter

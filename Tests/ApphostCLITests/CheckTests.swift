@@ -26,7 +26,7 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(swift.reason, "guest declares no actions")
     }
 
-    // CONTRACT A2 A3 B4 F2 S3: each broken guest fails exactly the tests it breaks (one that
+    // CONTRACT A2 A3 B4 F2 S3 S12: each broken guest fails exactly the tests it breaks (one that
     // crashes in did_enter_background breaks going to background in every test that goes there,
     // terminate's too, as it sends the guest to background first; the overrun sample holds
     // its task past the budget on purpose), with evidence; the JUnit file says the same to
@@ -36,7 +36,8 @@ final class CheckTests: HostTestCase {
         let cases: [(guest: String, id: String, failed: [String], evidence: String)] = [
             (
                 try TestGuests.check(breaking: 1, into: scratch.path), TestGuests.checkID,
-                ["background", "background-tasks", "terminate", "random-walk"], "crashed in did_enter_background"
+                ["background", "background-tasks", "scene-state", "terminate", "random-walk"],
+                "crashed in did_enter_background"
             ),
             (
                 try TestGuests.check(breaking: 2, into: scratch.path), TestGuests.checkID,
@@ -48,11 +49,17 @@ final class CheckTests: HostTestCase {
             ),
             (overrun, "org.apphost.samples.overrun", ["background-tasks"], "overrun"),
             (
+                try TestGuests.check(breaking: 5, into: scratch.path), TestGuests.checkID, ["scene-state"],
+                "saved only on its way out"
+            ),
+            (
                 try TestGuests.check(breaking: 4, into: scratch.path), TestGuests.checkID, ["random-walk"],
                 "crashed in did_receive_memory_warning"
             ),
         ]
-        let tests = ["launch", "background", "background-tasks", "terminate", "actions", "random-walk"]
+        let tests = [
+            "launch", "background", "background-tasks", "scene-state", "terminate", "actions", "random-walk",
+        ]
         for (index, (guest, id, failed, evidence)) in cases.enumerated() {
             let junit = scratch.path + "/check-\(index).xml"
             let result = try runApphost(["check", "--json", "--junit", junit, guest], timeout: 60)
@@ -94,8 +101,8 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(list.status, 0)
         XCTAssertEqual(
             list.stdout.map { $0.split(separator: " ").first.map(String.init) },
-            ["launch", "background", "background-tasks", "terminate", "actions", "random-walk"])
-        XCTAssertTrue(list.stdout[3].contains("A3"), list.stdout[3])
+            ["launch", "background", "background-tasks", "scene-state", "terminate", "actions", "random-walk"])
+        XCTAssertTrue(list.stdout[4].contains("A3"), list.stdout[4])
 
         let guest = try TestGuests.check(breaking: 2, into: scratch.path)
         let filtered = try runApphost(["check", "--json", "--filter", "A3", "--filter", "launch", guest], timeout: 60)
@@ -104,7 +111,7 @@ final class CheckTests: HostTestCase {
         XCTAssertEqual(failedOnly.status, 1)
         XCTAssertFalse(failedOnly.stdout.contains { $0.contains(" pass ") }, "\(failedOnly.stdout)")
         XCTAssertTrue(failedOnly.stdout.contains { $0.hasPrefix("  terminate ") }, "\(failedOnly.stdout)")
-        XCTAssertTrue(failedOnly.stdout.last?.hasPrefix("5 passed, 1 failed, 0 skipped (random walk: --seed ") == true)
+        XCTAssertTrue(failedOnly.stdout.last?.hasPrefix("6 passed, 1 failed, 0 skipped (random walk: --seed ") == true)
 
         let none = try runApphost(["check"])
         assertOneLineError(none, containing: "check needs at least one guest library, or --list")
