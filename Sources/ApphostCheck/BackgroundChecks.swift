@@ -13,8 +13,7 @@ enum BackgroundChecks {
         skipReason: { _ in nil },
         body: { host, descriptor, policy throws(CheckFailure) in
             let id = descriptor.id
-            let mark = host.mark
-            _ = try host.send(HomeCommand(), within: policy.launchLimit)
+            let mark = try LifecycleChecks.home(id, in: host, policy: policy)
             let budget = policy.background.budget
             _ = try host.waitFor("it to be suspended in background", after: mark, within: budget + .seconds(5)) {
                 $0.kind == .suspended && $0.guest == id

@@ -19,15 +19,21 @@ enum LifecycleChecks {
         summary: "goes to background at home and comes back to the foreground when switched to",
         skipReason: { _ in nil },
         body: { host, descriptor, policy throws(CheckFailure) in
-            let id = descriptor.id
-            let mark = host.mark
-            _ = try host.send(HomeCommand(), within: policy.launchLimit)
-            _ = try host.waitFor("its app state to become background", after: mark, within: policy.launchLimit) {
-                $0.kind == .appState && $0.guest == id && $0.to == AppState.background.description
-            }
-            try alive(id, in: host, after: mark, policy: policy, doing: "going to background")
-            try switchBack(id, in: host, policy: policy)
+            let mark = try home(descriptor.id, in: host, policy: policy)
+            try alive(descriptor.id, in: host, after: mark, policy: policy, doing: "going to background")
+            try switchBack(descriptor.id, in: host, policy: policy)
         })
+
+    /// Sends the user home and waits until the guest `id` is in background; returns the mark from
+    /// before, from which what followed counts.
+    static func home(_ id: String, in host: CheckHost, policy: CheckPolicy) throws(CheckFailure) -> Int {
+        let mark = host.mark
+        _ = try host.send(HomeCommand(), within: policy.launchLimit)
+        _ = try host.waitFor("its app state to become background", after: mark, within: policy.launchLimit) {
+            $0.kind == .appState && $0.guest == id && $0.to == AppState.background.description
+        }
+        return mark
+    }
 
     /// Switches to the guest `id` and waits until it is active and alive again.
     static func switchBack(_ id: String, in host: CheckHost, policy: CheckPolicy) throws(CheckFailure) {

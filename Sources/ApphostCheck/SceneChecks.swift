@@ -13,11 +13,7 @@ enum SceneChecks {
         skipReason: { _ in nil },
         body: { host, descriptor, policy throws in
             let id = descriptor.id
-            let mark = host.mark
-            _ = try host.send(HomeCommand(), within: policy.launchLimit)
-            _ = try host.waitFor("its app state to become background", after: mark, within: policy.launchLimit) {
-                $0.kind == .appState && $0.guest == id && $0.to == AppState.background.description
-            }
+            let mark = try LifecycleChecks.home(id, in: host, policy: policy)
             // Until it is suspended, or its budget ends: all the time it has to save in background.
             _ = try? host.waitFor(
                 "it to be suspended", after: mark, within: policy.background.budget + .seconds(1)

@@ -43,16 +43,10 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("The random walk's seed, to repeat a walk (random unless given).", valueName: "n"))
     var seed: UInt64?
 
-    @Option(
-        help: ArgumentHelp(
-            "Write every command each test sent and every event of its host to this file, a JSON object a line.",
-            valueName: "file"))
+    @Option(help: ArgumentHelp("Write each test's commands and events here, a JSON line each.", valueName: "file"))
     var trace: String?
 
-    @Flag(
-        help:
-            "Run the guests inside this process rather than in workers, to debug one test (a guest that crashes takes check with it)."
-    )
+    @Flag(help: "Run the guests in this process, to debug a test (a guest that crashes takes check with it).")
     var inProcess = false
 
     func validate() throws {

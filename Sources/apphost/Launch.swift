@@ -45,12 +45,8 @@ struct Launch: ParsableCommand {
         ))
     var sandbox: SandboxOption = .auto
 
-    @Option(
-        name: .customLong("grant"),
-        help: ArgumentHelp(
-            "Let the guest <id> read <path> (a file, or a directory and what is beneath it) from its container; repeatable.",
-            valueName: "id:path:ro"))
-    var grants: [String] = []
+    @Option(help: ArgumentHelp("Let guest <id> read <path> from its container; repeatable.", valueName: "id:path:ro"))
+    var grant: [String] = []
 
     @OptionGroup(title: "Crashes and hangs") var policies: PolicyOptions
 
@@ -117,7 +113,7 @@ struct Launch: ParsableCommand {
                 dataDirectory: try dataDirectory.resolve(),
                 opener: try isolation.opener(
                     logger: logger, limits: limits.guestLimits(), priority: limits.workerPriority(logger: logger),
-                    sandbox: sandbox, grants: try grants.map(FileGrant.parse)),
+                    sandbox: sandbox, grants: try grant.map(FileGrant.parse)),
                 restartPolicy: policies.restartPolicy, watchdog: policies.watchdogPolicy, background: background.policy,
                 memoryLimit: try background.memoryLimitBytes(), backgroundSceneLimit: background.backgroundSceneLimit,
                 scenes: scenes.policy, audio: AudioPolicy(format: configuration.format), audioMixer: mixer,

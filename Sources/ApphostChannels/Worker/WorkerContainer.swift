@@ -81,21 +81,12 @@ struct GuestIdentity: Sendable, Equatable {
 final class KnownLibraries: Sendable {
     static let capacity = 1024
 
-    private struct Entry {
-        var file: FileIdentity
-        var guest: GuestIdentity
-    }
-
     private struct FileIdentity: Equatable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
-        var modified: timespec
-
-        static func == (a: Self, b: Self) -> Bool {
-            a.device == b.device && a.inode == b.inode && a.size == b.size
-                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-        }
+        /// The modification time, in nanoseconds.
+        var modified: Int64
 
         init?(path: String) {
             var status = stat()
@@ -103,11 +94,12 @@ final class KnownLibraries: Sendable {
             device = UInt64(status.st_dev)
             inode = UInt64(status.st_ino)
             size = Int64(status.st_size)
-            modified = status.st_mtim
+            modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         }
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    /// Each library's guest, by canonical path, with the file it was read from.
+    private let entries = Mutex<[String: (file: FileIdentity, guest: GuestIdentity)]>([:])
 
     /// The guest of the library at `canonicalPath`, when it has not changed since it was loaded.
     func guest(at canonicalPath: String) -> GuestIdentity? {
@@ -119,7 +111,7 @@ final class KnownLibraries: Sendable {
         guard let file = FileIdentity(path: canonicalPath) else { return }
         entries.withLock { entries in
             if entries.count >= Self.capacity, entries[canonicalPath] == nil { entries.removeAll() }
-            entries[canonicalPath] = Entry(file: file, guest: guest)
+            entries[canonicalPath] = (file, guest)
         }
     }
 }
