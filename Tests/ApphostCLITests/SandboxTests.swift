@@ -65,6 +65,7 @@ final class SandboxTests: HostTestCase {
         let metrics = try PrometheusText(lines: try ctlSucceeds("metrics").stdout)
         let guest = #"guest="\#(TestGuests.escapeID)""#
         XCTAssertEqual(metrics["apphost_guest_sandbox_refusals_total{\(guest)}"], Double(Set(calls).count + 3))
+        XCTAssertEqual(metrics[#"apphost_guest_sandbox{\#(guest),parts="filesystem,calls,network"}"#], 1)
     }
 
     // CONTRACT A6 X6: a guest that declares the network gets it, and no more: its network
@@ -92,6 +93,9 @@ final class SandboxTests: HostTestCase {
         let worker = try XCTUnwrap(status.guest(TestGuests.escapeID)?.pid)
         XCTAssertEqual(try networkNamespace(of: worker), try networkNamespace(of: getpid()), "the host's network")
         XCTAssertFalse(host.events.contains { $0.kind == .entitlementMissing }, "nothing missing")
+        let metrics = try PrometheusText(lines: try ctlSucceeds("metrics").stdout)
+        XCTAssertEqual(
+            metrics[#"apphost_guest_sandbox{guest="\#(TestGuests.escapeID)",parts="filesystem,calls"}"#], 1)
     }
 
     // CONTRACT A6: without audio input a guest cannot record: set_configuration(RECORD) gets

@@ -47,6 +47,8 @@ public final class HostMetrics: Sendable {
         var cpuSeconds: Double = 0
         var memory: Prometheus.Gauge?
         var resident: Prometheus.Gauge?
+        /// Its container's series and the parts it is labelled with.
+        var sandbox: (gauge: Prometheus.Gauge, parts: String)?
     }
 
     public convenience init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -296,12 +298,14 @@ public final class HostMetrics: Sendable {
                     cost.cpuSeconds = usage.cpuSeconds
                     cost.memory = level(cost.memory, .memoryBytes, guest.id, usage.memoryBytes)
                     cost.resident = level(cost.resident, .residentBytes, guest.id, usage.residentBytes)
+                    cost.sandbox = container(cost.sandbox, guest.id, guest.sandbox?.partsLine ?? "none")
                 } else {
                     // No worker any more: its memory is no longer a level to report. What it used
                     // is kept: its exit, reported after this, counts only what came after it.
                     forgetLevels(cost)
                     cost.memory = nil
                     cost.resident = nil
+                    cost.sandbox = nil
                 }
                 known[guest.id] = cost
             }
@@ -321,9 +325,23 @@ public final class HostMetrics: Sendable {
         return gauge
     }
 
+    /// The series `apphost_guest_sandbox{guest,parts} 1`, made again when the parts changed (a
+    /// relaunch in another container), the old one gone.
+    private func container(
+        _ series: (gauge: Prometheus.Gauge, parts: String)?, _ guest: String, _ parts: String
+    ) -> (gauge: Prometheus.Gauge, parts: String) {
+        if let series, series.parts == parts { return series }
+        series.map { registry.unregisterGauge($0.gauge) }
+        let gauge = registry.makeGauge(
+            descriptor: HostMetricFamily.sandbox.descriptor, labels: [("guest", guest), ("parts", parts)])
+        gauge.set(to: 1)
+        return (gauge, parts)
+    }
+
     private func forgetLevels(_ cost: GuestCost) {
         cost.memory.map(registry.unregisterGauge)
         cost.resident.map(registry.unregisterGauge)
+        cost.sandbox.map { registry.unregisterGauge($0.gauge) }
     }
 
     /// What a worker has cost: CPU time and memory from its own cgroups where they count them

@@ -53,6 +53,10 @@ struct HostMetricFamily: Sendable {
             + "or else the worker's resident set.")
     static let residentBytes = Self(
         "apphost_guest_resident_memory_bytes", "Resident set of a guest's worker process, from /proc.")
+    static let sandbox = Self(
+        "apphost_guest_sandbox",
+        "1 for each guest's worker, labelled with the parts of its container in force (CONTRACT X6, A6), none for "
+            + "a worker without one.")
     // The host's process, named as the Prometheus client libraries name their own.
     static let processCPUSeconds = Self(
         "process_cpu_seconds_total", "Total user and system CPU time spent in seconds.")
@@ -68,7 +72,8 @@ struct HostMetricFamily: Sendable {
     static let all: [Self] = [
         launches, terminations, suspensions, resumes, actionCalls, controlRequests, httpRequests, eventFollowers,
         followersDropped, eventLinesDropped, mixerOverruns, callbackRoundTrip, guests, memoryBytes, residentBytes,
-        buildInfo, processCPUSeconds, processResident, processVirtual, processOpenFDs, processMaxFDs, processStartTime,
+        sandbox, buildInfo, processCPUSeconds, processResident, processVirtual, processOpenFDs, processMaxFDs,
+        processStartTime,
         hostInfo, hostStartTime,
     ]
 
