@@ -153,6 +153,20 @@ final class SandboxTests: HostTestCase {
         XCTAssertNil(try status().guest(TestGuests.escapeID)?.sandbox?.parts.first, "ps shows no part")
     }
 
+    // CONTRACT X6: a worker's container is the host's choice alone: what the host's environment
+    // says of a container (a filter program, grants, parts) never reaches a worker. Were the
+    // broken program passed on, the worker would refuse to load; were the grant, the guest would
+    // read /etc/passwd.
+    func testTheHostsEnvironmentSaysNothingOfAWorkersContainer() throws {
+        let environment = [
+            "APPHOST_WORKER_CALL_FILTER": "not a program", "APPHOST_WORKER_GRANTS": "/etc",
+            "APPHOST_WORKER_SANDBOX": "filesystem",
+        ]
+        let (_, outcomes, _) = try runEscapes(options: [], environment: environment)
+        XCTAssertTrue(outcomes.contains("escape reading /etc/passwd: refused EACCES"), "\(outcomes)")
+        XCTAssertTrue(outcomes.contains("escape opening a TCP socket: refused EPERM"), "\(outcomes)")
+    }
+
     // CONTRACT X6: `--sandbox require` starts where the machine has every part, and says so.
     func testRequireStartsWhereTheMachineHasEveryPart() throws {
         let host = try startHost([BuildProducts.cSample], options: ["--sandbox", "require"])
@@ -189,11 +203,14 @@ final class SandboxTests: HostTestCase {
     /// Starts a host on the C sample and the escape guest (`network`: the one that declares the
     /// network), gives the guest its targets, and relaunches it to try them; returns the host, the
     /// guest's outcome lines and the sibling's pid. Its fork bomb stops at 64 processes.
-    private func runEscapes(options: [String], network: Bool = false, grantProbe: String? = nil) throws -> (
+    private func runEscapes(
+        options: [String], network: Bool = false, grantProbe: String? = nil, environment: [String: String] = [:]
+    ) throws -> (
         HostProcess, [String], Int32
     ) {
         let guest = try TestGuests.escape(network: network, into: scratch.path)
-        let host = try startHost([BuildProducts.cSample, guest], options: options + ["--processes-limit", "64"])
+        let host = try startHost(
+            [BuildProducts.cSample, guest], options: options + ["--processes-limit", "64"], environment: environment)
         try host.waitForLog(Self.cID, "callback did_become_active", prefix: true)
         try host.waitForLog(TestGuests.escapeID, "no targets")
         let sibling = try XCTUnwrap(try status().guest(Self.cID)?.pid)

@@ -181,7 +181,10 @@ final class WorkerProcess: Sendable {
         var variables: [String] = []
         var sawBacktrace = false
         let withheld =
-            ([APPHOST_WORKER_USER_VARIABLE, APPHOST_WORKER_SANDBOX_VARIABLE, APPHOST_WORKER_GRANTS_VARIABLE]
+            ([
+                APPHOST_WORKER_USER_VARIABLE, APPHOST_WORKER_SANDBOX_VARIABLE, APPHOST_WORKER_GRANTS_VARIABLE,
+                APPHOST_WORKER_CALL_FILTER_VARIABLE,
+            ]
             + serviceVariables).map {
                 Array(($0 + "=").utf8CString.dropLast())
             }
