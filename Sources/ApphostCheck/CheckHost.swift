@@ -27,6 +27,12 @@ final class CheckHost: Sendable {
         func append(_ event: HostEvent) {
             events.withLock { if $0.count < Self.kept { $0.append(event) } }
         }
+
+        /// The first event after `mark` that `matches`, looked for where the events are: a test
+        /// that polls copies none of them.
+        func first(after mark: Int, where matches: (HostEvent) -> Bool) -> HostEvent? {
+            events.withLock { $0.dropFirst(mark).first(where: matches) }
+        }
     }
 
     /// Where each command sent and each event goes as a JSON line (`--trace`), and what each line
@@ -120,7 +126,7 @@ final class CheckHost: Sendable {
     ) throws(CheckFailure) -> HostEvent {
         let deadline = ContinuousClock.now + limit
         while true {
-            if let event = events(after: mark).first(where: matches) { return event }
+            if let event = recorded.first(after: mark, where: matches) { return event }
             guard ContinuousClock.now < deadline else {
                 throw CheckFailure(expected: "\(what) within \(limit)", observed: "it did not")
             }
@@ -135,7 +141,7 @@ final class CheckHost: Sendable {
 
     /// The first event after `mark` that says the guest died or was stopped for misbehaving.
     func death(of guest: String, after mark: Int) -> HostEvent? {
-        events(after: mark).first {
+        recorded.first(after: mark) {
             $0.guest == guest
                 && ($0.kind == .error || ($0.kind == .terminated && $0.reason != .requested && $0.reason != .shutdown))
         }
@@ -152,14 +158,6 @@ final class CheckHost: Sendable {
         _ = done.wait(timeout: .now() + 30)
         subscription.cancel()
         try? FileManager.default.removeItem(atPath: directory)
-    }
-}
-
-extension Duration {
-    /// In seconds, for Dispatch.
-    var timeInterval: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -28,8 +28,6 @@ public struct GuestCheck: Sendable, Codable, Equatable {
     /// The guest's id, once one test launched it.
     public var id: String?
     public var results: [CheckResult]
-
-    public var failed: Bool { results.contains { $0.verdict == .fail } }
 }
 
 /// Runs tests against guests, each test in a fresh host of its own (`CheckHost`), one after

@@ -17,6 +17,11 @@ public struct WorkerContainer: Sendable, Equatable {
         self.grants = grants
     }
 
+    /// The variables `environment` sets, which a worker never inherits from its host.
+    static let variableNames = [
+        APPHOST_WORKER_SANDBOX_VARIABLE, APPHOST_WORKER_GRANTS_VARIABLE, APPHOST_WORKER_CALL_FILTER_VARIABLE,
+    ]
+
     /// What a worker's environment says of it (apphost_wire.h); none without parts.
     var environment: [String] {
         guard !parts.isEmpty else { return [] }

@@ -181,11 +181,7 @@ final class WorkerProcess: Sendable {
         var variables: [String] = []
         var sawBacktrace = false
         let withheld =
-            ([
-                APPHOST_WORKER_USER_VARIABLE, APPHOST_WORKER_SANDBOX_VARIABLE, APPHOST_WORKER_GRANTS_VARIABLE,
-                APPHOST_WORKER_CALL_FILTER_VARIABLE,
-            ]
-            + serviceVariables).map {
+            ([APPHOST_WORKER_USER_VARIABLE] + WorkerContainer.variableNames + serviceVariables).map {
                 Array(($0 + "=").utf8CString.dropLast())
             }
         var cursor = environ
